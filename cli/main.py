@@ -1,0 +1,121 @@
+"""The `slipstream` command line: a thin face over the engine."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from slipstream.engine import diagnostics as dg
+from slipstream.engine.codes import CODES, codes_markdown
+from slipstream.engine.files import atomic_write_text
+from slipstream.engine.schema import schema_files
+from slipstream.engine.validate import load_track, validate_paths
+
+FORMATS = ["text", "json", "github"]
+
+
+def _emit(diags: list[dg.Diagnostic], fmt: str, files: int | None = None) -> int:
+    diags = sorted(diags, key=dg.sort_key)
+    text = dg.FORMATTERS[fmt](diags)
+    if text:
+        click.echo(text)
+    errors = sum(d.is_error for d in diags)
+    warnings = len(diags) - errors
+    if fmt == "text":
+        what = f"{files} file{'s' if files != 1 else ''}" if files is not None else "input"
+        status = "ok" if not errors else "FAILED"
+        click.echo(f"{status}: {what} checked, {errors} error{'s' * (errors != 1)}, "
+                   f"{warnings} warning{'s' * (warnings != 1)}", err=bool(errors))
+    return 1 if errors else 0
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="slipstream")
+def main() -> None:
+    """Slipstream: tracks, content packs and test races for racing board games.
+
+    Validate tracks and packs, draw tracks, and (with the gui extra) edit them.
+    Every problem is reported as FILE:LINE:COL: SEVERITY CODE message; the codes are
+    listed by `slipstream codes` and in docs/diagnostics.md.
+    """
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text for people, json for tools, github for workflow annotations.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
+def validate(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
+    """Check track files, pack folders and whole folders (recursively).
+
+    Exit status: 0 clean (warnings allowed), 1 errors found, 2 usage error.
+    """
+    diags, count = validate_paths(paths)
+    if strict:
+        diags = [dg.Diagnostic(d.code, "error", d.file, d.line, d.column, d.path, d.message, d.hint, d.spaces)
+                 for d in diags]
+    sys.exit(_emit(diags, fmt, count))
+
+
+@main.command()
+@click.argument("track", type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
+              help="Output file: .svg (always) or .png (needs the gui extra).")
+@click.option("--highlight", multiple=True, metavar="SPACE",
+              help="Mark a space by name (lane:segment); repeatable.")
+@click.option("--width", type=int, default=1600, show_default=True, help="Width of a PNG in pixels.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="Format of any diagnostics.")
+def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fmt: str) -> None:
+    """Draw a track as SVG (or PNG): spaces in gear colours, finish line and grid."""
+    from slipstream.engine.render import track_svg
+
+    res = load_track(track)
+    if res.track is None:
+        sys.exit(_emit(res.diagnostics, fmt) or 1)
+    svg = track_svg(res.track, highlight=highlight)
+    if output.suffix.lower() == ".png":
+        try:
+            from slipstream.editor.export import svg_to_png
+        except ImportError:
+            raise click.UsageError("PNG output needs the gui extra: pip install 'slipstream[gui]'") from None
+        svg_to_png(svg, output, width)
+    else:
+        atomic_write_text(output, svg)
+    errors = [d for d in res.diagnostics if d.is_error]
+    click.echo(f"wrote {output} ({res.track.name}: {len(res.track.spaces)} spaces"
+               f"{', ' + str(len(errors)) + ' errors' if errors else ''})")
+
+
+@main.command()
+@click.option("-o", "--output", type=click.Path(path_type=Path, file_okay=False), required=True,
+              help="Folder to write the JSON Schemas into.")
+def schema(output: Path) -> None:
+    """Write the JSON Schemas for editor autocompletion.
+
+    Point your editor's YAML language server at them, or add a first line such as
+    `# yaml-language-server: $schema=schemas/track.schema.json` to a file.
+    """
+    import json
+
+    output.mkdir(parents=True, exist_ok=True)
+    for name, data in sorted(schema_files().items()):
+        atomic_write_text(output / name, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        click.echo(f"wrote {output / name}")
+
+
+@main.command()
+@click.option("--markdown", is_flag=True, help="Print the reference page docs/diagnostics.md.")
+def codes(markdown: bool) -> None:
+    """List every diagnostic code with its cause and fix."""
+    if markdown:
+        click.echo(codes_markdown(), nl=False)
+        return
+    for c in sorted(CODES.values(), key=lambda c: c.code):
+        click.echo(f"{c.code} {c.severity:<7} {c.title}: {c.cause} Fix: {c.fix}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,367 @@
+"""Track checks (DESIGN §5): grid, reachability, dead ends, lap cycle and colour warnings.
+
+Each check returns diagnostics that name the spaces (`lane:first_segment`) and point at the
+token of the lane string in the YAML file (or the grid entry). All checks are linear in the
+size of the move graph.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .diagnostics import Diagnostic, make
+from .movegraph import crosses_finish, successors
+from .track import COLOUR_NAMES, GEAR_COLOURS, NO_SPACE, Track, layout_tokens
+from .yamlsource import SourceMap, json_path
+
+# A gear colour counts as "in reach" of a space when a space of that colour lies at most this
+# many steps ahead in the move graph (T115).
+COLOUR_REACH_STEPS = 3
+# At most this many runs are listed per code; the rest are summed up in one more diagnostic.
+MAX_RUNS_PER_CODE = 25
+
+
+@dataclass
+class TrackAnalysis:
+    """Derived facts about a track's move graph, computed once and shared by the checks."""
+
+    track: Track
+
+    @cached_property
+    def succ(self) -> list[list[int]]:
+        return successors(self.track)
+
+    @cached_property
+    def pred(self) -> list[list[int]]:
+        pred: list[list[int]] = [[] for _ in self.track.spaces]
+        for i, out in enumerate(self.succ):
+            for j in out:
+                pred[j].append(i)
+        return pred
+
+    @cached_property
+    def grid_spaces(self) -> list[int]:
+        out = []
+        for slot in self.track.grid:
+            if 0 <= slot.lane < self.track.lanes and 0 <= slot.segment < self.track.segments:
+                idx = self.track.cells[slot.lane][slot.segment]
+                if idx != NO_SPACE:
+                    out.append(idx)
+        return out
+
+    @cached_property
+    def reachable(self) -> bytearray:
+        """1 for every space a car starting on the grid can reach (grid spaces included)."""
+        return _bfs(self.succ, self.grid_spaces, len(self.track.spaces))
+
+    @cached_property
+    def crossing_sources(self) -> list[int]:
+        t = self.track
+        return [i for i, out in enumerate(self.succ) if any(crosses_finish(t, i, j) for j in out)]
+
+    @cached_property
+    def reaches_finish(self) -> bytearray:
+        """1 for every space from which the finish line can still be crossed."""
+        return _bfs(self.pred, self.crossing_sources, len(self.track.spaces))
+
+    def colour_distance(self, colour: int, limit: int) -> list[int]:
+        """Steps from each space to the nearest space of `colour` ahead (limit+1 = further)."""
+        n = len(self.track.spaces)
+        far = limit + 1
+        dist = [far] * n
+        q: deque[int] = deque()
+        for sp in self.track.spaces:
+            for j in self.succ[sp.index]:
+                if self.track.spaces[j].colour == colour:
+                    dist[sp.index] = 1
+                    q.append(sp.index)
+                    break
+        pred = self.pred
+        while q:
+            v = q.popleft()
+            d = dist[v] + 1
+            if d > limit:
+                continue
+            for u in pred[v]:
+                if dist[u] > d:
+                    dist[u] = d
+                    q.append(u)
+        return dist
+
+    def has_lap_cycle(self) -> bool:
+        """True when some finish-crossing step lies on a cycle of grid-reachable spaces."""
+        comp = _scc(self.succ, self.reachable)
+        t = self.track
+        for i in self.crossing_sources:
+            if not self.reachable[i]:
+                continue
+            for j in self.succ[i]:
+                if crosses_finish(t, i, j) and comp[i] == comp[j] and comp[i] >= 0:
+                    return True
+        return False
+
+
+def _bfs(adj: Sequence[Sequence[int]], starts: Iterable[int], n: int) -> bytearray:
+    seen = bytearray(n)
+    stack = []
+    for s in starts:
+        if not seen[s]:
+            seen[s] = 1
+            stack.append(s)
+    while stack:
+        u = stack.pop()
+        for v in adj[u]:
+            if not seen[v]:
+                seen[v] = 1
+                stack.append(v)
+    return seen
+
+
+def _scc(adj: Sequence[Sequence[int]], keep: bytearray) -> list[int]:
+    """Iterative Tarjan over the nodes flagged in `keep`; returns a component id per node."""
+    n = len(adj)
+    index = [-1] * n
+    low = [0] * n
+    comp = [-1] * n
+    on_stack = bytearray(n)
+    stack: list[int] = []
+    counter = 0
+    ncomp = 0
+    for root in range(n):
+        if index[root] != -1 or not keep[root]:
+            continue
+        work = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = 1
+        while work:
+            v, i = work[-1]
+            out = adj[v]
+            if i < len(out):
+                work[-1] = (v, i + 1)
+                w = out[i]
+                if not keep[w]:
+                    continue
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = 1
+                    work.append((w, 0))
+                elif on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                if low[v] < low[u]:
+                    low[u] = low[v]
+            if low[v] == index[v]:
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = 0
+                    comp[w] = ncomp
+                    if w == v:
+                        break
+                ncomp += 1
+    return comp
+
+
+class _Locator:
+    """Finds the YAML position of a space's token inside its lane string."""
+
+    def __init__(self, data: Any, src: SourceMap) -> None:
+        self.data = data
+        self.src = src
+        self._lanes: dict[int, tuple[list[int], list[int]]] = {}
+
+    def _lane(self, lane: int) -> tuple[list[int], list[int]]:
+        if lane not in self._lanes:
+            firsts: list[int] = []
+            offsets: list[int] = []
+            seg = 0
+            text = self.data["layout"][lane]
+            for offset, tok in layout_tokens(text):
+                firsts.append(seg)
+                offsets.append(offset)
+                _, _, k = tok.partition("x")
+                seg += int(k) if k else 1
+            self._lanes[lane] = (firsts, offsets)
+        return self._lanes[lane]
+
+    def space(self, lane: int, first: int) -> tuple[int, int, str]:
+        firsts, offsets = self._lane(lane)
+        i = max(0, bisect.bisect_right(firsts, first) - 1)
+        pos = self.src.in_scalar(("layout", lane), offsets[i] if offsets else 0)
+        return pos.line, pos.column, json_path(("layout", lane))
+
+
+def _runs(track: Track, flagged: Iterable[int]) -> list[list[int]]:
+    """Group flagged spaces into runs of neighbours within one lane."""
+    by_lane: dict[int, list[int]] = {}
+    for i in flagged:
+        by_lane.setdefault(track.spaces[i].lane, []).append(i)
+    runs: list[list[int]] = []
+    for lane in sorted(by_lane):
+        order = {idx: k for k, idx in enumerate(track.lane_spaces[lane])}
+        items = sorted(by_lane[lane], key=order.__getitem__)
+        run = [items[0]]
+        for idx in items[1:]:
+            prev = run[-1]
+            if order[idx] == order[prev] + 1 and track.spaces[idx].first == track.spaces[prev].last + 1:
+                run.append(idx)
+            else:
+                runs.append(run)
+                run = [idx]
+        runs.append(run)
+    return runs
+
+
+def _run_diags(
+    code: str, runs: list[list[int]], track: Track, loc: _Locator, what: str, file: str
+) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for run in runs[:MAX_RUNS_PER_CODE]:
+        first, last = track.spaces[run[0]], track.spaces[run[-1]]
+        line, col, path = loc.space(first.lane, first.first)
+        names = [track.spaces[i].name for i in run]
+        label = f"space {first.name}" if len(run) == 1 else f"spaces {first.name} to {last.name} ({len(run)} spaces)"
+        out.append(make(code, file, line, col, path, f"{label} {what}", spaces=names))
+    if len(runs) > MAX_RUNS_PER_CODE:
+        rest = runs[MAX_RUNS_PER_CODE:]
+        names = [track.spaces[i].name for run in rest for i in run]
+        first = track.spaces[rest[0][0]]
+        line, col, path = loc.space(first.lane, first.first)
+        out.append(make(code, file, line, col, path, f"{len(names)} more spaces {what}", spaces=names))
+    return out
+
+
+def check_grid(track: Track, src: SourceMap) -> list[Diagnostic]:
+    diags: list[Diagnostic] = []
+    file = src.file
+    seen: dict[tuple[int, int], int] = {}
+    prev = None
+    for i, slot in enumerate(track.grid):
+        pos = src.value(("grid", i))
+        path = json_path(("grid", i))
+        cell_ok = (
+            0 <= slot.lane < track.lanes
+            and 0 <= slot.segment < track.segments
+            and track.cells[slot.lane][slot.segment] != NO_SPACE
+        )
+        if not cell_ok:
+            why = (
+                f"lane {slot.lane} does not exist" if not 0 <= slot.lane < track.lanes
+                else f"segment {slot.segment} is outside 0..{track.segments - 1}"
+                if not 0 <= slot.segment < track.segments
+                else f"lane {slot.lane} has no space at segment {slot.segment}"
+            )
+            diags.append(make("T105", file, pos.line, pos.column, path, f"grid slot P{i + 1}: {why}"))
+            continue
+        cell = (slot.lane, slot.segment)
+        if cell in seen:
+            diags.append(make("T106", file, pos.line, pos.column, path,
+                              f"grid slot P{i + 1} stands on cell {slot.lane}:{slot.segment}, like P{seen[cell] + 1}"))
+            continue
+        seen[cell] = i
+        key = (track.grid_progress(slot), -slot.lane)
+        if prev is not None and key > prev[0]:
+            diags.append(make("T107", file, pos.line, pos.column, path,
+                              f"grid slot P{i + 1} ({slot.lane}:{slot.segment}) stands ahead of P{prev[1] + 1}",
+                              hint="list slots pole first; on the same segment the inner lane comes first"))
+        elif prev is not None and slot.money < track.grid[prev[1]].money:
+            diags.append(make("T109", file, pos.line, pos.column, path,
+                              f"grid slot P{i + 1} offers ${slot.money}, less than P{prev[1] + 1} (${track.grid[prev[1]].money})"))
+        if -track.grid_progress(slot) > track.segments // 2:
+            diags.append(make("T116", file, pos.line, pos.column, path,
+                              f"grid slot P{i + 1} is {-track.grid_progress(slot)} segments behind the finish line"))
+        prev = (key, i)
+    if len(track.grid) < 5:
+        pos = src.value(("grid",))
+        diags.append(make("T108", file, pos.line, pos.column, "$.grid",
+                          f"the grid has {len(track.grid)} slots; 5 players need 5"))
+    return diags
+
+
+def check_track(track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
+    """Run every geometry check on a parsed track."""
+    file = src.file
+    loc = _Locator(data, src)
+    diags = check_grid(track, src)
+    an = TrackAnalysis(track)
+    if not an.grid_spaces:
+        return diags
+
+    reach = an.reachable
+    unreachable = [i for i in range(len(track.spaces)) if not reach[i]]
+    diags += _run_diags("T110", _runs(track, unreachable), track, loc,
+                        "cannot be reached from the grid", file)
+
+    dead = [i for i in range(len(track.spaces)) if reach[i] and not an.succ[i]]
+    diags += _run_diags("T112", [[i] for i in dead], track, loc, "has no space ahead (dead end)", file)
+    dead_set = set(dead)
+    fin = an.reaches_finish
+    stuck = [i for i in range(len(track.spaces)) if reach[i] and not fin[i] and i not in dead_set]
+    diags += _run_diags("T111", _runs(track, stuck), track, loc,
+                        "can never reach the finish line again", file)
+
+    if not an.has_lap_cycle():
+        pos = src.value(("layout",))
+        diags.append(make("T113", file, pos.line, pos.column, "$.layout",
+                          "no route leads from the grid across the finish line and round again"))
+
+    diags += check_colours(track, an, loc, file)
+    return diags
+
+
+def check_colours(track: Track, an: TrackAnalysis, loc: _Locator, file: str) -> list[Diagnostic]:
+    diags: list[Diagnostic] = []
+    present = {sp.colour for sp in track.spaces}
+    n = track.segments
+    for colour in GEAR_COLOURS:
+        name = COLOUR_NAMES[colour]
+        if colour not in present:
+            pos = loc.src.value(("layout",))
+            diags.append(make("T114", file, pos.line, pos.column, "$.layout",
+                              f"no space is {name} ({colour}): {name} gear cubes can never move a car"))
+            continue
+        dist = an.colour_distance(colour, COLOUR_REACH_STEPS)
+        # A segment is cut off when no reachable space covering it has the colour in reach.
+        cut = bytearray(n)
+        for s in range(n):
+            cut[s] = 1
+        covered = bytearray(n)
+        for sp in track.spaces:
+            if not an.reachable[sp.index]:
+                continue
+            ok = dist[sp.index] <= COLOUR_REACH_STEPS
+            for s in sp.segments():
+                covered[s] = 1
+                if ok:
+                    cut[s] = 0
+        s = 0
+        while s < n:
+            if not (cut[s] and covered[s]):
+                s += 1
+                continue
+            e = s
+            while e + 1 < n and cut[e + 1] and covered[e + 1]:
+                e += 1
+            lane = next(ln for ln in range(track.lanes) if track.cells[ln][s] != NO_SPACE)
+            sp = track.spaces[track.cells[lane][s]]
+            line, col, path = loc.space(sp.lane, sp.first)
+            names = sorted({track.spaces[track.cells[ln][x]].name for x in range(s, e + 1)
+                            for ln in range(track.lanes) if track.cells[ln][x] != NO_SPACE})
+            diags.append(make(
+                "T115", file, line, col, path,
+                f"from segments {s} to {e} no {name} space lies within {COLOUR_REACH_STEPS} steps",
+                spaces=names,
+            ))
+            s = e + 1
+    return diags

@@ -1,0 +1,156 @@
+"""Validate files and folders: dispatch each YAML file on its `slipstream:` format tag.
+
+Other modules register further file kinds (packs, cards, scenarios) with `register_kind`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostic, make, sort_key
+from .schema import schema_diagnostics
+from .track import FORMAT_TAG, Track, parse_track
+from .trackcheck import check_track
+from .yamlsource import Loaded, SourceMap, load_file
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+# kind name -> (supported versions, checker(data, source) -> diagnostics)
+Checker = Callable[[Any, SourceMap], list[Diagnostic]]
+_KINDS: dict[str, tuple[tuple[int, ...], Checker]] = {}
+
+
+def register_kind(kind: str, versions: tuple[int, ...], checker: Checker) -> None:
+    """Make `slipstream: KIND/VERSION` files known to the validator."""
+    _KINDS[kind] = (versions, checker)
+
+
+def known_tags() -> list[str]:
+    return sorted(f"{k}/{v}" for k, (vs, _) in _KINDS.items() for v in vs)
+
+
+@dataclass(slots=True)
+class TrackResult:
+    track: Track | None
+    loaded: Loaded
+    diagnostics: list[Diagnostic]
+
+
+def check_track_data(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnostic]]:
+    """Schema, layout and geometry checks of one track document."""
+    diags = schema_diagnostics("track", data, src)
+    if diags:
+        # The model needs schema-valid data; layout token errors are still worth reporting.
+        if isinstance(data, dict) and isinstance(data.get("layout"), list) and all(
+            isinstance(x, str) for x in data["layout"]
+        ):
+            _, more = parse_track({"layout": data["layout"]}, src)
+            diags += [d for d in more if d.code == "T101"]
+        return None, diags
+    track, more = parse_track(data, src)
+    diags += more
+    if track is not None:
+        diags += check_track(track, data, src)
+    return track, diags
+
+
+def _track_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
+    return check_track_data(data, src)[1]
+
+
+register_kind("track", (1,), _track_checker)
+
+
+def load_track(path: str | Path) -> TrackResult:
+    """Load and check a track file; the track is None when it has errors that stop the model."""
+    loaded = load_file(path)
+    if loaded.data is None:
+        return TrackResult(None, loaded, loaded.diagnostics)
+    tag_diags = _tag_problem(loaded, expect="track")
+    if tag_diags:
+        return TrackResult(None, loaded, tag_diags)
+    track, diags = check_track_data(loaded.data, loaded.source)
+    return TrackResult(track, loaded, sorted(diags, key=sort_key))
+
+
+def _tag_problem(loaded: Loaded, expect: str | None = None) -> list[Diagnostic]:
+    data = loaded.data
+    f = loaded.file
+    if not isinstance(data, dict) or "slipstream" not in data:
+        return [make("F003", f, 1, 1, "$", "missing `slipstream:` format tag",
+                     hint=f"start the file with `slipstream: {expect or 'KIND'}/1`")]
+    tag = data["slipstream"]
+    kind, _, ver = str(tag).partition("/")
+    pos = loaded.source.value(("slipstream",))
+    if kind not in _KINDS or not ver.isdigit() or int(ver) not in _KINDS[kind][0]:
+        return [make("F003", f, pos.line, pos.column, "$.slipstream",
+                     f"unknown format tag {tag!r}", hint="known tags: " + ", ".join(known_tags()))]
+    if expect and kind != expect:
+        return [make("F003", f, pos.line, pos.column, "$.slipstream",
+                     f"expected a {expect} file, found {tag!r}")]
+    return []
+
+
+def validate_file(path: str | Path, *, explicit: bool = True) -> list[Diagnostic]:
+    """All diagnostics of one file, dispatched on its format tag."""
+    loaded = load_file(path)
+    if loaded.data is None:
+        return loaded.diagnostics
+    data = loaded.data
+    if not isinstance(data, dict) or "slipstream" not in data:
+        if explicit:
+            return _tag_problem(loaded)
+        return [make("F002", loaded.file, 1, 1, "$", "skipped: no `slipstream:` format tag")]
+    problems = _tag_problem(loaded)
+    if problems:
+        return problems
+    kind = str(data["slipstream"]).partition("/")[0]
+    return sorted(_KINDS[kind][1](data, loaded.source), key=sort_key)
+
+
+# Folder handlers: a folder holding a marker file is handed to a whole-folder validator (packs).
+_FOLDER_HANDLERS: list[tuple[str, Callable[[Path], list[Diagnostic]]]] = []
+
+
+def register_folder_handler(marker: str, handler: Callable[[Path], list[Diagnostic]]) -> None:
+    _FOLDER_HANDLERS.append((marker, handler))
+
+
+def _walk(folder: Path) -> Iterable[Path]:
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(YAML_SUFFIXES) and not name.startswith("."):
+                yield Path(root) / name
+
+
+def validate_paths(paths: Iterable[str | Path]) -> tuple[list[Diagnostic], int]:
+    """Validate files and folders (recursively). Returns diagnostics and the number of files."""
+    diags: list[Diagnostic] = []
+    count = 0
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            handled: set[Path] = set()
+            for marker, handler in _FOLDER_HANDLERS:
+                for m in sorted(path.rglob(marker)):
+                    if any(part.startswith(".") for part in m.relative_to(path).parts):
+                        continue
+                    diags += handler(m.parent)
+                    handled.add(m.parent)
+            for f in _walk(path):
+                if any(h == f.parent or h in f.parents for h in handled):
+                    continue
+                count += 1
+                diags += validate_file(f, explicit=False)
+            count += len(handled)
+        elif path.exists():
+            count += 1
+            diags += validate_file(path)
+        else:
+            diags.append(make("F001", str(path), 1, 1, "$", "no such file or folder"))
+    return diags, count

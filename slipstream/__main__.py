@@ -1,0 +1,5 @@
+"""Run the command line: python -m slipstream."""
+
+from slipstream.cli.main import main
+
+main()
