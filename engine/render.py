@@ -76,8 +76,8 @@ def track_svg(
             continue
         c = d.point(slot.lane, slot.segment + 0.5)
         ang = math.degrees(d.direction(slot.segment + 0.5))
-        sp = track.space_at(slot.lane, slot.segment)
-        ink = INK[sp.colour] if sp else "#000"
+        slot_space = track.space_at(slot.lane, slot.segment)
+        ink = INK[slot_space.colour] if slot_space else "#000"
         out.append(
             f'<g transform="translate({c[0]:.1f},{c[1]:.1f}) rotate({ang:.1f})">'
             f'<rect x="{-lw * 0.42:.1f}" y="{-lw * 0.36:.1f}" width="{lw * 0.84:.1f}" height="{lw * 0.72:.1f}" '

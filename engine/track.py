@@ -190,7 +190,7 @@ def parse_track(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnosti
         cells.append(tuple(row))
 
     grid: list[GridSlot] = []
-    for i, slot in enumerate(data.get("grid", [])):
+    for slot in data.get("grid", []):
         grid.append(GridSlot(int(slot["lane"]), int(slot["segment"]), int(slot.get("money", 0))))
 
     geometry = None

@@ -13,7 +13,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, make, sort_key
 from .schema import schema_diagnostics
-from .track import FORMAT_TAG, Track, parse_track
+from .track import Track, parse_track
 from .trackcheck import check_track
 from .yamlsource import Loaded, SourceMap, load_file
 

@@ -46,7 +46,7 @@ _ALLOWED_TAGS = {
 
 @dataclass(frozen=True, slots=True)
 class Pos:
-    """1-based line and column of a node; `quoted` tells how a scalar's text is offset."""
+    """1-based line and column of a node; `style` (a quote or block char) locates scalar text."""
 
     line: int
     column: int
@@ -232,7 +232,7 @@ class _Builder:
                 raise self.fail("Y010", kev.start_mark, path, "mapping keys must be plain scalars")
             key = self.scalar(kev, path)
             vev = next(events)
-            if isinstance(key, str) and key == "<<" and kev.style is None:
+            if isinstance(key, str) and key == "<<" and not kev.style:
                 # Merge key: `<<: *defaults` copies keys that the mapping does not set itself.
                 sub = self.node(events, vev, path, depth + 1)
                 for m in sub if isinstance(sub, list) else [sub]:
@@ -241,15 +241,15 @@ class _Builder:
                     for k, v in m.items():
                         merged.setdefault(k, v)
                 continue
-            if not isinstance(key, Hashable) or isinstance(key, bool | float) or key is None:
+            if not isinstance(key, str | int) or isinstance(key, bool):
                 key = str(key)
+            kpath: PathKey = (*path, key)
             if key in value:
-                first = self.src.keys.get((*path, key))  # type: ignore[arg-type]
+                first = self.src.keys.get(kpath)
                 where = f" (first at line {first.line})" if first else ""
-                raise self.fail("Y002", kev.start_mark, (*path, key), f"duplicate key {key!r}{where}")  # type: ignore[arg-type]
-            kpath = (*path, key)
-            self.src.keys[kpath] = _pos(kev.start_mark)  # type: ignore[index]
-            value[key] = self.node(events, vev, kpath, depth + 1)  # type: ignore[arg-type]
+                raise self.fail("Y002", kev.start_mark, kpath, f"duplicate key {key!r}{where}")
+            self.src.keys[kpath] = _pos(kev.start_mark)
+            value[key] = self.node(events, vev, kpath, depth + 1)
         for k, v in merged.items():
             value.setdefault(k, v)
         return value
@@ -281,7 +281,8 @@ def load_text(text: str, file: str, *, max_depth: int = MAX_DEPTH, max_nodes: in
         msg = exc.problem or str(exc)
         if exc.context:
             msg = f"{msg} ({exc.context})"
-        return Loaded(file, None, src, [make("Y001", file, line, col, "$", msg)], text)
+        code = "Y006" if "nesting depth" in msg else "Y001"
+        return Loaded(file, None, src, [make(code, file, line, col, "$", msg)], text)
     except yaml.YAMLError as exc:
         return Loaded(file, None, src, [make("Y001", file, 1, 1, "$", str(exc).splitlines()[0])], text)
     except RecursionError:
