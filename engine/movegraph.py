@@ -12,10 +12,12 @@ for tools and tests (`tests/test_movegraph.py` checks that both agree).
 from __future__ import annotations
 
 from functools import cache
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .track import NO_SPACE, Space, Track
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def ahead_of_cell(track: Track, lane: int, segment: int) -> list[int]:
@@ -45,22 +47,19 @@ def ahead_of_space(track: Track, space: Space) -> list[int]:
     if nxt != NO_SPACE:
         out.append(nxt)
     for other in (space.lane - 1, space.lane + 1):
-        if not 0 <= other < track.lanes:
-            continue
-        row = cells[other]
-        seg = space.first + 1
-        end = space.last + 1  # inclusive: s+1 for the last segment s
-        while seg <= end:
-            s = seg % n
-            idx = row[s]
-            if idx == NO_SPACE:
-                seg += 1
-                continue
-            if idx not in out:
-                out.append(idx)
-            # jump to the end of that space
-            seg += track.spaces[idx].last - s + 1
+        if 0 <= other < track.lanes:
+            for idx in _diagonal(cells[other], space.first, space.last, n):
+                if idx not in out:
+                    out.append(idx)
     return out
+
+
+def _diagonal(row: tuple[int, ...], first: int, last: int, n: int) -> list[int]:
+    """Distinct spaces of a neighbouring lane containing s+1 for s in first..last."""
+    cand = row[first + 1 : last + 2]
+    if last + 1 == n:
+        cand = (*cand, row[0])
+    return [i for i in dict.fromkeys(cand) if i != NO_SPACE]
 
 
 def successors(track: Track) -> list[list[int]]:
@@ -70,17 +69,32 @@ def successors(track: Track) -> list[list[int]]:
 
 @cache
 def _successors_cached(track: Track) -> list[list[int]]:
-    return [ahead_of_space(track, sp) for sp in track.spaces]
+    n = track.segments
+    cells = track.cells
+    lanes = track.lanes
+    out: list[list[int]] = []
+    for sp in track.spaces:
+        lane, first, last = sp.lane, sp.first, sp.last
+        row = cells[lane]
+        nxt = row[last + 1] if last + 1 < n else row[0]
+        succ = [nxt] if nxt != NO_SPACE else []
+        if lane > 0:
+            succ += [i for i in _diagonal(cells[lane - 1], first, last, n) if i not in succ]
+        if lane + 1 < lanes:
+            succ += [i for i in _diagonal(cells[lane + 1], first, last, n) if i not in succ]
+        out.append(succ)
+    return out
 
 
 def crosses_finish(track: Track, src: int, dst: int) -> bool:
     """True when stepping from space `src` to `dst` crosses the finish line forward."""
-    a, b = track.spaces[src], track.spaces[dst]
-    return b.first < a.first or (b.first == 0 and a.last == track.segments - 1)
+    return track.spaces[src].last == track.segments - 1 and track.spaces[dst].first == 0
 
 
 def move_graph(track: Track, weaving: bool = False) -> nx.DiGraph:
     """The networkx move graph: space nodes, or (lane, segment) cell nodes with weaving."""
+    import networkx as nx  # imported here: it costs a quarter second at start-up
+
     g = nx.DiGraph(track=track.id, weaving=weaving)
     if not weaving:
         g.add_nodes_from(

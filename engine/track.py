@@ -106,16 +106,36 @@ def layout_tokens(text: str) -> list[tuple[int, str]]:
     return [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
 
 
+def _token_value(tok: str, cache: dict[str, tuple[int, int] | None]) -> tuple[int, int] | None:
+    """(colour or NO_SPACE, length) of a layout token, or None when it is malformed."""
+    if tok not in cache:
+        m = _TOKEN.match(tok)
+        cache[tok] = None if not m else (
+            int(m.group(1)) if m.group(1) else NO_SPACE, int(m.group(3) or 1)
+        )
+    return cache[tok]
+
+
 def _parse_lane(
     text: str, lane: int, path: PathKey, src: SourceMap, diags: list[Diagnostic]
 ) -> list[tuple[int, int, int]] | None:
     """Return (first, length, colour or NO_SPACE) runs of one lane, or None on token errors."""
+    cache: dict[str, tuple[int, int] | None] = {}
     runs: list[tuple[int, int, int]] = []
     seg = 0
-    ok = True
+    for tok in text.split():
+        val = _token_value(tok, cache)
+        if val is None:
+            break
+        runs.append((seg, val[1], val[0]))
+        seg += val[1]
+    else:
+        return runs
+    # Slow path, only for broken lanes: report every bad token with its column.
+    seg = 0
     for offset, tok in layout_tokens(text):
-        m = _TOKEN.match(tok)
-        if not m:
+        val = _token_value(tok, cache)
+        if val is None:
             pos = src.in_scalar(path, offset)
             diags.append(
                 make(
@@ -124,13 +144,9 @@ def _parse_lane(
                     hint="tokens are a gear colour 3-6 or '-', optionally followed by xK for K segments",
                 )
             )
-            ok = False
             continue
-        length = int(m.group(3) or 1)
-        colour = int(m.group(1)) if m.group(1) else NO_SPACE
-        runs.append((seg, length, colour))
-        seg += length
-    return runs if ok else None
+        seg += val[1]
+    return None
 
 
 def parse_track(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnostic]]:

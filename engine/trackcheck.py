@@ -8,7 +8,6 @@ size of the move graph.
 from __future__ import annotations
 
 import bisect
-from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -61,49 +60,84 @@ class TrackAnalysis:
 
     @cached_property
     def crossing_sources(self) -> list[int]:
+        """Spaces with a step across the finish line (only spaces ending at segment N-1)."""
         t = self.track
-        return [i for i, out in enumerate(self.succ) if any(crosses_finish(t, i, j) for j in out)]
+        last = t.segments - 1
+        return [
+            sp.index for sp in t.spaces
+            if sp.last == last and any(crosses_finish(t, sp.index, j) for j in self.succ[sp.index])
+        ]
 
     @cached_property
     def reaches_finish(self) -> bytearray:
         """1 for every space from which the finish line can still be crossed."""
         return _bfs(self.pred, self.crossing_sources, len(self.track.spaces))
 
-    def colour_distance(self, colour: int, limit: int) -> list[int]:
-        """Steps from each space to the nearest space of `colour` ahead (limit+1 = further)."""
-        n = len(self.track.spaces)
-        far = limit + 1
-        dist = [far] * n
-        q: deque[int] = deque()
-        for sp in self.track.spaces:
-            for j in self.succ[sp.index]:
-                if self.track.spaces[j].colour == colour:
-                    dist[sp.index] = 1
-                    q.append(sp.index)
-                    break
-        pred = self.pred
-        while q:
-            v = q.popleft()
-            d = dist[v] + 1
-            if d > limit:
-                continue
-            for u in pred[v]:
-                if dist[u] > d:
-                    dist[u] = d
-                    q.append(u)
-        return dist
+    def colours_in_reach(self, steps: int) -> list[int]:
+        """Per space, a bitmask of gear colours (bit c) found within `steps` steps ahead."""
+        spaces = self.track.spaces
+        bit = [1 << sp.colour for sp in spaces]
+        succ = self.succ
+        mask = [0] * len(spaces)
+        for _ in range(steps):
+            mask = [_or_all(bit, mask, out) for out in succ]
+        return mask
 
     def has_lap_cycle(self) -> bool:
-        """True when some finish-crossing step lies on a cycle of grid-reachable spaces."""
-        comp = _scc(self.succ, self.reachable)
+        """True when some finish-crossing step lies on a cycle of grid-reachable spaces.
+
+        The spaces just past the finish line are at most one per lane. A forward pass labels every
+        space with the set of those it can be reached from without crossing the line; crossing
+        steps then give a small graph between them, and a lap cycle is a cycle in that graph.
+        """
         t = self.track
-        for i in self.crossing_sources:
-            if not self.reachable[i]:
-                continue
-            for j in self.succ[i]:
-                if crosses_finish(t, i, j) and comp[i] == comp[j] and comp[i] >= 0:
-                    return True
-        return False
+        reach = self.reachable
+        starts = [sp.index for sp in t.spaces if sp.first == 0 and reach[sp.index]]
+        if not starts:
+            return False
+        bit_of = {idx: 1 << k for k, idx in enumerate(starts)}
+        label = [0] * len(t.spaces)
+        work = []
+        for idx, b in bit_of.items():
+            label[idx] = b
+            work.append(idx)
+        crossing = {i: [j for j in self.succ[i] if crosses_finish(t, i, j)] for i in self.crossing_sources}
+        succ = self.succ
+        while work:
+            u = work.pop()
+            lu = label[u]
+            cross = crossing.get(u, ())
+            for v in succ[u]:
+                if v in cross:
+                    continue
+                if lu & ~label[v]:
+                    label[v] |= lu
+                    work.append(v)
+        # lap graph between start spaces: f -> g when a lap from f ends by crossing into g
+        lap: dict[int, set[int]] = {b: set() for b in bit_of.values()}
+        for a, targets in crossing.items():
+            for g in targets:
+                if g in bit_of:
+                    for f in bit_of.values():
+                        if label[a] & f:
+                            lap[f].add(bit_of[g])
+        # Kahn-style pruning: drop nodes without successors until stable; a cycle remains
+        alive = set(lap)
+        changed = True
+        while changed:
+            changed = False
+            for f in list(alive):
+                if not (lap[f] & alive):
+                    alive.discard(f)
+                    changed = True
+        return bool(alive)
+
+
+def _or_all(bit: list[int], mask: list[int], out: list[int]) -> int:
+    m = 0
+    for w in out:
+        m |= bit[w] | mask[w]
+    return m
 
 
 def _bfs(adj: Sequence[Sequence[int]], starts: Iterable[int], n: int) -> bytearray:
@@ -120,57 +154,6 @@ def _bfs(adj: Sequence[Sequence[int]], starts: Iterable[int], n: int) -> bytearr
                 seen[v] = 1
                 stack.append(v)
     return seen
-
-
-def _scc(adj: Sequence[Sequence[int]], keep: bytearray) -> list[int]:
-    """Iterative Tarjan over the nodes flagged in `keep`; returns a component id per node."""
-    n = len(adj)
-    index = [-1] * n
-    low = [0] * n
-    comp = [-1] * n
-    on_stack = bytearray(n)
-    stack: list[int] = []
-    counter = 0
-    ncomp = 0
-    for root in range(n):
-        if index[root] != -1 or not keep[root]:
-            continue
-        work = [(root, 0)]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = 1
-        while work:
-            v, i = work[-1]
-            out = adj[v]
-            if i < len(out):
-                work[-1] = (v, i + 1)
-                w = out[i]
-                if not keep[w]:
-                    continue
-                if index[w] == -1:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack[w] = 1
-                    work.append((w, 0))
-                elif on_stack[w] and index[w] < low[v]:
-                    low[v] = index[w]
-                continue
-            work.pop()
-            if work:
-                u = work[-1][0]
-                if low[v] < low[u]:
-                    low[u] = low[v]
-            if low[v] == index[v]:
-                while True:
-                    w = stack.pop()
-                    on_stack[w] = 0
-                    comp[w] = ncomp
-                    if w == v:
-                        break
-                ncomp += 1
-    return comp
 
 
 class _Locator:
@@ -324,6 +307,14 @@ def check_colours(track: Track, an: TrackAnalysis, loc: _Locator, file: str) -> 
     diags: list[Diagnostic] = []
     present = {sp.colour for sp in track.spaces}
     n = track.segments
+    masks = an.colours_in_reach(COLOUR_REACH_STEPS)
+    reach = an.reachable
+    # per segment: colours in reach from some grid-reachable space covering it; -1 = no such space
+    seg_mask = [-1] * n
+    for row in track.cells:
+        for s, idx in enumerate(row):
+            if idx != NO_SPACE and reach[idx]:
+                seg_mask[s] = masks[idx] if seg_mask[s] < 0 else seg_mask[s] | masks[idx]
     for colour in GEAR_COLOURS:
         name = COLOUR_NAMES[colour]
         if colour not in present:
@@ -331,27 +322,14 @@ def check_colours(track: Track, an: TrackAnalysis, loc: _Locator, file: str) -> 
             diags.append(make("T114", file, pos.line, pos.column, "$.layout",
                               f"no space is {name} ({colour}): {name} gear cubes can never move a car"))
             continue
-        dist = an.colour_distance(colour, COLOUR_REACH_STEPS)
-        # A segment is cut off when no reachable space covering it has the colour in reach.
-        cut = bytearray(n)
-        for s in range(n):
-            cut[s] = 1
-        covered = bytearray(n)
-        for sp in track.spaces:
-            if not an.reachable[sp.index]:
-                continue
-            ok = dist[sp.index] <= COLOUR_REACH_STEPS
-            for s in sp.segments():
-                covered[s] = 1
-                if ok:
-                    cut[s] = 0
+        bit = 1 << colour
         s = 0
         while s < n:
-            if not (cut[s] and covered[s]):
+            if seg_mask[s] < 0 or seg_mask[s] & bit:
                 s += 1
                 continue
             e = s
-            while e + 1 < n and cut[e + 1] and covered[e + 1]:
+            while e + 1 < n and seg_mask[e + 1] >= 0 and not seg_mask[e + 1] & bit:
                 e += 1
             lane = next(ln for ln in range(track.lanes) if track.cells[ln][s] != NO_SPACE)
             sp = track.spaces[track.cells[lane][s]]

@@ -5,6 +5,7 @@ Other modules register further file kinds (packs, cards, scenarios) with `regist
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -42,6 +43,18 @@ class TrackResult:
 
 def check_track_data(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnostic]]:
     """Schema, layout and geometry checks of one track document."""
+    # The checks allocate many small objects that all stay alive; pausing the cyclic garbage
+    # collector keeps big tracks linear instead of rescanning them again and again.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _check_track_data(data, src)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _check_track_data(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnostic]]:
     diags = schema_diagnostics("track", data, src)
     if diags:
         # The model needs schema-valid data; layout token errors are still worth reporting.
