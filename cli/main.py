@@ -117,5 +117,19 @@ def codes(markdown: bool) -> None:
         click.echo(f"{c.code} {c.severity:<7} {c.title}: {c.cause} Fix: {c.fix}")
 
 
+@main.command()
+@click.argument("file", required=False, type=click.Path(path_type=Path, dir_okay=False))
+def editor(file: Path | None) -> None:
+    """Open the track editor (needs the gui extra), on FILE if given.
+
+    An invalid file opens too, with its problems listed; a missing FILE is created on save.
+    """
+    try:
+        from slipstream.editor.app import run
+    except ImportError:
+        raise click.UsageError("the editor needs the gui extra: pip install 'slipstream[gui]'") from None
+    sys.exit(run(file if file is not None and file.exists() else None))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
