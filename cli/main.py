@@ -128,7 +128,7 @@ def editor(file: Path | None) -> None:
         from slipstream.editor.app import run
     except ImportError:
         raise click.UsageError("the editor needs the gui extra: pip install 'slipstream[gui]'") from None
-    sys.exit(run(file if file is not None and file.exists() else None))
+    sys.exit(run(file))
 
 
 if __name__ == "__main__":  # pragma: no cover
