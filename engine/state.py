@@ -1,0 +1,124 @@
+"""The mutable state of one race: players' zones and cars, the stock, the turn in progress.
+
+Zones hold cube counts per kind index (cubes of one kind are interchangeable, RULES §1.1).
+Every cube is in exactly one zone of one player or in the stock. Copies are explicit and
+shallow where data is immutable, so bots can afford to look ahead.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+BAG, ACTIVE, USED, DISCARD, REVEALED = range(5)
+ZONE_NAMES = ("bag", "active", "used", "discard", "revealed")
+ZONE_INDEX = {n: i for i, n in enumerate(ZONE_NAMES)}
+
+
+@dataclass(slots=True)
+class Car:
+    lane: int
+    segment: int
+    lap: int  # finish-line crossings; the grid stands on lap -1 unless at segment 0
+
+    def copy(self) -> Car:
+        return Car(self.lane, self.segment, self.lap)
+
+
+@dataclass(slots=True)
+class PlayerState:
+    seat: int
+    name: str
+    bot: str
+    zones: list[list[int]]
+    car: Car
+    driver: int | None = None
+    sponsor: str | None = None
+
+    def copy(self) -> PlayerState:
+        return PlayerState(self.seat, self.name, self.bot, [z[:] for z in self.zones],
+                           self.car.copy(), self.driver, self.sponsor)
+
+    def count(self, zone: int, kind: int | None = None) -> int:
+        z = self.zones[zone]
+        return sum(z) if kind is None else z[kind]
+
+
+@dataclass(slots=True)
+class Placement:
+    """A cube placed on the track this turn: where it sits and the spaces entered to get there."""
+
+    kind: int
+    lane: int
+    segment: int
+    spaces: tuple[int, ...]  # space indices entered, in order
+    crossings: int  # finish-line crossings on the way
+
+
+@dataclass(slots=True)
+class TurnState:
+    """Everything that lives for one turn only (RULES §3)."""
+
+    player: int
+    stage: str = "start"  # start | action | buy | car | decline | end | after_end
+    pit: bool = False
+    placements: list[Placement] = field(default_factory=list)
+    entered: list[int] = field(default_factory=list)  # spaces the car entered this turn
+    counters: dict[str, int] = field(default_factory=dict)
+    drafting_flag: bool = False
+    gear_spaces: Any = None
+    stand_in: dict[int, tuple[Any, Any]] = field(default_factory=dict)
+    scheduled: dict[str, tuple[str, Any, Any]] = field(default_factory=dict)
+    positions_action: dict[int, int] = field(default_factory=dict)
+    position_car_start: int = 0
+    decline_wear: int = 0
+    hooks_used: set[str] = field(default_factory=set)
+    spent: int = 0
+    moved: bool = False
+
+    def copy(self) -> TurnState:
+        t = TurnState(self.player, self.stage, self.pit, [Placement(p.kind, p.lane, p.segment,
+                      p.spaces, p.crossings) for p in self.placements], self.entered[:],
+                      dict(self.counters), self.drafting_flag, self.gear_spaces,
+                      dict(self.stand_in), dict(self.scheduled), dict(self.positions_action),
+                      self.position_car_start, self.decline_wear, set(self.hooks_used),
+                      self.spent, self.moved)
+        return t
+
+
+@dataclass(slots=True)
+class RaceState:
+    """The whole race at one moment (without the rules engine's control stack)."""
+
+    players: list[PlayerState]
+    stock: list[int]
+    order: list[int]  # turn order (player indices)
+    laps: int
+    rng: random.Random
+    round: int = 1
+    turn_pos: int = 0
+    turn: TurnState | None = None
+    final_round: bool = False
+    over: bool = False
+    capped: bool = False
+    turns_taken: int = 0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> RaceState:
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return RaceState([p.copy() for p in self.players], self.stock[:], self.order[:],
+                         self.laps, rng, self.round, self.turn_pos,
+                         self.turn.copy() if self.turn else None, self.final_round, self.over,
+                         self.capped, self.turns_taken, {k: (v.copy() if hasattr(v, "copy") else v)
+                                                         for k, v in self.stats.items()})
+
+    def total_cubes(self) -> list[int]:
+        """Cubes per kind over the stock and every zone (constant in a race)."""
+        tot = self.stock[:]
+        for p in self.players:
+            for z in p.zones:
+                for k, n in enumerate(z):
+                    tot[k] += n
+        return tot
