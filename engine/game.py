@@ -379,3 +379,48 @@ class Game:
 
 
 _ZN = ("bag", "active", "used", "discard", "revealed")
+
+
+def position_game(rules: Ruleset, track: Track, players: Sequence[dict[str, Any]], *,
+                  turn: int = 0, order: Sequence[int] | None = None, start: str = "turn",
+                  seed: int = 0, laps: int | None = None, stock: dict[str, int] | None = None,
+                  round_: int = 1, record: bool = True) -> Game:
+    """A game set up at a given position (scenarios, tests): cars, zones, whose turn.
+
+    `players` items: `car: {lane, segment, lap}`, zone counts `bag`/`active`/`used`/`discard`
+    by kind id, optional `name`, `driver`. The stock is the supply minus what players hold,
+    unless `stock` gives counts. `start`: `turn` (the pit/standard choice) or `action`.
+    """
+    from .phases import RaceFrame, TurnFrame
+    from .state import ZONE_INDEX, TurnState
+
+    seats = [Seat(str(p.get("name", f"P{i + 1}")), "scenario", p.get("driver")) for i, p in
+             enumerate(players)]
+    g = Game(rules, track, seats, seed=seed, laps=laps, record=record, setup=False, drivers=False)
+    race = g.race
+    race.order = list(order) if order is not None else [(turn + i) % len(players)
+                                                       for i in range(len(players))]
+    race.turn_pos = race.order.index(turn)
+    race.round = round_
+    for i, spec in enumerate(players):
+        pl = race.players[i]
+        car = spec.get("car", {})
+        pl.car = Car(int(car.get("lane", 0)), int(car.get("segment", 0)), int(car.get("lap", 0)))
+        for zname in ("bag", "active", "used", "discard"):
+            for kid, n in (spec.get(zname) or {}).items():
+                pl.zones[ZONE_INDEX[zname]][rules.kind(kid)] += int(n)
+    held = race.total_cubes()
+    for k in range(len(rules.kinds)):
+        held[k] -= race.stock[k]
+    for k in range(len(rules.kinds)):
+        race.stock[k] = max(0, race.stock[k] - held[k])
+    for kid, n in (stock or {}).items():
+        race.stock[rules.kind(kid)] = int(n)
+    g.stack.append(RaceFrame("turns"))
+    tf = TurnFrame(turn)
+    if start == "action":
+        race.turn = TurnState(turn)
+        tf.stage = "action"
+    g.stack.append(tf)
+    g.advance()
+    return g
