@@ -131,5 +131,11 @@ def editor(file: Path | None) -> None:
     sys.exit(run(file))
 
 
+from slipstream.cli.race import COMMANDS as _RACE_COMMANDS  # noqa: E402
+
+for _cmd in _RACE_COMMANDS:
+    main.add_command(_cmd)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -65,6 +65,7 @@ class Game:
             players.append(PlayerState(i, seat.name, seat.bot, [[0] * nk for _ in range(5)],
                                        Car(slot.lane, slot.segment, lap), drv))
         self.race = RaceState(players, stock, order, laps or track.laps, rng)
+        self.starting_order = tuple(order)
         self.race.stats = {"plays": [[0] * nk for _ in range(n)],
                            "bought": [[0] * nk for _ in range(n)],
                            "wear": [0] * n, "pits": [0] * n, "drafts": [0] * n,
@@ -132,6 +133,7 @@ class Game:
         g.pending = self.pending
         g.race = self.race.copy()
         g.drivers_draft = self.drivers_draft
+        g.starting_order = self.starting_order
         return g
 
     def emit(self, ev: str, **data: Any) -> None:
@@ -401,6 +403,7 @@ def position_game(rules: Ruleset, track: Track, players: Sequence[dict[str, Any]
     race.order = list(order) if order is not None else [(turn + i) % len(players)
                                                        for i in range(len(players))]
     race.turn_pos = race.order.index(turn)
+    g.starting_order = tuple(race.order)
     race.round = round_
     for i, spec in enumerate(players):
         pl = race.players[i]

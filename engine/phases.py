@@ -223,13 +223,13 @@ class TurnFrame(Frame):
     def choose(self, g: Game, key: str) -> None:
         t = g.race.turn
         assert t is not None
+        g.emit("turn", p=self.player, choice=key)
         if key == "pit":
             t.pit = True
             g.pit_stop(self.player)
             self.stage = "decline"
         else:
             self.stage = "action"
-        g.emit("turn", p=self.player, choice=key)
 
 
 class ActionPhase(Frame):
