@@ -167,3 +167,7 @@ def validate_paths(paths: Iterable[str | Path]) -> tuple[list[Diagnostic], int]:
         else:
             diags.append(make("F001", str(path), 1, 1, "$", "no such file or folder"))
     return diags, count
+
+
+# Pack folders and pack file kinds register themselves (engine/packvalidate.py).
+from . import packvalidate as _packvalidate  # noqa: E402,F401

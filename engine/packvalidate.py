@@ -1,0 +1,55 @@
+"""Hooks packs into `slipstream validate`: pack folders and the pack file kinds.
+
+A folder holding `pack.yaml` is validated as a whole pack (every file, tracks included, plus
+the cross-checks). A single pack data file given on its own is checked inside its pack when
+one encloses it, otherwise against its schema only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostic
+from .pack import DATA_KINDS, MANIFEST, PackLoader
+from .schema import schema_diagnostics
+from .validate import register_folder_handler, register_kind
+from .yamlsource import SourceMap
+
+
+def validate_pack_folder(folder: Path) -> list[Diagnostic]:
+    """Every diagnostic of the pack in `folder`."""
+    return PackLoader().load(folder)[1]
+
+
+def _enclosing_pack(file: Path) -> Path | None:
+    for parent in file.parents:  # as given, so diagnostics keep the user's relative paths
+        if (parent / MANIFEST).is_file():
+            return parent
+    return None
+
+
+def _file_checker(kind: str) -> Any:
+    def check(data: Any, src: SourceMap) -> list[Diagnostic]:
+        file = Path(src.file)
+        root = _enclosing_pack(file) if file.exists() else None
+        if root is None:
+            return schema_diagnostics(kind, data, src)
+        diags = PackLoader().load(root)[1]
+        target = file.resolve()
+        return [d for d in diags if Path(d.file).resolve() == target]
+
+    return check
+
+
+def _manifest_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
+    file = Path(src.file)
+    if file.name == MANIFEST and file.exists():
+        return validate_pack_folder(file.parent)
+    return schema_diagnostics("pack", data, src)
+
+
+register_folder_handler(MANIFEST, validate_pack_folder)
+register_kind("pack", (1,), _manifest_checker)
+for _kind in DATA_KINDS:
+    register_kind(_kind, (1,), _file_checker(_kind))

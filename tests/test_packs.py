@@ -1,0 +1,89 @@
+"""The bundled base pack: loads clean and holds every card, driver and sponsor of RULES.md."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from conftest import CONTENT
+
+from slipstream.engine.diagnostics import format_text
+from slipstream.engine.pack import FrozenMap, base_pack, load_pack
+from slipstream.engine.validate import validate_paths
+
+
+def test_base_pack_validates_clean():
+    diags, count = validate_paths([CONTENT / "base"])
+    assert diags == [], format_text(diags)
+    assert count == 1
+
+
+def test_base_pack_holds_the_whole_game():
+    pack = base_pack()
+    assert set(pack.cube_kinds) == {"gear-3", "gear-4", "gear-5", "gear-6", "wear",
+                                    "yellow", "red", "purple", "blue", "green"}
+    supply = {k.id: k.supply for k in pack.cube_kinds.values()}
+    assert supply == {"gear-3": 30, "gear-4": 28, "gear-5": 24, "gear-6": 16, "wear": 80,
+                      "yellow": 40, "red": 16, "purple": 16, "blue": 16, "green": 16}
+    action = [c for c in pack.cards.values() if not c.fixed]
+    assert len(action) == 35
+    for colour in ("yellow", "red", "purple", "blue", "green"):
+        assert sum(c.colour == colour for c in action) == 7
+    assert len(pack.fixed_cards) == 5
+    assert len(pack.drivers) == 10
+    assert sorted(pack.sponsors) == [f"{f}{n}" for f in "abcdef" for n in (1, 2, 3)]
+    assert len(pack.card_sets) >= 5
+    assert set(pack.tracks) >= {"first-oval"}
+
+
+def test_first_race_set_is_the_suggested_one():
+    pack = base_pack()
+    in_play = pack.cards_in_play("first-race")
+    assert {in_play[c].name for c in ("yellow", "red", "purple", "blue", "green")} == {
+        "Manager", "Suspension", "Crew Chief", "Hybrid Engine", "Gearbox"}
+    assert in_play["gear-3"].fixed and in_play["wear"].fixed
+
+
+def test_rule_constants_and_options():
+    rules = base_pack().rules
+    assert rules is not None
+    assert rules.hand_size == 7
+    assert dict(rules.starting_bag) == {"gear-3": 5, "gear-4": 2, "yellow": 5}
+    assert dict(rules.wear_by_darkest) == {"gear-3": 1, "gear-4": 2, "gear-5": 3, "gear-6": 4}
+    opts = rules.options
+    assert opts["weaving"] is False and opts["momentum"] == "slide"
+    assert opts["drivers_in_single_races"] is False and opts["strict_play"] is False
+    assert opts["unlimited_wear"] is True and opts["sponsor_level_by_draft"] is False
+    assert opts["season_grid"] == "winner_pole"
+    assert opts["season_points"] == "players_minus_place"
+
+
+def test_pack_data_is_read_only_and_picklable():
+    pack = base_pack()
+    assert isinstance(pack.cards, FrozenMap)
+    with pytest.raises(TypeError):
+        pack.cards["x"] = pack.cards["manager"]  # type: ignore[index]
+    effect = pack.cards["diesel-engine"].effect
+    assert isinstance(effect, tuple)
+    with pytest.raises(TypeError):
+        effect[0]["gain_wear"] = 5
+    again = pickle.loads(pickle.dumps(pack))
+    assert again.cards == pack.cards
+
+
+def test_namespaced_lookup_and_positions():
+    pack = base_pack()
+    assert pack.card("base:crew-chief") is pack.card("crew-chief")
+    with pytest.raises(KeyError):
+        pack.card("other:crew-chief")
+    card = pack.card("turbo")
+    file, pos, path = pack.position(card.origin, "effect", 1)
+    assert file.endswith("performance.yaml") and path.endswith(".effect[1]")
+    text = (CONTENT / "base" / "cards" / "performance.yaml").read_text().splitlines()
+    assert text[pos.line - 1].strip().startswith("- move:")
+
+
+def test_load_pack_of_a_folder_without_manifest(tmp_path):
+    pack, diags = load_pack(tmp_path)
+    assert pack is None
+    assert [d.code for d in diags] == ["P001"]
