@@ -136,6 +136,11 @@ from slipstream.cli.race import COMMANDS as _RACE_COMMANDS  # noqa: E402
 for _cmd in _RACE_COMMANDS:
     main.add_command(_cmd)
 
+from slipstream.cli.packs import COMMANDS as _PACK_COMMANDS  # noqa: E402
+
+for _cmd in _PACK_COMMANDS:
+    main.add_command(_cmd)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

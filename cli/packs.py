@@ -1,0 +1,136 @@
+"""Pack commands: `slipstream cards` (what every cube does) and `slipstream new` (scaffolding)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+import click
+
+from slipstream.engine import diagnostics as dg
+from slipstream.engine.pack import Card, Pack, bundled_packs, load_pack, thaw
+from slipstream.engine.scaffold import ScaffoldError, new_pack, new_track
+
+FORMATS = ["text", "json"]
+
+
+def _open_pack(ref: str) -> Pack:
+    """A pack by folder path, or by the id of a bundled pack (`base`)."""
+    path = Path(ref)
+    if not path.is_dir() and ref in bundled_packs():
+        path = bundled_packs()[ref]
+    pack, diags = load_pack(path)
+    errors = [d for d in diags if d.is_error]
+    if errors or pack is None:
+        click.echo(dg.format_text(sorted(diags, key=dg.sort_key)), err=True)
+        click.echo(f"FAILED: {ref} has {len(errors) or 1} error(s); fix them first "
+                   f"(`slipstream validate {ref}`)", err=True)
+        sys.exit(1)
+    return pack
+
+
+def _rows(pack: Pack, set_name: str | None) -> list[Card]:
+    order = {k: i for i, k in enumerate(pack.cube_kinds)}
+    if set_name is None:
+        cards = list(pack.cards.values())
+    else:
+        try:
+            cards = list(pack.cards_in_play(set_name).values())
+        except KeyError:
+            names = ", ".join(sorted(pack.card_sets)) or "none"
+            raise click.UsageError(f"no card set {set_name!r} in {pack.id}; sets: {names}") from None
+    return sorted(cards, key=lambda c: (order.get(c.colour, 99), c.name.lower()))
+
+
+def _colour_name(pack: Pack, kind_id: str) -> str:
+    """`White (3rd gear)` -> `white`: the colour players see on the cube."""
+    kind = pack.cube_kinds.get(kind_id)
+    return kind.name.split(" (")[0].lower() if kind else kind_id
+
+
+@click.command()
+@click.argument("pack", required=False, default="base")
+@click.option("--set", "set_name", metavar="NAME",
+              help="Only the cubes of a game with this card set (id or name): gears, wear and "
+                   "the set's five action cards.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: a table for people; json: the same rows for tools.")
+def cards(pack: str, set_name: str | None, fmt: str) -> None:
+    """Print every cube of PACK (a pack folder or `base`): colour, cost, value, supply, text.
+
+    Costs and values of the base pack are house values (see its description).
+    """
+    p = _open_pack(pack)
+    rows = _rows(p, set_name)
+    if fmt == "json":
+        click.echo(json.dumps([{
+            "id": c.qualified, "name": c.name, "colour": c.colour, "cost": c.cost,
+            "value": c.value, "supply": c.supply, "buyable": c.buyable, "fixed": c.fixed,
+            "text": c.text, "effect": thaw(c.effect),
+        } for c in rows], indent=2, ensure_ascii=False))
+        return
+    title = f"{p.name} ({p.id} {p.version})"
+    if set_name:
+        cs = p.card_set(set_name)
+        title += f" - card set {cs.name}"
+    click.echo(title)
+    width = max(60, min(shutil.get_terminal_size((100, 20)).columns, 140))
+    headers = ("colour", "card", "cost", "value", "supply")
+    table = [(_colour_name(p, c.colour), c.name + ("" if c.pack == p.id else f" [{c.pack}]"),
+              str(c.cost) if c.buyable else "-", str(c.value), str(c.supply)) for c in rows]
+    widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(headers)]
+    lead = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)) + "  "
+    text_width = max(20, width - len(lead))
+    click.echo(lead + "text")
+    click.echo("-" * min(width, len(lead) + text_width))
+    for c, r in zip(rows, table, strict=True):
+        cells = [v.rjust(w) if i >= 2 else v.ljust(w) for i, (v, w) in enumerate(zip(r, widths, strict=True))]
+        lines = textwrap.wrap(c.text, text_width) or [""]
+        click.echo("  ".join(cells) + "  " + lines[0])
+        for more in lines[1:]:
+            click.echo(" " * len(lead) + more)
+
+
+@click.group()
+def new() -> None:
+    """Scaffold a new pack or track that validates clean."""
+
+
+@new.command("pack")
+@click.argument("name")
+@click.option("--dir", "parent", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
+              show_default=True, help="Folder to create the pack folder in.")
+@click.option("--extends", "extends", default="base", show_default=True,
+              help="Comma-separated ids of the packs to build on ('' for none).")
+def new_pack_cmd(name: str, parent: Path, extends: str) -> None:
+    """Create folder ID/ with pack.yaml, cards.yaml, cardsets.yaml, rules.yaml, tracks/, tests/
+    and a copy of the schemas for editor completion (ID is NAME as a slug)."""
+    ext = tuple(x.strip() for x in extends.split(",") if x.strip())
+    try:
+        made = new_pack(parent, name, extends=ext)
+    except ScaffoldError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"created pack {made.root}/ ({', '.join(f.name for f in made.files[:4])}, schemas/)")
+    click.echo(f"next: slipstream validate {made.root} && slipstream cards {made.root}")
+
+
+@new.command("track")
+@click.argument("name")
+@click.option("--dir", "folder", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
+              show_default=True, help="Folder for the file; in a pack folder it goes to tracks/.")
+@click.option("--template", type=click.Choice(["oval", "road-course", "figure-eight"]),
+              default="oval", show_default=True, help="Shape to start from.")
+def new_track_cmd(name: str, folder: Path, template: str) -> None:
+    """Create a track ID.yaml (ID is NAME as a slug) that validates clean."""
+    try:
+        path = new_track(folder, name, template=template)
+    except ScaffoldError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"created track {path}")
+    click.echo(f"next: slipstream validate {path} && slipstream editor {path}")
+
+
+COMMANDS = [cards, new]
