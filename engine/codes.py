@@ -79,7 +79,7 @@ _TABLE: list[Code] = [
     Code("P030", "error", "supply too small", "A cube kind's stock holds fewer cubes than the starting bags of the largest race take out of it.", "Raise the supply, or lower `players.max` or the starting bag."),
     Code("P031", "error", "unknown cube kind in rules", "The starting bag names a cube kind that the pack does not define.", "Use the id of a cube kind (cubes/1 files)."),
     Code("P032", "error", "wear table mismatch", "`wear_by_darkest` does not give the Decline wear for exactly the gear cube kinds.", "List every gear kind once, and nothing else."),
-    Code("P033", "error", "gear kinds incomplete", "A gear number 3-6 belongs to no cube kind, or to more than one.", "Define exactly one gear cube kind per space colour 3, 4, 5 and 6."),
+    Code("P033", "error", "gear number taken twice", "Two gear cube kinds have the same gear number (space colour).", "Give each gear number 3-6 to one cube kind only."),
     Code("P034", "error", "rules incomplete", "After merging with the extended packs, a rule constant or option (or the cube kinds) has no value.", "Give it in a rules/1 file, or extend `base` to inherit them."),
     Code("P035", "error", "several rules files", "A pack holds more than one rules/1 file.", "Keep one rules file per pack."),
     Code("P036", "error", "duplicate sponsor level", "Two sponsors have the same family and level.", "Give each family one sponsor per level 1-3."),

@@ -193,7 +193,8 @@ class _Walk:
 
 
 def schema_noise(diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]:
-    """Schema diagnostics minus those inside steps with an unknown primitive or zone."""
+    """Schema diagnostics of a file with unknown primitives or zones reported as E101/E102
+    instead of the schema's vague errors for the steps holding them."""
     if not diags or not isinstance(loaded.data, dict):
         return diags
     kind = str(loaded.data.get("slipstream", "")).partition("/")[0]
@@ -208,7 +209,8 @@ def schema_noise(diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]:
     def inside(d: Diagnostic) -> bool:
         return any(d.path == p or d.path.startswith((p + ".", p + "[")) for p in prefixes)
 
-    return [d for d in diags if not inside(d)]
+    precise = [d for d in walk.diags if d.code in ("E101", "E102")]
+    return precise + [d for d in diags if not inside(d)]
 
 
 def check_effects(pack: Pack, *, files: set[str]) -> list[Diagnostic]:

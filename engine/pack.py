@@ -246,7 +246,7 @@ class Pack:
 
     # --- look-ups -----------------------------------------------------------------------
     def resolve(self, ref: str) -> str | None:
-        """The plain id for `ref` (`crew-chief` or `base:crew-chief`) if the pack line knows it."""
+        """The plain id for `ref` (`ID` or `PACK:ID`) if the pack line knows it."""
         owner, sep, slug = ref.rpartition(":")
         if sep and owner not in self.lineage:
             return None
@@ -349,6 +349,7 @@ class Build:
     tracks: dict[str, Track] = field(default_factory=dict)
     scenario_files: list[Path] = field(default_factory=list)
     digest: Any = None
+    broken_extends: bool = False  # an extended pack is missing, cyclic or has errors
 
     @property
     def lineage(self) -> tuple[str, ...]:
@@ -468,16 +469,19 @@ class PackLoader:
             if folder is None:
                 b.diag("P020", mfile, ("extends", i), f"extends unknown pack {pid!r}",
                        hint="put that pack's folder next to this one, or fix the id")
+                b.broken_extends = True
                 continue
             if folder.resolve() in stack:
                 chain = " -> ".join([b.id, pid])
                 b.diag("P021", mfile, ("extends", i), f"extends forms a cycle ({chain} -> ...)",
                        hint="a pack may not inherit from itself, directly or through others")
+                b.broken_extends = True
                 continue
             parent, pdiags = self.load(folder, stack)
             if parent is None or has_errors(pdiags):
                 b.diag("P022", mfile, ("extends", i),
                        f"extended pack {pid!r} has errors; validate {folder} first")
+                b.broken_extends = True
                 if parent is None:
                     continue
             b.parents.append(parent)

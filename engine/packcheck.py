@@ -413,16 +413,10 @@ def _check_cubes(b: Build, pack: Pack) -> None:
             b.at("P033", k.origin, ("gear",),
                  f"gear {k.gear} is given to {by_gear[k.gear]} cube kinds",
                  hint="each gear number (3-6, the space colours) belongs to exactly one cube kind")
-    if not pack.cube_kinds:
+    if not pack.cube_kinds and not b.broken_extends:
         b.diag("P034", b.manifest.file, ("id",), "the pack and the packs it extends define no cube kinds",
                hint="add a cubes/1 file, or extend `base`")
         return
-    missing = [g for g in (3, 4, 5, 6) if g not in by_gear]
-    if missing and any(_own(k, b) for k in pack.cube_kinds.values()):
-        first = next(k for k in pack.cube_kinds.values() if _own(k, b))
-        b.at("P033", first.origin.child(), (),
-             f"no cube kind for gear {', '.join(map(str, missing))}",
-             hint="tracks use the space colours 3-6; every one needs a gear cube kind")
 
 
 def _check_cards(b: Build, pack: Pack) -> None:
@@ -489,7 +483,7 @@ def _check_sponsors(b: Build, pack: Pack) -> None:
     seen: dict[tuple[str, int], Sponsor] = {}
     for sp in pack.sponsors.values():
         key = (sp.family, sp.level)
-        if key in seen and sp.pack == b.id:
+        if key in seen and sp.origin.file in b.sources:
             b.at("P036", sp.origin, ("level",),
                  f"sponsors {seen[key].id!r} and {sp.id!r} are both {sp.family}{sp.level}",
                  hint="each family has one card per level 1-3")
@@ -497,13 +491,15 @@ def _check_sponsors(b: Build, pack: Pack) -> None:
         seen.setdefault(key, sp)
     for (family, level), sp in seen.items():
         lower = seen.get((family, level - 1))
-        if lower is None or sp.pack != b.id:
+        if lower is None:
             continue
         for br in BRACKETS:
             hi, lo = sp.brackets[br], lower.brackets[br]
+            if hi.origin.file not in b.sources and lo.origin.file not in b.sources:
+                continue
             if (hi.standard_remove, _strength(hi.effect)) < (lo.standard_remove, _strength(lo.effect)) \
                     or hi.standard_remove < lo.standard_remove:
-                b.at("P037", sp.origin, ("brackets", br),
+                b.at("P037", hi.origin, (),
                      f"{family}{level} ({br}) is weaker than {family}{level - 1}",
                      hint="higher levels should give at least the numbers of lower ones")
                 break
@@ -541,6 +537,8 @@ def _merge_rules(b: Build, kinds: dict[str, CubeKind]) -> Rules | None:
         origin = Origin(loaded.file, ())
     missing = [k for k in RULE_CONSTANTS if k not in constants]
     missing_o = [k for k in RULE_OPTIONS if k not in options]
+    if b.broken_extends and (origin is None or missing or missing_o):
+        return None  # the broken `extends` entry is reported; the rest would be noise
     if origin is None or missing or missing_o:
         where = b.rules_files[0].file if b.rules_files else b.manifest.file
         what = ", ".join([*missing, *missing_o]) if origin is not None else "every constant and option"
@@ -586,14 +584,18 @@ def _check_rules(b: Build, pack: Pack, rules: Rules) -> None:
     kinds = pack.cube_kinds
     for k in rules.starting_bag:
         if k not in kinds:
-            file, path = _rules_pos(b, rules, "constants", "starting_bag")
+            file, path = _rules_pos(b, rules, "constants", "starting_bag", k)
             near = _near(k, list(kinds))
-            b.diag("P031", file, path, f"starting bag names unknown cube kind {k!r}", key=False,
+            b.diag("P031", file, path, f"starting bag names unknown cube kind {k!r}", key=True,
                    hint=f"did you mean {near!r}?" if near else "known kinds: " + ", ".join(kinds))
     gear_ids = {k.id for k in kinds.values() if k.role == "gear"}
     wear_keys = set(rules.wear_by_darkest)
     if wear_keys != gear_ids and (own_rules or any(_own(k, b) for k in kinds.values())):
         file, path = _rules_pos(b, rules, "constants", "wear_by_darkest")
+        if not path:  # this pack's rules do not set the table: point at its own gear kind
+            mine = [k for k in kinds.values() if k.role == "gear" and _own(k, b) and k.id not in wear_keys]
+            if mine:
+                file, path = mine[0].origin.file, (*mine[0].origin.path, "id")
         extra = sorted(wear_keys - gear_ids)
         lacking = sorted(gear_ids - wear_keys)
         parts = []
@@ -618,15 +620,23 @@ def _check_rules(b: Build, pack: Pack, rules: Rules) -> None:
             if card.colour == k and card.supply_explicit:
                 supply = min(supply, card.supply)
         need = per_player * n
-        if supply < need and (_own(kind, b) or own_rules or
-                              any(c.pack == b.id for c in pack.cards.values() if c.colour == k)):
-            if _own(kind, b):
-                file, pos_path = kind.origin.file, (*kind.origin.path, "supply")
-            else:
+        if supply >= need:
+            continue
+        override = next((o for o in b.overrides.get("cube", [])
+                         if o.id.rpartition(":")[2] == k and "supply" in o.data), None)
+        if override is not None:
+            file, pos_path = override.origin.file, (*override.origin.path, "supply")
+        elif _own(kind, b):
+            file, pos_path = kind.origin.file, (*kind.origin.path, "supply")
+        elif own_rules:
+            file, pos_path = _rules_pos(b, rules, "constants", "players", "max")
+            if pos_path == ():
                 file, pos_path = _rules_pos(b, rules, "constants", "starting_bag", k)
-            b.diag("P030", file, pos_path,
-                   f"supply of {k!r} is {supply} but {n} players' starting bags need {need}",
-                   hint=f"raise the supply to at least {need}, or lower players.max or the starting bag")
+        else:
+            continue  # the extended pack reports it
+        b.diag("P030", file, pos_path,
+               f"supply of {k!r} is {supply} but {n} players' starting bags need {need}",
+               hint=f"raise the supply to at least {need}, or lower players.max or the starting bag")
     if len(rules.grid_money) < rules.players_max:
         file, path = _rules_pos(b, rules, "constants", "grid_money")
         b.diag("P039", file, path,

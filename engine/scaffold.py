@@ -68,6 +68,18 @@ def _bundled_schema_dir() -> Path:
     return Path(str(resources.files("slipstream.schemas")))
 
 
+def _examples() -> tuple[str, str]:
+    """Ids for the commented examples, taken from the bundled base pack."""
+    from .pack import base_pack
+
+    try:
+        pack = base_pack()
+        first = next(iter(pack.card_sets.values()))
+    except (RuntimeError, StopIteration):
+        return "some-card", "card-1, card-2, card-3, card-4, card-5"
+    return next(iter(first.cards.values())), ", ".join(first.cards.values())
+
+
 def new_pack(parent: Path, name: str, *, extends: tuple[str, ...] = ("base",)) -> Scaffolded:
     """Create folder `parent/ID` holding a pack that extends `extends` and validates clean."""
     pid = slugify(name)
@@ -89,8 +101,9 @@ description: >-
 extends: {ext}
 # replaces: [base:first-oval]   # replace an inherited item by one of the same id
 """)
+    ex_card, ex_set = _examples()
     cards = root / "cards.yaml"
-    atomic_write_text(cards, schema_line(cards, sch / "cards.schema.json") + """slipstream: cards/1
+    atomic_write_text(cards, schema_line(cards, sch / "cards.schema.json") + f"""slipstream: cards/1
 # New cards: one per entry; `slipstream cards .` shows them.
 cards: []
 #  - id: tow-truck
@@ -100,19 +113,19 @@ cards: []
 #    value: 1
 #    text: Return up to two wear cubes from your discard pile to the stock.
 #    effect:
-#      - remove: {from: discard, kind: wear, count: {up_to: 2}}
+#      - remove: {{from: discard, kind: wear, count: {{up_to: 2}}}}
 # Changes to inherited cards: name the card and give only what changes.
 overrides: []
-#  - id: base:manager
+#  - id: base:{ex_card}
 #    cost: 3
 """)
     cardsets = root / "cardsets.yaml"
-    atomic_write_text(cardsets, schema_line(cardsets, sch / "cardsets.schema.json") + """slipstream: cardsets/1
+    atomic_write_text(cardsets, schema_line(cardsets, sch / "cardsets.schema.json") + f"""slipstream: cardsets/1
 # One action card per colour (yellow, red, purple, blue, green), by id.
 card_sets: []
 #  - id: my-set
 #    name: My Set
-#    cards: [manager, suspension, crew-chief, hybrid-engine, gearbox]
+#    cards: [{ex_set}]
 """)
     rules = root / "rules.yaml"
     atomic_write_text(rules, schema_line(rules, sch / "rules.schema.json") + """slipstream: rules/1
