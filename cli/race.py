@@ -270,7 +270,7 @@ def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
             click.echo(dg.FORMATTERS[fmt](diags))
         if fmt == "text":
             for r in report.results:
-                click.echo(f"{'PASS' if r.ok else 'FAIL'} {r.id} ({r.file})")
+                click.echo(f"{'PASS' if r.ok else 'FAIL'} {r.id} ({_rel(r.file)})")
                 for prob in r.problems:
                     click.echo(f"     {prob}")
             ok = sum(r.ok for r in report.results)
@@ -278,6 +278,16 @@ def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
                        f"{sum(d.is_error for d in diags)} malformed")
     failed = any(not r.ok for r in report.results) or any(d.is_error for d in diags)
     sys.exit(1 if failed else 0)
+
+
+def _rel(path: str) -> str:
+    import os
+
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
 
 
 COMMANDS = [race, replay, test_cmd]

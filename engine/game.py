@@ -391,7 +391,8 @@ def position_game(rules: Ruleset, track: Track, players: Sequence[dict[str, Any]
 
     `players` items: `car: {lane, segment, lap}`, zone counts `bag`/`active`/`used`/`discard`
     by kind id, optional `name`, `driver`. The stock is the supply minus what players hold,
-    unless `stock` gives counts. `start`: `turn` (the pit/standard choice) or `action`.
+    unless `stock` gives counts. `start`: `turn` (the pit/standard choice), `action`, or
+    `none` (no turn: for running effects directly, e.g. sponsors).
     """
     from .phases import RaceFrame, TurnFrame
     from .state import ZONE_INDEX, TurnState
@@ -419,6 +420,8 @@ def position_game(rules: Ruleset, track: Track, players: Sequence[dict[str, Any]
         race.stock[k] = max(0, race.stock[k] - held[k])
     for kid, n in (stock or {}).items():
         race.stock[rules.kind(kid)] = int(n)
+    if start == "none":
+        return g
     g.stack.append(RaceFrame("turns"))
     tf = TurnFrame(turn)
     if start == "action":

@@ -186,11 +186,17 @@ def basic_ruleset(actions: Mapping[str, tuple[Sequence[Any], int, int]] | None =
                    options=Options().updated(options))
 
 
-def ruleset_from_pack(pack: Any, card_set: str | None = None) -> Ruleset:
-    """Build the engine's view of a loaded `Pack` with one card set (first set by default)."""
+def ruleset_from_pack(pack: Any, card_set: str | None = None,
+                      cards_by_colour: Mapping[str, str] | None = None) -> Ruleset:
+    """Build the engine's view of a loaded `Pack` with one card set (first set by default).
+
+    `cards_by_colour` puts other action cards in play (scenarios): `{yellow: engineer}`.
+    """
     sets = list(pack.card_sets.values())
     cs = pack.card_set(card_set) if card_set else (sets[0] if sets else None)
-    cards = pack.cards_in_play(cs) if cs is not None else {c.colour: c for c in pack.fixed_cards}
+    cards = dict(pack.cards_in_play(cs)) if cs is not None else {c.colour: c for c in pack.fixed_cards}
+    for colour, cid in (cards_by_colour or {}).items():
+        cards[colour] = pack.card(cid)
     kinds: list[Kind] = []
     for ck in pack.cube_kinds.values():
         card = cards.get(ck.id)

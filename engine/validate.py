@@ -171,3 +171,6 @@ def validate_paths(paths: Iterable[str | Path]) -> tuple[list[Diagnostic], int]:
 
 # Pack folders and pack file kinds register themselves (engine/packvalidate.py).
 from . import packvalidate as _packvalidate  # noqa: E402,F401
+
+# Rule scenarios (scenario/1) register their file kind (engine/scenarios.py).
+from . import scenarios as _scenarios  # noqa: E402,F401
