@@ -142,5 +142,11 @@ for _cmd in _PACK_COMMANDS:
     main.add_command(_cmd)
 
 
+from slipstream.cli.season import COMMANDS as _SEASON_COMMANDS  # noqa: E402
+
+for _cmd in _SEASON_COMMANDS:
+    main.add_command(_cmd)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

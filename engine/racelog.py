@@ -55,6 +55,10 @@ def replay_lines(lines: list[str]) -> ReplayReport:
         head = json.loads(lines[0])
     except json.JSONDecodeError as e:
         return ReplayReport(False, 1, lines[0], "", f"line 1 is not JSON: {e}")
+    if head.get("t") == "season":  # a season log (engine/seasonrun.py)
+        from .seasonrun import replay_season_lines
+
+        return replay_season_lines(lines)
     if head.get("t") != "race" or head.get("format") != "racelog/1":
         return ReplayReport(False, 1, lines[0], "", "line 1 is not a racelog/1 header")
     try:

@@ -1,0 +1,236 @@
+"""`slipstream season`: bot championships of several races with drivers, sponsors and points."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+def _parse_options(values: tuple[str, ...]) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]:
+    """Split KEY=VALUE items into race options and season options."""
+    from slipstream.engine.ruleset import Options
+    from slipstream.engine.season import SEASON_OPTIONS
+
+    race: dict[str, Any] = {}
+    season: dict[str, Any] = {}
+    for item in values:
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{item!r}: write KEY=VALUE, e.g. season_grid=reverse", param_hint="--option")
+        low = raw.lower()
+        val: Any = raw
+        if low in ("true", "yes", "on"):
+            val = True
+        elif low in ("false", "no", "off"):
+            val = False
+        elif raw.isdigit():
+            val = int(raw)
+        elif key == "season_points" and raw != "players_minus_place":
+            try:
+                val = [int(x) for x in raw.split(",")]
+            except ValueError:
+                raise click.BadParameter("season_points: players_minus_place or points by place, "
+                                         "e.g. 10,6,4,3", param_hint="--option") from None
+        if key in SEASON_OPTIONS:
+            season[key] = val
+        elif key in Options.names():
+            race[key] = val
+        else:
+            raise click.BadParameter(f"unknown option {key!r}; known: "
+                                     f"{', '.join(sorted(set(Options.names()) | set(SEASON_OPTIONS)))}",
+                                     param_hint="--option")
+    return tuple(sorted(race.items())), tuple(sorted(season.items()))
+
+
+def _default_tracks(pack: Any) -> list[str]:
+    ids = sorted(pack.tracks, key=lambda t: (t != "first-oval", t))
+    n = pack.rules.season_races if pack.rules is not None else 3
+    return [ids[i % len(ids)] for i in range(n)] if ids else []
+
+
+@click.command()
+@click.argument("pack", required=False, type=click.Path(path_type=Path, file_okay=False))
+@click.option("--tracks", "tracks_arg", default="", metavar="A,B,C",
+              help="Tracks in race order: ids of the pack or track files (3-5; default: the pack's tracks).")
+@click.option("--players", type=click.IntRange(2, 5), help="Number of cars (default: the number of bots).")
+@click.option("--bots", default="greedy,greedy,greedy,random", show_default=True,
+              help="Comma-separated bots by seat, repeated to fill --players (random, greedy).")
+@click.option("--set", "card_set", default="", metavar="NAME|random",
+              help="Card set by id or name, or `random` (default: the pack's first set).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first season.")
+@click.option("--seasons", type=click.IntRange(1), default=1, show_default=True, help="How many seasons.")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parallel processes.")
+@click.option("--laps", type=click.IntRange(1), help="Race length (default: each track's).")
+@click.option("--drivers/--no-drivers", "drivers", default=None,
+              help="Deal drivers for the season (default: the pack's `drivers` option).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="Rule or season option, e.g. season_grid=reverse, season_points=10,6,4,3; repeatable.")
+@click.option("--log", "log_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Write every season's JSON-lines log into this folder (replay with `slipstream replay`).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, card_set: str, seed: int,
+           seasons: int, jobs: int, laps: int | None, drivers: bool | None, options: tuple[str, ...],
+           log_dir: Path | None, fmt: str) -> None:
+    """Run a season of races between bots on PACK (default: the bundled base pack).
+
+    Cube collections and the stock carry over from race to race; race 1 has a random grid,
+    later races start in the previous finishing order; sponsors are drafted between races.
+    One season prints every race, the drafts and the points table; several seasons show a
+    progress bar and statistics (season win rates by bot and first-race grid slot, sponsor
+    pick rates and how often their holders win, with 95% intervals).
+    """
+    from slipstream.engine.bots import BOTS
+    from slipstream.engine.runner import load_pack_cached
+    from slipstream.engine.season import season_config
+    from slipstream.engine.seasonrun import SeasonSpec, resolve_track, run_season, run_seasons
+    from slipstream.engine.seasonstats import format_season_summary, summarise_seasons
+
+    pack_arg = str(pack) if pack else ""
+    try:
+        pk = load_pack_cached(pack_arg)
+    except (ValueError, RuntimeError) as e:
+        click.echo(str(e), err=True)
+        sys.exit(1)
+    tracks = [t.strip() for t in tracks_arg.split(",") if t.strip()] if tracks_arg else _default_tracks(pk)
+    if not 3 <= len(tracks) <= 5:
+        raise click.BadParameter(f"a season has 3 to 5 races, got {len(tracks)}", param_hint="--tracks")
+    for t in tracks:
+        try:
+            resolve_track(pk, t)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--tracks") from None
+    if card_set and card_set != "random":
+        try:
+            pk.card_set(card_set)
+        except KeyError:
+            raise click.BadParameter(f"no card set {card_set!r}; sets: {', '.join(sorted(pk.card_sets))}",
+                                     param_hint="--set") from None
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    for b in names:
+        if b not in BOTS:
+            raise click.BadParameter(f"unknown bot {b!r}; bots: {', '.join(sorted(BOTS))}", param_hint="--bots")
+    if not names:
+        raise click.BadParameter("give at least one bot", param_hint="--bots")
+    n = players or len(names)
+    if not 2 <= n <= 5:
+        raise click.BadParameter("a race needs 2 to 5 cars", param_hint="--players")
+    seat_bots = tuple(names[i % len(names)] for i in range(n))
+    race_opts, season_opts = _parse_options(options)
+    if drivers is not None:
+        season_opts = tuple(sorted({**dict(season_opts), "drivers": drivers}.items()))
+    try:
+        season_config(pk, dict(season_opts))
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--option") from None
+    record = seasons == 1 or log_dir is not None
+    specs = [SeasonSpec(pack_arg, tuple(tracks), seed + i, seat_bots, card_set, laps, race_opts, season_opts, record)
+             for i in range(seasons)]
+    if log_dir:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    if seasons == 1:
+        res = run_season(specs[0])
+        _write(res, log_dir)
+        if fmt == "json":
+            click.echo(json.dumps(_season_json(res), indent=2))
+        else:
+            click.echo(_season_text(res))
+        return
+    t0 = time.perf_counter()
+    if fmt == "text":
+        with click.progressbar(length=seasons, label=f"{seasons} seasons of {len(tracks)} races",
+                               file=sys.stderr) as bar:
+            results = run_seasons(specs, jobs, progress=bar.update)
+    else:
+        results = run_seasons(specs, jobs)
+    elapsed = time.perf_counter() - t0
+    for r in results:
+        _write(r, log_dir)
+    summary = summarise_seasons(results)
+    summary["seconds"] = round(elapsed, 3)
+    if fmt == "json":
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        click.echo(format_season_summary(summary))
+        click.echo(f"{seasons} seasons in {elapsed:.1f}s ({seasons / elapsed:.2f} seasons/s, {jobs} job(s))")
+
+
+def _write(res: Any, log_dir: Path | None) -> None:
+    if not log_dir:
+        return
+    from slipstream.engine.racelog import write_log
+
+    write_log(log_dir / f"season-{res.spec.seed}.jsonl", res.lines)
+
+
+def _season_json(res: Any) -> dict[str, Any]:
+    names = res.names
+    return {
+        "seed": res.spec.seed, "card_set": res.card_set, "tracks": list(res.spec.tracks),
+        "drivers": {names[p]: d for p, d in enumerate(res.drivers)},
+        "races": [{"race": i + 1, "track": rr.track, "grid": [names[p] for p in rr.grid],
+                   "finish": [names[p] for p in rr.finish], "points": rr.points,
+                   "sponsors": {names[p]: s for p, s in enumerate(rr.sponsors)}, "rounds": rr.rounds}
+                  for i, rr in enumerate(res.races)],
+        "drafts": [{"after_race": d.after_race, "pool": d.pool, "pick_order": [names[p] for p in d.order],
+                    "events": d.events, "applied": [{"player": names[p], "sponsor": s, "bracket": b}
+                                                     for p, s, b in d.applied]} for d in res.drafts],
+        "standings": [{"place": i + 1, "name": names[p], "bot": res.bots[p], "points": res.points[p]}
+                      for i, p in enumerate(res.standings)],
+        "supply_conserved": all(s == res.supply[0] for s in res.supply),
+    }
+
+
+def _season_text(res: Any) -> str:
+    names = res.names
+    n = len(names)
+
+    def who(p: int) -> str:
+        return f"{names[p]} ({res.bots[p]}" + (f", {res.drivers[p]}" if res.drivers[p] else "") + ")"
+
+    lines = [f"Season of {len(res.races)} races ({', '.join(res.spec.tracks)}), card set {res.card_set}, "
+             f"seed {res.spec.seed}"]
+    if any(res.drivers):
+        lines.append("drivers: " + ", ".join(f"{names[p]} {d}" for p, d in enumerate(res.drivers) if d))
+    totals = [0] * n
+    drafts = {d.after_race: d for d in res.drafts}
+    for i, rr in enumerate(res.races, start=1):
+        lines += ["", f"Race {i}: {rr.track} ({rr.rounds} rounds{', round cap' if rr.capped else ''})",
+                  "  grid: " + ", ".join(f"{s + 1}. {names[p]}" for s, p in enumerate(rr.grid))]
+        if any(rr.sponsors):
+            lines.append("  sponsors: " + ", ".join(f"{names[p]} {s}" for p, s in enumerate(rr.sponsors) if s))
+        for place, p in enumerate(rr.finish, start=1):
+            totals[p] += rr.points[p]
+            lines.append(f"  {place}. {who(p):<28} +{rr.points[p]} points")
+        d = drafts.get(i)
+        if d is not None:
+            lines.append(f"  draft after race {i}: pool {', '.join(d.pool) or '(empty)'}; pick order "
+                         + ", ".join(names[p] for p in d.order))
+            for e in d.events:
+                if e["ev"] == "draft_take":
+                    lines.append(f"    {names[e['p']]} takes {e['sponsor']}"
+                                 + (f" (drops {e['replaced']})" if e["replaced"] else ""))
+                elif e["ev"] == "draft_keep":
+                    lines.append(f"    {names[e['p']]} keeps {e['sponsor']}"
+                                 + (f", discards {e['discard']}" if e["discard"] else ""))
+                elif e["ev"] == "draft_none":
+                    lines.append(f"    {names[e['p']]} gets no sponsor (pool empty)")
+                elif e["ev"] == "draft_unpicked":
+                    lines.append(f"    left in the pool: {', '.join(e['sponsors'])}")
+            for p, s, b in d.applied:
+                lines.append(f"    {names[p]} applies {s} ({b} bracket)")
+        order = sorted(range(n), key=lambda p: (-totals[p], rr.finish.index(p)))
+        lines.append("  points: " + ", ".join(f"{names[p]} {totals[p]}" for p in order))
+    lines += ["", "season standings (ties: better place in the last race):"]
+    for place, p in enumerate(res.standings, start=1):
+        lines.append(f"  {place}. {who(p):<28} {res.points[p]} points")
+    ok = all(s == res.supply[0] for s in res.supply)
+    lines.append(f"{res.decisions} decisions; cube supply {'conserved' if ok else 'NOT conserved'} across races")
+    return "\n".join(lines)
+
+
+COMMANDS = [season]

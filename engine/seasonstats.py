@@ -1,0 +1,115 @@
+"""Statistics over many seasons: season win rates, sponsor pick rates and how their holders do.
+
+All rates come with Wilson 95% intervals (`stats.wilson`). A sponsor's **holders** are the
+players who drove a race with it (races 2 and later); its *race win rate* is how often such a
+holder won that race, its *season win rate* how often a player who held it at any time won
+the season. An over-strong sponsor shows up as a race win rate well above 1/players.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .stats import Rate
+
+
+def summarise_seasons(results: list[Any]) -> dict[str, Any]:
+    """Aggregate seasonrun.SeasonResults."""
+    bot_w: Counter[str] = Counter()
+    bot_n: Counter[str] = Counter()
+    slot_w: Counter[int] = Counter()
+    slot_n: Counter[int] = Counter()
+    offered: Counter[str] = Counter()
+    picked: Counter[str] = Counter()
+    kept: Counter[str] = Counter()
+    race_n: Counter[str] = Counter()
+    race_w: Counter[str] = Counter()
+    season_n: Counter[str] = Counter()
+    season_w: Counter[str] = Counter()
+    driver_n: Counter[str] = Counter()
+    driver_w: Counter[str] = Counter()
+    races = capped = rounds = 0
+    players = 0
+    for r in results:
+        champ = r.standings[0]
+        players = max(players, len(r.bots))
+        for p, b in enumerate(r.bots):
+            bot_n[b] += 1
+            bot_w[b] += p == champ
+        for slot, p in enumerate(r.first_grid):
+            slot_n[slot] += 1
+            slot_w[slot] += p == champ
+        for p, d in enumerate(r.drivers):
+            if d:
+                driver_n[d] += 1
+                driver_w[d] += p == champ
+        held_by: dict[int, set[str]] = {}
+        for rr in r.races:
+            races += 1
+            rounds += rr.rounds
+            capped += rr.capped
+            for p, sid in enumerate(rr.sponsors):
+                if sid:
+                    race_n[sid] += 1
+                    race_w[sid] += rr.finish[0] == p
+                    held_by.setdefault(p, set()).add(sid)
+        for d in r.drafts:
+            for sid in d.pool:
+                offered[sid] += 1
+            for e in d.events:
+                if e["ev"] == "draft_take":
+                    picked[e["sponsor"]] += 1
+                elif e["ev"] == "draft_keep":
+                    kept[e["sponsor"]] += 1
+        for p, sids in held_by.items():
+            for sid in sids:
+                season_n[sid] += 1
+                season_w[sid] += p == champ
+    sponsors = []
+    for sid in sorted(set(offered) | set(race_n)):
+        sponsors.append({"sponsor": sid, "offered": offered[sid], "picked": picked[sid], "kept": kept[sid],
+                         "pick_rate": Rate(sid, picked[sid], offered[sid]).as_dict(),
+                         "race_win_rate": Rate(sid, race_w[sid], race_n[sid]).as_dict(),
+                         "season_win_rate": Rate(sid, season_w[sid], season_n[sid]).as_dict()})
+    return {
+        "seasons": len(results),
+        "players": players,
+        "races": races,
+        "capped": capped,
+        "mean_rounds": round(rounds / races, 2) if races else 0.0,
+        "win_rate_by_bot": [Rate(b, bot_w[b], bot_n[b]).as_dict() for b in sorted(bot_n)],
+        "win_rate_by_first_grid_slot": [Rate(f"slot {s + 1}", slot_w[s], slot_n[s]).as_dict()
+                                        for s in sorted(slot_n)],
+        "win_rate_by_driver": [Rate(d, driver_w[d], driver_n[d]).as_dict() for d in sorted(driver_n)],
+        "sponsors": sponsors,
+    }
+
+
+def _pct(r: dict[str, Any]) -> str:
+    if not r["n"]:
+        return "     -                      (0/0)"
+    return (f"{100 * r['rate']:5.1f}% [{100 * r['low']:5.1f}%, {100 * r['high']:5.1f}%] "
+            f"({r['wins']}/{r['n']})")
+
+
+def format_season_summary(s: dict[str, Any]) -> str:
+    lines = [f"{s['seasons']} seasons, {s['races']} races, {s['players']} players"
+             + (f" ({s['capped']} races ended by the round cap)" if s["capped"] else ""),
+             "season win rate by bot (95% interval):"]
+    lines += [f"  {r['label']:<12} {_pct(r)}" for r in s["win_rate_by_bot"]]
+    lines.append("season win rate by first-race grid slot (95% interval):")
+    lines += [f"  {r['label']:<12} {_pct(r)}" for r in s["win_rate_by_first_grid_slot"]]
+    if s["win_rate_by_driver"]:
+        lines.append("season win rate by driver (95% interval):")
+        lines += [f"  {r['label']:<16} {_pct(r)}" for r in s["win_rate_by_driver"]]
+    if s["sponsors"]:
+        even = 100 / s["players"] if s["players"] else 0
+        lines.append("sponsors: pick rate when offered, and how often a holder won the race driven "
+                     f"with it (even chance {even:.0f}%), 95% intervals:")
+        lines.append(f"  {'sponsor':<8} {'picked/offered':<36} {'holder race wins':<36} holder season wins")
+        for sp in s["sponsors"]:
+            lines.append(f"  {sp['sponsor']:<8} {_pct(sp['pick_rate']):<36} {_pct(sp['race_win_rate']):<36} "
+                         f"{_pct(sp['season_win_rate'])}")
+    lines.append(f"mean rounds per race: {s['mean_rounds']}")
+    return "\n".join(lines)
