@@ -62,8 +62,34 @@ def _all_of(fns: list[Check]) -> Check:
     return lambda x: all(f(x) for f in fns)
 
 
-def _exactly_one(fns: list[Check]) -> Check:
-    return lambda x: sum(1 for f in fns if f(x)) == 1
+# What a branch of oneOf/anyOf needs at its top level: (object only?, required keys).
+Shape = tuple[bool, frozenset[str]]
+
+
+def _candidates(fns: list[Check], shapes: list[Shape]) -> Callable[[Any], list[Check]]:
+    """Pre-filter branches by their top-level `type: object` and `required`: a branch that
+    needs an object, or keys the instance lacks, is false without running it."""
+    if not any(obj or req for obj, req in shapes):
+        return lambda x: fns
+    pairs = list(zip(fns, shapes, strict=True))
+    non_object = [f for f, (obj, _) in pairs if not obj]
+
+    def pick(x: Any) -> list[Check]:
+        if not isinstance(x, dict):
+            return non_object if len(non_object) < len(fns) else fns
+        return [f for f, (_, req) in pairs if req.issubset(x.keys())]
+
+    return pick
+
+
+def _exactly_one(fns: list[Check], shapes: list[Shape]) -> Check:
+    pick = _candidates(fns, shapes)
+    return lambda x: sum(1 for f in pick(x) if f(x)) == 1
+
+
+def _any_of_shaped(fns: list[Check], shapes: list[Shape]) -> Check:
+    pick = _candidates(fns, shapes)
+    return lambda x: any(f(x) for f in pick(x))
 
 
 def _negate(fn: Check) -> Check:
@@ -112,6 +138,29 @@ class _Compiler:
                 raise Unsupported(str(exc)) from None
         return self.done[key]
 
+    def shape(self, s: Any, base: str, depth: int = 0) -> Shape:
+        """(needs an object, required keys) of a schema, following a bare `$ref`."""
+        if not isinstance(s, dict) or depth > 8:
+            return (False, frozenset())
+        obj = s.get("type") == "object"
+        req = frozenset(s.get("required", ())) if obj or "type" not in s else frozenset()
+        if "$ref" in s and not obj and not req:
+            node, nbase = self.resolve(base, s["$ref"])
+            return self.shape(node, nbase, depth + 1)
+        return (obj, req if obj else frozenset())
+
+    def resolve(self, base: str, ref: str) -> tuple[Any, str]:
+        uri, _, pointer = ref.partition("#")
+        if uri:
+            if not uri.startswith("https://"):
+                uri = base.rsplit("/", 1)[0] + "/" + uri
+        else:
+            uri = base
+        node: Any = self.by_id.get(uri, {})
+        for part in [p for p in pointer.split("/") if p]:
+            node = node.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(node, dict) else {}
+        return node, uri
+
     def compile(self, s: Any, base: str) -> Check:
         if s is True:
             return lambda x: True
@@ -143,9 +192,11 @@ class _Compiler:
         if st:
             checks.append(_when(_TYPES["string"], _all_of(st)))
         if "oneOf" in keys:
-            checks.append(_exactly_one([self.compile(x, base) for x in s["oneOf"]]))
+            subs = [self.compile(x, base) for x in s["oneOf"]]
+            checks.append(_exactly_one(subs, [self.shape(x, base) for x in s["oneOf"]]))
         if "anyOf" in keys:
-            checks.append(_any_of([self.compile(x, base) for x in s["anyOf"]]))
+            subs = [self.compile(x, base) for x in s["anyOf"]]
+            checks.append(_any_of_shaped(subs, [self.shape(x, base) for x in s["anyOf"]]))
         if "allOf" in keys:
             checks.append(_all_of([self.compile(x, base) for x in s["allOf"]]))
         if "not" in keys:
