@@ -66,12 +66,14 @@ class GreedyBot(Bot):
 
     name = "greedy"
     WEAR_WEIGHT = 0.3
-    PIT_WEAR = 3
+    PIT_WEAR = 5
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
         self._traits: dict[int, set[str]] = {}
         self._target: str | None = None
+        self._plan: list[tuple[int, str]] = []
+        self._plan_key: tuple[Any, ...] = ()
 
     def traits(self, g: Game, k: int) -> set[str]:
         got = self._traits.get(k)
@@ -101,16 +103,29 @@ class GreedyBot(Bot):
         # 1. wear to the discard pile, then cleaners (they can remove it), non-moving actions
         if rs.wear >= 0 and f"play {rs.kinds[rs.wear].id}" in keys:
             return f"play {rs.kinds[rs.wear].id}"
+        p = g.race.players[d.player]
+        wear_near = rs.wear >= 0 and (p.zones[ACTIVE][rs.wear] + p.zones[DISCARD][rs.wear]) > 0
         for k, n in enumerate(z):
             if n and rs.kinds[k].role == "action" and "mover" not in self.traits(g, k):
+                if "cleaner" in self.traits(g, k) and not wear_near:
+                    continue  # keep it for its money
                 key = f"play {rs.kinds[k].id}"
                 if key in keys:
                     return key
-        # 2. gear cubes along the best plan
-        plan = self.plan(g, d.player)
+        # 2. gear cubes along the best plan (kept while the turn goes as planned)
+        t = g.race.turn
+        key_now = (g.race.turns_taken, len(t.placements) if t else 0, tuple(z))
+        if self._plan and self._plan_key == key_now:
+            plan = self._plan
+        else:
+            plan = self.plan(g, d.player)
         if plan:
             kind, target = plan[0]
             self._target = target
+            after = list(z)
+            after[kind] -= 1
+            self._plan = plan[1:]
+            self._plan_key = (g.race.turns_taken, key_now[1] + 1, tuple(after))
             return f"play {rs.kinds[kind].id}"
         # 3. moving action cards extend the route
         for k, n in enumerate(z):
@@ -145,12 +160,18 @@ class GreedyBot(Bot):
         wear_by = rs.wear_by_gear
         from .state import Car
 
+        draft_cache: dict[tuple[int, int], bool] = {}
+
         def leaf(cell: tuple[int, int], darkest: int, adv: int) -> float:
             if darkest == 0:
                 return 0.0
             wear = wear_by.get(darkest, 0)
-            if wear and drafts(ix, opts, occ, Car(cell[0], cell[1], 0)):
-                wear = 0
+            if wear:
+                dr = draft_cache.get(cell)
+                if dr is None:
+                    dr = draft_cache[cell] = drafts(ix, opts, occ, Car(cell[0], cell[1], 0))
+                if dr:
+                    wear = 0
             return adv - self.WEAR_WEIGHT * wear
 
         def best(cell: tuple[int, int], cnt: tuple[int, ...], darkest: int,
@@ -247,9 +268,10 @@ class GreedyBot(Bot):
 
     def c_move_cubes(self, g: Game, d: Decision) -> str:
         opts = [o.key for o in d.options if o.key != "stop"]
-        src = opts[0].partition(":")[0] if opts else ""
-        if src == "discard":  # back into play: the best cube
-            return max(opts, key=lambda k: self._rank(g, k))
+        back = [k for k in opts if k.startswith("discard:") and self._rank(g, k) >= 5.0]
+        if back:  # a fast gear or an action cube back into play (or into the bag)
+            return max(back, key=lambda k: self._rank(g, k))
+        opts = [k for k in opts if not k.startswith("discard:")] or opts
         wear = [k for k in opts if self._rank(g, k) == 0.0]
         if wear:
             return wear[0]

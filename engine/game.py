@@ -361,13 +361,13 @@ class Game:
             self.emit("race_over", standings=[self.race.players[i].name for i in self.standings()])
             return
         if last:
-            race.turn_pos = 0
-            race.round += 1
-            if race.round > self.rules.options.max_rounds:
+            if race.round >= self.rules.options.max_rounds:
                 race.over = race.capped = True
                 self.emit("race_over", capped=True,
                           standings=[self.race.players[i].name for i in self.standings()])
                 return
+            race.turn_pos = 0
+            race.round += 1
             if self.rules.options.turn_order == "position":
                 race.order = self.standings()
         else:
