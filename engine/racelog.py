@@ -84,28 +84,42 @@ def replay_lines(lines: list[str]) -> ReplayReport:
             return ReplayReport(False, i, line, "", f"line {i} is not JSON: {e}")
         if obj.get("t") == "decision":
             decisions.append((i, obj))
+    checked = 0  # game.log entries compared so far (log line = entry index + 2)
+
+    def compare() -> ReplayReport | None:
+        nonlocal checked
+        while checked < len(game.log):
+            got = dumps(game.log[checked])
+            want = lines[checked + 1] if checked + 1 < len(lines) else ""
+            if got != want:
+                return ReplayReport(False, checked + 2, want, got,
+                                    f"first divergence at line {checked + 2}{note}")
+            checked += 1
+        return None
+
     for i, obj in decisions:
+        bad = compare()
+        if bad is not None:
+            return bad
         if game.pending is None:
-            break
+            return ReplayReport(False, i, lines[i - 1], "",
+                                f"the replayed race is over before the decision at line {i}{note}")
         r = game.apply(obj["choice"])
         if r is not None:
-            got = _line(game, len(game.log))
-            return ReplayReport(False, i, lines[i - 1], got,
+            return ReplayReport(False, i, lines[i - 1], "",
                                 f"decision at line {i} was rejected: {r.message}{note}")
+    bad = compare()
+    if bad is not None:
+        return bad
     got_lines = log_lines(head, game.log, result_line(game))
-    for i, (a, b) in enumerate(zip(lines, got_lines, strict=False), start=1):
-        if a != b:
-            return ReplayReport(False, i, a, b, f"first divergence at line {i}{note}")
     if len(lines) != len(got_lines):
         i = min(len(lines), len(got_lines)) + 1
         return ReplayReport(False, i, lines[i - 1] if i <= len(lines) else "",
                             got_lines[i - 1] if i <= len(got_lines) else "",
                             f"the logs differ in length ({len(lines)} vs {len(got_lines)} lines){note}")
+    if lines[-1] != got_lines[-1]:
+        return ReplayReport(False, len(lines), lines[-1], got_lines[-1], f"the results differ{note}")
     return ReplayReport(True, 0, "", "", "identical")
-
-
-def _line(game: Game, n: int) -> str:
-    return dumps(game.log[n - 1]) if n else ""
 
 
 def replay_file(path: Path) -> ReplayReport:

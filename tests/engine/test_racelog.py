@@ -1,0 +1,79 @@
+"""Golden race logs replay identically; a changed log reports its first divergence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from slipstream.cli.main import main
+from slipstream.engine.racelog import replay_file, replay_lines
+
+GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.jsonl"))
+REGEN = ("if the rules or the base pack changed on purpose, regenerate the golden logs with "
+         "`slipstream race ... --log DIR` using the header of each file (see docs/engine.md)")
+
+
+def test_there_are_golden_logs_with_weaving_and_drivers() -> None:
+    heads = [json.loads(p.read_text().splitlines()[0]) for p in GOLDEN]
+    assert len(heads) >= 5
+    assert any(h["options"].get("weaving") for h in heads)
+    assert sum(any(s["driver"] for s in h["seats"]) for h in heads) >= 3
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_golden_log_replays_identically(path: Path) -> None:
+    rep = replay_file(path)
+    assert rep.identical, f"{rep.message} at line {rep.line}: {REGEN}"
+
+
+def test_a_changed_decision_is_reported_as_the_first_divergence() -> None:
+    lines = GOLDEN[0].read_text().splitlines()
+    for i, line in enumerate(lines):
+        obj = json.loads(line)
+        if obj.get("t") == "decision" and obj["kind"] == "turn" and obj["choice"] == "standard":
+            obj["choice"] = "pit"
+            lines[i] = json.dumps(obj, sort_keys=True, separators=(",", ":"))
+            break
+    rep = replay_lines(lines)
+    assert not rep.identical
+    # the changed decision itself replays; the turn event right after it is the first difference
+    assert rep.line == i + 2 and '"choice":"pit"' in rep.got
+
+
+def test_a_changed_seed_diverges_early() -> None:
+    lines = GOLDEN[0].read_text().splitlines()
+    head = json.loads(lines[0])
+    head["seed"] += 1
+    lines[0] = json.dumps(head, sort_keys=True, separators=(",", ":"))
+    rep = replay_lines(lines)
+    assert not rep.identical and rep.line >= 1
+
+
+def test_cli_race_log_and_replay(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["race", "--seed", "3", "--bots", "greedy,random", "--laps", "1",
+                                  "--log", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert "final standings:" in r.output
+    log = tmp_path / "race-3.jsonl"
+    r2 = CliRunner().invoke(main, ["replay", str(log)])
+    assert r2.exit_code == 0 and r2.output.strip() == "identical"
+    text = log.read_text().splitlines()
+    text = text[:len(text) // 2]
+    log.write_text("\n".join(text) + "\n")
+    r3 = CliRunner().invoke(main, ["replay", str(log)])
+    assert r3.exit_code == 1 and f"first divergence at line {len(text) + 1}" in r3.output
+
+
+def test_cli_many_races_print_statistics() -> None:
+    r = CliRunner().invoke(main, ["race", "--races", "6", "--bots", "greedy,random", "--laps", "1",
+                                  "--format", "json"])
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.output)
+    assert s["races"] == 6
+    bots = {b["label"]: b for b in s["win_rate_by_bot"]}
+    assert bots["greedy"]["wins"] + bots["random"]["wins"] == 6
+    assert 0 <= bots["greedy"]["low"] <= bots["greedy"]["rate"] <= bots["greedy"]["high"] <= 1
+    assert len(s["win_rate_by_slot"]) == 2 and s["mean_rounds"] > 0 and s["most_bought"]
