@@ -499,9 +499,12 @@ def _check_sponsors(b: Build, pack: Pack) -> None:
                 continue
             if (hi.standard_remove, _strength(hi.effect)) < (lo.standard_remove, _strength(lo.effect)) \
                     or hi.standard_remove < lo.standard_remove:
-                b.at("P037", hi.origin, (),
-                     f"{family}{level} ({br}) is weaker than {family}{level - 1}",
-                     hint="higher levels should give at least the numbers of lower ones")
+                if hi.origin.file in b.sources:
+                    b.at("P037", hi.origin, (), f"{family}{level} ({br}) is weaker than {family}{level - 1}",
+                         hint="higher levels should give at least the numbers of lower ones")
+                else:
+                    b.at("P037", lo.origin, (), f"{family}{level - 1} ({br}) is now stronger than "
+                         f"{family}{level}", hint="higher levels should give at least the numbers of lower ones")
                 break
 
 

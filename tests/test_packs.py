@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 from conftest import CONTENT
@@ -87,3 +88,69 @@ def test_load_pack_of_a_folder_without_manifest(tmp_path):
     pack, diags = load_pack(tmp_path)
     assert pack is None
     assert [d.code for d in diags] == ["P001"]
+
+
+def _write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_user_pack_replaces_a_track_overrides_a_sponsor_and_sets_an_option(tmp_path):
+    root = tmp_path / "house"
+    _write(root / "pack.yaml", "slipstream: pack/1\nid: house\nname: House\nversion: 1.0.0\n"
+                               "extends: [base]\nreplaces: [base:first-oval]\n")
+    oval = (CONTENT / "base" / "tracks" / "first-oval.yaml").read_text()
+    _write(root / "tracks" / "oval.yaml", oval.replace("name: First Oval", "name: Our Oval"))
+    _write(root / "sponsors.yaml", "slipstream: sponsors/1\noverrides:\n  - id: base:c2\n    brackets:\n"
+                                   "      last:\n        - remove: {from: owned, count: {up_to: 3}, as: standard}\n"
+                                   "        - remove: {from: owned, kind: wear, count: {up_to: 7}}\n")
+    _write(root / "rules.yaml", "slipstream: rules/1\noptions: {weaving: true}\n")
+    pack, diags = load_pack(root)
+    assert diags == [], format_text(diags)
+    assert pack is not None and pack.rules is not None
+    assert pack.tracks["first-oval"].name == "Our Oval"
+    assert pack.track_owners["first-oval"] == "house"
+    assert pack.track_owners["road-course"] == "base"
+    assert pack.sponsors["c2"].effect("last")[1]["remove"]["count"]["up_to"] == 7
+    assert pack.sponsors["c2"].standard_remove("first") == base_pack().sponsors["c2"].standard_remove("first")
+    assert pack.rules.options["weaving"] is True
+    assert pack.rules.options["momentum"] == base_pack().rules.options["momentum"]
+    assert pack.lineage == ("house", "base")
+
+
+def test_a_pack_line_of_three_with_namespaced_references(tmp_path):
+    _write(tmp_path / "one" / "pack.yaml", "slipstream: pack/1\nid: one\nname: One\nversion: 1.0.0\nextends: [base]\n")
+    _write(tmp_path / "one" / "cards.yaml", "slipstream: cards/1\ncards:\n  - id: tow-truck\n"
+           "    name: Tow Truck\n    colour: purple\n    cost: 3\n    value: 1\n    text: Clear wear.\n"
+           "    effect:\n      - remove: {from: discard, kind: wear, count: {up_to: 2}}\n")
+    _write(tmp_path / "two" / "pack.yaml", "slipstream: pack/1\nid: two\nname: Two\nversion: 1.0.0\nextends: [one]\n")
+    _write(tmp_path / "two" / "cardsets.yaml", "slipstream: cardsets/1\ncard_sets:\n  - id: towing\n"
+           "    name: Towing\n    cards: [base:manager, suspension, one:tow-truck, hybrid-engine, gearbox]\n")
+    _write(tmp_path / "two" / "cards.yaml", "slipstream: cards/1\noverrides:\n  - id: one:tow-truck\n    cost: 2\n")
+    pack, diags = load_pack(tmp_path / "two")
+    assert diags == [], format_text(diags)
+    assert pack is not None
+    assert pack.lineage == ("two", "one", "base")
+    assert pack.cards_in_play("towing")["purple"].id == "tow-truck"
+    assert pack.card("one:tow-truck").cost == 2
+    assert pack.card("one:tow-truck").pack == "one"
+
+
+def test_validate_reports_pack_problems_as_github_annotations():
+    from click.testing import CliRunner
+
+    from slipstream.cli.main import main
+
+    case = CONTENT.parent / "tests" / "packs" / "p011-unknown-card-in-set" / "main"
+    res = CliRunner().invoke(main, ["validate", "--format", "github", str(case)])
+    assert res.exit_code == 1
+    assert re.search(r"::error file=.*cardsets\.yaml,line=5,col=34,title=P011::", res.output)
+
+
+def test_pre_commit_hooks_run_the_validate_command():
+    import yaml
+
+    hooks = yaml.safe_load((CONTENT.parent / ".pre-commit-hooks.yaml").read_text())
+    assert {h["id"] for h in hooks} == {"slipstream-validate", "slipstream-validate-all"}
+    for h in hooks:
+        assert h["entry"].startswith("slipstream validate") and h["language"] == "python"
