@@ -35,6 +35,21 @@ def bracket_for(place: int, players: int) -> str:
     return "middle"
 
 
+def draw_pool(deck: list[str], size: int, level_of: Mapping[str, int] | None = None,
+              level: int | None = None) -> list[str]:
+    """Take the pool off the top of the deck (in place): up to `size` sponsors, only of `level`
+    when given. A short deck gives a short pool (pool exhaustion)."""
+    pool: list[str] = []
+    for sid in list(deck):
+        if len(pool) >= size:
+            break
+        if level is not None and level_of is not None and level_of.get(sid) != level:
+            continue
+        deck.remove(sid)
+        pool.append(sid)
+    return pool
+
+
 class Draft:
     """One sponsor draft: pick order, pool, held sponsors, and the decisions still to make."""
 

@@ -284,6 +284,8 @@ def run_file(path: Path, pack: Any) -> tuple[ScenarioResult | None, list[Diagnos
     loaded = load_file(path)
     if loaded.data is None:
         return None, loaded.diagnostics
+    if isinstance(loaded.data, dict) and loaded.data.get("slipstream") == _seasonscenarios.TAG:
+        return _seasonscenarios.run_season_scenario(loaded.data, loaded.source, pack)
     sc, diags = check_scenario(loaded.data, loaded.source, pack)
     if sc is None:
         return None, diags
@@ -323,3 +325,6 @@ def _standalone_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
 
 
 register_kind(FORMAT, (1,), _standalone_checker)
+
+# Season scenarios (season-scenario/1, engine/seasonscenarios.py) run beside these.
+from . import seasonscenarios as _seasonscenarios  # noqa: E402

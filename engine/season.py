@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .decisions import Decision, Rejection, opt
-from .draft import Draft, bracket_for, driver_score, effect_score
+from .draft import Draft, bracket_for, draw_pool, driver_score, effect_score
 from .game import UNLIMITED_WEAR, Game, Seat
 from .phases import RaceFrame
 from .ruleset import Ruleset
@@ -365,16 +365,9 @@ class Season:
         self.emit("grid", race=self.race_no, order=[self.seats[p].name for p in self.grid])
         # the draft
         draft_no = self.race_no
-        want = n + self.config.pool_extra
-        pool: list[str] = []
         level = min(draft_no, 3) if self.config.level_by_draft else None
-        for sid in list(self.deck):
-            if len(pool) >= want:
-                break
-            if level is not None and self.rules.sponsor(sid).level != level:
-                continue
-            self.deck.remove(sid)
-            pool.append(sid)
+        pool = draw_pool(self.deck, n + self.config.pool_extra, {s.id: s.level for s in self.rules.sponsors},
+                         level)
         self.emit("draft_pool", race=self.race_no, pool=list(pool), order=[self.seats[p].name for p in finish])
         self.draft = Draft(pool, finish, self.sponsors)
         self._draft_finish = finish
@@ -410,9 +403,14 @@ class Season:
 # ---------------------------------------------------------------------------------------------
 
 
-def choose_season(season: Season, bot: Any, d: Decision) -> str:
-    """A bot's choice for a season-level decision (driver, draft, discard)."""
-    if getattr(bot, "name", "") == "random":
+def choose_season(season: Season, bot: Any, d: Decision, policy: str = "value") -> str:
+    """A bot's choice for a season-level decision (driver, draft, discard).
+
+    Random bots choose at random; the others value drivers and sponsors by their effect data
+    (`draft.driver_score`, `draft.effect_score`). `policy="random"` makes every bot draft
+    sponsors at random (to measure sponsors without the pick order's bias).
+    """
+    if getattr(bot, "name", "") == "random" or (policy == "random" and d.kind != "driver"):
         return str(bot.rng.choice(d.options).key)
     rs = season.rules
     if d.kind == "driver":
@@ -438,13 +436,14 @@ def choose_season(season: Season, bot: Any, d: Decision) -> str:
 SEASON_KINDS = ("driver", "draft", "draft_discard")
 
 
-def play_season(season: Season, bots: Sequence[Any], max_decisions: int = 2_000_000) -> int:
+def play_season(season: Season, bots: Sequence[Any], max_decisions: int = 2_000_000,
+                policy: str = "value") -> int:
     """Let bots play the season out; returns the number of decisions made."""
     n = 0
     while season.pending is not None:
         d = season.pending
         if season.stage in ("drivers", "draft"):
-            key = choose_season(season, bots[d.player], d)
+            key = choose_season(season, bots[d.player], d, policy)
         else:
             assert season.game is not None
             key = bots[d.player].choose(season.game, d)

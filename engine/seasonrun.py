@@ -37,6 +37,7 @@ class SeasonSpec:
     options: tuple[tuple[str, Any], ...] = ()  # race rule options
     season_options: tuple[tuple[str, Any], ...] = ()
     record: bool = True
+    draft_policy: str = "value"  # how bots draft sponsors: value | random
 
 
 @dataclass(slots=True)
@@ -99,7 +100,7 @@ def season_lines(head: dict[str, Any], season: Season) -> list[str]:
 def run_season(spec: SeasonSpec) -> SeasonResult:
     season, cs, head = build(spec)
     bots = [make_bot(b, spec.seed * 1009 + i) for i, b in enumerate(spec.bots)]
-    n = play_season(season, bots)
+    n = play_season(season, bots, policy=spec.draft_policy)
     supply = [r.supply for r in season.races] + [season.supply_totals()]
     return SeasonResult(spec=spec, card_set=cs, names=[s.name for s in season.seats], bots=list(spec.bots),
                         first_grid=list(season.first_grid), standings=season.standings,
