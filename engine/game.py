@@ -71,6 +71,8 @@ class Game:
                            "wear": [0] * n, "pits": [0] * n, "drafts": [0] * n,
                            "moves": [0] * n, "turns": [0] * n}
         self.seats = tuple(seats)
+        self.play_option = [opt(f"play {k.id}", f"play {k.name}") for k in rules.kinds]
+        self.buy_option = [opt(f"buy {k.id}", f"buy {k.name} for ${k.cost}") for k in rules.kinds]
         self.drivers_draft = bool(rules.drivers) and (
             drivers if drivers is not None else rules.options.drivers_in_single_races
         ) and not any(s.driver for s in seats)
@@ -125,6 +127,7 @@ class Game:
         """A cheap independent copy (for bots that look ahead)."""
         g = object.__new__(Game)
         g.rules, g.track, g.ix, g.seed, g.seats = self.rules, self.track, self.ix, self.seed, self.seats
+        g.play_option, g.buy_option = self.play_option, self.buy_option
         g.record = record
         g.log = list(self.log) if record else []
         g.decision_count = self.decision_count
@@ -144,6 +147,7 @@ class Game:
 
     # ----------------------------------------------------------------------------- queries
     def occupancy(self, exclude: int | None = None) -> dict[tuple[int, int], int]:
+        """Cell → player of every car but `exclude`."""
         return mv.occupancy(self.race, exclude)
 
     def positions(self, at_action_start: bool) -> dict[int, int]:
@@ -173,7 +177,7 @@ class Game:
 
     def buy_options(self, money: int) -> list[Option]:
         stock = self.race.stock
-        return [opt(f"buy {k.id}", f"buy {k.name} for ${k.cost}") for k in self.rules.kinds
+        return [self.buy_option[k.index] for k in self.rules.kinds
                 if k.buyable and k.role != "wear" and stock[k.index] > 0 and k.cost <= money]
 
     def drawable(self, player: int) -> int:

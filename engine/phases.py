@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from .game import Game
 
 HOOKS_ON_PIT = {"decline", "end_before_draw", "end_draw", "end_after_draw"}
+ABILITY = opt("ability", "use your driver's ability")
+END_ACTION = opt("end", "end the Action phase")
+END_BUY = opt("end", "end the Buy phase")
+TURN_OPTIONS = (opt("standard", "standard turn"),
+                opt("pit", "pit stop: remove the wear in your active pile"))
 
 
 def driver_hook(g: Game, player: int, hook: str) -> Any:
@@ -163,9 +168,7 @@ class TurnFrame(Frame):
         st = self.stage
         if st == "start":
             race.turn = TurnState(me)
-            return Decision(me, "turn", (opt("standard", "standard turn"),
-                                         opt("pit", "pit stop: remove the wear in your active pile")),
-                            "standard turn or pit stop?")
+            return Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
         t = race.turn
         assert t is not None
         if st == "action":
@@ -255,10 +258,10 @@ class ActionPhase(Frame):
                 continue
             if rs.options.strict_play and not g.playable(me, k):
                 continue
-            opts.append(opt(f"play {kind.id}", f"play {kind.name}"))
+            opts.append(g.play_option[k])
         if driver_hook(g, me, "action") is not None:
-            opts.append(opt("ability", "use your driver's ability"))
-        opts.append(opt("end", "end the Action phase"))
+            opts.append(ABILITY)
+        opts.append(END_ACTION)
         return Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
 
     def choose(self, g: Game, key: str) -> None:
@@ -291,8 +294,8 @@ class BuyPhase(Frame):
         money = g.money(me)
         opts = g.buy_options(money)
         if driver_hook(g, me, "buy") is not None:
-            opts.append(opt("ability", "use your driver's ability"))
-        opts.append(opt("end", "end the Buy phase"))
+            opts.append(ABILITY)
+        opts.append(END_BUY)
         return Decision(me, "buy", tuple(opts), f"buy cubes: ${money} to spend")
 
     def choose(self, g: Game, key: str) -> None:
