@@ -107,6 +107,14 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
         if d and d not in pk.drivers:
             raise click.BadParameter(f"unknown driver {d!r}", param_hint="--drivers")
     opts = _parse_options(options)
+    from slipstream.engine.ruleset import unsupported_options
+    from slipstream.engine.runner import setup
+
+    rs, _, _ = setup(RaceSpec(pack_arg, track_id, seed, seat_bots, card_set, laps, opts))
+    bad = unsupported_options(rs.options)
+    if bad:
+        raise click.BadParameter("rule option value(s) not implemented by this engine: " + ", ".join(bad),
+                                 param_hint="--option / the pack's rules file")
     record = races == 1 or log_dir is not None
     specs = [RaceSpec(pack_arg, track_id, seed + i, seat_bots, card_set, laps, opts, drv, record)
              for i in range(races)]
