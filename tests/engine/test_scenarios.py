@@ -102,3 +102,14 @@ def test_slipstream_test_reports_pass_and_fail() -> None:
     res = CliRunner().invoke(main, ["test", "-k", "rule-pit-stop"])
     assert res.exit_code == 0, res.output
     assert "PASS rule-pit-stop" in res.output and "1 passed, 0 failed" in res.output
+
+
+def test_the_scenario_example_of_docs_engine_md_passes(tmp_path: Path) -> None:
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```yaml\n(.*?)```", doc, flags=re.S) if "scenario/1" in b)
+    f = tmp_path / "example.yaml"
+    f.write_text(block)
+    res, diags = run_file(f, base_pack())
+    assert not diags and res is not None and res.ok, (diags, res)
