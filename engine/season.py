@@ -173,6 +173,9 @@ class Season:
         self.stage = "drivers"
         self._mark = 0
         self._sponsor_queue: list[tuple[int, str, str]] = []
+        self._applying: tuple[int, str, list[int]] | None = None
+        # (after race, player, sponsor, removed, gained) for every sponsor applied
+        self.sponsor_changes: list[tuple[int, int, str, dict[str, int], dict[str, int]]] = []
         self._deal: list[str] = []
         self._pick_i = 0
         if self.config.drivers and rules.drivers and not any(self.drivers):
@@ -268,10 +271,13 @@ class Season:
                     self.pending = self.game.pending
                     return
                 self._flush()
+                self._sponsor_done()
                 if self._sponsor_queue:
                     p, sid, br = self._sponsor_queue.pop(0)
                     self.emit("sponsor", p=p, sponsor=sid, bracket=br)
-                    self._mark = len(self.game.log)
+                    self._applying = (p, sid, self._owned_now(p))
+                    # the finished race's state is reopened for the between-race effects
+                    self.game.race.over = False
                     self.game.run_effects(p, self.rules.sponsor(sid).effects[br], sid)
                     continue
                 self.collect(self.game)
@@ -279,6 +285,24 @@ class Season:
                 continue
             self.pending = None
             return
+
+    def _owned_now(self, p: int) -> list[int]:
+        assert self.game is not None
+        zones = self.game.race.players[p].zones
+        return [sum(z[k] for z in zones) for k in range(len(self.rules.kinds))]
+
+    def _sponsor_done(self) -> None:
+        """Log what the sponsor just applied changed in its holder's collection."""
+        if self._applying is None:
+            return
+        p, sid, before = self._applying
+        self._applying = None
+        after = self._owned_now(p)
+        ids = [k.id for k in self.rules.kinds]
+        removed = {ids[k]: b - a for k, (b, a) in enumerate(zip(before, after, strict=True)) if b > a}
+        gained = {ids[k]: a - b for k, (b, a) in enumerate(zip(before, after, strict=True)) if a > b}
+        self.sponsor_changes.append((self.race_no, p, sid, removed, gained))
+        self.emit("sponsor_done", p=p, sponsor=sid, removed=removed, gained=gained)
 
     def start_race(self) -> None:
         r = self.race_no
@@ -316,9 +340,10 @@ class Season:
         g = self.game
         if g is None or not self.record:
             return
-        r = self.race_no + 1
+        # race entries carry their race number, sponsor effects the race they follow
+        tag = {"after_race": self.race_no} if self.stage == "sponsors" else {"race": self.race_no + 1}
         for e in g.log[self._mark:]:
-            self.log.append({**e, "race": r})
+            self.log.append({**e, **tag})
         self._mark = len(g.log)
 
     def collect(self, g: Game) -> None:
@@ -350,7 +375,7 @@ class Season:
             self.log.append({"t": "result", "race": self.race_no + 1,
                              "finish": [self.seats[p].name for p in finish], "points": pts,
                              "totals": list(self.points), "rounds": g.race.round, "capped": g.race.capped,
-                             "stock": self._zone(self.stock)})
+                             "owned": [self._zone(row) for row in self.owned], "stock": self._zone(self.stock)})
         self.race_no += 1
         if self.race_no >= len(self.tracks):
             self.stage = "done"
