@@ -537,8 +537,8 @@ class Cubes(Frame):
             g.remove(me, z, k)
         elif self.op == "move_cubes":
             g.move_cube(me, z, self.dest, k)
-        if self.price:
-            g.race.turn.spent += self.price  # type: ignore[union-attr]
+        if self.price and g.race.turn is not None:
+            g.race.turn.spent += self.price
         if self.as_:
             self.ctx.sel[self.as_].append(k)
         if self.among is not None:
@@ -559,7 +559,7 @@ class Cubes(Frame):
                 if self.as_:
                     self.ctx.sel[self.as_].append(k)
             return None
-        if self.left <= 0 or (self.price and g.money(me) < self.price):
+        if self.left <= 0 or (self.price and (g.race.turn is None or g.money(me) < self.price)):
             g.stack.pop()
             return None
         cands = self.candidates(g)
