@@ -77,3 +77,27 @@ def test_cli_many_races_print_statistics() -> None:
     assert bots["greedy"]["wins"] + bots["random"]["wins"] == 6
     assert 0 <= bots["greedy"]["low"] <= bots["greedy"]["rate"] <= bots["greedy"]["high"] <= 1
     assert len(s["win_rate_by_slot"]) == 2 and s["mean_rounds"] > 0 and s["most_bought"]
+
+
+def test_demo_race_prints_a_readable_race() -> None:
+    r = CliRunner().invoke(main, ["race", "--seed", "7"])
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert out.startswith("Race on first-oval with card set first-race, seed 7")
+    assert "\nR1 " in out and "played" in out and "final standings:" in out
+    assert out.count("\n  ") >= 4  # four places in the standings
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--track", "nowhere"], "no track 'nowhere'"),
+        (["--bots", "clever"], "unknown bot 'clever'"),
+        (["--players", "6"], "6"),
+        (["--option", "weaving"], "KEY=VALUE"),
+        (["--set", "no-such-set"], "no card set"),
+    ],
+)
+def test_race_usage_errors(args: list[str], message: str) -> None:
+    r = CliRunner().invoke(main, ["race", *args])
+    assert r.exit_code == 2 and message in r.output
