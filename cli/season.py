@@ -68,13 +68,15 @@ def _default_tracks(pack: Any) -> list[str]:
 @click.option("--laps", type=click.IntRange(1), help="Race length (default: each track's).")
 @click.option("--drivers/--no-drivers", "drivers", default=None,
               help="Deal drivers for the season (default: the pack's `drivers` option).")
+@click.option("--draft", "draft", type=click.Choice(["value", "random"]), default="value", show_default=True,
+              help="How bots draft sponsors: by a simple evaluation, or at random (to measure sponsors).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="Rule or season option, e.g. season_grid=reverse, season_points=10,6,4,3; repeatable.")
 @click.option("--log", "log_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Write every season's JSON-lines log into this folder (replay with `slipstream replay`).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, card_set: str, seed: int,
-           seasons: int, jobs: int, laps: int | None, drivers: bool | None, options: tuple[str, ...],
+           seasons: int, jobs: int, laps: int | None, drivers: bool | None, draft: str, options: tuple[str, ...],
            log_dir: Path | None, fmt: str) -> None:
     """Run a season of races between bots on PACK (default: the bundled base pack).
 
@@ -128,8 +130,8 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--option") from None
     record = seasons == 1 or log_dir is not None
-    specs = [SeasonSpec(pack_arg, tuple(tracks), seed + i, seat_bots, card_set, laps, race_opts, season_opts, record)
-             for i in range(seasons)]
+    specs = [SeasonSpec(pack_arg, tuple(tracks), seed + i, seat_bots, card_set, laps, race_opts, season_opts, record,
+                        draft_policy=draft) for i in range(seasons)]
     if log_dir:
         log_dir.mkdir(parents=True, exist_ok=True)
     if seasons == 1:

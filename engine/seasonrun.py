@@ -10,6 +10,7 @@ its header and decisions and reports the first line that differs.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,7 @@ class SeasonSpec:
     season_options: tuple[tuple[str, Any], ...] = ()
     record: bool = True
     draft_policy: str = "value"  # how bots draft sponsors: value | random
+    keep_lines: bool = True  # False: only the log's digest comes back (big batches)
 
 
 @dataclass(slots=True)
@@ -55,6 +57,7 @@ class SeasonResult:
     decisions: int
     supply: list[list[int]]  # cube totals per kind at the start of each race and at the end
     lines: list[str] = field(default_factory=list)
+    digest: str = ""  # sha256 of the whole log (empty without a log)
 
 
 def resolve_track(pack: Any, ref: str) -> Track:
@@ -102,11 +105,13 @@ def run_season(spec: SeasonSpec) -> SeasonResult:
     bots = [make_bot(b, spec.seed * 1009 + i) for i, b in enumerate(spec.bots)]
     n = play_season(season, bots, policy=spec.draft_policy)
     supply = [r.supply for r in season.races] + [season.supply_totals()]
+    lines = season_lines(head, season) if spec.record else []
+    digest = hashlib.sha256("\n".join(lines).encode()).hexdigest() if lines else ""
     return SeasonResult(spec=spec, card_set=cs, names=[s.name for s in season.seats], bots=list(spec.bots),
                         first_grid=list(season.first_grid), standings=season.standings,
                         points=list(season.points), drivers=list(season.drivers), races=season.races,
                         drafts=season.drafts, decisions=n, supply=supply,
-                        lines=season_lines(head, season) if spec.record else [])
+                        lines=lines if spec.keep_lines else [], digest=digest)
 
 
 def run_seasons(specs: list[SeasonSpec], jobs: int = 1, progress: Any = None) -> list[SeasonResult]:

@@ -1,0 +1,77 @@
+"""`slipstream season` and `slipstream replay` on season logs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from slipstream.cli.main import main
+
+
+def run(*args: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_one_season_prints_races_drafts_and_points(tmp_path: Path) -> None:
+    r = run("season", "--tracks", "first-oval,road-course,first-oval", "--players", "4", "--bots", "greedy",
+            "--seed", "4", "--laps", "1", "--drivers", "--log", str(tmp_path))
+    assert r.exit_code == 0, r.output
+    out = r.output
+    for text in ("Race 1: first-oval", "Race 2: road-course", "Race 3: first-oval", "draft after race 1",
+                 "draft after race 2", "applies", "points:", "season standings (ties: better place in the last race)",
+                 "drivers:", "cube supply conserved"):
+        assert text in out, text
+    assert "draft after race 3" not in out
+    log = tmp_path / "season-4.jsonl"
+    assert json.loads(log.read_text().splitlines()[0])["format"] == "seasonlog/1"
+    rep = run("replay", str(log))
+    assert rep.exit_code == 0 and rep.output.strip() == "identical"
+    lines = log.read_text().splitlines()
+    i = next(i for i, ln in enumerate(lines) if '"t":"result"' in ln)
+    lines[i] = lines[i].replace('"rounds":', '"rounds":1', 1)
+    log.write_text("\n".join(lines) + "\n")
+    rep = run("replay", str(log))
+    assert rep.exit_code == 1 and f":{i + 1}:" in rep.output
+
+
+def test_json_output_and_options() -> None:
+    r = run("season", "--players", "3", "--bots", "greedy", "--seed", "2", "--laps", "1", "--format", "json",
+            "--option", "season_points=10,6,4", "--option", "season_grid=reverse", "--no-drivers")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert len(data["races"]) == 3 and len(data["drafts"]) == 2
+    assert sorted(rr["points"][p] for rr in data["races"][:1] for p in range(3)) == [4, 6, 10]
+    assert data["races"][1]["grid"] == list(reversed(data["races"][0]["finish"]))
+    assert data["supply_conserved"] is True
+    assert set(data["drivers"].values()) == {None}
+
+
+def test_many_seasons_print_statistics() -> None:
+    r = run("season", "--players", "3", "--bots", "greedy,random", "--seed", "1", "--laps", "1",
+            "--seasons", "3", "--jobs", "2", "--draft", "random")
+    assert r.exit_code == 0, r.output
+    for text in ("3 seasons, 9 races, 3 players", "season win rate by bot", "season win rate by first-race grid slot",
+                 "picked/offered", "holder race wins", "seasons/s"):
+        assert text in r.output, text
+
+
+def test_usage_errors() -> None:
+    assert run("season", "--tracks", "first-oval,road-course").exit_code == 2
+    assert run("season", "--tracks", "first-oval,nowhere,first-oval").exit_code == 2
+    assert run("season", "--bots", "clever").exit_code == 2
+    assert run("season", "--option", "season_grid=sideways").exit_code == 2
+    assert run("season", "--option", "nonsense=1").exit_code == 2
+
+
+def test_tracks_can_be_files(tmp_path: Path) -> None:
+    from slipstream.engine.pack import base_pack
+
+    src = Path(base_pack().root) / "tracks" / "first-oval.yaml"
+    copy = tmp_path / "my-oval.yaml"
+    copy.write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
+    r = run("season", "--tracks", f"{copy},road-course,{copy}", "--players", "2", "--bots", "greedy",
+            "--laps", "1", "--format", "json", "--log", str(tmp_path))
+    assert r.exit_code == 0, r.output
+    assert run("replay", str(tmp_path / "season-1.jsonl")).output.strip() == "identical"
