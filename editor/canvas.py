@@ -149,7 +149,8 @@ class TrackScene(QGraphicsScene):
         self.control_points: list[tuple[float, float]] = []
 
     # --- whole track ---------------------------------------------------------------------
-    def show_track(self, track: Track | None, control_points: list[tuple[float, float]]) -> None:
+    def show_track(self, track: Track | None, control_points: list[tuple[float, float]]) -> bool:
+        """Show a track; True when the whole drawing was rebuilt (a new shape)."""
         old = self.track
         self.track = track
         self.control_points = control_points
@@ -157,9 +158,10 @@ class TrackScene(QGraphicsScene):
             self._clear_all()
             self.drawing = None
             self._shape_key = None
-            return
+            return False
         key = (track.segments, track.lanes, track.geometry)
-        if key != self._shape_key:
+        rebuilt = key != self._shape_key
+        if rebuilt:
             self._clear_all()
             self._shape_key = key
             self.drawing = TrackDrawing(track)
@@ -179,6 +181,7 @@ class TrackScene(QGraphicsScene):
             if old is None or old.grid != track.grid:
                 self._draw_grid()
         self._draw_handles()
+        return rebuilt
 
     def _clear_all(self) -> None:
         for item in list(self.items()):
@@ -470,6 +473,7 @@ class TrackView(QGraphicsView):
             self.centerOn(self.track_scene.cell_centre(lane, segment))
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        self.setFocus(Qt.FocusReason.MouseFocusReason)  # keys 3-6 and arrows act on the canvas
         if event.button() == Qt.MouseButton.MiddleButton or (
             event.button() == Qt.MouseButton.LeftButton and self._space_down
         ):

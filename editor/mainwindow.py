@@ -260,7 +260,8 @@ class MainWindow(QMainWindow):
         points: list[tuple[float, float]] = []
         if doc.data is not None and track is not None:
             points = [(float(p[0]), float(p[1])) for p in centerline(doc.data)] if "geometry" in doc.data else []
-        self.scene.show_track(track, points)
+        if self.scene.show_track(track, points) and self.view.auto_fit:
+            self.view.fit()
         if track is not None and self.selection is not None:
             s = self.selection
             if not (0 <= s.lane < track.lanes and s.first < track.segments and s.last < track.segments):
@@ -278,7 +279,7 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.doc.display_name}{'*' if self.doc.dirty else ''} — {APP}")
+        self.setWindowTitle(f"{self.doc.display_name}[*] — {APP}")
         self.setWindowModified(self.doc.dirty)
 
     def _update_where(self) -> None:
@@ -370,10 +371,13 @@ class MainWindow(QMainWindow):
         return list(range(s.first, n)) + list(range(0, s.last + 1))
 
     def paint_selection(self, colour: int) -> None:
+        """Keys 3-6: paint the selected spaces (with the Paint tool: only choose the brush)."""
         self.brush = colour
         self.brush_box.blockSignals(True)
         self.brush_box.setCurrentIndex(GEAR_COLOURS.index(colour))
         self.brush_box.blockSignals(False)
+        if self.view.tool == "paint":
+            return
         track, s = self.doc.track, self.selection
         if track is None or s is None:
             return
