@@ -215,3 +215,28 @@ def test_fast_schema_check_agrees_with_jsonschema(seed):
             assert fast == validator(kind).is_valid(variant), (kind, variant)
             checked += 1
     assert checked > 1000
+
+
+PACK_SCHEMAS = ("pack", "cubes", "cards", "drivers", "sponsors", "cardsets", "rules")
+
+
+@pytest.mark.parametrize("name", PACK_SCHEMAS)
+def test_every_property_of_the_pack_schemas_has_a_description(name):
+    schema = json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text())
+    assert schema["$id"] == f"https://slipstream.invalid/schemas/{name}.schema.json"
+    missing = []
+
+    def walk(node: object, path: str) -> None:
+        if isinstance(node, dict):
+            for key in ("properties", "patternProperties"):
+                for prop, sub in node.get(key, {}).items():
+                    if not (isinstance(sub, dict) and sub.get("description")):
+                        missing.append(f"{path}.{prop}")
+            for k, v in node.items():
+                walk(v, f"{path}.{k}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{path}[{i}]")
+
+    walk(schema, name)
+    assert missing == []
