@@ -6,7 +6,7 @@ import pickle
 import re
 
 import pytest
-from conftest import CONTENT
+from conftest import CONTENT, ROOT
 
 from slipstream.engine.diagnostics import format_text
 from slipstream.engine.pack import FrozenMap, base_pack, load_pack
@@ -154,3 +154,21 @@ def test_pre_commit_hooks_run_the_validate_command():
     assert {h["id"] for h in hooks} == {"slipstream-validate", "slipstream-validate-all"}
     for h in hooks:
         assert h["entry"].startswith("slipstream validate") and h["language"] == "python"
+
+
+def test_texts_are_our_own_words():
+    """No 8 words in a row of a card, driver or sponsor text appear in the seed rule texts."""
+    seeds = ROOT.parent / "shared" / "seeds"
+    if not seeds.is_dir():
+        pytest.skip("the seed texts are not beside this checkout")
+    words = re.findall(r"[a-z0-9']+", " ".join(
+        f.read_text(errors="ignore") for f in sorted(seeds.glob("*.txt"))).lower())
+    grams = {tuple(words[i:i + 8]) for i in range(len(words) - 7)}
+    pack = base_pack()
+    texts = [*(c.text for c in pack.cards.values()), *(d.text for d in pack.drivers.values()),
+             *(s.text for s in pack.sponsors.values())]
+    copied = []
+    for text in texts:
+        w = re.findall(r"[a-z0-9']+", text.lower())
+        copied += [" ".join(w[i:i + 8]) for i in range(len(w) - 7) if tuple(w[i:i + 8]) in grams]
+    assert copied == []
