@@ -1,0 +1,183 @@
+"""Race items on the track canvas: cars in player colours, the planned cube route, targets.
+
+Everything is placed with the canvas's own TrackDrawing (the cell centres the SVG and the PDF
+use too), above the track items, and removed again when the race view closes.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QTransform
+from PySide6.QtWidgets import (
+    QGraphicsPathItem,
+    QGraphicsSimpleTextItem,
+)
+
+from slipstream.engine.raceframes import CarAt, Cell, TurnFrame
+
+from .canvas import TrackScene, band
+
+PLAYER_COLOURS = ("#e6194b", "#2f6fe0", "#f58231", "#9b30c8", "#19b8c9")
+Z_TARGETS, Z_ROUTE, Z_CARS = 18.0, 19.0, 20.0
+
+
+def player_colour(i: int) -> QColor:
+    return QColor(PLAYER_COLOURS[i % len(PLAYER_COLOURS)])
+
+
+class CarItem(QGraphicsPathItem):
+    """A car: a rounded body pointing along the lane, with the seat number on it."""
+
+    def __init__(self, player: int, lane_width: float) -> None:
+        super().__init__()
+        self.player = player
+        w = lane_width
+        path = QPainterPath()
+        path.addRoundedRect(QRectF(-w * 0.42, -w * 0.26, w * 0.84, w * 0.52), w * 0.14, w * 0.14)
+        # a nose so the direction of travel shows
+        path.moveTo(w * 0.42, -w * 0.12)
+        path.lineTo(w * 0.56, 0)
+        path.lineTo(w * 0.42, w * 0.12)
+        path.closeSubpath()
+        self.setPath(path)
+        self.setBrush(QBrush(player_colour(player)))
+        self.setPen(QPen(QColor("#111111"), max(1.0, w * 0.05)))
+        self.setZValue(Z_CARS)
+        self.label = QGraphicsSimpleTextItem(str(player + 1), self)
+        font = QFont("DejaVu Sans")
+        font.setPixelSize(max(7, round(w * 0.36)))
+        font.setBold(True)
+        self.label.setFont(font)
+        self.label.setBrush(QColor("#ffffff"))
+        r = self.label.boundingRect()
+        self.label.setPos(-r.width() / 2, -r.height() / 2)
+        self.cell: Cell | None = None
+
+    def place(self, centre: QPointF, angle_deg: float, cell: Cell) -> None:
+        self.cell = cell
+        self.setTransform(QTransform().translate(centre.x(), centre.y()).rotate(angle_deg))
+        # keep the number upright
+        self.label.setTransform(QTransform().rotate(-angle_deg))
+
+    def centre(self) -> QPointF:
+        return self.transform().map(QPointF(0, 0))
+
+
+class RaceOverlay:
+    """The race items on one TrackScene; `show_frame` draws one moment of a race."""
+
+    def __init__(self, scene: TrackScene) -> None:
+        self.scene = scene
+        self.cars: list[CarItem] = []
+        self.route = QGraphicsPathItem()
+        self.route.setZValue(Z_ROUTE)
+        self.cubes = QGraphicsPathItem()
+        self.cubes.setZValue(Z_ROUTE + 0.1)
+        self.targets = QGraphicsPathItem()
+        self.targets.setZValue(Z_TARGETS)
+        pen = QPen(QColor("#00e5ff"), 3.0)
+        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        self.targets.setPen(pen)
+        fill = QColor("#00e5ff")
+        fill.setAlphaF(0.35)
+        self.targets.setBrush(fill)
+        self.target_cells: list[Cell] = []
+        self._added = False
+
+    # ------------------------------------------------------------------ items
+    def _ensure(self, players: int) -> None:
+        d = self.scene.drawing
+        if d is None:
+            return
+        if not self._added or self.route.scene() is not self.scene:
+            self.cars = []
+            for item in (self.route, self.cubes, self.targets):
+                if item.scene() is not self.scene:
+                    self.scene.addItem(item)
+            self._added = True
+        if len(self.cars) != players or any(c.scene() is not self.scene for c in self.cars):
+            for c in self.cars:
+                if c.scene() is self.scene:
+                    self.scene.removeItem(c)
+            self.cars = [CarItem(i, d.lane_width) for i in range(players)]
+            for c in self.cars:
+                self.scene.addItem(c)
+
+    def clear(self) -> None:
+        for item in [*self.cars, self.route, self.cubes, self.targets]:
+            if item.scene() is self.scene:
+                self.scene.removeItem(item)
+        self.cars = []
+        self.target_cells = []
+        self._added = False
+
+    def cell_centre(self, cell: Cell) -> QPointF:
+        return self.scene.cell_centre(cell[0], cell[1])
+
+    def _valid(self, cell: Cell) -> bool:
+        t = self.scene.track
+        return t is not None and 0 <= cell[0] < t.lanes and 0 <= cell[1] < t.segments
+
+    # ------------------------------------------------------------------ drawing
+    def show_cars(self, cars: list[CarAt]) -> None:
+        self._ensure(len(cars))
+        d = self.scene.drawing
+        if d is None:
+            return
+        for item, (lane, seg, _lap) in zip(self.cars, cars, strict=True):
+            if not self._valid((lane, seg)):
+                item.setVisible(False)
+                continue
+            item.setVisible(True)
+            item.place(self.cell_centre((lane, seg)), math.degrees(d.direction(seg + 0.5)), (lane, seg))
+
+    def show_route(self, player: int, route: list[Cell], faded: bool = False) -> None:
+        """The planned route: from the car through every placed cube, cubes as squares."""
+        d = self.scene.drawing
+        path = QPainterPath()
+        cubes = QPainterPath()
+        pts = [self.cell_centre(c) for c in route if self._valid(c)]
+        if d is not None and len(pts) > 1:
+            path.moveTo(pts[0])
+            for p in pts[1:]:
+                path.lineTo(p)
+            s = d.lane_width * 0.26
+            for p in pts[1:]:
+                cubes.addRect(QRectF(p.x() - s / 2, p.y() - s / 2, s, s))
+        colour = player_colour(max(player, 0))
+        if faded:
+            colour.setAlphaF(0.45)
+        pen = QPen(colour, (d.lane_width if d else 40) * 0.12, Qt.PenStyle.DashLine)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        self.route.setPen(pen)
+        self.route.setPath(path)
+        self.cubes.setPen(QPen(QColor("#111111"), 1.5))
+        self.cubes.setBrush(colour)
+        self.cubes.setPath(cubes)
+
+    def show_frame(self, frame: TurnFrame, moved: bool) -> None:
+        """Before the move: cars where the turn began and the route; after: cars where it ended."""
+        self.show_cars(frame.cars_after if moved and frame.cars_after else frame.cars_before)
+        self.show_route(frame.player, frame.route if frame.player >= 0 else [], faded=moved)
+        self.show_targets([])
+
+    def show_targets(self, cells: list[Cell]) -> None:
+        """Outline the cells a human player may click."""
+        self.target_cells = [c for c in cells if self._valid(c)]
+        path = QPainterPath()
+        d = self.scene.drawing
+        if d is not None:
+            for lane, seg in self.target_cells:
+                poly = band(d, lane, seg, seg + 1)
+                path.moveTo(QPointF(*poly[0]))
+                for x, y in poly[1:]:
+                    path.lineTo(QPointF(x, y))
+                path.closeSubpath()
+        if not self._added and self.target_cells:
+            self._ensure(len(self.cars))
+        self.targets.setPath(path)
+
+    def car_positions(self) -> list[QPointF]:
+        return [c.centre() for c in self.cars]

@@ -1,0 +1,38 @@
+"""Fixtures for the test-race dock: an editor window on a bundled track, with the race docks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TRACKS = ROOT / "content" / "base" / "tracks"
+# Screenshots land here (git-ignored) so that a person can look at them after a test run.
+SHOTS = ROOT / "out" / "editor-race"
+
+
+@pytest.fixture
+def race_window(qtbot, tmp_path):
+    """A main window showing first-oval.yaml, with the Test race dock (own settings and cache)."""
+    pytest.importorskip("PySide6")
+    from PySide6.QtCore import QSettings
+
+    from slipstream.editor.mainwindow import MainWindow
+    from slipstream.editor.racedock import install
+    from slipstream.editor.raceworker import ResultCache
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings=settings, recovery_dir=tmp_path / "recovery", autosave_ms=3_600_000)
+    qtbot.addWidget(w)
+    if not hasattr(w, "race_panel"):
+        install(w)
+    w.race_panel.cache = ResultCache(tmp_path / "race-cache")
+    w.resize(1500, 950)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(TRACKS / "first-oval.yaml", ask=False)
+    w.docks["race"].show()
+    yield w
+    w.race_panel.shutdown()
+    w.doc.saved = w.doc.state
