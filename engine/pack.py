@@ -13,7 +13,6 @@ Each item keeps an `Origin` so diagnostics can point into the file it came from.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -460,6 +459,8 @@ class PackLoader:
         b = Build(root=root, manifest=manifest, id=data["id"],
                   extends=tuple(data.get("extends", ())), parents=[])
         b.sources[mfile] = manifest.source
+        import hashlib
+
         b.digest = hashlib.sha256()
         b.digest.update(manifest.text.encode())
 
