@@ -184,15 +184,14 @@ class TrackScene(QGraphicsScene):
         return rebuilt
 
     def _clear_all(self) -> None:
-        for item in list(self.items()):
-            if item.parentItem() is None:
-                self.removeItem(item)
+        # drop our references first, then let the scene delete every item on the C++ side
         self.spaces.clear()
         self._decor.clear()
         self._grid_items.clear()
         self._marks = self._warn_marks = self._select = None
         self._handles.clear()
         self._centerline = None
+        self.clear()
 
     def _add_space(self, sp: Space) -> None:
         assert self.drawing is not None
@@ -292,14 +291,18 @@ class TrackScene(QGraphicsScene):
             box.setPen(QPen(ink, 1.5))
             box.setTransform(QTransform().translate(c[0], c[1]).rotate(ang))
             box.setZValue(4)
+            self.addItem(box)
+            self._grid_items.append(box)
             for k, text in enumerate((f"P{i + 1}", f"${slot.money}")):
-                label = QGraphicsSimpleTextItem(text, box)
+                label = QGraphicsSimpleTextItem(text)  # top-level items: no parent/child ownership
                 label.setFont(font)
                 label.setBrush(ink)
                 r = label.boundingRect()
-                label.setPos(-r.width() / 2, -r.height() + k * r.height() * 0.95 + lw * 0.02)
-            self.addItem(box)
-            self._grid_items.append(box)
+                label.setTransform(QTransform().translate(c[0], c[1]).rotate(ang).translate(
+                    -r.width() / 2, -r.height() + k * r.height() * 0.95 + lw * 0.02))
+                label.setZValue(4)
+                self.addItem(label)
+                self._grid_items.append(label)
 
     # --- overlays ------------------------------------------------------------------------
     def _outline(self, names: set[str]) -> QPainterPath:

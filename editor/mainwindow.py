@@ -114,7 +114,8 @@ class MainWindow(QMainWindow):
         self.view.pointDeleted.connect(lambda i: self.push(cmds.DeletePoint(i)))
         self.problems.diagnosticActivated.connect(self.go_to_diagnostic)
         self.grid_panel.slotSelected.connect(lambda lane, seg: self.select(Selection(lane, seg, seg), centre=True))
-        self.undo_stack.indexChanged.connect(lambda _i: self._update_title())
+        self.undo_stack.cleanChanged.connect(self._update_title)
+        self.undo_stack.indexChanged.connect(self._update_title)
 
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setInterval(autosave_ms)
@@ -278,7 +279,7 @@ class MainWindow(QMainWindow):
         self._update_where()
         self._update_title()
 
-    def _update_title(self) -> None:
+    def _update_title(self, *_args: object) -> None:
         self.setWindowTitle(f"{self.doc.display_name}[*] — {APP}")
         self.setWindowModified(self.doc.dirty)
 

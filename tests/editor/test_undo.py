@@ -1,0 +1,111 @@
+"""Undo/redo in the editor: QUndoStack over the engine's commands, shortcuts, history view."""
+
+from __future__ import annotations
+
+import random
+
+from PySide6.QtCore import QPointF, Qt
+
+from slipstream.engine import commands as c
+
+from .conftest import BUNDLED
+from .helpers import click_cell, click_tool, key
+from .test_document import random_command
+
+
+def test_long_random_sequence_undo_all_redo_all_through_the_qt_stack(make_window):
+    w = make_window()
+    w.open_path(BUNDLED[0], ask=False)
+    original = w.doc.state
+    rng = random.Random(7)
+    for _ in range(150):
+        w.push(random_command(rng, w.doc))
+    final = w.doc.state
+    steps = w.undo_stack.index()
+    assert steps > 100
+    assert w.history.model().rowCount() == w.undo_stack.count() + 1  # "<opened>" + one row per step
+    for _ in range(steps):
+        w.act_undo.trigger()
+    assert w.doc.state == original and not w.doc.dirty
+    assert not w.act_undo.isEnabled()
+    for _ in range(steps):
+        w.act_redo.trigger()
+    assert w.doc.state == final and w.doc.dirty
+    # the canvas follows: what it shows is the final track
+    track = w.doc.track
+    assert {(s.lane, s.first, s.length) for s in track.spaces} == set(w.scene.spaces)
+
+
+def test_ctrl_z_and_ctrl_shift_z_on_the_canvas(window, qtbot):
+    w = window
+    w.open_path(BUNDLED[0], ask=False)
+    before = w.doc.state
+    click_cell(qtbot, w, 1, 5)
+    key(qtbot, w.view, Qt.Key.Key_6)
+    after = w.doc.state
+    assert after != before and w.windowTitle().startswith("first-oval.yaml")
+    key(qtbot, w.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert w.doc.state == before
+    key(qtbot, w.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert w.doc.state == after
+
+
+def test_a_point_drag_is_one_undo_step_and_a_no_op_leaves_none(window, qtbot):
+    w = window
+    w.open_path(BUNDLED[0], ask=False)
+    click_tool(qtbot, w, "centreline")
+    view = w.view
+    x, y = w.scene.control_points[2]
+    start = view.mapFromScene(QPointF(x, y))
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    for k in range(1, 6):
+        qtbot.mouseMove(view.viewport(), start + QPointF(6 * k, 4 * k).toPoint())
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=start + QPointF(30, 20).toPoint())
+    assert w.undo_stack.count() == 1
+    moved = w.doc.data["geometry"]["centerline"][2]
+    assert moved != [x, y]
+    # a second drag of the same point is a new step (the first gesture was sealed)
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=view.mapFromScene(QPointF(*moved)))
+    qtbot.mouseMove(view.viewport(), view.mapFromScene(QPointF(moved[0] + 40, moved[1])))
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton)
+    assert w.undo_stack.count() == 2
+    # setting laps to what it already is changes nothing and records nothing
+    w.push(c.SetProperty("laps", w.doc.data["laps"]))
+    assert w.undo_stack.count() == 2
+
+
+def test_centreline_points_add_and_delete_with_the_mouse(window, qtbot):
+    w = window
+    w.open_path(BUNDLED[0], ask=False)
+    click_tool(qtbot, w, "centreline")
+    n = len(w.scene.control_points)
+    a, b = w.scene.control_points[0], w.scene.control_points[1]
+    mid = w.view.mapFromScene(QPointF((a[0] + b[0]) / 2, (a[1] + b[1]) / 2 + 3))
+    qtbot.mouseDClick(w.view.viewport(), Qt.MouseButton.LeftButton, pos=mid)
+    assert len(w.doc.data["geometry"]["centerline"]) == n + 1
+    assert len(w.scene.control_points) == n + 1
+    p = w.view.mapFromScene(QPointF(*w.scene.control_points[1]))
+    qtbot.mouseClick(w.view.viewport(), Qt.MouseButton.RightButton, pos=p)
+    assert len(w.doc.data["geometry"]["centerline"]) == n
+    assert w.doc.track is not None
+
+
+def test_every_selection_tool_is_undoable(window, qtbot):
+    w = window
+    w.open_path(BUNDLED[1], ask=False)
+    original = w.doc.state
+    click_tool(qtbot, w, "select")
+    click_cell(qtbot, w, 0, 10)
+    for k in (Qt.Key.Key_K, Qt.Key.Key_M, Qt.Key.Key_5, Qt.Key.Key_N, Qt.Key.Key_R, Qt.Key.Key_L, Qt.Key.Key_G):
+        before = w.undo_stack.index()
+        key(qtbot, w.view, k)
+        assert w.undo_stack.index() >= before
+    click_cell(qtbot, w, 1, 20)
+    click_cell(qtbot, w, 1, 24, Qt.KeyboardModifier.ShiftModifier)
+    key(qtbot, w.view, Qt.Key.Key_N)  # narrowing over a range of segments
+    assert "-x5" in w.doc.data["layout"][1]
+    key(qtbot, w.view, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    assert w.doc.track.segments == 97
+    while w.undo_stack.canUndo():
+        w.undo_stack.undo()
+    assert w.doc.state == original
