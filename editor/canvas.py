@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -146,6 +146,7 @@ class TrackScene(QGraphicsScene):
         self._handles: list[QGraphicsEllipseItem] = []
         self._centerline: QGraphicsPathItem | None = None
         self.show_handles = False
+        self.track_rect = QRectF()
         self.control_points: list[tuple[float, float]] = []
 
     # --- whole track ---------------------------------------------------------------------
@@ -171,7 +172,10 @@ class TrackScene(QGraphicsScene):
             self._draw_grid()
             x0, y0, x1, y1 = self.drawing.bounds
             m = self.drawing.lane_width * 2
-            self.setSceneRect(QRectF(x0 - m, y0 - m, x1 - x0 + 2 * m, y1 - y0 + 2 * m))
+            self.track_rect = QRectF(x0 - m, y0 - m, x1 - x0 + 2 * m, y1 - y0 + 2 * m)
+            # room around the track so that the view can pan and zoom at its edges
+            r = self.track_rect
+            self.setSceneRect(r.adjusted(-r.width(), -r.height(), r.width(), r.height()))
         else:
             assert self.drawing is not None
             self.drawing.track = track  # same shape: only the spaces and the grid differ
@@ -457,7 +461,18 @@ class TrackView(QGraphicsView):
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt API
         steps = event.angleDelta().y() / 120
-        self.zoom(1.2 ** steps)
+        self.zoom_at(event.position().toPoint(), 1.2 ** steps)
+
+    def zoom_at(self, pos: QPoint, factor: float) -> None:
+        """Zoom keeping the scene point under viewport position `pos` where it is."""
+        before = self.mapToScene(pos)
+        anchor = self.transformationAnchor()
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self.zoom(factor)
+        self.setTransformationAnchor(anchor)
+        delta = self.mapFromScene(before) - pos
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + delta.x())
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + delta.y())
 
     def resizeEvent(self, event) -> None:  # noqa: ANN001, N802
         super().resizeEvent(event)
@@ -467,7 +482,7 @@ class TrackView(QGraphicsView):
     def fit(self, auto: bool = True) -> None:
         """Show the whole track; it stays fitted on resize until the user zooms."""
         self.auto_fit = auto
-        rect = self.scene().sceneRect()
+        rect = self.track_scene.track_rect
         if rect.isValid():
             self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
 

@@ -19,6 +19,7 @@ Data = dict[str, Any]
 GAP = NO_SPACE
 DEFAULT_COLOUR = 3
 FIRST_MONEY = 10
+MAX_GRID_SLOTS = 12  # the track schema's limit on `grid`
 
 EMPTY_TRACK: Data = {
     "slipstream": "track/1",
@@ -329,9 +330,9 @@ def _grid(data: Data) -> list[dict[str, Any]]:
 
 
 def add_slot(data: Data, lane: int, segment: int, money: int | None = None) -> Data:
-    """Add a grid slot at the back of the grid (no-op when the cell already has one)."""
+    """Add a grid slot at the back of the grid (no-op when the cell has one or the grid is full)."""
     grid = _grid(data)
-    if any(s.get("lane") == lane and s.get("segment") == segment for s in grid):
+    if len(grid) >= MAX_GRID_SLOTS or any(s.get("lane") == lane and s.get("segment") == segment for s in grid):
         return data
     if money is None:
         monies = [int(s["money"]) for s in grid if isinstance(s.get("money"), int)]

@@ -9,6 +9,7 @@ A file in this style reads back and writes out byte for byte.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -43,8 +44,13 @@ def scalar(value: Any) -> str:
         if math.isfinite(value):
             return repr(value)
         return ".nan" if math.isnan(value) else (".inf" if value > 0 else "-.inf")
+    return _string(str(value))
+
+
+@lru_cache(maxsize=4096)
+def _string(value: str) -> str:
     text = yaml.safe_dump(
-        str(value), default_flow_style=True, width=1 << 30, allow_unicode=True, explicit_end=False
+        value, default_flow_style=True, width=1 << 30, allow_unicode=True, explicit_end=False
     )
     text = text.rstrip("\n")
     if text.endswith("\n..."):
@@ -52,9 +58,10 @@ def scalar(value: Any) -> str:
     return text.rstrip("\n")
 
 
+@lru_cache(maxsize=1024)
 def quoted(text: str) -> str:
     """A double-quoted YAML string (layout strings are always quoted)."""
-    return yaml.safe_dump(str(text), default_style='"', width=1 << 30, allow_unicode=True).rstrip("\n")
+    return yaml.safe_dump(text, default_style='"', width=1 << 30, allow_unicode=True).rstrip("\n")
 
 
 def _flow(value: Any) -> str:
