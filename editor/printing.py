@@ -8,6 +8,7 @@ on both pages, so the sheets can be laid over each other and taped for play-test
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from PySide6.QtCore import QByteArray, QMarginsF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
 from PySide6.QtSvg import QSvgRenderer
 
+from slipstream.engine.drawing import TrackDrawing
 from slipstream.engine.render import track_svg
 from slipstream.engine.track import Track
 
@@ -34,6 +36,7 @@ class PrintPlan:
     units_per_mm: float
     cols: int
     rows: int
+    tiles: tuple[tuple[int, int], ...] = ()  # (row, col) of the pages that show some track
 
     @property
     def page_size(self) -> tuple[float, float]:
@@ -52,7 +55,10 @@ class PrintPlan:
 
     @property
     def pages(self) -> int:
-        return self.cols * self.rows
+        return len(self.tiles)
+
+    def page_number(self, row: int, col: int) -> int:
+        return self.tiles.index((row, col)) + 1 if (row, col) in self.tiles else 0
 
     def tile(self, row: int, col: int) -> QRectF:
         """The part of the picture on one page, in drawing units."""
@@ -70,18 +76,34 @@ def plan(track: Track, renderer: QSvgRenderer, paper: str = "A4", mm_per_lane: f
     upm = lane_width / mm_per_lane
     width_mm, height_mm = box.width() / upm, box.height() / upm
 
+    boxes = _space_boxes(track)
+
     def make(land: bool) -> PrintPlan:
         p = PrintPlan(paper, land, mm_per_lane, overlap, box, upm, 1, 1)
         sx, sy = p.step
         pw, ph = p.printable
         cols = max(1, math.ceil((width_mm - pw) / sx) + 1 if width_mm > pw else 1)
         rows = max(1, math.ceil((height_mm - ph) / sy) + 1 if height_mm > ph else 1)
-        return PrintPlan(paper, land, mm_per_lane, overlap, box, upm, cols, rows)
+        p = PrintPlan(paper, land, mm_per_lane, overlap, box, upm, cols, rows)
+        # pages that would show only verge are left out
+        tiles = tuple((r, c) for r in range(rows) for c in range(cols)
+                      if any(p.tile(r, c).intersects(b) for b in boxes))
+        return PrintPlan(paper, land, mm_per_lane, overlap, box, upm, cols, rows, tiles)
 
     if landscape is not None:
         return make(landscape)
     a, b = make(False), make(True)
     return a if a.pages <= b.pages else b
+
+
+def _space_boxes(track: Track) -> list[QRectF]:
+    d = TrackDrawing(track)
+    out = []
+    for sp in track.spaces:
+        poly = d.space_polygon(sp)
+        xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+        out.append(QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
+    return out
 
 
 def paint_page(painter: QPainter, renderer: QSvgRenderer, p: PrintPlan, row: int, col: int,
@@ -138,7 +160,7 @@ def paint_page(painter: QPainter, renderer: QSvgRenderer, p: PrintPlan, row: int
     painter.setFont(font)
     painter.setPen(QColor("#333333"))
     label = (f"{title} · row {row + 1} of {p.rows}, column {col + 1} of {p.cols} · "
-             f"page {row * p.cols + col + 1} of {p.pages} · {p.mm_per_lane:g} mm per lane · "
+             f"page {p.page_number(row, col)} of {p.pages} · {p.mm_per_lane:g} mm per lane · "
              f"overlap {p.overlap:g} mm (dashed)")
     painter.drawText(QPointF(m, m - 2.5 * px_per_mm), label)
     # a 5 cm scale bar to check the printer kept the scale
@@ -156,6 +178,9 @@ def _cross(painter: QPainter, x: float, y: float, arm: float) -> None:
 
 def _renderer(track: Track) -> QSvgRenderer:
     svg = track_svg(track, title=False, margin=10.0)
+    # on paper: no green verge (ink), and segment numbers in dark grey instead of white
+    svg = svg.replace('fill="#3f7d3a"', 'fill="#ffffff"', 1)
+    svg = re.sub(r'(<g id="labels"[^>]*?)fill="#fff"', r'\1fill="#555555"', svg, count=1)
     return QSvgRenderer(QByteArray(svg.encode("utf-8")))
 
 
@@ -177,11 +202,10 @@ def export_pdf(track: Track, path: str | Path, paper: str = "A4", mm_per_lane: f
     painter = QPainter(writer)
     px_per_mm = 300 / 25.4
     try:
-        for r in range(p.rows):
-            for c in range(p.cols):
-                if r or c:
-                    writer.newPage()
-                paint_page(painter, renderer, p, r, c, px_per_mm, track.name)
+        for k, (r, c) in enumerate(p.tiles):
+            if k:
+                writer.newPage()
+            paint_page(painter, renderer, p, r, c, px_per_mm, track.name)
     finally:
         painter.end()
     tmp.replace(path)
