@@ -36,6 +36,7 @@ from slipstream.engine.tracktemplates import TEMPLATE_NAMES, TEMPLATES, template
 from . import printing, recovery
 from .canvas import Selection, TrackScene, TrackView
 from .docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
+from .racedock import install as install_race_docks
 from .undo import push, seal
 
 APP = "Slipstream"
@@ -123,6 +124,7 @@ class MainWindow(QMainWindow):
         self.autosave_timer.start()
 
         self._attach(self.doc)
+        install_race_docks(self)  # Race menu, Test race and Batch report docks
         self.resize(1280, 820)
 
     # --- actions and menus ---------------------------------------------------------------
