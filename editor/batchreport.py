@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from slipstream.engine.drawing import TrackDrawing
 from slipstream.engine.heatmap import COLOURS, SECTIONS, Heat
+from slipstream.engine.render import FILL
 from slipstream.engine.track import COLOUR_NAMES, Track
 
 from .canvas import BACKGROUND, band
@@ -93,6 +94,11 @@ def heat_scene(track: Track, heat: Heat, metric: str) -> tuple[QGraphicsScene, f
         item = scene.addPolygon(poly, pen, QBrush(NO_DATA if v is None else scale_colour(shade(v, top, metric))))
         item.setToolTip(f"space {sp.name} ({COLOUR_NAMES.get(sp.colour, '?')}): "
                         + ("no data" if v is None else f"{v:.3g}"))
+        # a chip of the space's own gear colour, to read heat against shade
+        cx, cy = d.point(sp.lane, sp.first + sp.length / 2)
+        r = d.lane_width * 0.12
+        scene.addRect(QRectF(cx - r, cy - r, 2 * r, 2 * r), QPen(QColor("#555555"), 0.8),
+                      QBrush(QColor(FILL.get(sp.colour, "#ff00ff"))))
     a, b = d.cross_line(0)
     scene.addLine(a[0], a[1], b[0], b[1], QPen(QColor("#000000"), 4.0))
     x0, y0, x1, y1 = d.bounds

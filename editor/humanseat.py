@@ -157,9 +157,15 @@ class HumanPanel(QWidget):
                 fg = "#ffffff" if QColor(bg).lightnessF() < 0.5 else "#000000"
                 b.setStyleSheet(f"QPushButton{{background:{bg};color:{fg};border:2px solid #333;"
                                 f"border-radius:4px;padding:3px 8px}}")
+                self.grid.addWidget(b, row, col)
+                col += 1
+                if col == 2:
+                    col, row = 0, row + 1
+            else:
+                # other choices get a whole row: their texts can be long
+                if col:
+                    col, row = 0, row + 1
+                self.grid.addWidget(b, row, 0, 1, 2)
+                row += 1
             b.clicked.connect(lambda _c=False, k=o.key: self.seat.choose(k))
-            self.grid.addWidget(b, row, col)
             self.buttons[o.key] = b
-            col += 1
-            if col == 3:
-                col, row = 0, row + 1

@@ -588,7 +588,7 @@ class RacePanel(QWidget):
                 f"{'pit stop' if fr.choice == 'pit' else 'standard turn'}")
         rows = [head,
                 f"position {pos}, car at {lane}:{seg}, lap {max(lap, 0)}",
-                f"money ${fr.money}, wear taken {fr.wear_taken}"
+                f"money ${fr.money} to spend, wear taken {fr.wear_taken}"
                 + (" (drafting)" if fr.drafting else "") + (f", wear owned {fr.wear_owned}" if moved else ""),
                 f"<b>hand</b> (active at the start): {html.escape(pile(fr.hand.active if fr.hand else None))}",
                 f"<b>active</b>: {html.escape(pile(piles.active if piles else None))}",
@@ -644,12 +644,19 @@ def install(window: QMainWindow) -> RacePanel:
     dock.setObjectName("dock-race")
     dock.setWidget(panel)
     window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    dock.hide()  # the editing layout stays as it was until the Race menu is used
+
+    def show_and(f: Any) -> None:
+        dock.show()
+        dock.raise_()
+        f()
+
     menu = window.menuBar().addMenu("&Race")
     for text, slot, name in (("Race on this track", panel.run_race, "race-run-action"),
                              ("Run a batch of races", panel.run_batch, "race-batch-action")):
         act = QAction(text, window)
         act.setObjectName(name)
-        act.triggered.connect(lambda _c=False, f=slot: f())
+        act.triggered.connect(lambda _c=False, f=slot: show_and(f))
         menu.addAction(act)
     menu.addSeparator()
     menu.addAction(dock.toggleViewAction())

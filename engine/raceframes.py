@@ -47,7 +47,7 @@ class TurnFrame:
     route: list[Cell] = field(default_factory=list)  # car start, then each placed cube's cell
     hand: Piles | None = None  # the player's piles when the turn began
     piles: Piles | None = None  # before the car moved (after Action and Buy)
-    money: int = 0
+    money: int = 0  # money at the start of the Buy phase
     wear_taken: int = 0
     wear_owned: int = 0
     drafting: bool = False
@@ -103,10 +103,12 @@ class FrameRecorder:
         g = self.game
         d = g.pending
         cur = self.current
-        if d is not None and cur is not None and d.player == cur.player and g.race.turn is not None \
-                and g.race.turn.stage in ("action", "buy"):
+        t = g.race.turn
+        if d is not None and cur is not None and d.player == cur.player and t is not None \
+                and t.stage in ("action", "buy"):
             cur.piles = piles_of(g, cur.player)
-            cur.money = g.money(cur.player)
+            if t.stage == "buy" and t.spent == 0:
+                cur.money = g.money(cur.player)  # what the Buy phase starts with
         r = g.apply(key)
         if r is not None:
             return r
