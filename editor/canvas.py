@@ -138,7 +138,9 @@ class TrackScene(QGraphicsScene):
         self.drawing: TrackDrawing | None = None
         self._shape_key: object = None
         self.spaces: dict[tuple[int, int, int], SpaceItem] = {}
-        self._decor: list[QGraphicsItem] = []  # ticks, finish, labels: redrawn with the layout
+        self._ticks: list[QGraphicsItem] = []  # redrawn when spaces change
+        self._static: list[QGraphicsItem] = []  # finish line, numbers: redrawn with the shape
+        self._cross: dict[tuple[int, int], tuple[Point, Point]] = {}  # tick lines of the shape
         self._grid_items: list[QGraphicsItem] = []
         self._marks: QGraphicsPathItem | None = None
         self._warn_marks: QGraphicsPathItem | None = None
@@ -168,7 +170,8 @@ class TrackScene(QGraphicsScene):
             self.drawing = TrackDrawing(track)
             for sp in track.spaces:
                 self._add_space(sp)
-            self._draw_decor()
+            self._draw_ticks()
+            self._draw_static()
             self._draw_grid()
             x0, y0, x1, y1 = self.drawing.bounds
             m = self.drawing.lane_width * 2
@@ -181,7 +184,7 @@ class TrackScene(QGraphicsScene):
             self.drawing.track = track  # same shape: only the spaces and the grid differ
             if old is None or old.spaces != track.spaces:
                 self._update_spaces(track)
-                self._draw_decor()
+                self._draw_ticks()
             if old is None or old.grid != track.grid:
                 self._draw_grid()
         self._draw_handles()
@@ -190,7 +193,9 @@ class TrackScene(QGraphicsScene):
     def _clear_all(self) -> None:
         # drop our references first, then let the scene delete every item on the C++ side
         self.spaces.clear()
-        self._decor.clear()
+        self._ticks.clear()
+        self._static.clear()
+        self._cross = {}
         self._grid_items.clear()
         self._marks = self._warn_marks = self._select = None
         self._handles.clear()
@@ -216,30 +221,37 @@ class TrackScene(QGraphicsScene):
                     item.setBrush(_BRUSHES[sp.colour])
                 item.space = sp
 
-    def _draw_decor(self) -> None:
-        for item in self._decor:
+    def _draw_ticks(self) -> None:
+        """Segment ticks inside multi-segment spaces: one path per ink colour."""
+        for item in self._ticks:
             self.removeItem(item)
-        self._decor.clear()
+        self._ticks.clear()
         d, t = self.drawing, self.track
         assert d is not None and t is not None
-        # segment ticks inside multi-segment spaces: one path per ink colour
+        cache = self._cross
         paths = {ink: QPainterPath() for ink in set(INK.values())}
         for sp in t.spaces:
             path = paths[INK[sp.colour]]
             for s in range(sp.first + 1, sp.first + sp.length):
-                a, b = d.cross_line(s, sp.lane)
-                path.moveTo(*a)
-                path.lineTo(*b)
+                line = cache.get((sp.lane, s))
+                if line is None:
+                    line = cache[(sp.lane, s)] = d.cross_line(s, sp.lane)
+                path.moveTo(*line[0])
+                path.lineTo(*line[1])
         for ink, path in paths.items():
-            pen = QPen(QColor(ink), 1.0, Qt.PenStyle.DashLine)
             c = QColor(ink)
             c.setAlphaF(0.55)
-            pen.setColor(c)
+            pen = QPen(c, 1.0, Qt.PenStyle.DashLine)
             item = QGraphicsPathItem(path)
             item.setPen(pen)
             item.setZValue(1)
             self.addItem(item)
-            self._decor.append(item)
+            self._ticks.append(item)
+
+    def _draw_static(self) -> None:
+        """The finish line and the segment numbers: they change only with the shape."""
+        d, t = self.drawing, self.track
+        assert d is not None and t is not None
         # finish line: a chequered band across all lanes at segment 0
         per_lane, rows = 3, 2
         frac = 0.18 / rows
@@ -256,7 +268,7 @@ class TrackScene(QGraphicsScene):
             item.setBrush(QColor(colour))
             item.setZValue(1.5)
             self.addItem(item)
-            self._decor.append(item)
+            self._static.append(item)
         # segment numbers along the outside
         font = QFont("DejaVu Sans")
         font.setPixelSize(max(7, round(d.lane_width * 0.25)))
@@ -270,7 +282,7 @@ class TrackScene(QGraphicsScene):
             label.setPos(x - r.width() / 2, y - r.height() / 2)
             label.setZValue(1)
             self.addItem(label)
-            self._decor.append(label)
+            self._static.append(label)
 
     def _draw_grid(self) -> None:
         for item in self._grid_items:
