@@ -262,7 +262,8 @@ class MainWindow(QMainWindow):
         self._empty_hint.adjustSize()
         points: list[tuple[float, float]] = []
         if doc.data is not None and track is not None:
-            points = [(float(p[0]), float(p[1])) for p in centerline(doc.data)] if "geometry" in doc.data else []
+            # without geometry these are the stadium's points; the first edit makes them the file's
+            points = [(float(p[0]), float(p[1])) for p in centerline(doc.data)]
         if self.scene.show_track(track, points) and self.view.auto_fit:
             self.view.fit()
         if track is not None and self.selection is not None:

@@ -7,6 +7,7 @@ import random
 from PySide6.QtCore import QPointF, Qt
 
 from slipstream.engine import commands as c
+from slipstream.engine.document import TrackDocument
 
 from .conftest import BUNDLED
 from .helpers import click_cell, click_tool, key
@@ -109,3 +110,40 @@ def test_every_selection_tool_is_undoable(window, qtbot):
     while w.undo_stack.canUndo():
         w.undo_stack.undo()
     assert w.doc.state == original
+
+
+def test_grid_dock_reorders_prices_and_removes_slots(window, qtbot):
+    w = window
+    w.open_path(BUNDLED[0], ask=False)
+    table, panel = w.grid_panel.table, w.grid_panel
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(0, 0)).center())
+    cell = (w.doc.track.grid[0].lane, w.doc.track.grid[0].segment)
+    assert w.selection.cell == cell  # selecting a slot selects its cell on the canvas
+    qtbot.mouseClick(panel.down_button, Qt.MouseButton.LeftButton)
+    grid = w.doc.track.grid
+    assert (grid[1].lane, grid[1].segment) == cell and grid[0].money == 10 and grid[1].money == 11
+    assert panel.current() == 1
+    qtbot.mouseClick(panel.remove_button, Qt.MouseButton.LeftButton)
+    assert len(w.doc.track.grid) == 4
+    assert any(d.code == "T108" for d in w.doc.diagnostics)  # fewer than 5 slots: a warning
+    for _ in range(2):
+        w.act_undo.trigger()
+    assert w.doc.state.data["grid"] == TrackDocument.open(BUNDLED[0]).data["grid"]
+
+
+def test_new_from_each_template_and_a_stadium_centreline_becomes_editable(window, qtbot):
+    w = window
+    for name in ("oval", "road-course", "figure-eight"):
+        next(a for a in w.actions() if a.objectName() == f"new-{name}").trigger()
+        assert w.doc.track is not None and w.doc.diagnostics == [] and w.doc.dirty
+        w.doc.saved = w.doc.state
+    # a track without geometry is drawn as a stadium; dragging a point writes the centreline
+    w.push(c.ReplaceData({k: v for k, v in w.doc.data.items() if k != "geometry"}))
+    click_tool(qtbot, w, "centreline")
+    assert len(w.scene.control_points) > 3
+    x, y = w.scene.control_points[5]
+    start = w.view.mapFromScene(QPointF(x, y))
+    qtbot.mousePress(w.view.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(w.view.viewport(), start + QPointF(0, -25).toPoint())
+    qtbot.mouseRelease(w.view.viewport(), Qt.MouseButton.LeftButton)
+    assert "geometry" in w.doc.data and w.doc.track.geometry is not None
