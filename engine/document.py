@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import movegraph
 from .diagnostics import Diagnostic, sort_key
 from .files import atomic_write_text
 from .track import Track
@@ -176,6 +177,7 @@ class TrackDocument:
         if cached is None or cached[0] is not self.state or cached[1] != label:
             cached = (self.state, label, analyse(self.state, label))
             self._analysis = cached
+            _bound_successor_cache()
         return cached[2]
 
     @property
@@ -201,6 +203,15 @@ class TrackDocument:
         self.saved = self.state
         self._emit(Change(old, self.state, "saved"))
         return target
+
+
+def _bound_successor_cache(keep: int = 8) -> None:
+    """movegraph caches the move graph of every Track it sees, without a bound; an editing
+    session makes a new Track per edit (about 0.6 MB each at 2,000 spaces), so trim it."""
+    cached = getattr(movegraph, "_successors_cached", None)
+    info = getattr(cached, "cache_info", None)
+    if cached is not None and info is not None and info().currsize > keep:
+        cached.cache_clear()
 
 
 def state_from_text(text: str, file: str = "<text>") -> State:
