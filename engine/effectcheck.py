@@ -192,24 +192,147 @@ class _Walk:
                             hint="gear colours of this pack: " + ", ".join(map(str, self.colours)))
 
 
+EFFECT_SCHEMA = "https://slipstream.invalid/schemas/effect.schema.json"
+
+
+@cache
+def _primitive_validator(name: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    from .schema import registry
+
+    return Draft202012Validator({"$ref": f"{EFFECT_SCHEMA}#/$defs/p_{name}"}, registry=registry())
+
+
+_SHAPE_ERRORS = ("type", "const", "enum", "required", "oneOf", "anyOf")
+
+
+def _relevance(err: Any) -> tuple[int, int, float]:
+    """Deeper errors first, then errors inside a branch of the right shape, then (for unknown
+    keys) the branch whose keys look most like the ones written."""
+    score = 0.0
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict) and isinstance(err.schema, dict):
+        props = list(err.schema.get("properties", {}))
+        for k in err.instance:
+            if k not in props:
+                m = difflib.get_close_matches(str(k), props, n=1, cutoff=0.0)
+                if m:
+                    score = max(score, difflib.SequenceMatcher(None, str(k), m[0]).ratio())
+    return (len(err.absolute_path), err.validator not in _SHAPE_ERRORS, score)
+
+
+def _leaf(err: Any) -> Any:
+    """The most telling error of a `oneOf`/`anyOf` failure."""
+    while err.context:
+        err = max(err.context, key=_relevance)
+    return err
+
+
+def _nested_steps(name: str, body: Any) -> list[tuple[PathKey, Any]]:
+    """(path inside the step, nested step) of the effect lists a step holds."""
+    out: list[tuple[PathKey, Any]] = []
+    if isinstance(body, dict):
+        for key in NESTED_LISTS:
+            lst = body.get(key)
+            if isinstance(lst, list):
+                out += [((name, key, i), sub) for i, sub in enumerate(lst)]
+    if name == "choose_one" and isinstance(body, list):
+        for j, opt in enumerate(body):
+            if isinstance(opt, dict) and "effect" in opt and set(opt) <= {"label", "effect"}:
+                if isinstance(opt["effect"], list):
+                    out += [((name, j, "effect", i), sub) for i, sub in enumerate(opt["effect"])]
+            else:
+                out.append(((name, j), opt))
+    return out
+
+
+def step_diagnostics(step: Any, path: PathKey, src: SourceMap) -> list[Diagnostic]:
+    """Precise schema errors of one invalid effect step, checked against its own primitive.
+
+    The vocabulary's `effect` is a `oneOf` over every primitive, so a plain schema check of
+    a misspelt key says only which unrelated primitive's key is missing. Checking the step
+    against the schema of the primitive it names gives the real problem; nested effect lists
+    are checked step by step in the same way.
+    """
+    if not isinstance(step, dict) or len(step) != 1:
+        return []
+    (name, body), = step.items()
+    if name not in primitives():
+        return []  # E101, reported by the walk
+    out: list[Diagnostic] = []
+    nested = _nested_steps(name, body)
+    for sub_path, sub in nested:
+        out += step_diagnostics(sub, (*path, *sub_path), src)
+    skip = [p for p, _ in nested]
+    seen: set[tuple[str, str]] = set()
+    for err in _primitive_validator(name).iter_errors(step):
+        err = _leaf(err)
+        rel = tuple(err.absolute_path)
+        if any(rel[:len(p)] == p for p in skip):
+            continue
+        full = (*path, *rel)
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            props = list(err.schema.get("properties", {})) if isinstance(err.schema, dict) else []
+            for k in err.instance:
+                if k in props:
+                    continue
+                kp = (*full, k)
+                pos = src.key(kp)
+                near = _near(str(k), props)
+                if ("S002", json_path(kp)) not in seen:
+                    seen.add(("S002", json_path(kp)))
+                    out.append(make("S002", src.file, pos.line, pos.column, json_path(kp),
+                                    f"unknown property {k!r} of `{name}`",
+                                    hint=f"did you mean {near!r}?" if near else
+                                    "`" + name + "` takes: " + ", ".join(props)))
+            continue
+        code = "S003" if err.validator == "required" else "S001"
+        if (code, json_path(full) + err.message) in seen:
+            continue
+        seen.add((code, json_path(full) + err.message))
+        pos = src.value(full)
+        desc = err.schema.get("description") if isinstance(err.schema, dict) else None
+        out.append(make(code, src.file, pos.line, pos.column, json_path(full),
+                        f"{err.message} (in `{name}`)",
+                        hint=desc if code == "S001" and desc and len(desc) < 200 else None))
+    return out
+
+
 def schema_noise(diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]:
-    """Schema diagnostics of a file with unknown primitives or zones reported as E101/E102
-    instead of the schema's vague errors for the steps holding them."""
+    """Schema diagnostics of a file with effect steps explained precisely: unknown primitives
+    and zones as E101/E102, other mistakes by the schema of the step's own primitive."""
     if not diags or not isinstance(loaded.data, dict):
         return diags
+    from . import schemafast
+
     kind = str(loaded.data.get("slipstream", "")).partition("/")[0]
     walk = _Walk(loaded.source, None, None)
-    for path, lst in effect_lists(kind, loaded.data):
+    lists = list(effect_lists(kind, loaded.data))
+    for path, lst in lists:
         walk.selections = set()
         walk.steps(lst, path)
-    if not walk.bad_steps:
+    replaced = list(walk.bad_steps)
+    precise = [d for d in walk.diags if d.code in ("E101", "E102")]
+    for path, lst in lists:
+        if not isinstance(lst, list):
+            continue
+        for i, step in enumerate(lst):
+            sp = (*path, i)
+            if any(sp[:len(b)] == b or b[:len(sp)] == sp for b in walk.bad_steps):
+                continue
+            if schemafast.is_valid("effect", step, "effect") is not False:
+                continue
+            found = step_diagnostics(step, sp, loaded.source)
+            if found:
+                precise += found
+                replaced.append(sp)
+    if not replaced:
         return diags
-    prefixes = [json_path(p) for p in walk.bad_steps]
+    prefixes = [json_path(p) for p in replaced]
 
     def inside(d: Diagnostic) -> bool:
         return any(d.path == p or d.path.startswith((p + ".", p + "[")) for p in prefixes)
 
-    precise = [d for d in walk.diags if d.code in ("E101", "E102")]
     return precise + [d for d in diags if not inside(d)]
 
 
