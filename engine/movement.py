@@ -7,7 +7,7 @@ moves alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 
 from .movegraph import ahead_of_cell, segments_ahead
 from .ruleset import Options
@@ -20,13 +20,14 @@ Cell = tuple[int, int]
 class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
-    __slots__ = ("track", "n", "_ahead", "_segs")
+    __slots__ = ("track", "n", "_ahead", "_segs", "_steps")
 
     def __init__(self, track: Track) -> None:
         self.track = track
         self.n = track.segments
         self._ahead: dict[Cell, tuple[int, ...]] = {}
         self._segs: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._steps: dict[Cell, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
 
     def ahead(self, lane: int, seg: int) -> tuple[int, ...]:
         key = (lane, seg)
@@ -40,6 +41,17 @@ class TrackIndex:
         got = self._segs.get(key)
         if got is None:
             got = self._segs[key] = tuple(segments_ahead(self.track, lane, seg, target))
+        return got
+
+    def steps(self, lane: int, seg: int) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
+        """(space, colour, lane, segments ahead front-most first) for each space ahead."""
+        key = (lane, seg)
+        got = self._steps.get(key)
+        if got is None:
+            spaces = self.track.spaces
+            got = self._steps[key] = tuple(
+                (i, spaces[i].colour, spaces[i].lane, self.segments(lane, seg, i))
+                for i in self.ahead(lane, seg))
         return got
 
 
@@ -59,23 +71,22 @@ def is_free(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int, seg:
 
 
 def step_targets(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int, seg: int,
-                 colours: Iterable[int] | None) -> list[tuple[int, int, int]]:
+                 colours: Collection[int] | None) -> list[tuple[int, int, int]]:
     """Legal (space, lane, segment) targets of one step from (lane, seg) (RULES §3.1.2).
 
     Without weaving each target space offers its front-most free segment ahead of the origin;
     with weaving every free segment ahead of the origin.
     """
-    allowed = None if colours is None else set(colours)
-    track = ix.track
     out: list[tuple[int, int, int]] = []
-    for sp_idx in ix.ahead(lane, seg):
-        sp = track.spaces[sp_idx]
-        if allowed is not None and sp.colour not in allowed:
+    per_segment = opts.occupancy == "segment"
+    weaving = opts.weaving
+    for sp_idx, colour, sp_lane, segs in ix.steps(lane, seg):
+        if colours is not None and colour not in colours:
             continue
-        for s in ix.segments(lane, seg, sp_idx):
-            if is_free(ix, opts, occ, sp.lane, s):
-                out.append((sp_idx, sp.lane, s))
-                if not opts.weaving:
+        for s in segs:
+            if ((sp_lane, s) not in occ) if per_segment else is_free(ix, opts, occ, sp_lane, s):
+                out.append((sp_idx, sp_lane, s))
+                if not weaving:
                     break
     return out
 
