@@ -388,7 +388,8 @@ class MainWindow(QMainWindow):
         firsts: list[int] = []
         for seg in self._sel_segments():
             idx = track.cells[s.lane][seg]
-            if idx != NO_SPACE and track.spaces[idx].first not in firsts:
+            # only spaces that change: a macro of no-ops would still leave an empty step
+            if idx != NO_SPACE and track.spaces[idx].colour != colour and track.spaces[idx].first not in firsts:
                 firsts.append(track.spaces[idx].first)
         if len(firsts) == 1:
             self.push(cmds.Paint(s.lane, firsts[0], colour))

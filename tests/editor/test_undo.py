@@ -147,3 +147,17 @@ def test_new_from_each_template_and_a_stadium_centreline_becomes_editable(window
     qtbot.mouseMove(w.view.viewport(), start + QPointF(0, -25).toPoint())
     qtbot.mouseRelease(w.view.viewport(), Qt.MouseButton.LeftButton)
     assert "geometry" in w.doc.data and w.doc.track.geometry is not None
+
+
+def test_painting_a_range_is_one_step_and_repeating_it_leaves_none(window, qtbot):
+    w = window
+    w.open_path(BUNDLED[0], ask=False)
+    click_cell(qtbot, w, 0, 0)
+    click_cell(qtbot, w, 0, 12, Qt.KeyboardModifier.ShiftModifier)
+    key(qtbot, w.view, Qt.Key.Key_6)
+    assert w.undo_stack.count() == 1 and w.undo_stack.text(0) == "Paint 5 spaces black"
+    assert w.doc.data["layout"][0].startswith("6x4 6x4 6x2 6x2 6 3 ")
+    key(qtbot, w.view, Qt.Key.Key_6)
+    assert w.undo_stack.count() == 1
+    w.act_undo.trigger()
+    assert not w.doc.dirty
