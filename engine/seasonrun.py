@@ -40,6 +40,7 @@ class SeasonSpec:
     record: bool = True
     draft_policy: str = "value"  # how bots draft sponsors: value | random
     keep_lines: bool = True  # False: only the log's digest comes back (big batches)
+    deck_top: tuple[str, ...] = ()  # sponsors put on top of the shuffled deck (to measure one sponsor)
 
 
 @dataclass(slots=True)
@@ -89,9 +90,12 @@ def build(spec: SeasonSpec) -> tuple[Season, str, dict[str, Any]]:
     config: SeasonConfig = season_config(pack, dict(spec.season_options))
     seats = [Seat(f"P{i + 1}", b) for i, b in enumerate(spec.bots)]
     season = Season(rs, tracks, seats, seed=spec.seed, config=config, laps=spec.laps, record=spec.record)
+    if spec.deck_top:
+        season.deck = list(spec.deck_top) + [s for s in season.deck if s not in spec.deck_top]
     head = {"t": "season", "format": FORMAT, "pack": rs.pack_id, "pack_path": spec.pack,
             "digest": rs.pack_digest, "card_set": cs, "tracks": list(spec.tracks), "laps": spec.laps,
             "options": dict(spec.options), "season_options": config.as_dict(), "seed": spec.seed,
+            "deck_top": list(spec.deck_top),
             "seats": [{"name": s.name, "bot": s.bot} for s in seats]}
     return season, cs, head
 
@@ -139,7 +143,8 @@ def _spec_from_header(head: dict[str, Any]) -> SeasonSpec:
     return SeasonSpec(pack=head.get("pack_path", ""), tracks=tuple(head["tracks"]), seed=int(head["seed"]),
                       bots=tuple(s.get("bot", "human") for s in head["seats"]), card_set=head.get("card_set", ""),
                       laps=head.get("laps"), options=tuple(sorted(head.get("options", {}).items())),
-                      season_options=tuple(sorted(head.get("season_options", {}).items())), record=True)
+                      season_options=tuple(sorted(head.get("season_options", {}).items())), record=True,
+                      deck_top=tuple(head.get("deck_top", ())))
 
 
 def replay_season_lines(lines: list[str]) -> ReplayReport:

@@ -31,6 +31,15 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
     driver_w: Counter[str] = Counter()
     races = capped = rounds = 0
     players = 0
+    # how often each grid slot wins races 2+ (the expectation for a sponsor's holders)
+    later_w: Counter[int] = Counter()
+    later_n: Counter[int] = Counter()
+    for r in results:
+        for rr in r.races[1:]:
+            for slot, p in enumerate(rr.grid):
+                later_n[slot] += 1
+                later_w[slot] += rr.finish[0] == p
+    expected: dict[str, float] = {}
     for r in results:
         champ = r.standings[0]
         players = max(players, len(r.bots))
@@ -53,6 +62,9 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
                 if sid:
                     race_n[sid] += 1
                     race_w[sid] += rr.finish[0] == p
+                    slot = rr.grid.index(p)
+                    expected_w = later_w[slot] / later_n[slot] if later_n[slot] else 0.0
+                    expected[sid] = expected.get(sid, 0.0) + expected_w
                     held_by.setdefault(p, set()).add(sid)
         for d in r.drafts:
             for sid in d.pool:
@@ -71,6 +83,8 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
         sponsors.append({"sponsor": sid, "offered": offered[sid], "picked": picked[sid], "kept": kept[sid],
                          "pick_rate": Rate(sid, picked[sid], offered[sid]).as_dict(),
                          "race_win_rate": Rate(sid, race_w[sid], race_n[sid]).as_dict(),
+                         # wins expected from the holders' grid slots (pole wins more often)
+                         "expected_race_wins": round(expected.get(sid, 0.0), 2),
                          "season_win_rate": Rate(sid, season_w[sid], season_n[sid]).as_dict()})
     return {
         "seasons": len(results),
@@ -107,9 +121,13 @@ def format_season_summary(s: dict[str, Any]) -> str:
         even = 100 / s["players"] if s["players"] else 0
         lines.append("sponsors: pick rate when offered, and how often a holder won the race driven "
                      f"with it (even chance {even:.0f}%), 95% intervals:")
-        lines.append(f"  {'sponsor':<8} {'picked/offered':<36} {'holder race wins':<36} holder season wins")
+        lines.append(f"  {'sponsor':<8} {'picked/offered':<36} {'holder race wins':<36} {'vs grid':<8} "
+                     "holder season wins")
         for sp in s["sponsors"]:
+            exp = sp["expected_race_wins"]
+            ratio = f"x{sp['race_win_rate']['wins'] / exp:.2f}" if exp else "-"
             lines.append(f"  {sp['sponsor']:<8} {_pct(sp['pick_rate']):<36} {_pct(sp['race_win_rate']):<36} "
-                         f"{_pct(sp['season_win_rate'])}")
+                         f"{ratio:<8} {_pct(sp['season_win_rate'])}")
+        lines.append("  (vs grid: holder race wins / wins expected from the holders' grid slots in races 2+)")
     lines.append(f"mean rounds per race: {s['mean_rounds']}")
     return "\n".join(lines)
