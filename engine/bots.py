@@ -67,6 +67,7 @@ class GreedyBot(Bot):
     name = "greedy"
     WEAR_WEIGHT = 0.3
     PIT_WEAR = 5
+    CLEANER_VALUE = 2.5
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -325,7 +326,7 @@ class GreedyBot(Bot):
             if "wear_cleaner" in tr and "mover" not in tr:
                 return 6.5 if owned_wear >= 4 else 3.0
             if "cleaner" in tr and "mover" not in tr:
-                return 5.0 if owned_wear >= 6 else 2.0
+                return self.CLEANER_VALUE if owned_wear >= 6 else 2.0
             if "mover" in tr:
                 return 4.5
             return 2.5

@@ -64,7 +64,7 @@ def test_cli_race_log_and_replay(tmp_path: Path) -> None:
     text = text[:len(text) // 2]
     log.write_text("\n".join(text) + "\n")
     r3 = CliRunner().invoke(main, ["replay", str(log)])
-    assert r3.exit_code == 1 and f"first divergence at line {len(text) + 1}" in r3.output
+    assert r3.exit_code == 1 and f"race-3.jsonl:{len(text) + 1}:" in r3.output
 
 
 def test_cli_many_races_print_statistics() -> None:
