@@ -139,6 +139,31 @@ class Game:
         g.starting_order = self.starting_order
         return g
 
+    def snapshot(self) -> dict[str, Any]:
+        """The public race state as plain JSON-able data (zones by kind id, cars, stock, turn)."""
+        kinds = self.rules.kinds
+
+        def zone(z: list[int]) -> dict[str, int]:
+            return {kinds[k].id: n for k, n in enumerate(z) if n}
+
+        race = self.race
+        t = race.turn
+        d = self.pending
+        return {
+            "round": race.round, "final_round": race.final_round, "over": race.over,
+            "order": list(race.order), "standings": self.standings(),
+            "stock": zone(race.stock),
+            "players": [{"name": p.name, "car": [p.car.lane, p.car.segment, p.car.lap],
+                         "driver": self.rules.drivers[p.driver].id if p.driver is not None else None,
+                         **{name: zone(p.zones[i]) for i, name in enumerate(_ZN)}}
+                        for p in race.players],
+            "turn": None if t is None else {
+                "player": t.player, "stage": t.stage, "pit": t.pit,
+                "placed": [f"{pl.lane}:{pl.segment}" for pl in t.placements]},
+            "pending": None if d is None else {"player": d.player, "kind": d.kind, "text": d.text,
+                                               "options": d.keys()},
+        }
+
     def emit(self, ev: str, **data: Any) -> None:
         if self.record:
             t = self.race.turn

@@ -123,3 +123,17 @@ def test_greedy_beats_random_head_to_head() -> None:
             g.apply(bots[g.pending.player].choose(g, g.pending))
         wins += g.standings()[0] == 0
     assert wins >= 16
+
+
+def test_snapshot_is_plain_data_and_copies_keep_it() -> None:
+    import json
+
+    g, bots = _game(21)
+    for _ in range(60):
+        g.apply(bots[g.pending.player].choose(g, g.pending))  # type: ignore[union-attr]
+    snap = g.snapshot()
+    assert json.loads(json.dumps(snap)) == snap
+    c = g.copy()
+    assert c.snapshot() == snap
+    c.apply(c.pending.options[0].key)  # type: ignore[union-attr]
+    assert g.snapshot() == snap  # the original is untouched
