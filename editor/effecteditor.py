@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .forms import Field, RawField, Schemas, default_for, make_field
+from .forms import INDENT_PX, Field, RawField, Schemas, default_for, is_scalar_field, make_field
 
 
 def primitives(s: Schemas) -> list[tuple[str, dict[str, Any], str]]:
@@ -46,16 +46,24 @@ class EffectStepField(Field):
         self.base = s.names["effect"]
         self.prims = primitives(s)
         self.names = [p[0] for p in self.prims]
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        top = QHBoxLayout()
+        outer.addLayout(top)
         self.combo = QComboBox()
         self.combo.setObjectName("primitive")
         for name, _schema, desc in self.prims:
             self.combo.addItem(name)
             self.combo.setItemData(self.combo.count() - 1, desc, Qt.ItemDataRole.ToolTipRole)
-        lay.addWidget(self.combo, 0, Qt.AlignmentFlag.AlignTop)
-        self.body_holder = QVBoxLayout()
-        lay.addLayout(self.body_holder, 1)
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        top.addWidget(self.combo, 0, Qt.AlignmentFlag.AlignTop)
+        self.beside = QHBoxLayout()  # scalar parameters (gain_wear: 2) sit beside the name
+        top.addLayout(self.beside)
+        top.addStretch(1)
+        self.body_holder = QVBoxLayout()  # mappings and lists go below, indented
+        self.body_holder.setContentsMargins(INDENT_PX, 0, 0, 0)
+        outer.addLayout(self.body_holder)
         self.body: Field | None = None
         self.name = ""
         self.set_value(value)
@@ -63,7 +71,7 @@ class EffectStepField(Field):
 
     def _show(self, name: str, params: Any) -> None:
         if self.body is not None:
-            self.body_holder.removeWidget(self.body)
+            self.body.setParent(None)
             self.body.deleteLater()
         self.name = name
         if name in self.names:
@@ -73,7 +81,7 @@ class EffectStepField(Field):
         else:
             self.body = RawField(params)
         self.body.edited.connect(self.edited.emit)
-        self.body_holder.addWidget(self.body)
+        (self.beside if is_scalar_field(self.body) else self.body_holder).addWidget(self.body)
 
     def _switch(self, i: int) -> None:
         name, schema, _desc = self.prims[i]

@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QSpinBox,
-    QStackedWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -36,6 +36,8 @@ from slipstream.engine.schema import schema_files
 
 Schema = dict[str, Any]
 ERROR_STYLE = "border: 2px solid #c01c28;"
+INDENT_PX = 18
+LONG_TEXT = 500  # strings allowed this long get a multi-line box
 
 
 # ---------------------------------------------------------------------------------------------
@@ -83,7 +85,13 @@ class Schemas:
 
     def is_def(self, schema: Schema, name: str) -> bool:
         defs = self.effect_defs()
-        return name in defs and (schema is defs[name] or schema == defs[name])
+        if name not in defs:
+            return False
+        if schema is defs[name]:
+            return True
+        strip = ("description",)  # a description beside a `$ref` makes a copy of the target
+        return {k: v for k, v in schema.items() if k not in strip} == \
+            {k: v for k, v in defs[name].items() if k not in strip}
 
 
 @cache
@@ -153,6 +161,16 @@ def default_for(s: Schemas, schema: Schema, base: str) -> Any:
         props = schema.get("properties", {})
         return {k: default_for(s, props[k], base) for k in schema.get("required", ()) if k in props}
     return None
+
+
+def variant_labels(schema: Schema, resolved: list[tuple[Schema, str]]) -> list[str]:
+    """Labels of the variants of a `oneOf`: the name of a referenced definition (`number`),
+    else the variant's own short name."""
+    out = []
+    for raw, (b, _bb) in zip(schema.get("oneOf", schema.get("anyOf", [])), resolved, strict=True):
+        ref = raw.get("$ref", "") if isinstance(raw, dict) else ""
+        out.append(ref.rpartition("/")[2] if "#/$defs/" in ref else branch_label(b))
+    return out
 
 
 def branch_label(schema: Schema) -> str:
@@ -228,6 +246,56 @@ class TextField(Field):
 
     def focus_widget(self) -> QWidget:
         return self.edit
+
+
+class TextAreaField(Field):
+    """A long text (card texts, notes): several lines, committed when the box loses focus."""
+
+    def __init__(self, schema: Schema, value: Any) -> None:
+        super().__init__()
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.edit = _AreaEdit(self._finished)
+        self.edit.setPlaceholderText(schema.get("description", "")[:80])
+        self.edit.setFixedHeight(64)
+        lay.addWidget(self.edit)
+        self._last = ""
+        self.set_value(value)
+
+    def _finished(self) -> None:
+        if self.edit.toPlainText() != self._last:
+            self._last = self.edit.toPlainText()
+            self.edited.emit()
+
+    def value(self) -> Any:
+        return self.edit.toPlainText()
+
+    def set_value(self, value: Any) -> None:
+        text = "" if value is None else str(value)
+        if self.edit.toPlainText() != text:
+            self.edit.setPlainText(text)
+        self._last = text
+
+    def focus_widget(self) -> QWidget:
+        return self.edit
+
+
+class _AreaEdit(QPlainTextEdit):
+    def __init__(self, on_leave: Any) -> None:
+        super().__init__()
+        self.on_leave = on_leave
+        self.setTabChangesFocus(True)
+
+    def focusOutEvent(self, event: Any) -> None:  # noqa: N802
+        self.on_leave()
+        super().focusOutEvent(event)
+
+
+def is_scalar_field(field: Field) -> bool:
+    """Fields that fit on one line beside a label or picker."""
+    if isinstance(field, VariantField):
+        return field.current is not None and is_scalar_field(field.current)
+    return isinstance(field, TextField | IntField | BoolField | ChoiceField | ConstField | RawField)
 
 
 class IntField(Field):
@@ -472,17 +540,24 @@ class VariantField(Field):
         super().__init__()
         self.s = s
         self.choices = branches(s, schema, base)
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        self.top = QHBoxLayout()
+        outer.addLayout(self.top)
         self.combo = QComboBox()
         self.combo.setObjectName("variant")
-        for b, _bb in self.choices:
-            self.combo.addItem(branch_label(b))
+        self.labels = variant_labels(schema, self.choices)
+        for (b, _bb), label in zip(self.choices, self.labels, strict=True):
+            self.combo.addItem(label)
             self.combo.setItemData(self.combo.count() - 1, b.get("description", ""), Qt.ItemDataRole.ToolTipRole)
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        lay.addWidget(self.combo, 0, Qt.AlignmentFlag.AlignTop)
-        self.stack = QStackedWidget()
-        lay.addWidget(self.stack, 1)
+        self.top.addWidget(self.combo, 0, Qt.AlignmentFlag.AlignTop)
+        self.beside = QHBoxLayout()  # a scalar variant sits beside the picker
+        self.top.addLayout(self.beside, 1)
+        self.below = QVBoxLayout()  # a mapping or list goes below it, indented
+        self.below.setContentsMargins(INDENT_PX, 0, 0, 0)
+        outer.addLayout(self.below)
         self.current: Field | None = None
         self.set_value(value)
         self.combo.currentIndexChanged.connect(self._switch)
@@ -498,11 +573,10 @@ class VariantField(Field):
         field = make_field(self.s, b, bb, value, inline=True)
         field.edited.connect(self.edited.emit)
         if self.current is not None:
-            self.stack.removeWidget(self.current)
+            self.current.setParent(None)
             self.current.deleteLater()
         self.current = field
-        self.stack.addWidget(field)
-        self.stack.setCurrentWidget(field)
+        (self.beside if is_scalar_field(field) else self.below).addWidget(field)
 
     def _switch(self, i: int) -> None:
         b, bb = self.choices[i]
@@ -526,8 +600,7 @@ class VariantField(Field):
 
     def choose(self, label: str) -> None:
         """Pick a variant by its label (as the user does in the drop-down)."""
-        labels = [branch_label(b) for b, _ in self.choices]
-        self.combo.setCurrentIndex(labels.index(label))
+        self.combo.setCurrentIndex(self.labels.index(label))
 
 
 class RawField(Field):
@@ -566,6 +639,8 @@ def make_field(s: Schemas, schema: Schema, base: str, value: Any, *, inline: boo
         return VariantField(s, schema, base, value)
     t = schema.get("type")
     if t == "string":
+        if int(schema.get("maxLength", 0)) >= LONG_TEXT:
+            return TextAreaField(schema, value)
         return TextField(schema, value)
     if t == "integer":
         return IntField(schema, value)

@@ -305,6 +305,10 @@ class PackDocument:
         self._analysis = (self.state, result)
         return result
 
+    def last_analysis(self) -> PackAnalysis | None:
+        """The most recent analysis, even of an older state (never computes one)."""
+        return self._analysis[1] if self._analysis is not None else None
+
     @property
     def diagnostics(self) -> list[Diagnostic]:
         return self.analysis().diagnostics
@@ -417,12 +421,14 @@ def _label(path: PathKey) -> str:
 
 
 class SetValue(PackCommand):
-    """Set (or with DELETE remove) the value at a path of one file; typing merges."""
+    """Set (or with DELETE remove) the value at a path of one file. With `merge`, repeated
+    sets of the same path (live typing, a dragged slider) make one undo step."""
 
-    def __init__(self, rel: str, path: PathKey, value: Any, text: str | None = None) -> None:
+    def __init__(self, rel: str, path: PathKey, value: Any, text: str | None = None, *,
+                 merge: bool = False) -> None:
         super().__init__()
         self.rel, self.path, self.value = rel, tuple(path), value
-        self.merge_key = ("set", rel, self.path)
+        self.merge_key = ("set", rel, self.path) if merge else None
         self.text = text or (f"Remove {_label(self.path)}" if value is DELETE
                              else f"Set {_label(self.path)}")
 

@@ -36,8 +36,8 @@ def test_edits_are_commands_with_exact_undo_and_merged_typing(base_copy):
     stack = CommandStack(doc)
     ref = _card(doc, "manager")
     before = doc.state
-    assert stack.push(SetValue(ref.rel, (*ref.path, "name"), "Manage"))
-    assert stack.push(SetValue(ref.rel, (*ref.path, "name"), "Manager X"))
+    assert stack.push(SetValue(ref.rel, (*ref.path, "name"), "Manage", merge=True))
+    assert stack.push(SetValue(ref.rel, (*ref.path, "name"), "Manager X", merge=True))
     assert len(stack.commands) == 1  # typing into one field is one step
     assert _card(doc, "manager").data["name"] == "Manager X"
     assert doc.dirty and doc.dirty_files() == [ref.rel]
