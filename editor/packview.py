@@ -656,3 +656,35 @@ class PackWindow(QMainWindow):
 def open_pack_window(path: str | Path, open_track: Callable[[Path], Any] | None = None) -> PackWindow:
     """Open the pack folder at `path` in a new pack window (raises OSError if it is no pack)."""
     return PackWindow(PackDocument.open(path), open_track)
+
+
+def install(window: QMainWindow, menu: Any) -> QAction:
+    """Add File > Open Pack… to the track editor's window: the pack opens in its own window,
+    and its tracks open in the track canvas (`window.open_path`)."""
+    windows: list[PackWindow] = []
+
+    def open_pack(path: Path) -> PackWindow | None:
+        try:
+            win = open_pack_window(path, open_track=lambda p: window.open_path(Path(p)))  # type: ignore[attr-defined]
+        except OSError as exc:
+            QMessageBox.warning(window, APP, f"Cannot open the pack:\n{exc}")
+            return None
+        windows.append(win)
+        win.destroyed.connect(lambda _o=None, w=win: windows.remove(w) if w in windows else None)
+        win.show()
+        return win
+
+    def dialog() -> None:
+        name = QFileDialog.getExistingDirectory(window, "Open pack folder (the folder holding pack.yaml)")
+        if name:
+            open_pack(Path(name))
+
+    act = QAction("Open &Pack…", window)
+    act.setObjectName("open-pack")
+    act.setShortcut(QKeySequence("Ctrl+Shift+O"))
+    act.triggered.connect(lambda _c=False: dialog())
+    window.addAction(act)
+    menu.addAction(act)
+    window.open_pack = open_pack  # type: ignore[attr-defined]
+    window.pack_windows = windows  # type: ignore[attr-defined]
+    return act
