@@ -36,6 +36,7 @@ from slipstream.engine.tracktemplates import TEMPLATE_NAMES, TEMPLATES, template
 from . import printing, recovery
 from .canvas import Selection, TrackScene, TrackView
 from .docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
+from .packview import install as install_pack_menu
 from .racedock import install as install_race_docks
 from .undo import push, seal
 
@@ -148,6 +149,7 @@ class MainWindow(QMainWindow):
                                          lambda n=name: self.new_from_template(n), None, f"new-{name}"))
         self.act_open = self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, "open")
         file_menu.addAction(self.act_open)
+        install_pack_menu(self, file_menu)  # File > Open Pack… (editor/packview.py)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.act_save = self._act("&Save", self.save, QKeySequence.StandardKey.Save, "save")
         self.act_save_as = self._act("Save &as…", self.save_as, QKeySequence("Ctrl+Shift+S"), "save-as")
