@@ -74,6 +74,7 @@ class GreedyBot(Bot):
         self._traits: dict[int, set[str]] = {}
         self._target: str | None = None
         self._plan: list[tuple[int, str]] = []
+        self._dispatch: dict[str, Callable[[Game, Decision], str]] = {}
         self._plan_key: tuple[Any, ...] = ()
 
     def traits(self, g: Game, k: int) -> set[str]:
@@ -84,11 +85,16 @@ class GreedyBot(Bot):
 
     # ------------------------------------------------------------------ dispatch
     def choose(self, game: Game, decision: Decision) -> str:
-        fn: Callable[[Game, Decision], str] | None = getattr(self, "c_" + decision.kind, None)
-        key = fn(game, decision) if fn else decision.options[0].key
+        fn = self._dispatch.get(decision.kind)
+        if fn is None:
+            fn = self._dispatch[decision.kind] = getattr(self, "c_" + decision.kind, self._first)
+        key = fn(game, decision)
         if decision.option(key) is None:
             return decision.options[0].key
         return key
+
+    def _first(self, game: Game, decision: Decision) -> str:
+        return decision.options[0].key
 
     # ------------------------------------------------------------------ turn shape
     def c_turn(self, g: Game, d: Decision) -> str:
