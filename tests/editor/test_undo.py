@@ -19,11 +19,11 @@ def test_long_random_sequence_undo_all_redo_all_through_the_qt_stack(make_window
     w.open_path(BUNDLED[0], ask=False)
     original = w.doc.state
     rng = random.Random(7)
-    for _ in range(150):
+    for _ in range(60):  # the Qt-free stack gets 2 x 400 edits in test_document.py
         w.push(random_command(rng, w.doc))
     final = w.doc.state
     steps = w.undo_stack.index()
-    assert steps > 100
+    assert steps > 40
     assert w.history.model().rowCount() == w.undo_stack.count() + 1  # "<opened>" + one row per step
     for _ in range(steps):
         w.act_undo.trigger()
