@@ -674,7 +674,8 @@ class Move(Frame):
     """PLAN_MOVE with the played cube (RULES §3.1.2), or a direct car move (`drive`)."""
 
     __slots__ = ("ctx", "drive", "left", "optional", "cols", "same", "steps", "spaces",
-                 "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear")
+                 "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
+                 "restart")
 
     def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool) -> None:
         self.ctx = ctx
@@ -703,6 +704,7 @@ class Move(Frame):
         self.steps = 0
         self.spaces: list[int] = []
         self.crossings = 0
+        self.restart = False
         p = g.race.players[ctx.me]
         if drive or t is None or not t.placements or t.player != ctx.me:
             self.head = (p.car.lane, p.car.segment)
@@ -712,7 +714,16 @@ class Move(Frame):
 
     def targets(self, g: Game) -> list[tuple[int, int, int]]:
         occ = g.occupancy(self.ctx.me)
-        return step_targets(g.ix, g.rules.options, occ, self.head[0], self.head[1], self.cols)
+        opts = g.rules.options
+        out = step_targets(g.ix, opts, occ, self.head[0], self.head[1], self.cols)
+        if not self.drive and not opts.placement_chain and self.steps == 0:
+            # RULES §8.9 alternative: a placement may also start from the car again
+            car = g.race.players[self.ctx.me].car
+            if (car.lane, car.segment) != self.head:
+                seen = {(ln, s) for _, ln, s in out}
+                out += [t for t in step_targets(g.ix, opts, occ, car.lane, car.segment, self.cols)
+                        if (t[1], t[2]) not in seen]
+        return out
 
     def run(self, g: Game) -> Decision | None:
         me = self.ctx.me
@@ -755,6 +766,13 @@ class Move(Frame):
         ln_s = key[3:].split(":")
         lane, s = int(ln_s[0]), int(ln_s[1])
         sp = g.track.cells[lane][s]
+        if self.steps == 0 and not self.drive and not g.rules.options.placement_chain:
+            car = g.race.players[self.ctx.me].car
+            from_head = {(ln, t) for _, ln, t in step_targets(
+                g.ix, g.rules.options, g.occupancy(self.ctx.me), self.head[0], self.head[1], self.cols)}
+            if (lane, s) not in from_head:
+                self.head = (car.lane, car.segment)  # this placement starts from the car
+                self.restart = True
         if s < self.head[1]:
             self.crossings += 1
         self.head = (lane, s)
@@ -777,7 +795,7 @@ class Move(Frame):
             t = g.race.turn
             assert t is not None
             t.placements.append(Placement(self.kind, self.head[0], self.head[1],
-                                          tuple(self.spaces), self.crossings))
+                                          tuple(self.spaces), self.crossings, self.restart))
             g.emit("place", p=me, kind=g.rules.kinds[self.kind].id,
                    cell=f"{self.head[0]}:{self.head[1]}", steps=self.steps)
 

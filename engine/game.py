@@ -324,9 +324,11 @@ class Game:
             return
         car = self.race.players[player].car
         frm = f"{car.lane}:{car.segment}"
-        for pl in t.placements:
+        start = max((i for i, pl in enumerate(t.placements) if pl.from_car), default=0)
+        for i, pl in enumerate(t.placements):
             t.entered.extend(pl.spaces)
-            car.lap += pl.crossings
+            if i >= start:  # laps count along the route the car finally follows
+                car.lap += pl.crossings
         last = t.placements[-1]
         car.lane, car.segment = last.lane, last.segment
         t.moved = True

@@ -85,7 +85,6 @@ SUPPORTED: dict[str, set[Any]] = {
     "occupancy": {"segment", "space", "unlimited"},
     "full_spaces": {"block"},
     "drafting": {"segment_or_space", "segment", "space"},
-    "placement_chain": {True},
     "gains_to": {"used", "discard"},
 }
 

@@ -54,6 +54,7 @@ class Placement:
     segment: int
     spaces: tuple[int, ...]  # space indices entered, in order
     crossings: int  # finish-line crossings on the way
+    from_car: bool = False  # started from the car again (option placement_chain: false)
 
 
 @dataclass(slots=True)
@@ -79,7 +80,7 @@ class TurnState:
 
     def copy(self) -> TurnState:
         t = TurnState(self.player, self.stage, self.pit, [Placement(p.kind, p.lane, p.segment,
-                      p.spaces, p.crossings) for p in self.placements], self.entered[:],
+                      p.spaces, p.crossings, p.from_car) for p in self.placements], self.entered[:],
                       dict(self.counters), self.drafting_flag, self.gear_spaces,
                       dict(self.stand_in), dict(self.scheduled), dict(self.positions_action),
                       self.position_car_start, self.decline_wear, set(self.hooks_used),

@@ -85,3 +85,19 @@ def test_unimplemented_option_values_are_reported() -> None:
     rs = basic_ruleset(full_spaces="pass")
     assert unsupported_options(rs.options) == ["full_spaces='pass'"]
     assert unsupported_options(basic_ruleset().options) == []
+
+
+def test_without_the_placement_chain_a_cube_may_start_from_the_car_again() -> None:
+    tr = track(*LANES)
+    players = [{"car": {"lane": 0, "segment": 0}, "active": {"gear-4": 1, "gear-3": 1}, "bag": {"gear-3": 7}},
+               {"car": {"lane": 1, "segment": 10}, "bag": {"gear-3": 7}}]
+    chain = game(tr, players)
+    play(chain, "play gear-4", "play gear-3")
+    # from the cube on 0:3 no white space is ahead: the white cube stays off the track
+    assert [(p.lane, p.segment) for p in chain.race.turn.placements] == [(0, 3)]  # type: ignore[union-attr]
+    free = game(tr, players, rules=basic_ruleset(placement_chain=False))
+    play(free, "play gear-4", "play gear-3")
+    # white 1:1 is ahead of the car, so it may take the cube; the car ends there
+    assert [(p.lane, p.segment) for p in free.race.turn.placements] == [(0, 3), (1, 1)]  # type: ignore[union-attr]
+    play(free, "end", "end")
+    assert (free.race.players[0].car.lane, free.race.players[0].car.segment) == (1, 1)
