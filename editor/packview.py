@@ -139,8 +139,9 @@ class PackWindow(QMainWindow):
         self.tree = QTreeWidget()
         self.tree.setObjectName("pack-tree")
         self.tree.setHeaderHidden(True)
-        self.tree.currentItemChanged.connect(lambda cur, _prev: self._tree_selected(cur))
-        self.tree.itemDoubleClicked.connect(lambda item, _c: self._tree_activated(item))
+        # bound methods (not lambdas): Qt drops them with the window, so no late calls
+        self.tree.currentItemChanged.connect(self._tree_selected)
+        self.tree.itemDoubleClicked.connect(self._tree_activated)
 
         self.form_area = QScrollArea()
         self.form_area.setObjectName("form-area")
@@ -200,7 +201,7 @@ class PackWindow(QMainWindow):
         self.validate_timer.setSingleShot(True)
         self.validate_timer.setInterval(VALIDATE_MS)
         self.validate_timer.timeout.connect(self.validate_now)
-        self.undo_stack.indexChanged.connect(lambda _i: self._update_title())
+        self.undo_stack.indexChanged.connect(self._update_title)
 
         doc.subscribe(self._changed)
         self.validate_now()  # first: the tree names colours after the pack's cube kinds
@@ -270,7 +271,7 @@ class PackWindow(QMainWindow):
         self._refresh_preview()
         return an.diagnostics
 
-    def _update_title(self) -> None:
+    def _update_title(self, _index: int = 0) -> None:
         self.setWindowTitle(f"{self.doc.id} ({self.doc.root.name}){'*' if self.doc.dirty else ''} — {APP} pack")
 
     # --- tree ------------------------------------------------------------------------------
@@ -372,11 +373,11 @@ class PackWindow(QMainWindow):
             self._item_key = None
             self._show_form(None)
 
-    def _tree_selected(self, item: QTreeWidgetItem | None) -> None:
+    def _tree_selected(self, item: QTreeWidgetItem | None, _previous: object = None) -> None:
         t = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
         self.select(tuple(t) if t is not None else None)
 
-    def _tree_activated(self, item: QTreeWidgetItem) -> None:
+    def _tree_activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         t = item.data(0, Qt.ItemDataRole.UserRole)
         if t is not None and t[0] == "track":
             self.open_track_file(t[1])
