@@ -27,7 +27,11 @@ def _game(seed: int, record: bool = False) -> tuple[Game, list[RandomBot]]:
     r = random.Random(seed)
     card_set = r.choice(sorted(pack.card_sets))
     options = {"max_rounds": CAP, "weaving": r.random() < 0.3,
-               "momentum": "none" if r.random() < 0.2 else "slide"}
+               "momentum": "none" if r.random() < 0.2 else "slide",
+               "placement_chain": r.random() < 0.8, "strict_play": r.random() < 0.2,
+               "turn_order": "position" if r.random() < 0.2 else "fixed",
+               "drafting": r.choice(["segment_or_space", "segment", "space"]),
+               "occupancy": "space" if r.random() < 0.1 else "segment"}
     rs = ruleset_from_pack(pack, card_set).with_options(options)
     n = r.randint(2, 4)
     drivers = r.sample([d.id for d in rs.drivers], n) if r.random() < 0.5 else [None] * n
