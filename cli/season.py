@@ -208,6 +208,8 @@ def _season_text(res: Any) -> str:
         for place, p in enumerate(rr.finish, start=1):
             totals[p] += rr.points[p]
             lines.append(f"  {place}. {who(p):<28} +{rr.points[p]} points")
+        left = ", ".join(f"{k} {v}" for k, v in rr.stock_left.items() if v)
+        lines.append(f"  stock left: {left or 'nothing'}")
         d = drafts.get(i)
         if d is not None:
             lines.append(f"  draft after race {i}: pool {', '.join(d.pool) or '(empty)'}; pick order "

@@ -110,6 +110,7 @@ class RaceRecord:
     rounds: int
     capped: bool
     supply: list[int]  # cubes per kind (stock + every collection) at the start of the race
+    stock_left: dict[str, int]  # the stock at the end of the race (unlimited wear left out)
 
 
 @dataclass(slots=True)
@@ -369,7 +370,9 @@ class Season:
             pts[p] = self.config.points_for(place, n)
             self.points[p] += pts[p]
         self.races.append(RaceRecord(g.track.id, self.race_seeds[self.race_no], list(self.grid), finish, pts,
-                                     list(self.sponsors), g.race.round, g.race.capped, self.races_supply))
+                                     list(self.sponsors), g.race.round, g.race.capped, self.races_supply,
+                                     {k.id: g.race.stock[k.index] for k in self.rules.kinds
+                                      if not (k.index == self.rules.wear and self.rules.options.unlimited_wear)}))
         self.collect(g)
         if self.record:
             self.log.append({"t": "result", "race": self.race_no + 1,
