@@ -13,6 +13,7 @@ from slipstream.engine.packdoc import (
     items,
     parse_json_path,
 )
+from slipstream.engine.packvalidate import validate_pack_folder
 from slipstream.engine.packyaml import changed_lines
 from slipstream.engine.scaffold import new_pack
 
@@ -58,6 +59,9 @@ def test_diagnostics_follow_the_edits_with_file_and_path(base_copy):
     d = diags[0]
     assert doc.file_of(d.file) == ref.rel
     assert parse_json_path(d.path)[:3] == (*ref.path, "cost")
+    # the same records `slipstream validate` gives for the saved pack
+    doc.save()
+    assert validate_pack_folder(base_copy) == diags
     stack.undo()
     assert doc.diagnostics == []
 
