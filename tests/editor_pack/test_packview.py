@@ -206,7 +206,19 @@ def test_scenarios_run_from_the_editor_show_expected_and_actual(open_pack, qtbot
     assert ref.rel == "cards/engine.yaml"
 
 
-def test_menu_entries_for_new_items_exist(open_pack, base_copy):
+def test_new_items_of_every_kind_get_a_form_and_can_be_removed(open_pack, base_copy):
     win = open_pack(base_copy)
     names = {a.objectName() for a in win.actions()}
     assert {"new-cards", "new-drivers", "new-sponsors", "new-cardsets", "new-cubes", "pack-save"} <= names
+    before = win.doc.state
+    for kind in ("cubes", "cards", "drivers", "sponsors", "cardsets"):
+        ref = win.new_item(kind, f"new-{kind}")
+        assert win.current_ref() == ref and win.form is not None
+        assert win.form.value() == ref.data
+        assert win._find_tree(lambda t, r=ref: t == ("item", r.rel, r.key, r.index)) is not None
+        win.remove_selected()
+        assert all(r.id != f"new-{kind}" for r in items(win.doc.state, kind))
+    assert win.undo_stack.count() == 10
+    while win.undo_stack.canUndo():
+        win.undo_stack.undo()
+    assert win.doc.state == before
