@@ -75,6 +75,7 @@ class GreedyBot(Bot):
         self._target: str | None = None
         self._plan: list[tuple[int, str]] = []
         self._dispatch: dict[str, Callable[[Game, Decision], str]] = {}
+        self._ranks: dict[str, float] = {}
         self._plan_key: tuple[Any, ...] = ()
 
     def traits(self, g: Game, k: int) -> set[str]:
@@ -168,6 +169,7 @@ class GreedyBot(Bot):
         from .state import Car
 
         draft_cache: dict[tuple[int, int], bool] = {}
+        tcache: dict[tuple[tuple[int, int], int], list[tuple[tuple[int, int], int]]] = {}
 
         def leaf(cell: tuple[int, int], darkest: int, adv: int) -> float:
             if darkest == 0:
@@ -196,9 +198,13 @@ class GreedyBot(Bot):
                 for _step in range(reach):
                     nxt = []
                     for c, a in frontier:
-                        for _sp, ln, s in step_targets(ix, opts, occ, c[0], c[1], (shade,)):
-                            da = (s - c[1]) % n
-                            nxt.append(((ln, s), a + da))
+                        tkey = (c, shade)
+                        tg = tcache.get(tkey)
+                        if tg is None:
+                            tg = tcache[tkey] = [((ln, s), (s - c[1]) % n) for _sp, ln, s in
+                                                 step_targets(ix, opts, occ, c[0], c[1], (shade,))]
+                        for c2, da in tg:
+                            nxt.append((c2, a + da))
                     frontier = nxt
                     for c2, a2 in frontier:
                         sc, path = best(c2, rest, max(darkest, shade), 0)
@@ -246,6 +252,12 @@ class GreedyBot(Bot):
     # ------------------------------------------------------------------ cube choices
     def _rank(self, g: Game, key: str) -> float:
         """Lower is a better cube to get rid of."""
+        got = self._ranks.get(key)
+        if got is None:
+            got = self._ranks[key] = self._rank_of(g, key)
+        return got
+
+    def _rank_of(self, g: Game, key: str) -> float:
         kid = key.partition(":")[2] or key
         try:
             k = g.rules.kind(kid)

@@ -110,7 +110,7 @@ class EffectList(Frame):
 
 def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
     """Begin one primitive: act now, or push its frame."""
-    if not isinstance(eff, Mapping) or len(eff) != 1:
+    if not isinstance(eff, dict | Mapping) or len(eff) != 1:
         raise EffectError(f"an effect must be a mapping with one key, not {eff!r}")
     (name, arg), = eff.items()
     fn = PRIMITIVES.get(name)
