@@ -327,7 +327,9 @@ class PackDocument:
         for f in self.state.files:
             text = self.text(f.rel)
             if self._written.get(f.rel) != text:
-                atomic_write_text(root / f.rel, text)
+                target = root / f.rel  # a private scratch copy: no need for atomic, synced writes
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
                 self._written[f.rel] = text
         return root
 
