@@ -59,7 +59,7 @@ class TrackPanel(QWidget):
         self.lanes.setRange(1, 16)
         self.segments = QSpinBox()
         self.segments.setObjectName("track-segments")
-        self.segments.setRange(1, 100_000)
+        self.segments.setRange(0, 100_000)  # 0: an empty track
         self.lane_width = QDoubleSpinBox()
         self.lane_width.setObjectName("track-lane-width")
         self.lane_width.setRange(5, 400)
@@ -252,7 +252,7 @@ class ProblemsPanel(QWidget):
         self.tree.setObjectName("problems")
         self.tree.setHeaderLabels(["", "code", "where", "message"])
         self.tree.setRootIsDecorated(False)
-        self.tree.setColumnWidth(0, 60)
+        self.tree.setColumnWidth(0, 72)
         self.tree.setColumnWidth(1, 50)
         self.tree.setColumnWidth(2, 70)
         layout.addWidget(self.tree)
