@@ -42,7 +42,9 @@ def scalar(value: Any) -> str:
         return str(value)
     if isinstance(value, float):
         if math.isfinite(value):
-            return repr(value)
+            text = repr(value).lower()
+            # YAML 1.1 reads `1e-06` as a string: it wants a dot in the mantissa (as PyYAML writes)
+            return text.replace("e", ".0e", 1) if "." not in text and "e" in text else text
         return ".nan" if math.isnan(value) else (".inf" if value > 0 else "-.inf")
     return _string(str(value))
 
