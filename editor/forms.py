@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QToolButton,
     QVBoxLayout,
@@ -163,13 +164,18 @@ def default_for(s: Schemas, schema: Schema, base: str) -> Any:
     return None
 
 
-def variant_labels(schema: Schema, resolved: list[tuple[Schema, str]]) -> list[str]:
-    """Labels of the variants of a `oneOf`: the name of a referenced definition (`number`),
-    else the variant's own short name."""
-    out = []
-    for raw, (b, _bb) in zip(schema.get("oneOf", schema.get("anyOf", [])), resolved, strict=True):
+def flat_variants(s: Schemas, schema: Schema, base: str) -> list[tuple[Schema, str, str]]:
+    """The variants of a `oneOf` as (schema, base, label), with nested `oneOf`s spread out
+    (`{up_to: N}` where N is a number or a count expression gives one list: number, count,
+    distinct_kinds ..., all). A variant naming a definition is labelled with its name."""
+    out: list[tuple[Schema, str, str]] = []
+    for raw in schema.get("oneOf", schema.get("anyOf", [])):
+        b, bb = s.resolve(raw, base)
+        if ("oneOf" in b or "anyOf" in b) and not s.is_def(b, "effect"):
+            out += flat_variants(s, b, bb)
+            continue
         ref = raw.get("$ref", "") if isinstance(raw, dict) else ""
-        out.append(ref.rpartition("/")[2] if "#/$defs/" in ref else branch_label(b))
+        out.append((b, bb, ref.rpartition("/")[2] if "#/$defs/" in ref else branch_label(b)))
     return out
 
 
@@ -539,7 +545,9 @@ class VariantField(Field):
     def __init__(self, s: Schemas, schema: Schema, base: str, value: Any) -> None:
         super().__init__()
         self.s = s
-        self.choices = branches(s, schema, base)
+        flat = flat_variants(s, schema, base)
+        self.choices = [(b, bb) for b, bb, _label in flat]
+        self.labels = [label for _b, _bb, label in flat]
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(2)
@@ -547,14 +555,15 @@ class VariantField(Field):
         outer.addLayout(self.top)
         self.combo = QComboBox()
         self.combo.setObjectName("variant")
-        self.labels = variant_labels(schema, self.choices)
+        self.combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         for (b, _bb), label in zip(self.choices, self.labels, strict=True):
             self.combo.addItem(label)
             self.combo.setItemData(self.combo.count() - 1, b.get("description", ""), Qt.ItemDataRole.ToolTipRole)
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.top.addWidget(self.combo, 0, Qt.AlignmentFlag.AlignTop)
         self.beside = QHBoxLayout()  # a scalar variant sits beside the picker
-        self.top.addLayout(self.beside, 1)
+        self.top.addLayout(self.beside)
+        self.top.addStretch(1)
         self.below = QVBoxLayout()  # a mapping or list goes below it, indented
         self.below.setContentsMargins(INDENT_PX, 0, 0, 0)
         outer.addLayout(self.below)

@@ -175,7 +175,7 @@ class PackWindow(QMainWindow):
 
         self.problems = ProblemsPanel()
         self.problems.diagnosticActivated.connect(self.go_to_diagnostic)
-        self.scenarios = ScenarioPanel(lambda: self.doc)
+        self.scenarios = ScenarioPanel(lambda: self.doc, self.show_file)
         self.history = QUndoView(self.undo_stack)
         self.history.setEmptyLabel("<opened>")
         self.docks: dict[str, QDockWidget] = {}
@@ -406,6 +406,11 @@ class PackWindow(QMainWindow):
         self._show_form(target)
         self._refresh_yaml()
         self._refresh_preview()
+
+    def show_file(self, rel: str) -> None:
+        """Select a whole file (a scenario, the rules ...) and show its YAML."""
+        self.select(("file", rel))
+        self.tabs.setCurrentWidget(self.yaml)
 
     def select_item(self, kind: str, ident: str) -> ItemRef:
         """Select an item of the pack's own files by kind and id."""

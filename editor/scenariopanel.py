@@ -60,9 +60,11 @@ def run_scenarios(doc: PackDocument) -> tuple[list[Outcome], str]:
 class ScenarioPanel(QWidget):
     """A Run button, a pass/fail list and the details of the selected scenario."""
 
-    def __init__(self, doc_getter) -> None:  # noqa: ANN001 - a callable returning the PackDocument
+    def __init__(self, doc_getter, open_file=None) -> None:  # noqa: ANN001 - callables
+        """`doc_getter()` gives the PackDocument; `open_file(rel)` shows a scenario file."""
         super().__init__()
         self.doc_getter = doc_getter
+        self.open_file = open_file
         self.outcomes: list[Outcome] = []
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
@@ -89,7 +91,13 @@ class ScenarioPanel(QWidget):
         split.addWidget(self.details)
         split.setSizes([420, 380])
         lay.addWidget(split)
-        self.tree.currentItemChanged.connect(lambda cur, _prev: self._show(cur))
+        self.tree.currentItemChanged.connect(self._show)
+        self.tree.itemDoubleClicked.connect(self._open)
+
+    def _open(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        o = item.data(0, Qt.ItemDataRole.UserRole)
+        if isinstance(o, Outcome) and self.open_file is not None:
+            self.open_file(o.file)
 
     def run(self) -> list[Outcome]:
         doc = self.doc_getter()
@@ -115,7 +123,7 @@ class ScenarioPanel(QWidget):
             self.details.setPlainText("")
         return outcomes
 
-    def _show(self, item: QTreeWidgetItem | None) -> None:
+    def _show(self, item: QTreeWidgetItem | None, _previous: object = None) -> None:
         o = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
         if not isinstance(o, Outcome):
             self.details.setPlainText("")

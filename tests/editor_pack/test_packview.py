@@ -17,6 +17,8 @@ from slipstream.engine.packdoc import PackDocument, items  # noqa: E402
 from slipstream.engine.packyaml import changed_lines  # noqa: E402
 from slipstream.engine.scaffold import new_pack  # noqa: E402
 
+from .conftest import SHOTS  # noqa: E402
+
 STEAM_SCENARIO = """\
 slipstream: scenario/1
 id: card-steam-engine
@@ -123,6 +125,9 @@ def test_new_pack_gets_an_engine_card_and_a_set_through_the_forms(open_pack, qtb
         type_text(qtbot, cards.rows[i], cid)
     assert win.validate_now() == []
 
+    win.select_item("cards", "steam-engine")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    win.grab().save(str(SHOTS / "new-pack-card.png"))
     assert win.save()
     assert not win.doc.dirty
     (root / "tests" / "card-steam-engine.yaml").write_text(STEAM_SCENARIO)
@@ -204,6 +209,9 @@ def test_scenarios_run_from_the_editor_show_expected_and_actual(open_pack, qtbot
     assert "FAILED" in details and "expected" in details and "got" in details and "wear" in details
     assert win.scenarios.summary.text() == f"{len(files) - len(failed)} passed, {len(failed)} failed"
     assert ref.rel == "cards/engine.yaml"
+    item = win.scenarios.tree.currentItem()
+    win.scenarios.tree.itemDoubleClicked.emit(item, 0)  # opens the failing scenario's YAML
+    assert win.yaml.rel == item.text(2) and win.tabs.currentWidget() is win.yaml
 
 
 def test_new_items_of_every_kind_get_a_form_and_can_be_removed(open_pack, base_copy):
