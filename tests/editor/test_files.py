@@ -126,3 +126,14 @@ def test_saving_an_untitled_track_asks_for_a_name(window, qtbot, monkeypatch, tm
     window.act_save.trigger()
     assert (tmp_path / "oval.yaml").exists() and not window.doc.dirty
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_failed_save_keeps_the_work_open_and_says_why(window, qtbot, monkeypatch, tmp_path):
+    window.new_from_template("oval")
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where a folder should be", encoding="utf-8")
+    messages = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: messages.append(a[2]))
+    assert not window._save_to(blocker / "oval.yaml")
+    assert window.doc.dirty and window.doc.path is None and window.doc.track is not None
+    assert messages and "Your changes are still open" in messages[0]
