@@ -59,6 +59,8 @@ class SeasonResult:
     supply: list[list[int]]  # cube totals per kind at the start of each race and at the end
     lines: list[str] = field(default_factory=list)
     digest: str = ""  # sha256 of the whole log (empty without a log)
+    # (after race, player, sponsor, cubes removed, cubes gained) for every sponsor applied
+    sponsor_changes: list[Any] = field(default_factory=list)
 
 
 def resolve_track(pack: Any, ref: str) -> Track:
@@ -115,7 +117,8 @@ def run_season(spec: SeasonSpec) -> SeasonResult:
                         first_grid=list(season.first_grid), standings=season.standings,
                         points=list(season.points), drivers=list(season.drivers), races=season.races,
                         drafts=season.drafts, decisions=n, supply=supply,
-                        lines=lines if spec.keep_lines else [], digest=digest)
+                        lines=lines if spec.keep_lines else [], digest=digest,
+                        sponsor_changes=list(season.sponsor_changes))
 
 
 def run_seasons(specs: list[SeasonSpec], jobs: int = 1, progress: Any = None) -> list[SeasonResult]:

@@ -40,6 +40,9 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
                 later_n[slot] += 1
                 later_w[slot] += rr.finish[0] == p
     expected: dict[str, float] = {}
+    uses: Counter[str] = Counter()
+    moved_out: Counter[str] = Counter()
+    moved_in: Counter[str] = Counter()
     for r in results:
         champ = r.standings[0]
         players = max(players, len(r.bots))
@@ -74,6 +77,10 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
                     picked[e["sponsor"]] += 1
                 elif e["ev"] == "draft_keep":
                     kept[e["sponsor"]] += 1
+        for _race, _p, sid, removed, gained in getattr(r, "sponsor_changes", ()):
+            uses[sid] += 1
+            moved_out[sid] += sum(removed.values())
+            moved_in[sid] += sum(gained.values())
         for p, sids in held_by.items():
             for sid in sids:
                 season_n[sid] += 1
@@ -85,6 +92,10 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
                          "race_win_rate": Rate(sid, race_w[sid], race_n[sid]).as_dict(),
                          # wins expected from the holders' grid slots (pole wins more often)
                          "expected_race_wins": round(expected.get(sid, 0.0), 2),
+                         # what one application did to the holder's collection, on average
+                         "uses": uses[sid],
+                         "removed_per_use": round(moved_out[sid] / uses[sid], 2) if uses[sid] else 0.0,
+                         "gained_per_use": round(moved_in[sid] / uses[sid], 2) if uses[sid] else 0.0,
                          "season_win_rate": Rate(sid, season_w[sid], season_n[sid]).as_dict()})
     return {
         "seasons": len(results),
@@ -122,12 +133,13 @@ def format_season_summary(s: dict[str, Any]) -> str:
         lines.append("sponsors: pick rate when offered, and how often a holder won the race driven "
                      f"with it (even chance {even:.0f}%), 95% intervals:")
         lines.append(f"  {'sponsor':<8} {'picked/offered':<36} {'holder race wins':<36} {'vs grid':<8} "
-                     "holder season wins")
+                     f"{'holder season wins':<36} cubes -/+ per use")
         for sp in s["sponsors"]:
             exp = sp["expected_race_wins"]
             ratio = f"x{sp['race_win_rate']['wins'] / exp:.2f}" if exp else "-"
             lines.append(f"  {sp['sponsor']:<8} {_pct(sp['pick_rate']):<36} {_pct(sp['race_win_rate']):<36} "
-                         f"{ratio:<8} {_pct(sp['season_win_rate'])}")
+                         f"{ratio:<8} {_pct(sp['season_win_rate']):<36} "
+                         f"-{sp['removed_per_use']:.1f} / +{sp['gained_per_use']:.1f}")
         lines.append("  (vs grid: holder race wins / wins expected from the holders' grid slots in races 2+)")
     lines.append(f"mean rounds per race: {s['mean_rounds']}")
     return "\n".join(lines)
