@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QCompleter,
     QFormLayout,
     QFrame,
     QHBoxLayout,
@@ -427,6 +428,7 @@ class ObjectField(Field):
             shown = value[key] if present else default_for(self.s, rsub, rbase)
             field = make_field(self.s, rsub, rbase, shown)
             field.setObjectName(f"field-{key}")
+            field.setProperty("key", key)  # completions are looked up by property name
             tip = rsub.get("description", "")
             field.setToolTip(tip)
             label: QWidget
@@ -671,9 +673,11 @@ class ItemForm(QFrame):
 
     propertyEdited = Signal(str, object)
 
-    def __init__(self, kind: str, defname: str | None, value: Any) -> None:
+    def __init__(self, kind: str, defname: str | None, value: Any,
+                 completions: dict[str, list[str]] | None = None) -> None:
         super().__init__()
         self.s = schemas()
+        self.completions = completions or {}
         schema, base = self.s.item(kind, defname) if defname else self.s.top(kind)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -688,8 +692,28 @@ class ItemForm(QFrame):
         self._value = self.root.value()
         self.root.edited.connect(self._edited)
         self.marked: QWidget | None = None
+        self._complete()
+
+    def _complete(self) -> None:
+        """Offer the pack's ids in text fields named after them (colour, cards, kind ...)."""
+        if not self.completions:
+            return
+        for field in self.findChildren(TextField):
+            if field.edit.completer() is not None:
+                continue
+            w: QWidget | None = field
+            key = None
+            while w is not None and w is not self and key is None:
+                key = w.property("key")
+                w = w.parentWidget()
+            words = self.completions.get(str(key)) if key is not None else None
+            if words:
+                comp = QCompleter(sorted(words), field.edit)
+                comp.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+                field.edit.setCompleter(comp)
 
     def _edited(self) -> None:
+        self._complete()
         new = self.root.value()
         old = self._value
         self._value = new
@@ -705,6 +729,7 @@ class ItemForm(QFrame):
         if value != self._value:
             self.root.set_value(value)
             self._value = self.root.value()
+            self._complete()
 
     def field(self, path: tuple[str | int, ...]) -> Field | None:
         """The deepest field along `path` (relative to the item)."""

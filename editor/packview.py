@@ -442,7 +442,7 @@ class PackWindow(QMainWindow):
                 widget = QLabel("")
             else:
                 kind, defname = ref.schema_def
-                self.form = ItemForm(kind, defname, ref.data)
+                self.form = ItemForm(kind, defname, ref.data, self.completions())
                 self.form.propertyEdited.connect(self._form_edited)
                 widget = self.form
         else:
@@ -456,6 +456,18 @@ class PackWindow(QMainWindow):
                 widget = QLabel("This file is edited as YAML (see the YAML tab).")
                 self.tabs.setCurrentWidget(self.yaml)
         self.form_area.setWidget(widget)
+
+    def completions(self) -> dict[str, list[str]]:
+        """Ids of the loaded pack offered while typing: cube kinds, action cards."""
+        an = self.doc.last_analysis()  # the last check may be a moment old: add own items now
+        pack = an.pack if an is not None else None
+        kinds = list(pack.cube_kinds) if pack is not None else []
+        kinds += [r.id for r in items(self.doc.state, "cubes") if r.id not in kinds]
+        cards = [c.id for c in pack.cards.values() if not c.fixed] if pack is not None else []
+        cards += [r.id for r in items(self.doc.state, "cards")
+                  if not r.override and r.id not in cards and not r.data.get("fixed", False)]
+        groups = [*kinds, "gears", "actions"]
+        return {"colour": kinds, "kind": groups, "kinds": groups, "not_kinds": groups, "cards": cards}
 
     def _form_edited(self, key: str, value: Any) -> None:
         if self.target is None:

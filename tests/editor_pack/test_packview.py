@@ -119,6 +119,9 @@ def test_new_pack_gets_an_engine_card_and_a_set_through_the_forms(open_pack, qtb
     type_text(qtbot, fields["name"], "Steam")
     cards = fields["cards"]
     assert isinstance(cards, ListField)
+    offered = cards.rows[0].edit.completer().model()
+    words = {offered.index(i, 0).data() for i in range(offered.rowCount())}
+    assert {"steam-engine", "manager", "crate-motor"} <= words and "third-gear" not in words
     for i, cid in enumerate(["manager", "suspension", "crew-chief", "steam-engine", "gearbox"]):
         if i >= len(cards.rows):
             qtbot.mouseClick(cards.add_button, Qt.MouseButton.LeftButton)
