@@ -40,13 +40,14 @@ KIND_LABEL = {
     "card_set": "card set",
     "track": "track",
 }
-RULE_CONSTANTS = ("hand_size", "players", "starting_bag", "wear_by_darkest", "grid_money",
-                  "sponsor_pool_extra", "season_races")
-RULE_OPTIONS = ("weaving", "momentum", "drivers", "drivers_in_single_races", "strict_play",
-                "unlimited_wear", "wear_card_playable", "sponsor_level_by_draft", "season_grid",
-                "season_grid_purchase", "season_points", "turn_order", "occupancy", "full_spaces",
-                "drafting", "placement_chain", "positions_count_laps", "refill_on_any_draw",
-                "gains_to")
+
+
+def _rule_keys(section: str) -> tuple[str, ...]:
+    """The constants or options the rules schema defines: every one needs a value."""
+    from .schema import schema_files
+
+    defs = schema_files()["rules.schema.json"]["$defs"]
+    return tuple(defs[section]["properties"])
 
 
 def filter_schema(diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]:
@@ -538,8 +539,8 @@ def _merge_rules(b: Build, kinds: dict[str, CubeKind]) -> Rules | None:
         if isinstance(o, dict):
             options.update(o)
         origin = Origin(loaded.file, ())
-    missing = [k for k in RULE_CONSTANTS if k not in constants]
-    missing_o = [k for k in RULE_OPTIONS if k not in options]
+    missing = [k for k in _rule_keys("constants") if k not in constants]
+    missing_o = [k for k in _rule_keys("options") if k not in options]
     if b.broken_extends and (origin is None or missing or missing_o):
         return None  # the broken `extends` entry is reported; the rest would be noise
     if origin is None or missing or missing_o:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import re
 
@@ -172,3 +173,15 @@ def test_texts_are_our_own_words():
         w = re.findall(r"[a-z0-9']+", text.lower())
         copied += [" ".join(w[i:i + 8]) for i in range(len(w) - 7) if tuple(w[i:i + 8]) in grams]
     assert copied == []
+
+
+def test_every_rule_option_is_set_in_base_and_documented():
+    schema = json.loads((ROOT / "schemas" / "rules.schema.json").read_text())
+    options = set(schema["$defs"]["options"]["properties"])
+    constants = set(schema["$defs"]["constants"]["properties"])
+    rules = base_pack().rules
+    assert rules is not None
+    assert set(rules.options) == options
+    doc = (ROOT / "docs" / "packs.md").read_text()
+    missing = [o for o in sorted(options | constants) if f"`{o}`" not in doc]
+    assert missing == []
