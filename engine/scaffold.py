@@ -85,6 +85,8 @@ def new_pack(parent: Path, name: str, *, extends: tuple[str, ...] = ("base",)) -
     pid = slugify(name)
     if not pid:
         raise ScaffoldError(f"{name!r} gives no usable pack id (use letters and digits)")
+    if pid in extends:
+        raise ScaffoldError(f"the pack id {pid!r} is one of the packs it extends; choose another name")
     root = parent / pid
     if root.exists() and any(root.iterdir()):
         raise ScaffoldError(f"{root} exists and is not empty")

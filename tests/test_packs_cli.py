@@ -240,3 +240,9 @@ def test_every_property_of_the_pack_schemas_has_a_description(name):
 
     walk(schema, name)
     assert missing == []
+
+
+def test_new_pack_refuses_the_id_of_a_pack_it_extends(tmp_path):
+    res = run("new", "pack", "Base", "--dir", str(tmp_path))
+    assert res.exit_code == 2 and "choose another name" in res.output
+    assert not (tmp_path / "base").exists()
