@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from slipstream.engine.bots import BOTS
+from slipstream.engine.heatmap import BatchPool
 from slipstream.engine.raceframes import FrameRecorder, TurnFrame, cars_of, piles_of, wear_owned
 from slipstream.engine.ruleset import SUPPORTED, Options
 from slipstream.engine.runner import _ruleset, load_pack_cached
@@ -82,6 +83,7 @@ class RacePanel(QWidget):
         self.frames: list[TurnFrame] = []
         self.step = 0
         self.worker: WatchWorker | BatchWorker | None = None
+        self.pool: BatchPool | None = None  # worker processes kept between batches
         self.last_mode = ""
         self._key = ""
         self.last_track: Track | None = None
@@ -450,7 +452,11 @@ class RacePanel(QWidget):
             self._show_batch(hit, track, "from the cache")
             return
         self._key = key
-        self.worker = BatchWorker(s, track, self.jobs.value())
+        if self.pool is None or self.pool.jobs != self.jobs.value():
+            if self.pool is not None:
+                self.pool.close()
+            self.pool = BatchPool(self.jobs.value())
+        self.worker = BatchWorker(s, track, self.pool)
         self.worker.progressed.connect(self._batch_progress)
         self.worker.done.connect(self._batch_done)
         self.worker.failed.connect(self._failed)
@@ -507,6 +513,9 @@ class RacePanel(QWidget):
             self.worker.cancel()
             self.worker.wait()
             self.worker = None
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
 
     # ------------------------------------------------------------------ playback
     def _play_toggled(self, on: bool) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from slipstream.engine.heatmap import Heat, run_batch
+from slipstream.engine.heatmap import BatchPool, Heat
 from slipstream.engine.raceframes import FrameRecorder, watch_race
 from slipstream.engine.runner import RaceSpec, load_pack_cached
 from slipstream.engine.stats import summarise
@@ -156,11 +156,12 @@ class BatchWorker(QThread):
     done = Signal()  # the report data is in `result`
     failed = Signal(str)
 
-    def __init__(self, settings: RaceSettings, track: Track, jobs: int | None = None) -> None:
+    def __init__(self, settings: RaceSettings, track: Track, pool: BatchPool | None = None) -> None:
         super().__init__()
         self.settings = settings
         self.track = track
-        self.jobs = jobs or os.cpu_count() or 1
+        self.pool = pool or BatchPool(os.cpu_count() or 1)
+        self.jobs = self.pool.jobs
         self.result: BatchReportData | None = None
         self._stop = False
         self._count = 0
@@ -177,8 +178,8 @@ class BatchWorker(QThread):
 
         t0 = time.perf_counter()
         try:
-            batch = run_batch(self.settings.specs(self.track), self.track, self.jobs,
-                              progress=self._progress, cancelled=lambda: self._stop)
+            batch = self.pool.run(self.settings.specs(self.track), self.track,
+                                  progress=self._progress, cancelled=lambda: self._stop)
         except Exception as e:  # noqa: BLE001 - shown to the user
             self.failed.emit(f"the races could not run: {e}")
             return

@@ -181,18 +181,8 @@ def run_on_track(spec: RaceSpec, track: Track) -> tuple[RaceResult, Heat]:
     return res, heat_of_log(track, game.log, start)
 
 
-_TRACK: Track | None = None
-
-
-def _init_worker(track: Track, pack: str) -> None:
-    global _TRACK
-    _TRACK = track
-    load_pack_cached(pack)
-
-
-def _run_chunk(specs: Sequence[RaceSpec]) -> tuple[list[RaceResult], Heat]:
-    assert _TRACK is not None
-    return run_chunk(specs, _TRACK)
+def _run_chunk(job: tuple[Sequence[RaceSpec], Track]) -> tuple[list[RaceResult], Heat]:
+    return run_chunk(*job)
 
 
 def run_chunk(specs: Sequence[RaceSpec], track: Track) -> tuple[list[RaceResult], Heat]:
@@ -212,46 +202,81 @@ class Batch:
     cancelled: bool = False
 
 
-def _context() -> Any:
+def _context(method: str | None = None) -> Any:
     # forkserver: workers come from a clean single-threaded server, never from a GUI process
     # with threads running (fork there can deadlock); spawn where forkserver does not exist
     methods = mp.get_all_start_methods()
-    return mp.get_context("forkserver" if "forkserver" in methods and sys.platform != "darwin" else "spawn")
+    if method is not None:
+        return mp.get_context(method)
+    if "forkserver" in methods and sys.platform != "darwin":
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload([__name__])  # workers fork with the engine imported
+        return ctx
+    return mp.get_context("spawn")
 
 
-def run_batch(specs: Sequence[RaceSpec], track: Track, jobs: int | None = None,
-              progress: Callable[[int], None] | None = None,
-              cancelled: Callable[[], bool] | None = None, chunk: int = 10) -> Batch:
-    """Run bot races on `track`, in `jobs` processes (default: all cores); results in spec order.
+def _warm(pack: str) -> bool:
+    load_pack_cached(pack)
+    return True
 
-    `progress(n)` is called as races finish; when `cancelled()` turns true the workers stop
-    and the races finished so far come back with `cancelled=True`.
+
+class BatchPool:
+    """Worker processes kept between batches, so a re-run after a track edit starts at once.
+
+    The track travels with every chunk of races, so one pool serves any track and pack.
     """
-    jobs = jobs or os.cpu_count() or 1
-    chunks = [list(specs[i:i + chunk]) for i in range(0, len(specs), chunk)]
-    heat = Heat.empty(track)
-    results: list[RaceResult] = []
-    if jobs <= 1:
-        for c in chunks:
-            if cancelled is not None and cancelled():
-                return Batch(results, heat, True)
-            rs, h = run_chunk(c, track)
-            results.extend(rs)
-            heat.add(h)
-            if progress:
-                progress(len(rs))
-        return Batch(results, heat)
-    pack = specs[0].pack if specs else ""
-    ctx = _context()
-    pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(track, pack))
-    stopped = False
-    try:
+
+    def __init__(self, jobs: int | None = None, start_method: str | None = None) -> None:
+        self.jobs = jobs or os.cpu_count() or 1
+        self.start_method = start_method
+        self._pool: Any = None
+
+    def _get(self, pack: str) -> Any:
+        if self._pool is None:
+            self._pool = _context(self.start_method).Pool(self.jobs)
+        # every worker loads the pack once (cached there); a no-op when already loaded
+        self._pool.map(_warm, [pack] * self.jobs, chunksize=1)
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+    def run(self, specs: Sequence[RaceSpec], track: Track,
+            progress: Callable[[int], None] | None = None,
+            cancelled: Callable[[], bool] | None = None, chunk: int | None = None) -> Batch:
+        """Run bot races on `track`; results in spec order.
+
+        `progress(n)` is called as races finish; when `cancelled()` turns true the workers
+        are stopped (the pool starts afresh next time) and the races finished so far come
+        back with `cancelled=True`.
+        """
+        jobs = self.jobs
+        if chunk is None:
+            # small enough for even work and smooth progress, large enough to pay for pickling
+            chunk = max(1, min(10, len(specs) // (jobs * 8)))
+        chunks = [(list(specs[i:i + chunk]), track) for i in range(0, len(specs), chunk)]
+        heat = Heat.empty(track)
+        results: list[RaceResult] = []
+        if jobs <= 1:
+            for c in chunks:
+                if cancelled is not None and cancelled():
+                    return Batch(results, heat, True)
+                rs, h = run_chunk(*c)
+                results.extend(rs)
+                heat.add(h)
+                if progress:
+                    progress(len(rs))
+            return Batch(results, heat)
+        pool = self._get(specs[0].pack if specs else "")
         it = pool.imap(_run_chunk, chunks)
         left = len(chunks)
         while left:
             if cancelled is not None and cancelled():
-                stopped = True
-                break
+                self.close()
+                return Batch(results, heat, True)
             try:
                 rs, h = it.next(timeout=0.1)
             except mp.TimeoutError:
@@ -261,10 +286,16 @@ def run_batch(specs: Sequence[RaceSpec], track: Track, jobs: int | None = None,
             heat.add(h)
             if progress:
                 progress(len(rs))
+        return Batch(results, heat)
+
+
+def run_batch(specs: Sequence[RaceSpec], track: Track, jobs: int | None = None,
+              progress: Callable[[int], None] | None = None,
+              cancelled: Callable[[], bool] | None = None, chunk: int | None = None,
+              start_method: str | None = None) -> Batch:
+    """Run bot races on `track` in `jobs` processes (default: all cores), in a pool of its own."""
+    pool = BatchPool(jobs, start_method)
+    try:
+        return pool.run(specs, track, progress, cancelled, chunk)
     finally:
-        if stopped:
-            pool.terminate()
-        else:
-            pool.close()
-        pool.join()
-    return Batch(results, heat, stopped)
+        pool.close()

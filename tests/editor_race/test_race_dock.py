@@ -208,3 +208,29 @@ def test_a_track_with_errors_is_not_raced(qtbot, race_window):
     click(qtbot, panel.run_button)
     assert panel.worker is None
     assert "track" in panel.status.text()
+
+
+def test_a_batch_after_an_edit_reuses_the_worker_processes_and_sees_the_new_track(qtbot, race_window):
+    from slipstream.editor.canvas import Selection
+
+    w = race_window
+    panel = w.race_panel
+    panel.races.setMinimum(1)
+    panel.races.setValue(16)
+    panel.jobs.setValue(2)
+    click(qtbot, panel.batch_button)
+    wait_idle(qtbot, panel)
+    first = panel.report.data
+    pool = panel.pool._pool
+    assert pool is not None
+    for lane in range(3):
+        w.select(Selection(lane, 2, 9))
+        w.paint_selection(6)
+    click(qtbot, panel.batch_button)
+    wait_idle(qtbot, panel)
+    second = panel.report.data
+    assert panel.pool._pool is pool
+    assert second is not first and second.summary["races"] == 16
+    black = [sp.index for sp in w.doc.track.spaces if sp.lane == 0 and 2 <= sp.first <= 9]
+    assert black and all(w.doc.track.spaces[i].colour == 6 for i in black)
+    assert second.heat.to_dict() != first.heat.to_dict()
