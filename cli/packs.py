@@ -92,6 +92,9 @@ def cards(pack: str, set_name: str | None, fmt: str) -> None:
         click.echo("  ".join(cells) + "  " + lines[0])
         for more in lines[1:]:
             click.echo(" " * len(lead) + more)
+    if "house value" in p.description.lower() or any(
+            "house value" in (c.notes or "").lower() for c in rows):
+        click.echo("\nCosts and values are house values (see the pack description), not printed ones.")
 
 
 @click.group()
