@@ -67,7 +67,7 @@ class GreedyBot(Bot):
     name = "greedy"
     WEAR_WEIGHT = 0.3
     PIT_WEAR = 5
-    CLEANER_VALUE = 2.5
+    CLEANER_VALUE = 5.0
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
