@@ -538,6 +538,12 @@ def add_item(doc: PackDocument, kind: str, item: dict[str, Any]) -> Command:
         return InsertItem(rel, (key,), item)
     rel = DEFAULT_FILES[kind]
     data = {"slipstream": f"{kind}/1", key: [item]}
+    schema = doc.root / "schemas" / f"{kind}.schema.json"
+    if schema.is_file() and rel not in doc.disk:
+        from .scaffold import schema_line
+
+        # the new file starts with the schema line that text editors complete from
+        doc.disk[rel] = schema_line(doc.root / rel, schema)
     return Batch([AddFile(rel, data)], f"Add {item.get('id', 'item')} in new file {rel}")
 
 

@@ -106,6 +106,12 @@ def test_a_new_pack_gets_a_card_and_a_set(tmp_path):
     text = (root / "cards.yaml").read_text()
     assert text.startswith("# yaml-language-server: $schema=schemas/cards.schema.json\n")
     assert "#  - id: tow-truck" in text  # the scaffold's commented example survives
+    stack.push(add_item(doc, "drivers", {"id": "stoker", "name": "Stoker", "text": "Draws one cube.",
+                                         "hooks": {"action": [{"draw": 1}]}}))
+    assert doc.save() == ["drivers.yaml"]
+    drivers = (root / "drivers.yaml").read_text()
+    assert drivers.startswith("# yaml-language-server: $schema=schemas/drivers.schema.json\nslipstream: drivers/1\n")
+    assert doc.diagnostics == []
 
 
 def test_yaml_tab_text_round_trips_and_bad_yaml_is_kept_as_text(base_copy):
