@@ -7,14 +7,15 @@ import json
 import re
 from functools import cache
 from importlib import resources
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic, make
 from .yamlsource import SourceMap, json_path
+
+if TYPE_CHECKING:  # jsonschema and referencing load lazily: a clean run never needs them
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
 
 SCHEMA_PACKAGE = "slipstream.schemas"
 
@@ -32,6 +33,8 @@ def schema_files() -> dict[str, dict[str, Any]]:
 @cache
 def registry() -> Registry:
     """A `referencing` registry holding every bundled schema under its `$id`."""
+    from referencing import Registry, Resource
+
     resources_ = [
         (s["$id"], Resource.from_contents(s)) for s in schema_files().values() if "$id" in s
     ]
@@ -41,11 +44,15 @@ def registry() -> Registry:
 @cache
 def validator(name: str) -> Draft202012Validator:
     """The validator for one schema, e.g. `validator("track")`."""
+    from jsonschema import Draft202012Validator
+
     schema = schema_files()[f"{name}.schema.json"]
     return Draft202012Validator(schema, registry=registry())
 
 
 def _leaf(err: ValidationError) -> ValidationError:
+    from jsonschema.exceptions import best_match
+
     if err.context:
         best = best_match(err.context)
         if best is not None:
@@ -55,6 +62,11 @@ def _leaf(err: ValidationError) -> ValidationError:
 
 def schema_diagnostics(name: str, data: Any, src: SourceMap) -> list[Diagnostic]:
     """Validate `data` against a named schema; map each error to its YAML position."""
+    from . import schemafast
+
+    # Valid data is the common case: the compiled yes/no check answers it without jsonschema.
+    if schemafast.is_valid(name, data) is True:
+        return []
     out: list[Diagnostic] = []
     seen: set[tuple[str, int, int, str]] = set()
     for err in validator(name).iter_errors(data):

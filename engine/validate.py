@@ -172,5 +172,13 @@ def validate_paths(paths: Iterable[str | Path]) -> tuple[list[Diagnostic], int]:
 # Pack folders and pack file kinds register themselves (engine/packvalidate.py).
 from . import packvalidate as _packvalidate  # noqa: E402,F401
 
-# Rule scenarios (scenario/1) register their file kind (engine/scenarios.py).
-from . import scenarios as _scenarios  # noqa: E402,F401
+
+# Rule scenarios (engine/scenarios.py, engine/seasonscenarios.py): a lone scenario file is
+# checked against its schema only (its references need the pack), so the kinds are registered
+# here without importing the game engine, which would cost a tenth of a second at start-up.
+def _schema_only(kind: str) -> Checker:
+    return lambda data, src: schema_diagnostics(kind, data, src)
+
+
+register_kind("scenario", (1,), _schema_only("scenario"))
+register_kind("season-scenario", (1,), _schema_only("season-scenario"))

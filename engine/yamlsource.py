@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
@@ -44,8 +44,7 @@ _ALLOWED_TAGS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Pos:
+class Pos(NamedTuple):
     """1-based line and column of a node; `style` (a quote or block char) locates scalar text."""
 
     line: int
@@ -120,6 +119,8 @@ class _Stop(Exception):
 
 
 _resolver = Resolver()
+_MISSING = object()
+_PLAIN: dict[str, Any] = {}
 _constructor = SafeConstructor()
 
 
@@ -154,6 +155,12 @@ class _Builder:
 
     def scalar(self, ev: Any, path: PathKey) -> Any:
         tag = ev.tag
+        if tag is None:
+            if ev.style:  # quoted or block: always a string
+                return ev.value
+            got = _PLAIN.get(ev.value, _MISSING)
+            if got is not _MISSING:
+                return got
         if tag in (None, "!"):
             kind = ScalarNode
             tag = _resolver.resolve(kind, ev.value, ev.implicit)
@@ -174,6 +181,13 @@ class _Builder:
         except (ConstructorError, ValueError) as exc:
             raise self.fail("Y001", ev.start_mark, path, f"bad scalar {ev.value!r}: {exc}") from None
         return ev.value  # str, timestamp and merge keep their text
+
+    def plain(self, ev: Any, path: PathKey) -> Any:
+        """A plain scalar's value, memoised by its text (keys and small values repeat a lot)."""
+        value = self.scalar(ev, path)
+        if ev.tag is None and not ev.style and len(_PLAIN) < 50_000 and len(ev.value) < 64:
+            _PLAIN[ev.value] = value
+        return value
 
     def check_tag(self, ev: Any, path: PathKey, expected: str) -> None:
         tag = ev.tag
@@ -197,7 +211,7 @@ class _Builder:
         start = self.nodes
         if isinstance(ev, yaml.ScalarEvent):
             self.count(1, ev.start_mark, path)
-            value = self.scalar(ev, path)
+            value = self.plain(ev, path)
             self.src.values[path] = _pos(ev.start_mark, ev.style)
         elif isinstance(ev, yaml.SequenceStartEvent):
             self.check_tag(ev, path, "tag:yaml.org,2002:seq")
@@ -230,7 +244,7 @@ class _Builder:
                 break
             if not isinstance(kev, yaml.ScalarEvent):
                 raise self.fail("Y010", kev.start_mark, path, "mapping keys must be plain scalars")
-            key = self.scalar(kev, path)
+            key = self.plain(kev, path)
             vev = next(events)
             if isinstance(key, str) and key == "<<" and not kev.style:
                 # Merge key: `<<: *defaults` copies keys that the mapping does not set itself.
