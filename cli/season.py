@@ -70,13 +70,16 @@ def _default_tracks(pack: Any) -> list[str]:
               help="Deal drivers for the season (default: the pack's `drivers` option).")
 @click.option("--draft", "draft", type=click.Choice(["value", "random"]), default="value", show_default=True,
               help="How bots draft sponsors: by a simple evaluation, or at random (to measure sponsors).")
+@click.option("--sponsor-first", "sponsor_first", default="", metavar="ID,ID",
+              help="Put these sponsors on top of the deck, so they are in the first pool (to measure them).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="Rule or season option, e.g. season_grid=reverse, season_points=10,6,4,3; repeatable.")
 @click.option("--log", "log_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Write every season's JSON-lines log into this folder (replay with `slipstream replay`).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, card_set: str, seed: int,
-           seasons: int, jobs: int, laps: int | None, drivers: bool | None, draft: str, options: tuple[str, ...],
+           seasons: int, jobs: int, laps: int | None, drivers: bool | None, draft: str, sponsor_first: str,
+           options: tuple[str, ...],
            log_dir: Path | None, fmt: str) -> None:
     """Run a season of races between bots on PACK (default: the bundled base pack).
 
@@ -122,6 +125,11 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     if not 2 <= n <= 5:
         raise click.BadParameter("a race needs 2 to 5 cars", param_hint="--players")
     seat_bots = tuple(names[i % len(names)] for i in range(n))
+    top = tuple(x.strip() for x in sponsor_first.split(",") if x.strip())
+    for sid in top:
+        if sid not in pk.sponsors:
+            raise click.BadParameter(f"no sponsor {sid!r}; sponsors: {', '.join(sorted(pk.sponsors))}",
+                                     param_hint="--sponsor-first")
     race_opts, season_opts = _parse_options(options)
     if drivers is not None:
         season_opts = tuple(sorted({**dict(season_opts), "drivers": drivers}.items()))
@@ -131,7 +139,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
         raise click.BadParameter(str(e), param_hint="--option") from None
     record = seasons == 1 or log_dir is not None
     specs = [SeasonSpec(pack_arg, tuple(tracks), seed + i, seat_bots, card_set, laps, race_opts, season_opts, record,
-                        draft_policy=draft) for i in range(seasons)]
+                        draft_policy=draft, deck_top=top) for i in range(seasons)]
     if log_dir:
         log_dir.mkdir(parents=True, exist_ok=True)
     if seasons == 1:

@@ -50,10 +50,10 @@ def test_json_output_and_options() -> None:
 
 def test_many_seasons_print_statistics() -> None:
     r = run("season", "--players", "3", "--bots", "greedy,random", "--seed", "1", "--laps", "1",
-            "--seasons", "3", "--jobs", "2", "--draft", "random")
+            "--seasons", "3", "--jobs", "2", "--draft", "random", "--sponsor-first", "b2")
     assert r.exit_code == 0, r.output
     for text in ("3 seasons, 9 races, 3 players", "season win rate by bot", "season win rate by first-race grid slot",
-                 "picked/offered", "holder race wins", "seasons/s"):
+                 "picked/offered", "holder race wins", "seasons/s", "  b2 "):
         assert text in r.output, text
 
 
@@ -63,6 +63,7 @@ def test_usage_errors() -> None:
     assert run("season", "--bots", "clever").exit_code == 2
     assert run("season", "--option", "season_grid=sideways").exit_code == 2
     assert run("season", "--option", "nonsense=1").exit_code == 2
+    assert run("season", "--sponsor-first", "zz9").exit_code == 2
 
 
 def test_tracks_can_be_files(tmp_path: Path) -> None:
