@@ -98,7 +98,7 @@ class YamlPanel(QWidget):
         self.revert_button.clicked.connect(lambda: self._set(self._text))
 
     def apply(self) -> None:
-        if self.rel is not None:
+        if self.rel is not None and self.edit.toPlainText() != self._text:
             self.apply_cb(self.rel, self.edit.toPlainText())
 
     def _set(self, text: str) -> None:

@@ -55,11 +55,13 @@ DELETE: Any = _Delete()  # SetValue(..., DELETE) removes a key
 
 @dataclass(frozen=True, slots=True)
 class FileState:
-    """One YAML file: its data, or its raw text when it is not readable YAML."""
+    """One YAML file: its data, or its raw text when it is not readable YAML. `text` is the
+    text typed in the YAML tab (comments and layout included): later edits splice into it."""
 
     rel: str  # path inside the pack folder, with `/`
     data: Any
     raw: str | None = None
+    text: str | None = None
 
     @property
     def kind(self) -> str:
@@ -221,7 +223,7 @@ class PackDocument:
         self.saved = state
         self.disk = dict(disk)  # text of each file as last read or written
         self._listeners: list[Listener] = []
-        self._texts: dict[str, tuple[Any, str]] = {}
+        self._texts: dict[str, tuple[Any, str, str]] = {}
         self._analysis: tuple[PackState, PackAnalysis] | None = None
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._written: dict[str, str] = {}
@@ -281,11 +283,12 @@ class PackDocument:
             raise KeyError(rel)
         if fs.data is None:
             return fs.raw or ""
+        base = fs.text if fs.text is not None else self.disk.get(rel, "")
         cached = self._texts.get(rel)
-        if cached is not None and cached[0] is fs.data:
-            return cached[1]
-        text = update_text(self.disk.get(rel, ""), fs.data)
-        self._texts[rel] = (fs.data, text)
+        if cached is not None and cached[0] is fs.data and cached[1] is base:
+            return cached[2]
+        text = update_text(base, fs.data)
+        self._texts[rel] = (fs.data, base, text)
         return text
 
     def file_of(self, diag_file: str) -> str | None:
@@ -412,7 +415,7 @@ class PackCommand(Command):
         data = self.edit_file(fs.data)
         if data == fs.data:
             return state
-        return state.with_file(FileState(self.rel, data))
+        return state.with_file(FileState(self.rel, data, text=fs.text))
 
 
 def _label(path: PathKey) -> str:
@@ -495,9 +498,11 @@ class ReplaceFileText(PackCommand):
     def new_state(self, state: Any) -> Any:
         fs = state.file(self.rel)
         new = state_of(self.rel, self.source)
-        if fs is not None and fs.data is not None and new.data == fs.data:
-            return state
+        if new.data is not None:  # keep the text as typed: its comments and layout
+            new = FileState(self.rel, new.data, text=self.source)
         if fs is not None and fs.data is None and new.data is None and fs.raw == new.raw:
+            return state
+        if fs is not None and fs.data is not None and new.data == fs.data and fs.text == self.source:
             return state
         return state.with_file(new)
 

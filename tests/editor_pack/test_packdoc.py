@@ -139,3 +139,19 @@ def test_new_items_delete_and_insert(base_copy):
     stack.push(InsertItem(ref.rel, (ref.key,), {"id": "x"}, 0))
     assert doc.state.file(ref.rel).data["cards"][0] == {"id": "x"}
     assert any(d.code.startswith("S") for d in doc.diagnostics)  # the half-made card is reported
+
+
+def test_a_comment_typed_in_the_yaml_tab_survives_later_form_edits(base_copy):
+    doc = PackDocument.open(base_copy)
+    stack = CommandStack(doc)
+    rel = "cardsets.yaml"
+    text = doc.text(rel).replace("  - id: gamble\n", "  # a risky set\n  - id: gamble\n")
+    stack.push(ReplaceFileText(rel, text))
+    assert doc.dirty and doc.text(rel) == text  # same data, new comment: still an edit
+    ref = next(r for r in items(doc.state, "cardsets") if r.id == "gamble")
+    stack.push(SetValue(rel, (*ref.path, "name"), "Big Gamble"))
+    doc.save()
+    saved = (base_copy / rel).read_text()
+    assert "  # a risky set\n  - id: gamble\n    name: Big Gamble\n" in saved
+    stack.undo()
+    assert "  # a risky set\n  - id: gamble\n    name: Gamble\n" in doc.text(rel)
