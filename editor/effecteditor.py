@@ -84,6 +84,8 @@ class EffectStepField(Field):
         (self.beside if is_scalar_field(self.body) else self.body_holder).addWidget(self.body)
 
     def _switch(self, i: int) -> None:
+        if i >= len(self.prims):
+            return
         name, schema, _desc = self.prims[i]
         self._show(name, default_for(self.s, schema, self.base))
         self.edited.emit()
@@ -98,6 +100,9 @@ class EffectStepField(Field):
         self.combo.blockSignals(True)
         if name in self.names:
             self.combo.setCurrentIndex(self.names.index(name))
+        else:  # not in the vocabulary (a typo in the YAML): shown and kept as written
+            self.combo.addItem(f"{name} (unknown)")
+            self.combo.setCurrentIndex(self.combo.count() - 1)
         self.combo.blockSignals(False)
         self._show(str(name), params)
 

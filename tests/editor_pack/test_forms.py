@@ -71,3 +71,12 @@ def test_effects_are_built_reordered_and_nested(qtbot):
     assert edits and edits[-1] == value
     eff.step_action(0, 0)  # remove it
     assert eff.value() == [{"gain_wear": 0}]
+
+
+def test_an_unknown_primitive_is_shown_and_kept_as_written(qtbot):
+    eff = EffectListField(schemas(), [{"gian_wear": 2}, {"gain_wear": 1}])
+    qtbot.addWidget(eff)
+    assert eff.steps[0].combo.currentText() == "gian_wear (unknown)"
+    assert eff.value() == [{"gian_wear": 2}, {"gain_wear": 1}]
+    eff.steps[0].choose("gain_wear")  # picking a real primitive replaces it
+    assert eff.value()[0] == {"gain_wear": 0}
