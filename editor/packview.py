@@ -306,11 +306,17 @@ class PackWindow(QMainWindow):
             group = node(self.tree, title, ("group", kind))
             own = [r for r in refs if r.kind == kind]
             if kind == "cards":
-                by_colour: dict[str, QTreeWidgetItem] = {}
-                for r in own:
-                    colour = str(r.data.get("colour", "")) if isinstance(r.data, dict) else ""
+                def colour_of(r: ItemRef) -> str:
                     if r.override:
-                        colour = "overrides"
+                        return "overrides"
+                    return str(r.data.get("colour", "")) if isinstance(r.data, dict) else ""
+
+                # colour groups in cube-kind order (gears, wear, then the action colours)
+                order = {c: i for i, c in enumerate(self._kinds)}
+                by_colour: dict[str, QTreeWidgetItem] = {}
+                for r in sorted(own, key=lambda r: (colour_of(r) == "overrides",
+                                                    order.get(colour_of(r), len(order)))):
+                    colour = colour_of(r)
                     if colour not in by_colour:
                         by_colour[colour] = node(group, colours.get(colour, colour or "(no colour)"),
                                                  ("group", f"cards:{colour}"))
