@@ -179,6 +179,8 @@ class Season:
         self.sponsor_changes: list[tuple[int, int, str, dict[str, int], dict[str, int]]] = []
         self._deal: list[str] = []
         self._pick_i = 0
+        self._draft_finish: list[int] = []
+        self.races_supply: list[int] = []
         if self.config.drivers and rules.drivers and not any(self.drivers):
             ids = [d.id for d in rules.drivers]
             self.rng.shuffle(ids)
@@ -399,7 +401,6 @@ class Season:
         self.emit("draft_pool", race=self.race_no, pool=list(pool), order=[self.seats[p].name for p in finish])
         self.draft = Draft(pool, finish, self.sponsors)
         self._draft_finish = finish
-        self._draft_events = 0
         self.stage = "draft"
 
     def end_draft(self) -> None:
