@@ -190,20 +190,19 @@ def test_draft_order_and_sponsor_brackets() -> None:
 
 def test_sponsor_effects_change_the_collection_carried_into_the_next_race() -> None:
     lines = lines_of(season_result())
-    done = [e for e in lines if e.get("ev") == "sponsor_done"]
+    done = [(i, e) for i, e in enumerate(lines) if e.get("ev") == "sponsor_done"]
     assert len(done) == 8  # 4 holders x 2 drafts
-    assert any(e["removed"] for e in done) and any(e["gained"] for e in done)
-    results = [e for e in lines if e.get("t") == "result"]
-    heads = [e for e in lines if e.get("t") == "race"]
+    assert any(e["removed"] for _, e in done) and any(e["gained"] for _, e in done)
+    results = [(i, e) for i, e in enumerate(lines) if e.get("t") == "result"]
+    heads = [(i, e) for i, e in enumerate(lines) if e.get("t") == "race"]
     for r in (1, 2):
-        after = [dict(b) for b in results[r - 1]["owned"]]
-        for e in (e for e in done if lines.index(e) > lines.index(results[r - 1])
-                  and lines.index(e) < lines.index(heads[r])):
+        after = [dict(b) for b in results[r - 1][1]["owned"]]
+        for e in (e for i, e in done if results[r - 1][0] < i < heads[r][0]):
             for kid, n in e["removed"].items():
                 after[e["p"]][kid] -= n
             for kid, n in e["gained"].items():
                 after[e["p"]][kid] = after[e["p"]].get(kid, 0) + n
-        assert [{k: v for k, v in b.items() if v} for b in after] == heads[r]["bags"]
+        assert [{k: v for k, v in b.items() if v} for b in after] == heads[r][1]["bags"]
     # sponsor decisions are tagged with the race they follow
     assert any(e.get("t") == "decision" and e.get("after_race") == 1 for e in lines)
 
