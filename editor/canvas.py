@@ -191,7 +191,13 @@ class TrackScene(QGraphicsScene):
         return rebuilt
 
     def _clear_all(self) -> None:
-        # drop our references first, then let the scene delete every item on the C++ side
+        """Remove the items this scene drew; items others added (the race overlay) stay."""
+        mine: list[QGraphicsItem | None] = [*self.spaces.values(), *self._ticks, *self._static,
+                                            *self._grid_items, *self._handles, self._marks,
+                                            self._warn_marks, self._select, self._centerline]
+        for item in mine:
+            if item is not None and item.scene() is self:
+                self.removeItem(item)
         self.spaces.clear()
         self._ticks.clear()
         self._static.clear()
@@ -200,7 +206,6 @@ class TrackScene(QGraphicsScene):
         self._marks = self._warn_marks = self._select = None
         self._handles.clear()
         self._centerline = None
-        self.clear()
 
     def _add_space(self, sp: Space) -> None:
         assert self.drawing is not None

@@ -113,3 +113,15 @@ def test_a_5000_space_track_builds_and_recolours_in_place(window):
     assert item.brush().color().name() == ('#f6f5ef' if colour != 3 else '#c2c4c6')
     image = w.view.grab()
     assert not image.isNull()
+
+
+def test_a_new_shape_redraws_only_the_tracks_own_items(window):
+    from PySide6.QtWidgets import QGraphicsEllipseItem
+
+    w = window
+    w.open_path(BUNDLED[0], ask=False)
+    other = QGraphicsEllipseItem(0, 0, 10, 10)  # e.g. a car of the race overlay
+    w.scene.addItem(other)
+    w.push(c.SetLaneCount(4))  # a new shape: every space item is rebuilt
+    assert other.scene() is w.scene
+    assert len(w.scene.spaces) == len(w.doc.track.spaces)
