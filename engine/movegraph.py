@@ -11,7 +11,7 @@ for tools and tests (`tests/test_movegraph.py` checks that both agree).
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .track import NO_SPACE, Space, Track
@@ -67,7 +67,7 @@ def successors(track: Track) -> list[list[int]]:
     return _successors_cached(track)
 
 
-@cache
+@lru_cache(maxsize=8)  # bounded: the editor makes a new Track after every edit
 def _successors_cached(track: Track) -> list[list[int]]:
     n = track.segments
     cells = track.cells

@@ -182,6 +182,11 @@ def parse_track(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnosti
                      f"lane {lane} covers {length} segments but the other lanes cover {n}",
                      hint="every lane string must cover the same number of segments")
             )
+    if n == 0:
+        for lane in range(len(lane_runs)):
+            pos = src.value(("layout", lane))
+            diags.append(make("T104", file, pos.line, pos.column, json_path(("layout", lane)),
+                              f"lane {lane} has no spaces (the layout covers no segments)"))
     if any(length != n for length in lengths) or n == 0:
         return None, diags
 
