@@ -2,9 +2,31 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
+
+
+@pytest.fixture(autouse=True)
+def no_modal_dialogs(monkeypatch):
+    """A modal dialog blocks an offscreen test forever: fail at once instead, unless the test
+    answers it itself (by patching the same function after this fixture)."""
+    try:
+        from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+    except ImportError:  # a headless install (no gui extra) opens no dialogs
+        return
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"unexpected modal dialog in a test: {args[1:3]}")
+
+    for name in ("question", "warning", "critical", "information"):
+        monkeypatch.setattr(QMessageBox, name, refuse)
+    for name in ("getOpenFileName", "getSaveFileName", "getExistingDirectory"):
+        monkeypatch.setattr(QFileDialog, name, refuse)
+    for name in ("getText", "getInt", "getDouble", "getItem"):
+        monkeypatch.setattr(QInputDialog, name, refuse)

@@ -14,26 +14,6 @@ BUNDLED = sorted(TRACKS.glob("*.yaml"))
 SHOTS = ROOT / "out" / "editor"
 
 
-@pytest.fixture(autouse=True)
-def no_modal_dialogs(monkeypatch):
-    """A modal dialog would block an offscreen test forever: fail instead, unless a test
-    answers it itself (by patching the same function)."""
-    try:
-        from PySide6.QtWidgets import QFileDialog, QMessageBox
-    except ImportError:
-        return
-    calls = []
-
-    def refuse(*args, **kwargs):
-        calls.append(args)
-        raise AssertionError(f"unexpected modal dialog: {args[1:3]}")
-
-    for name in ("question", "warning", "critical", "information"):
-        monkeypatch.setattr(QMessageBox, name, refuse)
-    for name in ("getOpenFileName", "getSaveFileName"):
-        monkeypatch.setattr(QFileDialog, name, refuse)
-
-
 @pytest.fixture
 def make_window(qtbot, tmp_path):
     """Build MainWindows that share one temporary settings file and recovery folder."""
