@@ -255,7 +255,7 @@ class BatchReport(QWidget):
         self.heat_view = QGraphicsView()
         self.heat_view.setObjectName("report-heat")
         self.heat_view.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.heat_view.setMinimumSize(360, 260)
+        self.heat_view.setMinimumSize(300, 200)
         self.legend = QLabel()
         self.png_button = QPushButton("Export PNG…")
         self.png_button.setObjectName("report-export-png")

@@ -84,6 +84,7 @@ class RacePanel(QWidget):
         self.step = 0
         self.worker: WatchWorker | BatchWorker | None = None
         self.pool: BatchPool | None = None  # worker processes kept between batches
+        self.report_dock: QDockWidget | None = None
         self.last_mode = ""
         self._key = ""
         self.last_track: Track | None = None
@@ -234,6 +235,7 @@ class RacePanel(QWidget):
         self.player_panel.setWordWrap(True)
         self.player_panel.setTextFormat(Qt.TextFormat.RichText)
         self.player_panel.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.player_panel.setMinimumHeight(130)
         self.human_panel = HumanPanel(self.human)
         self.human_panel.setObjectName("race-human")
         self.events = QPlainTextEdit()
@@ -482,10 +484,14 @@ class RacePanel(QWidget):
     def _show_batch(self, data: BatchReportData, track: Track, note: str) -> None:
         self.report.show_report(data, track)
         self.batch_data = data
-        dock = self.report.parentWidget()
-        if isinstance(dock, QDockWidget):
+        dock = self.report_dock
+        if dock is not None:
             dock.show()
             dock.raise_()
+            if not dock.isFloating() and dock.height() < 400:
+                # too little room below the canvas: the report opens as its own window
+                dock.setFloating(True)
+                dock.resize(1300, 780)
         self.status.setText(f"{data.summary.get('races', 0)} races in {data.seconds:.1f} s"
                             + (f" ({note})" if note else "") + ": see the Batch report.")
 
@@ -645,15 +651,23 @@ def install(window: QMainWindow) -> RacePanel:
     report = BatchReport()
     report_dock = QDockWidget("Batch report", window)
     report_dock.setObjectName("dock-batch-report")
-    report_dock.setWidget(report)
+    scroll = QScrollArea()  # the report's own size must not push the window's layout
+    scroll.setWidgetResizable(True)
+    scroll.setWidget(report)
+    report_dock.setWidget(scroll)
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, report_dock)
-    report_dock.hide()
     panel = RacePanel(window, report)
+    panel.report_dock = report_dock
     dock = QDockWidget("Test race", window)
     dock.setObjectName("dock-race")
     dock.setWidget(panel)
-    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-    dock.hide()  # the editing layout stays as it was until the Race menu is used
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    # tabs behind the Track and Problems docks: the editing layout stays as it was
+    docks = getattr(window, "docks", {})
+    for front, behind in ((docks.get("track"), dock), (docks.get("problems"), report_dock)):
+        if front is not None:
+            window.tabifyDockWidget(front, behind)
+            front.raise_()
 
     def show_and(f: Any) -> None:
         dock.show()

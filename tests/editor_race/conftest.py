@@ -24,7 +24,8 @@ def race_window(qtbot, tmp_path):
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     w = MainWindow(settings=settings, recovery_dir=tmp_path / "recovery", autosave_ms=3_600_000)
-    qtbot.addWidget(w)
+    # closed here rather than by qtbot: pytest-qt closes its widgets before fixtures end, and a
+    # test that leaves an edited track would then wait forever on the unsaved-changes prompt
     if not hasattr(w, "race_panel"):
         install(w)
     w.race_panel.cache = ResultCache(tmp_path / "race-cache")
@@ -36,3 +37,5 @@ def race_window(qtbot, tmp_path):
     yield w
     w.race_panel.shutdown()
     w.doc.saved = w.doc.state
+    w.close()
+    w.deleteLater()

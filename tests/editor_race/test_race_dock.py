@@ -115,7 +115,8 @@ def test_batch_keeps_the_ui_responsive_and_equals_slipstream_race(qtbot, race_wi
 
     def tick():
         now = clock.elapsed()
-        gaps.append(now - last[0])
+        if panel.worker is not None:  # only while the batch runs, not while the report draws
+            gaps.append(now - last[0])
         last[0] = now
 
     timer = QTimer()
@@ -127,9 +128,11 @@ def test_batch_keeps_the_ui_responsive_and_equals_slipstream_race(qtbot, race_wi
     wait_idle(qtbot, panel, timeout=120_000)
     elapsed = time.perf_counter() - t0
     timer.stop()
-    # the event loop kept turning: ticks all along, never a long stall
+    # the event loop kept turning: ticks all along (a 20 ms timer), never a long stall
+    # (generous bounds: CI machines are shared; bench/race_batch.py prints the real figures)
     assert len(gaps) > elapsed / 0.2, (len(gaps), elapsed)
-    assert max(gaps) < 500, max(gaps)
+    assert sorted(gaps)[len(gaps) // 2] < 60, sorted(gaps)[len(gaps) // 2]
+    assert max(gaps) < 1000, max(gaps)
     assert panel.progress.value() == panel.progress.maximum()
 
     report = panel.report
