@@ -34,6 +34,7 @@ def race_window(qtbot, tmp_path):
     qtbot.waitExposed(w)
     assert w.open_path(TRACKS / "first-oval.yaml", ask=False)
     w.docks["race"].show()
+    w.docks["race"].raise_()
     yield w
     w.race_panel.shutdown()
     w.doc.saved = w.doc.state
