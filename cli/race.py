@@ -36,6 +36,27 @@ def _parse_options(values: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(out.items()))
 
 
+def check_card_set(pk: Any, card_set: str | None) -> None:
+    """Refuse an unknown --set (`random` picks one per race)."""
+    if card_set and card_set != "random":
+        try:
+            pk.card_set(card_set)
+        except KeyError:
+            raise click.BadParameter(f"no card set {card_set!r}; sets: {', '.join(sorted(pk.card_sets))}",
+                                     param_hint="--set") from None
+
+
+def parse_bots(bots: str) -> list[str]:
+    """The --bots list, each name checked against the known bots."""
+    from slipstream.engine.bots import BOTS
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    for b in names:
+        if b not in BOTS:
+            raise click.BadParameter(f"unknown bot {b!r}; bots: {', '.join(sorted(BOTS))}", param_hint="--bots")
+    return names
+
+
 def _first_track(pack_arg: str) -> str:
     from slipstream.engine.runner import load_pack_cached
 
@@ -86,18 +107,8 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     if track_id not in pk.tracks:
         raise click.BadParameter(f"no track {track_id!r} in the pack; tracks: {', '.join(sorted(pk.tracks))}",
                                  param_hint="--track")
-    if card_set and card_set != "random":
-        try:
-            pk.card_set(card_set)
-        except KeyError:
-            raise click.BadParameter(f"no card set {card_set!r}; sets: {', '.join(sorted(pk.card_sets))}",
-                                     param_hint="--set") from None
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    from slipstream.engine.bots import BOTS
-
-    for b in names:
-        if b not in BOTS:
-            raise click.BadParameter(f"unknown bot {b!r}; bots: {', '.join(sorted(BOTS))}", param_hint="--bots")
+    check_card_set(pk, card_set)
+    names = parse_bots(bots)
     n = players or len(names)
     if not 2 <= n <= 5:
         raise click.BadParameter("a race needs 2 to 5 cars", param_hint="--players")

@@ -89,7 +89,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     progress bar and statistics (season win rates by bot and first-race grid slot, sponsor
     pick rates and how often their holders win, with 95% intervals).
     """
-    from slipstream.engine.bots import BOTS
+    from slipstream.cli.race import check_card_set, parse_bots
     from slipstream.engine.runner import load_pack_cached
     from slipstream.engine.season import season_config
     from slipstream.engine.seasonrun import SeasonSpec, resolve_track, run_season, run_seasons
@@ -109,16 +109,8 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
             resolve_track(pk, t)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--tracks") from None
-    if card_set and card_set != "random":
-        try:
-            pk.card_set(card_set)
-        except KeyError:
-            raise click.BadParameter(f"no card set {card_set!r}; sets: {', '.join(sorted(pk.card_sets))}",
-                                     param_hint="--set") from None
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    for b in names:
-        if b not in BOTS:
-            raise click.BadParameter(f"unknown bot {b!r}; bots: {', '.join(sorted(BOTS))}", param_hint="--bots")
+    check_card_set(pk, card_set)
+    names = parse_bots(bots)
     if not names:
         raise click.BadParameter("give at least one bot", param_hint="--bots")
     n = players or len(names)
