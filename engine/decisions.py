@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,3 +45,19 @@ class Rejection:
 
 def opt(key: str, text: str | None = None) -> Option:
     return Option(key, text if text is not None else key)
+
+
+def play_decisions(machine: Any, decisions: Sequence[Any]) -> list[str]:
+    """Apply scenario decisions (a key, or `{choose: KEY, rejected: true}`) to anything with
+    `pending` and `apply` (a game or a sponsor draft); return what went against the script."""
+    for i, dec in enumerate(decisions):
+        key, want_reject = (dec, False) if isinstance(dec, str) else (dec["choose"], dec.get("rejected", False))
+        pend = machine.pending
+        r = machine.apply(key)
+        if want_reject and r is None:
+            return [f"decision {i + 1} {key!r} was accepted but should be rejected"]
+        if not want_reject and r is not None:
+            where = f"{pend.kind} decision of P{pend.player + 1}" if pend else "no decision"
+            return [f"decision {i + 1} {key!r} rejected ({r.code}) at the {where}; "
+                    f"legal: {', '.join(r.legal) or 'none'}"]
+    return []

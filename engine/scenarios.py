@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .decisions import play_decisions
 from .diagnostics import Diagnostic, make
 from .game import Game, position_game
 from .ruleset import Options, Ruleset, ruleset_from_pack, unsupported_options
@@ -193,18 +194,7 @@ def build_game(sc: Prepared) -> Game:
 def run_prepared(sc: Prepared) -> ScenarioResult:
     problems: list[str] = []
     g = build_game(sc)
-    for i, dec in enumerate(sc.data.get("decisions", [])):
-        key, want_reject = (dec, False) if isinstance(dec, str) else (dec["choose"], dec.get("rejected", False))
-        pend = g.pending
-        r = g.apply(key)
-        if want_reject and r is None:
-            problems.append(f"decision {i + 1} {key!r} was accepted but should be rejected")
-            break
-        if not want_reject and r is not None:
-            where = f"{pend.kind} decision of P{pend.player + 1}" if pend else "no decision"
-            problems.append(f"decision {i + 1} {key!r} rejected ({r.code}) at the {where}; "
-                            f"legal: {', '.join(r.legal) or 'none'}")
-            break
+    problems += play_decisions(g, sc.data.get("decisions", []))
     if not problems:
         problems += check_expect(g, sc.data.get("expect", {}))
     return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers)

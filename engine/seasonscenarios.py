@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .decisions import play_decisions
 from .diagnostics import Diagnostic, make
 from .draft import Draft, bracket_for, draw_pool
 from .schema import schema_diagnostics
@@ -79,18 +80,7 @@ def run_season_scenario(data: dict[str, Any], src: SourceMap, pack: Any) -> tupl
             pool = draw_pool(deck, n + config.pool_extra, {s.id: s.level for s in pack.sponsors.values()},
                              d.get("level"))
         draft = Draft(pool, d["finish"], d.get("held") or [None] * n)
-        for i, dec in enumerate(data.get("decisions") or []):
-            key, want_reject = (dec, False) if isinstance(dec, str) else (dec["choose"], dec.get("rejected", False))
-            pend = draft.pending
-            r = draft.apply(key)
-            if want_reject and r is None:
-                problems.append(f"decision {i + 1} {key!r} was accepted but should be rejected")
-                break
-            if not want_reject and r is not None:
-                where = f"{pend.kind} decision of P{pend.player + 1}" if pend else "no decision"
-                problems.append(f"decision {i + 1} {key!r} rejected ({r.code}) at the {where}; "
-                                f"legal: {', '.join(r.legal) or 'none'}")
-                break
+        problems += play_decisions(draft, data.get("decisions") or [])
         if not problems:
             problems += _expect_draft(draft, pool, d["finish"], n, ex)
     if "races" in data:
