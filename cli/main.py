@@ -2,18 +2,39 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
 import click
 
 from slipstream.engine import diagnostics as dg
-from slipstream.engine.codes import CODES, codes_markdown
-from slipstream.engine.files import atomic_write_text
-from slipstream.engine.schema import schema_files
-from slipstream.engine.validate import load_track, validate_paths
 
 FORMATS = ["text", "json", "github"]
+
+# Commands defined in other modules, imported only when they run (or when --help lists them),
+# so that `slipstream validate` does not pay for the race and season code at start-up.
+LAZY_COMMANDS = {
+    "race": "slipstream.cli.race:race",
+    "replay": "slipstream.cli.race:replay",
+    "test": "slipstream.cli.race:test_cmd",
+    "season": "slipstream.cli.season:season",
+    "cards": "slipstream.cli.packs:cards",
+    "new": "slipstream.cli.packs:new",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose LAZY_COMMANDS are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
+            module, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
+            self.add_command(getattr(importlib.import_module(module), attr), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
 
 def _emit(diags: list[dg.Diagnostic], fmt: str, files: int | None = None) -> int:
@@ -31,7 +52,7 @@ def _emit(diags: list[dg.Diagnostic], fmt: str, files: int | None = None) -> int
     return 1 if errors else 0
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="slipstream")
 def main() -> None:
     """Slipstream: tracks, content packs and test races for racing board games.
@@ -47,12 +68,20 @@ def main() -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text for people, json for tools, github for workflow annotations.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
-def validate(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="Check every pack file again instead of reusing the result of an unchanged pack.")
+def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool) -> None:
     """Check track files, pack folders and whole folders (recursively).
+
+    A folder holding pack.yaml is checked as a whole pack. The result of a pack whose files
+    (and the packs it extends) have not changed since the last run is reused from the cache
+    folder ($SLIPSTREAM_CACHE_DIR, else ~/.cache/slipstream); --no-cache checks it afresh.
 
     Exit status: 0 clean (warnings allowed), 1 errors found, 2 usage error.
     """
-    diags, count = validate_paths(paths)
+    from slipstream.engine.validate import validate_paths
+
+    diags, count = validate_paths(paths, use_cache=not no_cache)
     if strict:
         diags = [dg.Diagnostic(d.code, "error", d.file, d.line, d.column, d.path, d.message, d.hint, d.spaces)
                  for d in diags]
@@ -70,7 +99,9 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool) -> None:
               help="Format of any diagnostics.")
 def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fmt: str) -> None:
     """Draw a track as SVG (or PNG): spaces in gear colours, finish line and grid."""
+    from slipstream.engine.files import atomic_write_text
     from slipstream.engine.render import track_svg
+    from slipstream.engine.validate import load_track
 
     res = load_track(track)
     if res.track is None:
@@ -100,6 +131,9 @@ def schema(output: Path) -> None:
     """
     import json
 
+    from slipstream.engine.files import atomic_write_text
+    from slipstream.engine.schema import schema_files
+
     output.mkdir(parents=True, exist_ok=True)
     for name, data in sorted(schema_files().items()):
         atomic_write_text(output / name, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
@@ -110,6 +144,8 @@ def schema(output: Path) -> None:
 @click.option("--markdown", is_flag=True, help="Print the reference page docs/diagnostics.md.")
 def codes(markdown: bool) -> None:
     """List every diagnostic code with its cause and fix."""
+    from slipstream.engine.codes import CODES, codes_markdown
+
     if markdown:
         click.echo(codes_markdown(), nl=False)
         return
@@ -129,23 +165,6 @@ def editor(file: Path | None) -> None:
     except ImportError:
         raise click.UsageError("the editor needs the gui extra: pip install 'slipstream[gui]'") from None
     sys.exit(run(file))
-
-
-from slipstream.cli.race import COMMANDS as _RACE_COMMANDS  # noqa: E402
-
-for _cmd in _RACE_COMMANDS:
-    main.add_command(_cmd)
-
-from slipstream.cli.packs import COMMANDS as _PACK_COMMANDS  # noqa: E402
-
-for _cmd in _PACK_COMMANDS:
-    main.add_command(_cmd)
-
-
-from slipstream.cli.season import COMMANDS as _SEASON_COMMANDS  # noqa: E402
-
-for _cmd in _SEASON_COMMANDS:
-    main.add_command(_cmd)
 
 
 if __name__ == "__main__":  # pragma: no cover

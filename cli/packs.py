@@ -136,4 +136,3 @@ def new_track_cmd(name: str, folder: Path, template: str) -> None:
     click.echo(f"next: slipstream validate {path} && slipstream editor {path}")
 
 
-COMMANDS = [cards, new]

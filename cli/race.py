@@ -309,4 +309,3 @@ def _rel(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-COMMANDS = [race, replay, test_cmd]

@@ -237,4 +237,3 @@ def _season_text(res: Any) -> str:
     return "\n".join(lines)
 
 
-COMMANDS = [season]

@@ -13,8 +13,7 @@ Each item keeps an `Origin` so diagnostics can point into the file it came from.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -23,13 +22,13 @@ from typing import Any, TypeVar
 
 from . import schemafast
 from .diagnostics import Diagnostic, has_errors, make, sort_key
+from .packfiles import MANIFEST, TESTS_DIR
+from .packfiles import walk_pack as _walk
 from .schema import registry, schema_diagnostics
 from .track import Track
 from .yamlsource import Loaded, PathKey, Pos, SourceMap, json_path, load_file
 
-MANIFEST = "pack.yaml"
 FORMAT_TAG = "pack/1"
-TESTS_DIR = "tests"
 CONTENT_PACKAGE = "slipstream.content"
 # File kinds a pack reads itself; `track` files go through the track checks.
 DATA_KINDS = ("cubes", "cards", "drivers", "sponsors", "cardsets", "rules")
@@ -382,19 +381,6 @@ def _tag(data: Any) -> tuple[str, int | None]:
     return kind, int(ver) if ver.isdigit() else None
 
 
-def _walk(root: Path) -> Iterator[str]:
-    """Relative paths of the YAML files of a pack, sorted; nested packs are skipped."""
-    for dirpath, dirs, files in os.walk(root):
-        here = Path(dirpath)
-        dirs[:] = sorted(
-            d for d in dirs
-            if not d.startswith(".") and d != "__pycache__" and not (here / d / MANIFEST).exists()
-        )
-        for name in sorted(files):
-            if name.endswith((".yaml", ".yml")) and not name.startswith("."):
-                yield (here / name).relative_to(root).as_posix()
-
-
 class PackLoader:
     """Loads packs and the packs they extend; one loader caches every pack it has read."""
 
@@ -402,6 +388,8 @@ class PackLoader:
         self.search = [Path(s) for s in search]
         self.cache: dict[Path, tuple[Pack | None, list[Diagnostic]]] = {}
         self._index: dict[Path, dict[str, Path]] = {}
+        # folders searched for packs by id (their manifests decide what `extends` finds)
+        self.scanned: set[Path] = set()
 
     # -- finding packs by id ----------------------------------------------------------------
     def _packs_in(self, folder: Path) -> dict[str, Path]:
@@ -424,9 +412,11 @@ class PackLoader:
     def find(self, pack_id: str, near: Path) -> Path | None:
         """The folder of the pack `pack_id`: beside `near`, in the search folders, or bundled."""
         for folder in (near.parent, *self.search):
+            self.scanned.add(folder.resolve())
             hit = self._packs_in(folder).get(pack_id)
             if hit is not None:
                 return hit
+        self.scanned.add(bundled_root().resolve())
         return bundled_packs().get(pack_id)
 
     # -- loading ------------------------------------------------------------------------------

@@ -12,14 +12,24 @@ from typing import Any
 
 from .diagnostics import Diagnostic
 from .pack import DATA_KINDS, MANIFEST, PackLoader
+from .packfiles import walk_pack
+from .resultcache import PackValidation
 from .schema import schema_diagnostics
-from .validate import register_folder_handler, register_kind
+from .validate import register_kind
 from .yamlsource import SourceMap
 
 
 def validate_pack_folder(folder: Path) -> list[Diagnostic]:
     """Every diagnostic of the pack in `folder`."""
     return PackLoader().load(folder)[1]
+
+
+def validate_pack(folder: Path) -> PackValidation:
+    """Every diagnostic of the pack in `folder`, with the files and folders the result depends on."""
+    loader = PackLoader()
+    diags = loader.load(folder)[1]
+    return PackValidation(diags, 1 + sum(1 for rel in walk_pack(folder) if rel != MANIFEST),
+                          sorted(str(k) for k in loader.cache), sorted(str(s) for s in loader.scanned))
 
 
 def _enclosing_pack(file: Path) -> Path | None:
@@ -49,7 +59,6 @@ def _manifest_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
     return schema_diagnostics("pack", data, src)
 
 
-register_folder_handler(MANIFEST, validate_pack_folder)
 register_kind("pack", (1,), _manifest_checker)
 for _kind in DATA_KINDS:
     register_kind(_kind, (1,), _file_checker(_kind))

@@ -10,18 +10,21 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic, make, sort_key
-from .schema import schema_diagnostics
-from .track import Track, parse_track
-from .trackcheck import check_track
-from .yamlsource import Loaded, SourceMap, load_file
+from .packfiles import MANIFEST, YAML_SUFFIXES
 
-YAML_SUFFIXES = (".yaml", ".yml")
+if TYPE_CHECKING:
+    from .resultcache import PackValidation
+    from .track import Track
+    from .yamlsource import Loaded, SourceMap
+
+# The heavy modules (PyYAML, the schema, track and pack checks) are imported where they are
+# used: a cached pack validation (engine/resultcache.py) needs none of them.
 
 # kind name -> (supported versions, checker(data, source) -> diagnostics)
-Checker = Callable[[Any, SourceMap], list[Diagnostic]]
+Checker = Callable[[Any, "SourceMap"], list[Diagnostic]]
 _KINDS: dict[str, tuple[tuple[int, ...], Checker]] = {}
 
 
@@ -30,7 +33,13 @@ def register_kind(kind: str, versions: tuple[int, ...], checker: Checker) -> Non
     _KINDS[kind] = (versions, checker)
 
 
+def _register_all() -> None:
+    """The pack file kinds register themselves when engine/packvalidate.py is imported."""
+    from . import packvalidate  # noqa: F401
+
+
 def known_tags() -> list[str]:
+    _register_all()
     return sorted(f"{k}/{v}" for k, (vs, _) in _KINDS.items() for v in vs)
 
 
@@ -55,6 +64,10 @@ def check_track_data(data: Any, src: SourceMap) -> tuple[Track | None, list[Diag
 
 
 def _check_track_data(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnostic]]:
+    from .schema import schema_diagnostics
+    from .track import parse_track
+    from .trackcheck import check_track
+
     diags = schema_diagnostics("track", data, src)
     if diags:
         # The model needs schema-valid data; layout token errors are still worth reporting.
@@ -80,6 +93,8 @@ register_kind("track", (1,), _track_checker)
 
 def load_track(path: str | Path) -> TrackResult:
     """Load and check a track file; the track is None when it has errors that stop the model."""
+    from .yamlsource import load_file
+
     loaded = load_file(path)
     if loaded.data is None:
         return TrackResult(None, loaded, loaded.diagnostics)
@@ -91,6 +106,7 @@ def load_track(path: str | Path) -> TrackResult:
 
 
 def _tag_problem(loaded: Loaded, expect: str | None = None) -> list[Diagnostic]:
+    _register_all()
     data = loaded.data
     f = loaded.file
     if not isinstance(data, dict) or "slipstream" not in data:
@@ -110,6 +126,8 @@ def _tag_problem(loaded: Loaded, expect: str | None = None) -> list[Diagnostic]:
 
 def validate_file(path: str | Path, *, explicit: bool = True) -> list[Diagnostic]:
     """All diagnostics of one file, dispatched on its format tag."""
+    from .yamlsource import load_file
+
     loaded = load_file(path)
     if loaded.data is None:
         return loaded.diagnostics
@@ -125,14 +143,6 @@ def validate_file(path: str | Path, *, explicit: bool = True) -> list[Diagnostic
     return sorted(_KINDS[kind][1](data, loaded.source), key=sort_key)
 
 
-# Folder handlers: a folder holding a marker file is handed to a whole-folder validator (packs).
-_FOLDER_HANDLERS: list[tuple[str, Callable[[Path], list[Diagnostic]]]] = []
-
-
-def register_folder_handler(marker: str, handler: Callable[[Path], list[Diagnostic]]) -> None:
-    _FOLDER_HANDLERS.append((marker, handler))
-
-
 def _walk(folder: Path) -> Iterable[Path]:
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
@@ -141,26 +151,43 @@ def _walk(folder: Path) -> Iterable[Path]:
                 yield Path(root) / name
 
 
-def validate_paths(paths: Iterable[str | Path]) -> tuple[list[Diagnostic], int]:
-    """Validate files and folders (recursively). Returns diagnostics and the number of files."""
+def _validate_pack(folder: Path) -> PackValidation:
+    from .packvalidate import validate_pack
+
+    return validate_pack(folder)
+
+
+def pack_folder_result(folder: Path, use_cache: bool = True) -> PackValidation:
+    """A whole pack folder (every file and the cross-checks), through the result cache."""
+    from .resultcache import validate_pack_cached
+
+    return validate_pack_cached(folder, _validate_pack, use_cache)
+
+
+def validate_paths(paths: Iterable[str | Path], use_cache: bool = True) -> tuple[list[Diagnostic], int]:
+    """Validate files and folders (recursively). Returns diagnostics and the number of files.
+
+    A folder holding `pack.yaml` is validated as a whole pack; unchanged packs come from the
+    result cache (engine/resultcache.py) unless `use_cache` is False.
+    """
     diags: list[Diagnostic] = []
     count = 0
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            handled: set[Path] = set()
-            for marker, handler in _FOLDER_HANDLERS:
-                for m in sorted(path.rglob(marker)):
-                    if any(part.startswith(".") for part in m.relative_to(path).parts):
-                        continue
-                    diags += handler(m.parent)
-                    handled.add(m.parent)
+            packs: list[Path] = []
+            for m in sorted(path.rglob(MANIFEST)):
+                if any(part.startswith(".") for part in m.relative_to(path).parts):
+                    continue
+                res = pack_folder_result(m.parent, use_cache)
+                diags += res.diagnostics
+                count += res.files
+                packs.append(m.parent)
             for f in _walk(path):
-                if any(h == f.parent or h in f.parents for h in handled):
+                if any(h == f.parent or h in f.parents for h in packs):
                     continue
                 count += 1
                 diags += validate_file(f, explicit=False)
-            count += len(handled)
         elif path.exists():
             count += 1
             diags += validate_file(path)
@@ -169,15 +196,16 @@ def validate_paths(paths: Iterable[str | Path]) -> tuple[list[Diagnostic], int]:
     return diags, count
 
 
-# Pack folders and pack file kinds register themselves (engine/packvalidate.py).
-from . import packvalidate as _packvalidate  # noqa: E402,F401
-
-
 # Rule scenarios (engine/scenarios.py, engine/seasonscenarios.py): a lone scenario file is
 # checked against its schema only (its references need the pack), so the kinds are registered
 # here without importing the game engine, which would cost a tenth of a second at start-up.
 def _schema_only(kind: str) -> Checker:
-    return lambda data, src: schema_diagnostics(kind, data, src)
+    def check(data: Any, src: SourceMap) -> list[Diagnostic]:
+        from .schema import schema_diagnostics
+
+        return schema_diagnostics(kind, data, src)
+
+    return check
 
 
 register_kind("scenario", (1,), _schema_only("scenario"))

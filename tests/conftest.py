@@ -1,10 +1,17 @@
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# `slipstream validate` keeps pack results in a cache folder: the tests get their own.
+if "SLIPSTREAM_CACHE_DIR" not in os.environ:
+    os.environ["SLIPSTREAM_CACHE_DIR"] = tempfile.mkdtemp(prefix="slipstream-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["SLIPSTREAM_CACHE_DIR"], True)
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
