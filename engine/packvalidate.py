@@ -15,7 +15,7 @@ from .pack import DATA_KINDS, MANIFEST, PackLoader
 from .packfiles import walk_pack
 from .resultcache import PackValidation
 from .schema import schema_diagnostics
-from .validate import register_kind
+from .validate import pack_folder_result, register_kind
 from .yamlsource import SourceMap
 
 
@@ -45,7 +45,7 @@ def _file_checker(kind: str) -> Any:
         root = _enclosing_pack(file) if file.exists() else None
         if root is None:
             return schema_diagnostics(kind, data, src)
-        diags = PackLoader().load(root)[1]
+        diags = pack_folder_result(root).diagnostics  # one pack load for many files of it
         target = file.resolve()
         return [d for d in diags if Path(d.file).resolve() == target]
 
@@ -55,7 +55,7 @@ def _file_checker(kind: str) -> Any:
 def _manifest_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
     file = Path(src.file)
     if file.name == MANIFEST and file.exists():
-        return validate_pack_folder(file.parent)
+        return pack_folder_result(file.parent).diagnostics
     return schema_diagnostics("pack", data, src)
 
 

@@ -26,7 +26,8 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,10 +153,25 @@ def store(folder: Path, result: PackValidation, code: str | None = None) -> bool
         return False
 
 
+_enabled = [True]
+
+
+@contextmanager
+def using(use_cache: bool) -> Iterator[None]:
+    """Within the block, pack results are read from and written to the cache only if `use_cache`."""
+    _enabled.append(use_cache)
+    try:
+        yield
+    finally:
+        _enabled.pop()
+
+
 def validate_pack_cached(folder: Path, validate: Callable[[Path], PackValidation],
-                         use_cache: bool = True) -> PackValidation:
-    """`validate(folder)`, or its stored result when nothing it depends on has changed."""
-    if not use_cache:
+                         use_cache: bool | None = None) -> PackValidation:
+    """`validate(folder)`, or its stored result when nothing it depends on has changed.
+
+    `use_cache` None follows the innermost `using` block (default: use the cache)."""
+    if not (_enabled[-1] if use_cache is None else use_cache):
         return validate(folder)
     code = code_digest()
     hit = lookup(folder, code)

@@ -157,8 +157,9 @@ def _validate_pack(folder: Path) -> PackValidation:
     return validate_pack(folder)
 
 
-def pack_folder_result(folder: Path, use_cache: bool = True) -> PackValidation:
-    """A whole pack folder (every file and the cross-checks), through the result cache."""
+def pack_folder_result(folder: Path, use_cache: bool | None = None) -> PackValidation:
+    """A whole pack folder (every file and the cross-checks), through the result cache
+    (`use_cache` None: as `validate_paths` was asked, else yes)."""
     from .resultcache import validate_pack_cached
 
     return validate_pack_cached(folder, _validate_pack, use_cache)
@@ -170,6 +171,15 @@ def validate_paths(paths: Iterable[str | Path], use_cache: bool = True) -> tuple
     A folder holding `pack.yaml` is validated as a whole pack; unchanged packs come from the
     result cache (engine/resultcache.py) unless `use_cache` is False.
     """
+    from .resultcache import using
+
+    with using(use_cache):
+        diags, count = _validate_paths(paths)
+    # a pack's manifest reports the whole pack: given with other files of it, say each once
+    return list(dict.fromkeys(diags)), count
+
+
+def _validate_paths(paths: Iterable[str | Path]) -> tuple[list[Diagnostic], int]:
     diags: list[Diagnostic] = []
     count = 0
     for p in paths:
@@ -179,7 +189,7 @@ def validate_paths(paths: Iterable[str | Path], use_cache: bool = True) -> tuple
             for m in sorted(path.rglob(MANIFEST)):
                 if any(part.startswith(".") for part in m.relative_to(path).parts):
                     continue
-                res = pack_folder_result(m.parent, use_cache)
+                res = pack_folder_result(m.parent)
                 diags += res.diagnostics
                 count += res.files
                 packs.append(m.parent)

@@ -178,3 +178,16 @@ def test_a_cached_run_imports_neither_yaml_nor_the_pack_checks(tmp_path: Path) -
     second = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert "'yaml'" in first.stdout  # the first run parses the files
     assert "heavy: []" in second.stdout, second.stdout
+
+
+def test_several_files_of_one_pack_load_the_pack_once(tmp_path: Path, cache: Path,
+                                                      counted: list[Path]) -> None:
+    pack = small_pack(tmp_path)
+    (pack / "cards.yaml").write_text(UNKNOWN)
+    (pack / "more.yaml").write_text("slipstream: cards/1\noverrides:\n  - id: base:nothing-else\n    cost: 1\n")
+    diags, n = validate_paths([pack / "cards.yaml", pack / "more.yaml", pack / "pack.yaml"])
+    assert n == 3 and len(counted) == 1  # as a pre-commit hook passes the changed files
+    assert [(Path(d.file).name, d.code) for d in diags] == [("cards.yaml", "P017"), ("more.yaml", "P017")]
+    validate_paths([pack / "cards.yaml"], use_cache=False)
+    validate_paths([pack / "cards.yaml"], use_cache=False)
+    assert len(counted) == 3  # --no-cache reaches the per-file path too
