@@ -390,6 +390,8 @@ class PackLoader:
         self._index: dict[Path, dict[str, Path]] = {}
         # folders searched for packs by id (their manifests decide what `extends` finds)
         self.scanned: set[Path] = set()
+        # a folder found by id -> later folders in the same place claiming that id
+        self._rivals: dict[Path, list[Path]] = {}
 
     # -- finding packs by id ----------------------------------------------------------------
     def _packs_in(self, folder: Path) -> dict[str, Path]:
@@ -405,9 +407,16 @@ class PackLoader:
             if (child / MANIFEST).is_file():
                 loaded = load_file(child / MANIFEST)
                 if isinstance(loaded.data, dict) and isinstance(loaded.data.get("id"), str):
-                    found.setdefault(loaded.data["id"], child)
+                    pid = loaded.data["id"]
+                    if pid in found:
+                        self._rivals.setdefault(found[pid].resolve(), []).append(child)
+                    found.setdefault(pid, child)
         self._index[key] = found
         return found
+
+    def rivals(self, folder: Path) -> list[Path]:
+        """Other folders beside `folder` (found by `find`) whose packs carry the same id."""
+        return self._rivals.get(folder.resolve(), [])
 
     def find(self, pack_id: str, near: Path) -> Path | None:
         """The folder of the pack `pack_id`: beside `near`, in the search folders, or bundled."""
@@ -462,6 +471,12 @@ class PackLoader:
                        hint="put that pack's folder next to this one, or fix the id")
                 b.broken_extends = True
                 continue
+            others = self.rivals(folder)
+            if others:
+                b.diag("P026", mfile, ("extends", i),
+                       f"pack id {pid!r} is claimed by more than one folder ({folder.name}, "
+                       f"{', '.join(o.name for o in others)}); using {folder.name}",
+                       hint="give every pack its own id, or move the other copies away")
             if folder.resolve() in stack:
                 chain = " -> ".join([b.id, pid])
                 b.diag("P021", mfile, ("extends", i), f"extends forms a cycle ({chain} -> ...)",
