@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -660,7 +661,12 @@ def install(window: QMainWindow) -> RacePanel:
     panel.report_dock = report_dock
     dock = QDockWidget("Test race", window)
     dock.setObjectName("dock-race")
-    dock.setWidget(panel)
+    # scrollable, so that the tall panel does not force its height on the Track tab beside it
+    panel_scroll = QScrollArea()
+    panel_scroll.setWidgetResizable(True)
+    panel_scroll.setFrameShape(QFrame.Shape.NoFrame)
+    panel_scroll.setWidget(panel)
+    dock.setWidget(panel_scroll)
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     # tabs behind the Track and Problems docks: the editing layout stays as it was
     docks = getattr(window, "docks", {})
@@ -668,6 +674,18 @@ def install(window: QMainWindow) -> RacePanel:
         if front is not None:
             window.tabifyDockWidget(front, behind)
             front.raise_()
+    grid_dock, track_dock = docks.get("grid"), docks.get("track")
+    if grid_dock is not None and track_dock is not None:
+        # the race panel is tall, the Track form short: share the right column by the tab in front
+        def share_height(front: QDockWidget, height: int) -> Any:
+            def on_visible(visible: bool) -> None:
+                if visible and not grid_dock.isFloating() and not front.isFloating():
+                    window.resizeDocks([front, grid_dock], [height, max(1, window.height() - height)],
+                                       Qt.Orientation.Vertical)
+            return on_visible
+
+        dock.visibilityChanged.connect(share_height(dock, 560))
+        track_dock.visibilityChanged.connect(share_height(track_dock, 300))
 
     def show_and(f: Any) -> None:
         dock.show()
