@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,3 +61,18 @@ def play_decisions(machine: Any, decisions: Sequence[Any]) -> list[str]:
             return [f"decision {i + 1} {key!r} rejected ({r.code}) at the {where}; "
                     f"legal: {', '.join(r.legal) or 'none'}"]
     return []
+
+
+def pending_mismatches(ex: Mapping[str, Any], pend: Decision | None) -> list[str]:
+    """How the pending decision differs from an `expect: pending:` entry (player, kind)."""
+    if "pending" not in ex:
+        return []
+    w = ex["pending"]
+    if pend is None:
+        return [f"expected a pending decision {w}, but none is pending"]
+    out: list[str] = []
+    if "player" in w and pend.player != w["player"]:
+        out.append(f"pending decision is for player {pend.player}, expected {w['player']}")
+    if "kind" in w and pend.kind != w["kind"]:
+        out.append(f"pending decision is {pend.kind!r}, expected {w['kind']!r}")
+    return out

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .decisions import play_decisions
+from .decisions import pending_mismatches, play_decisions
 from .diagnostics import Diagnostic, make
 from .game import Game, position_game
 from .ruleset import Options, Ruleset, ruleset_from_pack, unsupported_options
@@ -208,6 +208,7 @@ def _norm(g: Game, want: Mapping[str, int]) -> dict[str, int]:
     return {g.rules.kinds[g.rules.kind(k)].id: int(n) for k, n in want.items() if n}
 
 
+
 def check_expect(g: Game, ex: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     for i, want in enumerate(ex.get("players", [])):
@@ -238,15 +239,7 @@ def check_expect(g: Game, ex: Mapping[str, Any]) -> list[str]:
         if "money" in want and g.money(i) != want["money"]:
             out.append(f"{who} money: expected {want['money']}, got {g.money(i)}")
     pend = g.pending
-    if "pending" in ex:
-        w = ex["pending"]
-        if pend is None:
-            out.append(f"expected a pending decision {w}, but none is pending")
-        else:
-            if "player" in w and pend.player != w["player"]:
-                out.append(f"pending decision is for player {pend.player}, expected {w['player']}")
-            if "kind" in w and pend.kind != w["kind"]:
-                out.append(f"pending decision is {pend.kind!r}, expected {w['kind']!r}")
+    out += pending_mismatches(ex, pend)
     keys = set(pend.keys()) if pend else set()
     if "options" in ex and keys != set(ex["options"]):
         out.append(f"legal options: expected {sorted(ex['options'])}, got {sorted(keys)}")

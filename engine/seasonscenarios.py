@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decisions import play_decisions
+from .decisions import pending_mismatches, play_decisions
 from .diagnostics import Diagnostic, make
 from .draft import Draft, bracket_for, draw_pool
 from .schema import schema_diagnostics
@@ -103,15 +103,7 @@ def _expect_draft(draft: Draft, pool: list[str], finish: list[int], n: int, ex: 
         if got != ex["brackets"]:
             out.append(f"brackets: expected {ex['brackets']}, got {got}")
     pend = draft.pending
-    if "pending" in ex:
-        w = ex["pending"]
-        if pend is None:
-            out.append(f"expected a pending decision {w}, but none is pending")
-        else:
-            if "player" in w and pend.player != w["player"]:
-                out.append(f"pending decision is for player {pend.player}, expected {w['player']}")
-            if "kind" in w and pend.kind != w["kind"]:
-                out.append(f"pending decision is {pend.kind!r}, expected {w['kind']!r}")
+    out += pending_mismatches(ex, pend)
     if "options" in ex:
         keys = sorted(pend.keys()) if pend else []
         if keys != sorted(ex["options"]):
