@@ -29,6 +29,10 @@ class Bot:
     def choose(self, game: Game, decision: Decision) -> str:
         raise NotImplementedError
 
+    def choose_between_races(self, game: Game, decision: Decision) -> str:
+        """Decisions of sponsor effects between two races of a season (default: `choose`)."""
+        return self.choose(game, decision)
+
 
 class RandomBot(Bot):
     name = "random"

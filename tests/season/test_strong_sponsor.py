@@ -94,3 +94,39 @@ def test_report_lists_holder_wins_with_intervals() -> None:
     assert sp["expected_race_wins"] > 0 and 0.0 < sp["grid_rate"] < 1.0
     text = format_season_summary(rep)
     assert "a3" in text and "cubes -/+ per use" in text and "vs grid" in text
+
+
+def test_greedy_bot_thins_its_bag_with_a_sponsor_removal() -> None:
+    """Between races a removal returns wear, then money-only cubes, and never gears."""
+    from slipstream.engine.bots import GreedyBot
+    from slipstream.engine.game import position_game
+    from slipstream.engine.pack import base_pack
+    from slipstream.engine.runner import _ruleset
+    from slipstream.engine.state import BAG
+
+    rs = _ruleset("", "", ())
+    track = base_pack().tracks["first-oval"]
+    bag = {"gear-3": 5, "gear-4": 2, "gear-5": 3, "wear": 2, "yellow": 3, "purple": 1, "red": 1}
+    players = [{"car": {"lane": 0, "segment": 0, "lap": 0}, "bag": bag},
+               {"car": {"lane": 1, "segment": 0, "lap": 0}, "bag": {}}]
+    bot = GreedyBot(1)
+
+    def after(count: int) -> dict[str, int]:
+        g = position_game(rs, track, players, start="none", record=False)
+        g.run_effects(0, [{"remove": {"from": "owned", "count": {"up_to": count}}}], "test")
+        while g.pending is not None:
+            assert g.apply(bot.choose_between_races(g, g.pending)) is None
+        row = g.race.players[0].zones[BAG]
+        return {k.id: row[k.index] for k in rs.kinds if row[k.index]}
+
+    kept = {"gear-3": 5, "gear-4": 2, "gear-5": 3, "purple": 1, "red": 1}
+    # three to return: both wear cubes first, then one money-only cube
+    assert after(3) == {**kept, "yellow": 2}
+    # with room to spare it stops after the money cubes: gears, movers and wear removers stay
+    assert after(20) == kept
+    # in a race the same bot returns only wear
+    g = position_game(rs, track, players, start="none", record=False)
+    g.run_effects(0, [{"remove": {"from": "owned", "count": {"up_to": 20}}}], "test")
+    while g.pending is not None:
+        assert g.apply(bot.choose(g, g.pending)) is None
+    assert g.race.players[0].zones[BAG][rs.kind("yellow")] == 3
