@@ -182,9 +182,10 @@ def format_season_summary(s: dict[str, Any]) -> str:
                          f"{ratio:<8} {flag:<7}{_pct(sp['season_win_rate']):<36} "
                          f"-{sp['removed_per_use']:.1f} / +{sp['gained_per_use']:.1f}")
         lines.append("  (vs grid: holder race wins / wins expected from the holders' grid slots in races 2+;")
-        lines.append("   STRONG / weak: the holders' race wins lie clearly above / below that expectation, with")
-        lines.append(f"   the interval widened to z = {s.get('flag_z', 1.96):.2f} for the {len(s['sponsors'])} sponsors "
-                     "compared, so an even pack gets a false flag about 1 time in 20)")
+        lines.append("   STRONG / weak: the holders' race wins lie clearly above / below that expectation;")
+        lines.append(f"   the interval is widened to z = {s.get('flag_z', 1.96):.2f} for the {len(s['sponsors'])} "
+                     "sponsors compared,")
+        lines.append("   so a pack of even sponsors gets a false flag about 1 report in 20)")
         strong = [sp["sponsor"] for sp in s["sponsors"] if sp.get("verdict") == "strong"]
         if strong:
             lines.append(f"over-strong sponsors (holders win clearly more than their grid slots predict): "
