@@ -29,6 +29,10 @@ class Bot:
     def choose(self, game: Game, decision: Decision) -> str:
         raise NotImplementedError
 
+    def choose_between_races(self, game: Game, decision: Decision) -> str:
+        """Decisions of sponsor effects between two races of a season (default: `choose`)."""
+        return self.choose(game, decision)
+
 
 class RandomBot(Bot):
     name = "random"
@@ -285,6 +289,35 @@ class GreedyBot(Bot):
             return "stop"
         return min(opts, key=lambda k: self._rank(g, k))
 
+    # ------------------------------------------------------------------ between races
+    def choose_between_races(self, game: Game, decision: Decision) -> str:
+        """A decision of a sponsor effect applied between two races of a season.
+
+        Removals thin the collection for the next race (`thin_order`) up to the allowed
+        count; everything else is decided as in a race.
+        """
+        if decision.kind == "remove":
+            junk = self.thin_order(game, decision.player)
+            ranked = [o.key for o in decision.options if o.key.partition(":")[2] in junk]
+            if ranked:
+                return min(ranked, key=lambda k: junk.index(k.partition(":")[2]))
+        return self.choose(game, decision)
+
+    def thin_order(self, g: Game, me: int) -> list[str]:
+        """Kind ids the bot would rather not draw next race, the most useless first.
+
+        Wear, then the cubes it keeps in a race only for their money: actions that neither
+        move the car nor remove wear. Gears are never thinned (measured: a greedy bot that
+        also returns its slowest gears wins less; docs/seasons.md, "Measuring sponsors").
+        """
+        rs = g.rules
+        p = g.race.players[me]
+        owned = [sum(z[k] for z in p.zones) for k in range(len(rs.kinds))]
+        out = [rs.kinds[rs.wear].id] if rs.wear >= 0 and owned[rs.wear] else []
+        out += [kd.id for kd in rs.kinds if kd.role == "action" and owned[kd.index]
+                and not self.traits(g, kd.index) & {"mover", "wear_cleaner"}]
+        return out
+
     def c_move_cubes(self, g: Game, d: Decision) -> str:
         opts = [o.key for o in d.options if o.key != "stop"]
         back = [k for k in opts if k.startswith("discard:") and self._rank(g, k) >= 5.0]
@@ -327,6 +360,21 @@ class GreedyBot(Bot):
         return "yes"
 
     # ------------------------------------------------------------------ buying
+    BUY_MIN = 4.0  # what a cube must be worth (`_buy_value`) for the bot to buy it
+
+    def _buy_value(self, g: Game, k: int, owned_wear: int) -> float:
+        kind = g.rules.kinds[k]
+        if kind.role == "gear":
+            return (kind.gear or 0) * 1.0
+        tr = self.traits(g, k)
+        if "wear_cleaner" in tr and "mover" not in tr:
+            return 6.5 if owned_wear >= 4 else 3.0
+        if "cleaner" in tr and "mover" not in tr:
+            return self.CLEANER_VALUE if owned_wear >= 6 else 2.0
+        if "mover" in tr:
+            return 4.5
+        return 2.5
+
     def _shopping(self, g: Game, d: Decision, me: int) -> str:
         keys = [o.key for o in d.options if o.key.startswith("buy ")]
         if not keys:
@@ -336,21 +384,10 @@ class GreedyBot(Bot):
         owned_wear = sum(p.zones[z][rs.wear] for z in range(4)) if rs.wear >= 0 else 0
 
         def value(key: str) -> float:
-            k = rs.kind(key[4:])
-            kind = rs.kinds[k]
-            if kind.role == "gear":
-                return (kind.gear or 0) * 1.0
-            tr = self.traits(g, k)
-            if "wear_cleaner" in tr and "mover" not in tr:
-                return 6.5 if owned_wear >= 4 else 3.0
-            if "cleaner" in tr and "mover" not in tr:
-                return self.CLEANER_VALUE if owned_wear >= 6 else 2.0
-            if "mover" in tr:
-                return 4.5
-            return 2.5
+            return self._buy_value(g, rs.kind(key[4:]), owned_wear)
 
         best = max(keys, key=value)
-        if value(best) < 4.0:
+        if value(best) < self.BUY_MIN:
             return "end" if "end" in d.keys() else "done"
         return best
 

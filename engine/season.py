@@ -475,7 +475,9 @@ def play_season(season: Season, bots: Sequence[Any], max_decisions: int = 2_000_
             key = choose_season(season, bots[d.player], d, policy)
         else:
             assert season.game is not None
-            key = bots[d.player].choose(season.game, d)
+            bot = bots[d.player]
+            between = season.stage == "sponsors" and hasattr(bot, "choose_between_races")
+            key = (bot.choose_between_races if between else bot.choose)(season.game, d)
         r = season.apply(key)
         if r is not None:
             raise AssertionError(f"bot {bots[d.player].name} chose an illegal option: {r}")

@@ -3,15 +3,19 @@
 All rates come with Wilson 95% intervals (`stats.wilson`). A sponsor's **holders** are the
 players who drove a race with it (races 2 and later); its *race win rate* is how often such a
 holder won that race, its *season win rate* how often a player who held it at any time won
-the season. An over-strong sponsor shows up as a race win rate well above 1/players.
+the season. A sponsor is flagged `strong` when its holders' race-win interval lies wholly
+above the rate their grid slots predict (`sponsor_verdict`), `weak` when wholly below; the
+interval is widened for the number of sponsors compared (`flag_z_for`).
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from statistics import NormalDist
 from typing import Any
 
-from .stats import Rate
+from .stats import Rate, wilson
 
 
 def summarise_seasons(results: list[Any]) -> dict[str, Any]:
@@ -85,18 +89,26 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
             for sid in sids:
                 season_n[sid] += 1
                 season_w[sid] += p == champ
-    sponsors = []
+    sponsors: list[dict[str, Any]] = []
     for sid in sorted(set(offered) | set(race_n)):
+        race_rate = Rate(sid, race_w[sid], race_n[sid]).as_dict()
+        grid_rate = expected.get(sid, 0.0) / race_n[sid] if race_n[sid] else 0.0
         sponsors.append({"sponsor": sid, "offered": offered[sid], "picked": picked[sid], "kept": kept[sid],
                          "pick_rate": Rate(sid, picked[sid], offered[sid]).as_dict(),
-                         "race_win_rate": Rate(sid, race_w[sid], race_n[sid]).as_dict(),
+                         "race_win_rate": race_rate,
                          # wins expected from the holders' grid slots (pole wins more often)
                          "expected_race_wins": round(expected.get(sid, 0.0), 2),
+                         "grid_rate": round(grid_rate, 4),
                          # what one application did to the holder's collection, on average
                          "uses": uses[sid],
                          "removed_per_use": round(moved_out[sid] / uses[sid], 2) if uses[sid] else 0.0,
                          "gained_per_use": round(moved_in[sid] / uses[sid], 2) if uses[sid] else 0.0,
                          "season_win_rate": Rate(sid, season_w[sid], season_n[sid]).as_dict()})
+    # flags use an interval widened for the number of sponsors compared (Bonferroni), so that
+    # the chance of flagging any sponsor of an even pack stays near 5%
+    flag_z = flag_z_for(sum(1 for sp in sponsors if sp["race_win_rate"]["n"]))
+    for sp in sponsors:
+        sp["verdict"] = sponsor_verdict(sp["race_win_rate"], sp["grid_rate"], flag_z)
     return {
         "seasons": len(results),
         "players": players,
@@ -108,7 +120,35 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
                                         for s in sorted(slot_n)],
         "win_rate_by_driver": [Rate(d, driver_w[d], driver_n[d]).as_dict() for d in sorted(driver_n)],
         "sponsors": sponsors,
+        "flag_z": round(flag_z, 3),
     }
+
+
+def flag_z_for(compared: int, level: float = 0.05) -> float:
+    """z of a two-sided interval at `level` split over `compared` sponsors (Bonferroni)."""
+    return NormalDist().inv_cdf(1 - level / (2 * max(compared, 1)))
+
+
+def sponsor_verdict(race_rate: dict[str, Any], grid_rate: float, z: float = 1.96) -> str:
+    """`strong` when the holders' interval of race wins (Wilson, `z`) lies wholly above the
+    rate their grid slots predict, `weak` when wholly below, else "" (no clear difference)."""
+    if not race_rate["n"]:
+        return ""
+    _p, low, high = wilson(race_rate["wins"], race_rate["n"], z)
+    if low > grid_rate:
+        return "strong"
+    if high < grid_rate:
+        return "weak"
+    return ""
+
+
+def two_proportion_z(wins_a: int, n_a: int, wins_b: int, n_b: int) -> float:
+    """z statistic of rate b minus rate a (pooled two-proportion test); 0.0 when undefined."""
+    if not n_a or not n_b:
+        return 0.0
+    pooled = (wins_a + wins_b) / (n_a + n_b)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
+    return (wins_b / n_b - wins_a / n_a) / se if se else 0.0
 
 
 def _pct(r: dict[str, Any]) -> str:
@@ -133,13 +173,22 @@ def format_season_summary(s: dict[str, Any]) -> str:
         lines.append("sponsors: pick rate when offered, and how often a holder won the race driven "
                      f"with it (even chance {even:.0f}%), 95% intervals:")
         lines.append(f"  {'sponsor':<8} {'picked/offered':<36} {'holder race wins':<36} {'vs grid':<8} "
-                     f"{'holder season wins':<36} cubes -/+ per use")
+                     f"{'flag':<7}{'holder season wins':<36} cubes -/+ per use")
         for sp in s["sponsors"]:
             exp = sp["expected_race_wins"]
             ratio = f"x{sp['race_win_rate']['wins'] / exp:.2f}" if exp else "-"
+            flag = {"strong": "STRONG", "weak": "weak"}.get(sp.get("verdict", ""), "")
             lines.append(f"  {sp['sponsor']:<8} {_pct(sp['pick_rate']):<36} {_pct(sp['race_win_rate']):<36} "
-                         f"{ratio:<8} {_pct(sp['season_win_rate']):<36} "
+                         f"{ratio:<8} {flag:<7}{_pct(sp['season_win_rate']):<36} "
                          f"-{sp['removed_per_use']:.1f} / +{sp['gained_per_use']:.1f}")
-        lines.append("  (vs grid: holder race wins / wins expected from the holders' grid slots in races 2+)")
+        lines.append("  (vs grid: holder race wins / wins expected from the holders' grid slots in races 2+;")
+        lines.append("   STRONG / weak: the holders' race wins lie clearly above / below that expectation;")
+        lines.append(f"   the interval is widened to z = {s.get('flag_z', 1.96):.2f} for the {len(s['sponsors'])} "
+                     "sponsors compared,")
+        lines.append("   so a pack of even sponsors gets a false flag about 1 report in 20)")
+        strong = [sp["sponsor"] for sp in s["sponsors"] if sp.get("verdict") == "strong"]
+        if strong:
+            lines.append(f"over-strong sponsors (holders win clearly more than their grid slots predict): "
+                         f"{', '.join(strong)}")
     lines.append(f"mean rounds per race: {s['mean_rounds']}")
     return "\n".join(lines)
