@@ -5,10 +5,9 @@ random drafting so its holders are random players: the only difference between t
 batches is the sponsor's strength, and the race-2 holders are the same players in both.
 
 The win test doubles F3 (remove, remove more and get money for it, shop) and plays
-two-race seasons of 2-lap races: the race right after the sponsor is applied is the one
-measured, and 2 laps give the collection time to matter (in 1-lap races the grid decides
-most of it). Measured over other seed ranges and with full-length races in
-docs/seasons.md, "Measuring sponsors".
+200 seasons of three 2-lap races: 2 laps give the collection time to matter (in 1-lap
+races the grid decides most of it) and keep the test near 40 s. Measured over other seed
+ranges and with full-length races in docs/seasons.md, "Measuring sponsors".
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ def report(pack: str, sid: str) -> dict[str, Any]:
 
 @cache
 def win_report(pack: str, sid: str) -> dict[str, Any]:
-    specs = [SeasonSpec(pack, ("first-oval", "road-course"), 400 + i, ("greedy",) * 4, laps=2, record=False,
+    specs = [SeasonSpec(pack, TRACKS, 400 + i, ("greedy",) * 4, laps=2, record=False,
                         draft_policy="random", deck_top=(sid,)) for i in range(200)]
     return summarise_seasons(run_seasons(specs, jobs=2))
 
@@ -45,11 +44,11 @@ def entry(rep: dict[str, Any], sid: str) -> dict[str, Any]:
 def test_doubled_sponsor_holders_win_clearly_more_often() -> None:
     base_rep, strong_rep = win_report("", "f3"), win_report(str(PACKS / "strong-f3"), "f3")
     base, strong = entry(base_rep, "f3")["race_win_rate"], entry(strong_rep, "f3")["race_win_rate"]
-    # the same players hold it in both batches (the draft comes before the sponsor acts)
-    assert base["n"] == strong["n"] >= 120
+    # races 2 and 3 driven with it (race 3 holders may differ: the second draft follows race 2)
+    assert base["n"] >= 150 and strong["n"] >= 150
     # the doubled sponsor's whole 95% interval lies above the base sponsor's rate ...
     assert strong["low"] > base["rate"]
-    # ... and the difference is far outside the noise (measured z 3.9 to 5.6 over other seeds)
+    # ... and the difference is far outside the noise (measured z 5.7 and 6.2 over two seed ranges)
     assert two_proportion_z(base["wins"], base["n"], strong["wins"], strong["n"]) > 3.0
     # the report flags it for a designer: holders win more than their grid slots predict
     assert entry(strong_rep, "f3")["verdict"] == "strong"
