@@ -35,14 +35,15 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
     driver_w: Counter[str] = Counter()
     races = capped = rounds = 0
     players = 0
-    # how often each grid slot wins races 2+ (the expectation for a sponsor's holders)
-    later_w: Counter[int] = Counter()
-    later_n: Counter[int] = Counter()
+    # how often each grid slot wins races 2+ with each bot in it: the expectation for a
+    # sponsor's holders (matched by bot, so a weak bot in the field does not skew it)
+    later_w: Counter[tuple[int, str]] = Counter()
+    later_n: Counter[tuple[int, str]] = Counter()
     for r in results:
         for rr in r.races[1:]:
             for slot, p in enumerate(rr.grid):
-                later_n[slot] += 1
-                later_w[slot] += rr.finish[0] == p
+                later_n[slot, r.bots[p]] += 1
+                later_w[slot, r.bots[p]] += rr.finish[0] == p
     expected: dict[str, float] = {}
     uses: Counter[str] = Counter()
     moved_out: Counter[str] = Counter()
@@ -69,8 +70,8 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
                 if sid:
                     race_n[sid] += 1
                     race_w[sid] += rr.finish[0] == p
-                    slot = rr.grid.index(p)
-                    expected_w = later_w[slot] / later_n[slot] if later_n[slot] else 0.0
+                    cell = (rr.grid.index(p), r.bots[p])
+                    expected_w = later_w[cell] / later_n[cell] if later_n[cell] else 0.0
                     expected[sid] = expected.get(sid, 0.0) + expected_w
                     held_by.setdefault(p, set()).add(sid)
         for d in r.drafts:
@@ -181,7 +182,7 @@ def format_season_summary(s: dict[str, Any]) -> str:
             lines.append(f"  {sp['sponsor']:<8} {_pct(sp['pick_rate']):<36} {_pct(sp['race_win_rate']):<36} "
                          f"{ratio:<8} {flag:<7}{_pct(sp['season_win_rate']):<36} "
                          f"-{sp['removed_per_use']:.1f} / +{sp['gained_per_use']:.1f}")
-        lines.append("  (vs grid: holder race wins / wins expected from the holders' grid slots in races 2+;")
+        lines.append("  (vs grid: holder race wins / wins expected from the holders' grid slots and bots in races 2+;")
         lines.append("   STRONG / weak: the holders' race wins lie clearly above / below that expectation;")
         lines.append(f"   the interval is widened to z = {s.get('flag_z', 1.96):.2f} for the {len(s['sponsors'])} "
                      "sponsors compared,")

@@ -129,3 +129,24 @@ def test_greedy_bot_thins_its_bag_with_a_sponsor_removal() -> None:
     while g.pending is not None:
         assert g.apply(bot.choose(g, g.pending)) is None
     assert g.race.players[0].zones[BAG][rs.kind("yellow")] == 3
+
+
+def test_vs_grid_expectation_is_matched_by_bot() -> None:
+    """A greedy holder in a back slot is compared with greedy bots there, not with a random bot."""
+    from types import SimpleNamespace
+
+    def season(grid2: list[int], finish2: list[int], sponsors2: list[str | None]) -> SimpleNamespace:
+        r1 = SimpleNamespace(grid=[0, 1, 2], finish=[0, 1, 2], sponsors=[None] * 3, rounds=10, capped=False)
+        r2 = SimpleNamespace(grid=grid2, finish=finish2, sponsors=sponsors2, rounds=10, capped=False)
+        return SimpleNamespace(races=[r1, r2], drafts=[], bots=["greedy", "greedy", "random"],
+                               standings=finish2, first_grid=[0, 1, 2], drivers=[None] * 3, sponsor_changes=[])
+
+    # slot 3 (the back): the random bot sits there twice and never wins; a greedy bot there
+    # (player 1, holding x1) wins both times it starts there
+    results = [season([0, 1, 2], [0, 1, 2], [None, None, None]),
+               season([0, 1, 2], [0, 1, 2], [None, None, None]),
+               season([0, 2, 1], [1, 0, 2], [None, "x1", None]),
+               season([0, 2, 1], [1, 0, 2], [None, "x1", None])]
+    sp = entry(summarise_seasons(results), "x1")
+    # matched by bot the expectation is 2 wins of 2 (x1.00); by slot alone it would be 2 of 4
+    assert sp["expected_race_wins"] == 2.0 and sp["race_win_rate"]["wins"] == 2
