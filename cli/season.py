@@ -76,11 +76,14 @@ def _default_tracks(pack: Any) -> list[str]:
               help="Rule or season option, e.g. season_grid=reverse, season_points=10,6,4,3; repeatable.")
 @click.option("--log", "log_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Write every season's JSON-lines log into this folder (replay with `slipstream replay`).")
+@click.option("--against", "against", type=click.Path(path_type=Path, file_okay=False),
+              help="Also run the same seasons on this pack (`base` for the bundled one) and compare every "
+                   "sponsor's holder race wins between the two (needs --seasons > 1).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, card_set: str, seed: int,
            seasons: int, jobs: int, laps: int | None, drivers: bool | None, draft: str, sponsor_first: str,
            options: tuple[str, ...],
-           log_dir: Path | None, fmt: str) -> None:
+           log_dir: Path | None, against: Path | None, fmt: str) -> None:
     """Run a season of races between bots on PACK (default: the bundled base pack).
 
     Cube collections and the stock carry over from race to race; race 1 has a random grid,
@@ -129,6 +132,20 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
         season_config(pk, dict(season_opts))
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--option") from None
+    against_arg = "" if against is not None and str(against) == "base" else str(against or "")
+    if against is not None:
+        if seasons < 2:
+            raise click.BadParameter("comparing two packs needs --seasons 2 or more", param_hint="--against")
+        try:
+            other = load_pack_cached(against_arg)
+        except (ValueError, RuntimeError) as e:
+            raise click.BadParameter(str(e), param_hint="--against") from None
+        for t in tracks:
+            try:
+                resolve_track(other, t)
+            except ValueError as e:
+                raise click.BadParameter(str(e), param_hint="--against") from None
+        check_card_set(other, card_set)
     record = seasons == 1 or log_dir is not None
     specs = [SeasonSpec(pack_arg, tuple(tracks), seed + i, seat_bots, card_set, laps, race_opts, season_opts, record,
                         draft_policy=draft, deck_top=top) for i in range(seasons)]
@@ -154,11 +171,31 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
         _write(r, log_dir)
     summary = summarise_seasons(results)
     summary["seconds"] = round(elapsed, 3)
+    comparison = None
+    if against is not None:
+        from dataclasses import replace
+
+        from slipstream.engine.seasonstats import compare_sponsors, format_sponsor_comparison
+
+        other_specs = [replace(sp, pack=against_arg, record=False) for sp in specs]
+        if fmt == "text":
+            with click.progressbar(length=seasons, label=f"{seasons} seasons on {against}",
+                                   file=sys.stderr) as bar:
+                other_results = run_seasons(other_specs, jobs, progress=bar.update)
+        else:
+            other_results = run_seasons(other_specs, jobs)
+        comparison = compare_sponsors(summary, summarise_seasons(other_results))
+        elapsed = time.perf_counter() - t0
     if fmt == "json":
+        if comparison is not None:
+            summary["against"] = {"pack": str(against), "sponsors": comparison}
         click.echo(json.dumps(summary, indent=2))
     else:
         click.echo(format_season_summary(summary))
-        click.echo(f"{seasons} seasons in {elapsed:.1f}s ({seasons / elapsed:.2f} seasons/s, {jobs} job(s))")
+        if comparison is not None:
+            click.echo(format_sponsor_comparison(comparison, str(pack or "base"), str(against)))
+        runs = seasons * (2 if comparison is not None else 1)
+        click.echo(f"{runs} seasons in {elapsed:.1f}s ({runs / elapsed:.2f} seasons/s, {jobs} job(s))")
 
 
 def _write(res: Any, log_dir: Path | None) -> None:

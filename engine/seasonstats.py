@@ -193,3 +193,34 @@ def format_season_summary(s: dict[str, Any]) -> str:
                          f"{', '.join(strong)}")
     lines.append(f"mean rounds per race: {s['mean_rounds']}")
     return "\n".join(lines)
+
+
+def compare_sponsors(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
+    """Holder race-win rates of every sponsor in two reports (the same seeds on two packs).
+
+    `z` is the two-proportion statistic of a's rate minus b's; `clear` marks |z| beyond the
+    report's widened interval (`flag_z`), so that one of many sponsors rarely passes by chance.
+    """
+    rates_b = {sp["sponsor"]: sp["race_win_rate"] for sp in b["sponsors"]}
+    limit = max(a.get("flag_z", 1.96), b.get("flag_z", 1.96))
+    out = []
+    for sp in a["sponsors"]:
+        ra, rb = sp["race_win_rate"], rates_b.get(sp["sponsor"])
+        if rb is None or not ra["n"] or not rb["n"]:
+            continue
+        z = two_proportion_z(rb["wins"], rb["n"], ra["wins"], ra["n"])
+        out.append({"sponsor": sp["sponsor"], "a": ra, "b": rb, "z": round(z, 2),
+                    "clear": "higher" if z > limit else "lower" if z < -limit else ""})
+    return out
+
+
+def format_sponsor_comparison(rows: list[dict[str, Any]], label_a: str, label_b: str) -> str:
+    lines = [f"sponsors compared, the same seeds on both packs: holder race wins on {label_a} against "
+             f"{label_b} (95% intervals; z of the difference)",
+             f"  {'sponsor':<8} {label_a[:36]:<36} {label_b[:36]:<36} {'z':>6}"]
+    for r in rows:
+        mark = {"higher": "  CLEARLY HIGHER", "lower": "  clearly lower"}.get(r["clear"], "")
+        lines.append(f"  {r['sponsor']:<8} {_pct(r['a']):<36} {_pct(r['b']):<36} {r['z']:>6.2f}{mark}")
+    differ = [r["sponsor"] for r in rows if r["clear"]]
+    lines.append("  clearly different: " + (", ".join(differ) if differ else "none"))
+    return "\n".join(lines)

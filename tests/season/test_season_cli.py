@@ -57,7 +57,41 @@ def test_many_seasons_print_statistics() -> None:
         assert text in r.output, text
 
 
+STRONG_F3 = str(Path(__file__).resolve().parent / "packs" / "strong-f3")
+
+
+def test_against_compares_every_sponsor_between_two_packs() -> None:
+    args = ("season", STRONG_F3, "--players", "4", "--bots", "greedy", "--seed", "400", "--laps", "1",
+            "--seasons", "4", "--jobs", "1", "--draft", "random", "--sponsor-first", "f3", "--against", "base")
+    r = run(*args)
+    assert r.exit_code == 0, r.output
+    assert "sponsors compared, the same seeds on both packs" in r.output and "clearly different:" in r.output
+    assert "8 seasons in" in r.output  # 4 on each pack
+    section = r.output.split("sponsors compared", 1)[1]
+    row = next(ln for ln in section.splitlines() if ln.startswith("  f3 "))
+    assert row.count("%") == 6  # rate and interval on both packs
+    data = json.loads(run(*args, "--format", "json").output)
+    f3 = next(c for c in data["against"]["sponsors"] if c["sponsor"] == "f3")
+    assert data["against"]["pack"] == "base" and f3["a"]["n"] > 0 and f3["b"]["n"] > 0
+    assert isinstance(f3["z"], float) and f3["clear"] in ("", "higher", "lower")
+
+
+def test_compare_sponsors_marks_only_differences_beyond_the_widened_interval() -> None:
+    from slipstream.engine.seasonstats import compare_sponsors
+    from slipstream.engine.stats import Rate
+
+    def rep(**wins: tuple[int, int]) -> dict:
+        return {"flag_z": 2.99, "sponsors": [{"sponsor": s, "race_win_rate": Rate(s, w, n).as_dict()}
+                                             for s, (w, n) in wins.items()]}
+
+    rows = compare_sponsors(rep(f3=(113, 196), a1=(30, 100), b1=(5, 100)), rep(f3=(57, 210), a1=(25, 100), b1=(30, 100)))
+    assert {r["sponsor"]: r["clear"] for r in rows} == {"f3": "higher", "a1": "", "b1": "lower"}
+    assert rows[0]["z"] > 6
+
+
 def test_usage_errors() -> None:
+    assert run("season", "--against", "base").exit_code == 2  # one season: nothing to compare
+    assert run("season", "--seasons", "2", "--against", "no-such-pack-folder").exit_code == 2
     assert run("season", "--tracks", "first-oval,road-course").exit_code == 2
     assert run("season", "--tracks", "first-oval,nowhere,first-oval").exit_code == 2
     assert run("season", "--bots", "clever").exit_code == 2
