@@ -77,18 +77,27 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def inputs_digest(roots: Iterable[str], scanned: Iterable[str]) -> str:
-    """The bytes of every pack file under `roots`, and the manifests in the `scanned` folders."""
+def root_digest(root: str) -> str:
+    """The names and bytes of every YAML file of the pack in `root` (manifest first)."""
+    rp = Path(root)
+    h = hashlib.sha256(f"root {root}\n".encode())
+    if not (rp / MANIFEST).is_file():
+        h.update(b"(no manifest)\n")
+        return h.hexdigest()
+    h.update(f"{MANIFEST} ".encode() + (rp / MANIFEST).read_bytes() + b"\0")
+    for rel in walk_pack(rp):
+        h.update(rel.encode() + b" " + (rp / rel).read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def inputs_digest(roots: Iterable[str], scanned: Iterable[str],
+                  known: dict[str, str] | None = None) -> str:
+    """The bytes of every pack file under `roots`, and the manifests in the `scanned` folders.
+
+    `known` maps roots to `root_digest`s already computed, so they are not read again."""
     h = hashlib.sha256()
     for root in roots:
-        rp = Path(root)
-        h.update(f"root {root}\n".encode())
-        if not (rp / MANIFEST).is_file():
-            h.update(b"(no manifest)\n")
-            continue
-        h.update(f"{MANIFEST} ".encode() + (rp / MANIFEST).read_bytes() + b"\0")
-        for rel in walk_pack(rp):
-            h.update(rel.encode() + b" " + (rp / rel).read_bytes() + b"\0")
+        h.update(((known or {}).get(root) or root_digest(root)).encode())
     for folder in scanned:
         h.update(f"scanned {folder}\n".encode())
         try:
@@ -136,12 +145,13 @@ def lookup(folder: Path, code: str | None = None) -> PackValidation | None:
         return None
 
 
-def store(folder: Path, result: PackValidation, code: str | None = None) -> bool:
-    """Keep `result` for `folder`; False (and no harm) when the cache cannot be written."""
+def store(folder: Path, result: PackValidation, code: str | None = None, inputs: str | None = None) -> bool:
+    """Keep `result` for `folder` (`inputs`: its `inputs_digest` if known); False (and no harm)
+    when the cache cannot be written."""
     path = _entry_path(folder)
     try:
         entry = {"format": ENTRY_FORMAT, "folder": str(folder), "code": code or code_digest(),
-                 "inputs": inputs_digest(result.roots, result.scanned),
+                 "inputs": inputs or inputs_digest(result.roots, result.scanned),
                  "roots": result.roots, "scanned": result.scanned, "files": result.files,
                  "diagnostics": [d.to_dict() for d in result.diagnostics]}
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -177,8 +187,10 @@ def validate_pack_cached(folder: Path, validate: Callable[[Path], PackValidation
     hit = lookup(folder, code)
     if hit is not None:
         return hit
-    before = inputs_digest([str(folder.resolve())], [])
+    own = str(folder.resolve())
+    before = root_digest(own)
     result = validate(folder)
-    if inputs_digest([str(folder.resolve())], []) == before:  # not edited while we read it
-        store(folder, result, code)
+    after = root_digest(own)
+    if after == before:  # not edited while we read it
+        store(folder, result, code, inputs_digest(result.roots, result.scanned, {own: after}))
     return result
