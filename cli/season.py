@@ -95,7 +95,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     from slipstream.cli.race import check_card_set, parse_bots
     from slipstream.engine.runner import load_pack_cached
     from slipstream.engine.season import season_config
-    from slipstream.engine.seasonrun import SeasonSpec, resolve_track, run_season, run_seasons
+    from slipstream.engine.seasonrun import SeasonSpec, run_season
     from slipstream.engine.seasonstats import format_season_summary, summarise_seasons
 
     pack_arg = str(pack) if pack else ""
@@ -107,11 +107,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     tracks = [t.strip() for t in tracks_arg.split(",") if t.strip()] if tracks_arg else _default_tracks(pk)
     if not 3 <= len(tracks) <= 5:
         raise click.BadParameter(f"a season has 3 to 5 races, got {len(tracks)}", param_hint="--tracks")
-    for t in tracks:
-        try:
-            resolve_track(pk, t)
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--tracks") from None
+    _check_tracks(pk, tracks, "--tracks")
     check_card_set(pk, card_set)
     names = parse_bots(bots)
     if not names:
@@ -140,11 +136,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
             other = load_pack_cached(against_arg)
         except (ValueError, RuntimeError) as e:
             raise click.BadParameter(str(e), param_hint="--against") from None
-        for t in tracks:
-            try:
-                resolve_track(other, t)
-            except ValueError as e:
-                raise click.BadParameter(str(e), param_hint="--against") from None
+        _check_tracks(other, tracks, "--against")
         check_card_set(other, card_set)
     record = seasons == 1 or log_dir is not None
     specs = [SeasonSpec(pack_arg, tuple(tracks), seed + i, seat_bots, card_set, laps, race_opts, season_opts, record,
@@ -160,12 +152,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
             click.echo(_season_text(res))
         return
     t0 = time.perf_counter()
-    if fmt == "text":
-        with click.progressbar(length=seasons, label=f"{seasons} seasons of {len(tracks)} races",
-                               file=sys.stderr) as bar:
-            results = run_seasons(specs, jobs, progress=bar.update)
-    else:
-        results = run_seasons(specs, jobs)
+    results = _run(specs, jobs, fmt, f"{seasons} seasons of {len(tracks)} races")
     elapsed = time.perf_counter() - t0
     for r in results:
         _write(r, log_dir)
@@ -178,12 +165,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
         from slipstream.engine.seasonstats import compare_sponsors, format_sponsor_comparison
 
         other_specs = [replace(sp, pack=against_arg, record=False) for sp in specs]
-        if fmt == "text":
-            with click.progressbar(length=seasons, label=f"{seasons} seasons on {against}",
-                                   file=sys.stderr) as bar:
-                other_results = run_seasons(other_specs, jobs, progress=bar.update)
-        else:
-            other_results = run_seasons(other_specs, jobs)
+        other_results = _run(other_specs, jobs, fmt, f"{seasons} seasons on {against}")
         comparison = compare_sponsors(summary, summarise_seasons(other_results))
         elapsed = time.perf_counter() - t0
     if fmt == "json":
@@ -196,6 +178,26 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
             click.echo(format_sponsor_comparison(comparison, str(pack or "base"), str(against)))
         runs = seasons * (2 if comparison is not None else 1)
         click.echo(f"{runs} seasons in {elapsed:.1f}s ({runs / elapsed:.2f} seasons/s, {jobs} job(s))")
+
+
+def _check_tracks(pk: Any, tracks: list[str], option: str) -> None:
+    from slipstream.engine.seasonrun import resolve_track
+
+    for t in tracks:
+        try:
+            resolve_track(pk, t)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint=option) from None
+
+
+def _run(specs: list[Any], jobs: int, fmt: str, label: str) -> list[Any]:
+    """Run the seasons, with a progress bar on stderr for text output."""
+    from slipstream.engine.seasonrun import run_seasons
+
+    if fmt != "text":
+        return run_seasons(specs, jobs)
+    with click.progressbar(length=len(specs), label=label, file=sys.stderr) as bar:
+        return run_seasons(specs, jobs, progress=bar.update)
 
 
 def _write(res: Any, log_dir: Path | None) -> None:
