@@ -43,6 +43,21 @@ class Diagnostic:
         return data
 
 
+class Counted:
+    """Error and warning counts of a result that holds a `diagnostics` list."""
+
+    __slots__ = ()
+    diagnostics: list[Diagnostic]
+
+    @property
+    def errors(self) -> int:
+        return sum(d.is_error for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return len(self.diagnostics) - self.errors
+
+
 def make(
     code: str,
     file: str,

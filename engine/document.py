@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import movegraph
-from .diagnostics import Diagnostic, sort_key
+from .diagnostics import Counted, Diagnostic, sort_key
 from .files import atomic_write_text
 from .track import Track
 from .trackedit import new_track
@@ -52,20 +52,12 @@ Listener = Callable[[Change], None]
 
 
 @dataclass
-class Analysis:
+class Analysis(Counted):
     """Derived facts of one state: the text, the parsed track and the diagnostics."""
 
     text: str
     track: Track | None
     diagnostics: list[Diagnostic]
-
-    @property
-    def errors(self) -> int:
-        return sum(d.is_error for d in self.diagnostics)
-
-    @property
-    def warnings(self) -> int:
-        return len(self.diagnostics) - self.errors
 
 
 def analyse(state: State, file: str) -> Analysis:

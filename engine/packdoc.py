@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .commands import Command
-from .diagnostics import Diagnostic, sort_key
+from .diagnostics import Counted, Diagnostic, sort_key
 from .files import atomic_write_text
 from .pack import DATA_KINDS, MANIFEST, TESTS_DIR, Pack, PackLoader, _walk
 from .packyaml import update_text
@@ -199,19 +199,11 @@ Listener = Callable[[Change], None]
 
 
 @dataclass
-class PackAnalysis:
+class PackAnalysis(Counted):
     """The merged pack (None when pack.yaml is unreadable) and every diagnostic."""
 
     pack: Pack | None
     diagnostics: list[Diagnostic]
-
-    @property
-    def errors(self) -> int:
-        return sum(d.is_error for d in self.diagnostics)
-
-    @property
-    def warnings(self) -> int:
-        return len(self.diagnostics) - self.errors
 
 
 class PackDocument:
