@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import time
 
-from slipstream.engine.bots import GreedyBot, play_out
-from slipstream.engine.game import Game, Seat
-from slipstream.engine.pack import base_pack
-from slipstream.engine.ruleset import ruleset_from_pack
-from slipstream.engine.runner import RaceSpec, run_many
-from slipstream.engine.track import Track, parse_track
-from slipstream.engine.yamlsource import SourceMap
+from slipstream.engine.core.yamlsource import SourceMap
+from slipstream.engine.packs.loader import base_pack
+from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
+from slipstream.engine.rulesets.automobiles.game import Game, Seat
+from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
+from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_many
+from slipstream.engine.tracks.track import Track, parse_track
 
 TARGET = 10.0  # four-greedy races per CPU second on the oval
 
@@ -39,7 +39,7 @@ def races_per_cpu_second(rules, track: Track, players: int, races: int,  # type:
 
 def stretched(track: Track, times: int) -> Track:
     """The same track with its lap repeated `times` times (`times`× the segments)."""
-    from slipstream.engine.track import layout_string
+    from slipstream.engine.tracks.track import layout_string
 
     n = track.segments
     layout = [" ".join([layout_string(track, lane)] * times) for lane in range(track.lanes)]

@@ -17,8 +17,11 @@ import argparse
 import sys
 import time
 
-from slipstream.engine.seasonrun import SeasonSpec, run_seasons
-from slipstream.engine.seasonstats import format_season_summary, summarise_seasons
+from slipstream.engine.rulesets.automobiles.seasonrun import SeasonSpec, run_seasons
+from slipstream.engine.rulesets.automobiles.seasonstats import (
+    format_season_summary,
+    summarise_seasons,
+)
 
 TRACKS = ("first-oval", "road-course", "first-oval")
 BOTS = ("greedy", "greedy", "greedy", "random")

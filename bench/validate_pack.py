@@ -7,7 +7,7 @@ the cross-checks) as a fresh process, twice over:
 
 - cold: `--no-cache`, every file parsed and checked (a clean CI checkout, the first run);
 - warm: the pack unchanged since the last run, answered from the result cache
-  (engine/resultcache.py: reads and hashes every file, parses none);
+  (engine/core/resultcache.py: reads and hashes every file, parses none);
 
 and in the same run `check-jsonschema` doing only the schema check of the same files with the
 same schemas (one process per file kind, summed: it takes one schema per run). Prints the
@@ -50,7 +50,7 @@ def wall(cmd: list[str], repeat: int) -> float:
 
 
 def files_by_kind() -> dict[str, list[str]]:
-    from slipstream.engine.yamlsource import load_file
+    from slipstream.engine.core.yamlsource import load_file
 
     out: dict[str, list[str]] = defaultdict(list)
     for f in sorted(PACK.rglob("*.yaml")):
@@ -62,8 +62,8 @@ def files_by_kind() -> dict[str, list[str]]:
 
 def in_process_split() -> None:
     """One warm in-process run, split into YAML reading and everything else."""
-    from slipstream.engine.pack import load_pack
-    from slipstream.engine.yamlsource import load_file
+    from slipstream.engine.core.yamlsource import load_file
+    from slipstream.engine.packs.loader import load_pack
 
     load_pack(PACK)  # warm the schema compilation
     files = sorted(PACK.rglob("*.yaml"))

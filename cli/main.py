@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from slipstream.engine import diagnostics as dg
+from slipstream.engine.core import diagnostics as dg
 
 FORMATS = ["text", "json", "github"]
 
@@ -79,7 +79,7 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool) ->
 
     Exit status: 0 clean (warnings allowed), 1 errors found, 2 usage error.
     """
-    from slipstream.engine.validate import validate_paths
+    from slipstream.engine.packs.validate import validate_paths
 
     diags, count = validate_paths(paths, use_cache=not no_cache)
     if strict:
@@ -99,9 +99,9 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool) ->
               help="Format of any diagnostics.")
 def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fmt: str) -> None:
     """Draw a track as SVG (or PNG): spaces in gear colours, finish line and grid."""
-    from slipstream.engine.files import atomic_write_text
-    from slipstream.engine.render import track_svg
-    from slipstream.engine.validate import load_track
+    from slipstream.engine.core.files import atomic_write_text
+    from slipstream.engine.packs.validate import load_track
+    from slipstream.engine.tracks.render import track_svg
 
     res = load_track(track)
     if res.track is None:
@@ -131,8 +131,8 @@ def schema(output: Path) -> None:
     """
     import json
 
-    from slipstream.engine.files import atomic_write_text
-    from slipstream.engine.schema import schema_files
+    from slipstream.engine.core.files import atomic_write_text
+    from slipstream.engine.core.schema import schema_files
 
     output.mkdir(parents=True, exist_ok=True)
     for name, data in sorted(schema_files().items()):
@@ -144,7 +144,7 @@ def schema(output: Path) -> None:
 @click.option("--markdown", is_flag=True, help="Print the reference page docs/diagnostics.md.")
 def codes(markdown: bool) -> None:
     """List every diagnostic code with its cause and fix."""
-    from slipstream.engine.codes import CODES, codes_markdown
+    from slipstream.engine.core.codes import CODES, codes_markdown
 
     if markdown:
         click.echo(codes_markdown(), nl=False)

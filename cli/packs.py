@@ -10,9 +10,9 @@ from pathlib import Path
 
 import click
 
-from slipstream.engine import diagnostics as dg
-from slipstream.engine.pack import Card, Pack, bundled_packs, load_pack, thaw
-from slipstream.engine.scaffold import ScaffoldError, new_pack, new_track
+from slipstream.engine.core import diagnostics as dg
+from slipstream.engine.editing.scaffold import ScaffoldError, new_pack, new_track
+from slipstream.engine.packs.loader import Card, Pack, bundled_packs, load_pack, thaw
 
 FORMATS = ["text", "json"]
 

@@ -10,11 +10,11 @@ from typing import Any
 
 import click
 
-from slipstream.engine import diagnostics as dg
+from slipstream.engine.core import diagnostics as dg
 
 
 def _parse_options(values: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
-    from slipstream.engine.ruleset import Options
+    from slipstream.engine.rulesets.automobiles.rules import Options
 
     out: dict[str, Any] = {}
     for item in values:
@@ -48,7 +48,7 @@ def check_card_set(pk: Any, card_set: str | None) -> None:
 
 def parse_bots(bots: str) -> list[str]:
     """The --bots list, each name checked against the known bots."""
-    from slipstream.engine.bots import BOTS
+    from slipstream.engine.rulesets.automobiles.bots import BOTS
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
     for b in names:
@@ -58,7 +58,7 @@ def parse_bots(bots: str) -> list[str]:
 
 
 def _first_track(pack_arg: str) -> str:
-    from slipstream.engine.runner import load_pack_cached
+    from slipstream.engine.rulesets.automobiles.runner import load_pack_cached
 
     pack = load_pack_cached(pack_arg)
     if "first-oval" in pack.tracks:
@@ -94,8 +94,13 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     progress bar and end with statistics (win rates with 95% intervals, turns, wear, pit
     stops, drafting, most bought cubes).
     """
-    from slipstream.engine.runner import RaceSpec, load_pack_cached, run_many, run_race
-    from slipstream.engine.stats import format_summary, summarise
+    from slipstream.engine.play.stats import format_summary, summarise
+    from slipstream.engine.rulesets.automobiles.runner import (
+        RaceSpec,
+        load_pack_cached,
+        run_many,
+        run_race,
+    )
 
     pack_arg = str(pack) if pack else ""
     try:
@@ -118,8 +123,8 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
         if d and d not in pk.drivers:
             raise click.BadParameter(f"unknown driver {d!r}", param_hint="--drivers")
     opts = _parse_options(options)
-    from slipstream.engine.ruleset import unsupported_options
-    from slipstream.engine.runner import setup
+    from slipstream.engine.rulesets.automobiles.rules import unsupported_options
+    from slipstream.engine.rulesets.automobiles.runner import setup
 
     rs, _, _ = setup(RaceSpec(pack_arg, track_id, seed, seat_bots, card_set, laps, opts))
     bad = unsupported_options(rs.options)
@@ -164,7 +169,7 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
 def _write(res: Any, log_dir: Path | None) -> None:
     if not log_dir:
         return
-    from slipstream.engine.racelog import log_lines, write_log
+    from slipstream.engine.rulesets.automobiles.racelog import log_lines, write_log
 
     write_log(log_dir / f"race-{res.spec.seed}.jsonl", log_lines(res.header, res.log, res.result))
 
@@ -252,7 +257,7 @@ def _race_text(res: Any, pack: Any) -> str:
 @click.argument("log", type=click.Path(path_type=Path, dir_okay=False))
 def replay(log: Path) -> None:
     """Re-run a race log and report the first divergence, or `identical`."""
-    from slipstream.engine.racelog import replay_file
+    from slipstream.engine.rulesets.automobiles.racelog import replay_file
 
     if not log.exists():
         click.echo(f"{log}: no such file", err=True)
@@ -275,7 +280,7 @@ def replay(log: Path) -> None:
 @click.option("-k", "select", default="", help="Only scenarios whose id contains this text.")
 def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
     """Run the rule scenarios in PACK/tests (default: the bundled base pack)."""
-    from slipstream.engine.scenarios import run_pack_scenarios
+    from slipstream.engine.rulesets.automobiles.scenarios import run_pack_scenarios
 
     report = run_pack_scenarios(str(pack) if pack else "", select)
     diags = sorted(report.diagnostics, key=dg.sort_key)

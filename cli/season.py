@@ -13,8 +13,8 @@ import click
 
 def _parse_options(values: tuple[str, ...]) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]:
     """Split KEY=VALUE items into race options and season options."""
-    from slipstream.engine.ruleset import Options
-    from slipstream.engine.season import SEASON_OPTIONS
+    from slipstream.engine.rulesets.automobiles.rules import Options
+    from slipstream.engine.rulesets.automobiles.season import SEASON_OPTIONS
 
     race: dict[str, Any] = {}
     season: dict[str, Any] = {}
@@ -93,10 +93,13 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     pick rates and how often their holders win, with 95% intervals).
     """
     from slipstream.cli.race import check_card_set, parse_bots
-    from slipstream.engine.runner import load_pack_cached
-    from slipstream.engine.season import season_config
-    from slipstream.engine.seasonrun import SeasonSpec, run_season
-    from slipstream.engine.seasonstats import format_season_summary, summarise_seasons
+    from slipstream.engine.rulesets.automobiles.runner import load_pack_cached
+    from slipstream.engine.rulesets.automobiles.season import season_config
+    from slipstream.engine.rulesets.automobiles.seasonrun import SeasonSpec, run_season
+    from slipstream.engine.rulesets.automobiles.seasonstats import (
+        format_season_summary,
+        summarise_seasons,
+    )
 
     pack_arg = str(pack) if pack else ""
     try:
@@ -162,7 +165,10 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     if against is not None:
         from dataclasses import replace
 
-        from slipstream.engine.seasonstats import compare_sponsors, format_sponsor_comparison
+        from slipstream.engine.rulesets.automobiles.seasonstats import (
+            compare_sponsors,
+            format_sponsor_comparison,
+        )
 
         other_specs = [replace(sp, pack=against_arg, record=False) for sp in specs]
         other_results = _run(other_specs, jobs, fmt, f"{seasons} seasons on {against}")
@@ -181,7 +187,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
 
 
 def _check_tracks(pk: Any, tracks: list[str], option: str) -> None:
-    from slipstream.engine.seasonrun import resolve_track
+    from slipstream.engine.rulesets.automobiles.seasonrun import resolve_track
 
     for t in tracks:
         try:
@@ -192,7 +198,7 @@ def _check_tracks(pk: Any, tracks: list[str], option: str) -> None:
 
 def _run(specs: list[Any], jobs: int, fmt: str, label: str) -> list[Any]:
     """Run the seasons, with a progress bar on stderr for text output."""
-    from slipstream.engine.seasonrun import run_seasons
+    from slipstream.engine.rulesets.automobiles.seasonrun import run_seasons
 
     if fmt != "text":
         return run_seasons(specs, jobs)
@@ -203,7 +209,7 @@ def _run(specs: list[Any], jobs: int, fmt: str, label: str) -> list[Any]:
 def _write(res: Any, log_dir: Path | None) -> None:
     if not log_dir:
         return
-    from slipstream.engine.racelog import write_log
+    from slipstream.engine.rulesets.automobiles.racelog import write_log
 
     write_log(log_dir / f"season-{res.spec.seed}.jsonl", res.lines)
 

@@ -32,10 +32,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slipstream.engine.drawing import TrackDrawing
-from slipstream.engine.heatmap import COLOURS, SECTIONS, Heat
-from slipstream.engine.render import FILL
-from slipstream.engine.track import COLOUR_NAMES, Track
+from slipstream.engine.rulesets.automobiles.heatmap import COLOURS, SECTIONS, Heat
+from slipstream.engine.tracks.drawing import TrackDrawing
+from slipstream.engine.tracks.render import FILL
+from slipstream.engine.tracks.track import COLOUR_NAMES, Track
 
 from .canvas import BACKGROUND, band
 from .raceworker import BatchReportData
@@ -402,7 +402,7 @@ img{{max-width:100%}}</style></head><body>
 """
 
     def export_html(self, path: Path) -> None:
-        from slipstream.engine.files import atomic_write_text
+        from slipstream.engine.core.files import atomic_write_text
 
         atomic_write_text(path, self.html())
 

@@ -1,4 +1,4 @@
-"""The track canvas: a QGraphicsScene drawn from engine/drawing.py, and its view.
+"""The track canvas: a QGraphicsScene drawn from engine/tracks/drawing.py, and its view.
 
 Scene coordinates are the drawing coordinates of TrackDrawing (the SVG uses the same), so the
 canvas, the SVG and the PDF agree. One polygon item per space; an edit that keeps the lap's
@@ -36,10 +36,10 @@ from PySide6.QtWidgets import (
     QGraphicsView,
 )
 
-from slipstream.engine.diagnostics import Diagnostic
-from slipstream.engine.drawing import Point, TrackDrawing
-from slipstream.engine.render import FILL, INK
-from slipstream.engine.track import NO_SPACE, Space, Track
+from slipstream.engine.core.diagnostics import Diagnostic
+from slipstream.engine.tracks.drawing import Point, TrackDrawing
+from slipstream.engine.tracks.render import FILL, INK
+from slipstream.engine.tracks.track import NO_SPACE, Space, Track
 
 BACKGROUND = QColor("#3f7d3a")
 SELECT = QColor("#ff2d95")

@@ -30,11 +30,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slipstream.engine import commands as cmds
-from slipstream.engine import trackedit as te
-from slipstream.engine.commands import Command
-from slipstream.engine.diagnostics import Diagnostic
-from slipstream.engine.document import TrackDocument
+from slipstream.engine.core.diagnostics import Diagnostic
+from slipstream.engine.editing import commands as cmds
+from slipstream.engine.editing.commands import Command
+from slipstream.engine.editing.document import TrackDocument
+from slipstream.engine.tracks import edits as te
 
 Push = Callable[[Command], None]
 

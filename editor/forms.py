@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slipstream.engine.schema import schema_files
+from slipstream.engine.core.schema import schema_files
 
 Schema = dict[str, Any]
 ERROR_STYLE = "border: 2px solid #c01c28;"

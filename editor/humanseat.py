@@ -13,10 +13,10 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from slipstream.engine.decisions import Decision
-from slipstream.engine.raceframes import Cell, FrameRecorder, new_game
-from slipstream.engine.runner import RaceSpec
-from slipstream.engine.track import Track
+from slipstream.engine.play.decisions import Decision
+from slipstream.engine.rulesets.automobiles.raceframes import Cell, FrameRecorder, new_game
+from slipstream.engine.rulesets.automobiles.runner import RaceSpec
+from slipstream.engine.tracks.track import Track
 
 from .canvas import TrackView
 from .raceview import RaceOverlay

@@ -23,15 +23,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slipstream.engine import commands as cmds
-from slipstream.engine.commands import Command
-from slipstream.engine.diagnostics import Diagnostic
-from slipstream.engine.document import Change, TrackDocument, state_from_text
-from slipstream.engine.files import atomic_write_text
-from slipstream.engine.render import track_svg
-from slipstream.engine.track import COLOUR_NAMES, GEAR_COLOURS, NO_SPACE
-from slipstream.engine.trackedit import centerline
-from slipstream.engine.tracktemplates import TEMPLATE_NAMES, TEMPLATES, template
+from slipstream.engine.core.diagnostics import Diagnostic
+from slipstream.engine.core.files import atomic_write_text
+from slipstream.engine.editing import commands as cmds
+from slipstream.engine.editing.commands import Command
+from slipstream.engine.editing.document import Change, TrackDocument, state_from_text
+from slipstream.engine.tracks.edits import centerline
+from slipstream.engine.tracks.render import track_svg
+from slipstream.engine.tracks.templates import TEMPLATE_NAMES, TEMPLATES, template
+from slipstream.engine.tracks.track import COLOUR_NAMES, GEAR_COLOURS, NO_SPACE
 
 from . import printing, recovery
 from .canvas import Selection, TrackScene, TrackView

@@ -1,7 +1,7 @@
 """The pack view: browse a pack folder, edit its items in generated forms or as YAML, see the
 card as players see it, live diagnostics, scenarios, undo and minimal saves.
 
-The window holds a `PackDocument` (engine/packdoc.py) and changes it only through its commands,
+The window holds a `PackDocument` (engine/editing/packdoc.py) and changes it only through its commands,
 pushed on a QUndoStack through the same adapter as the track editor (editor/undo.py). The
 Problems dock is the track editor's panel, fed with the pack's diagnostics; clicking one
 selects the item and outlines the field.
@@ -35,9 +35,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slipstream.engine.commands import Command
-from slipstream.engine.diagnostics import Diagnostic
-from slipstream.engine.packdoc import (
+from slipstream.engine.core.diagnostics import Diagnostic
+from slipstream.engine.editing.commands import Command
+from slipstream.engine.editing.packdoc import (
     DELETE,
     ITEM_LISTS,
     Change,
@@ -517,7 +517,7 @@ class PackWindow(QMainWindow):
         self.yaml.show_file(rel, self.doc.text(rel), line)
 
     def _item_line(self, rel: str, key: str, index: int) -> int | None:
-        from slipstream.engine.yamlsource import load_text
+        from slipstream.engine.core.yamlsource import load_text
 
         loaded = load_text(self.doc.text(rel), rel)
         return loaded.source.values.get((key, index)).line if (key, index) in loaded.source.values else None

@@ -1,6 +1,6 @@
 """A printable PDF of a track at a chosen scale, tiled over A4 or Letter pages.
 
-The track is the SVG of engine/render.py, so print, canvas and SVG agree. Neighbouring pages
+The track is the SVG of engine/tracks/render.py, so print, canvas and SVG agree. Neighbouring pages
 overlap; the overlap band is marked with dashed lines and the same registration crosses appear
 on both pages, so the sheets can be laid over each other and taped for play-testing.
 """
@@ -16,9 +16,9 @@ from PySide6.QtCore import QByteArray, QMarginsF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
 from PySide6.QtSvg import QSvgRenderer
 
-from slipstream.engine.drawing import TrackDrawing
-from slipstream.engine.render import track_svg
-from slipstream.engine.track import Track
+from slipstream.engine.tracks.drawing import TrackDrawing
+from slipstream.engine.tracks.render import track_svg
+from slipstream.engine.tracks.track import Track
 
 PAPERS = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}
 MARGIN_MM = 10.0

@@ -41,12 +41,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slipstream.engine.bots import BOTS
-from slipstream.engine.heatmap import BatchPool
-from slipstream.engine.raceframes import FrameRecorder, TurnFrame, cars_of, piles_of, wear_owned
-from slipstream.engine.ruleset import SUPPORTED, Options
-from slipstream.engine.runner import _ruleset, load_pack_cached
-from slipstream.engine.track import Track
+from slipstream.engine.rulesets.automobiles.bots import BOTS
+from slipstream.engine.rulesets.automobiles.heatmap import BatchPool
+from slipstream.engine.rulesets.automobiles.raceframes import (
+    FrameRecorder,
+    TurnFrame,
+    cars_of,
+    piles_of,
+    wear_owned,
+)
+from slipstream.engine.rulesets.automobiles.rules import SUPPORTED, Options
+from slipstream.engine.rulesets.automobiles.runner import _ruleset, load_pack_cached
+from slipstream.engine.tracks.track import Track
 
 from .batchreport import BatchReport
 from .humanseat import HumanPanel, HumanSeat

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem,
 )
 
-from slipstream.engine.raceframes import CarAt, Cell, TurnFrame
+from slipstream.engine.rulesets.automobiles.raceframes import CarAt, Cell, TurnFrame
 
 from .canvas import TrackScene, band
 

@@ -17,11 +17,11 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from slipstream.engine.heatmap import BatchPool, Heat
-from slipstream.engine.raceframes import FrameRecorder, watch_race
-from slipstream.engine.runner import RaceSpec, load_pack_cached
-from slipstream.engine.stats import summarise
-from slipstream.engine.track import Track
+from slipstream.engine.play.stats import summarise
+from slipstream.engine.rulesets.automobiles.heatmap import BatchPool, Heat
+from slipstream.engine.rulesets.automobiles.raceframes import FrameRecorder, watch_race
+from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached
+from slipstream.engine.tracks.track import Track
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +107,7 @@ class ResultCache:
     def put(self, key: str, value: Any) -> None:
         self._remember(key, value)
         if self.folder is not None and isinstance(value, BatchReportData) and not value.cancelled:
-            from slipstream.engine.files import atomic_write_text
+            from slipstream.engine.core.files import atomic_write_text
 
             try:
                 self.folder.mkdir(parents=True, exist_ok=True)

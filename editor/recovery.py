@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from slipstream.engine.files import atomic_write_text
+from slipstream.engine.core.files import atomic_write_text
 
 MARK = "# slipstream-recovery: "
 

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slipstream.engine.packdoc import PackDocument
-from slipstream.engine.scenarios import run_file
+from slipstream.engine.editing.packdoc import PackDocument
+from slipstream.engine.rulesets.automobiles.scenarios import run_file
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,11 +1,11 @@
-"""Adapt the engine's commands (engine/commands.py) to Qt's QUndoStack."""
+"""Adapt the engine's commands (engine/editing/commands.py) to Qt's QUndoStack."""
 
 from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from slipstream.engine.commands import Command
-from slipstream.engine.document import TrackDocument
+from slipstream.engine.editing.commands import Command
+from slipstream.engine.editing.document import TrackDocument
 
 
 def _merge_id(cmd: Command) -> int:

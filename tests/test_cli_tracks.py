@@ -84,7 +84,7 @@ def test_schema_writes_the_schemas(tmp_path):
 
 
 def test_diagnostics_doc_is_generated_from_the_code_table():
-    from slipstream.engine.codes import codes_markdown
+    from slipstream.engine.core.codes import codes_markdown
 
     doc = (ROOT / "docs" / "diagnostics.md").read_text()
     assert doc == codes_markdown(), "run: slipstream codes --markdown > docs/diagnostics.md"
@@ -96,7 +96,7 @@ def test_python_dash_m_runs_the_cli():
 
 
 def test_every_track_schema_property_has_a_description():
-    from slipstream.engine.schema import schema_files
+    from slipstream.engine.core.schema import schema_files
 
     def walk(node, path):
         if isinstance(node, dict):

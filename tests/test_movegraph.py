@@ -2,10 +2,10 @@
 
 import networkx as nx
 
-from slipstream.engine.movegraph import ahead_of_cell, move_graph, segments_ahead, successors
-from slipstream.engine.track import parse_track
-from slipstream.engine.trackcheck import TrackAnalysis
-from slipstream.engine.yamlsource import load_text
+from slipstream.engine.core.yamlsource import load_text
+from slipstream.engine.tracks.checks import TrackAnalysis
+from slipstream.engine.tracks.movegraph import ahead_of_cell, move_graph, segments_ahead, successors
+from slipstream.engine.tracks.track import parse_track
 
 
 def track(*lanes: str, grid: str = "[]"):
@@ -82,6 +82,6 @@ def test_lap_cycle_found_through_the_finish():
 def test_progress_and_grid_progress():
     t = track("3 4x2 5x3 6x4")
     assert t.progress(2, 3) == 23
-    from slipstream.engine.track import GridSlot
+    from slipstream.engine.tracks.track import GridSlot
 
     assert t.grid_progress(GridSlot(0, 9, 10)) == -1

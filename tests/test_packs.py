@@ -9,9 +9,9 @@ import re
 import pytest
 from conftest import CONTENT, ROOT
 
-from slipstream.engine.diagnostics import format_text
-from slipstream.engine.pack import FrozenMap, base_pack, load_pack
-from slipstream.engine.validate import validate_paths
+from slipstream.engine.core.diagnostics import format_text
+from slipstream.engine.packs.loader import FrozenMap, base_pack, load_pack
+from slipstream.engine.packs.validate import validate_paths
 
 
 def test_base_pack_validates_clean():

@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from conftest import CONTENT, ROOT
 
 from slipstream.cli.main import main
-from slipstream.engine import schemafast
-from slipstream.engine.pack import base_pack
-from slipstream.engine.schema import validator
-from slipstream.engine.yamlsource import load_file
+from slipstream.engine.core import schemafast
+from slipstream.engine.core.schema import validator
+from slipstream.engine.core.yamlsource import load_file
+from slipstream.engine.packs.loader import base_pack
 
 USER_CARD = """
   - id: tow-truck

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from slipstream.engine.pack import load_pack
+from slipstream.engine.packs.loader import load_pack
 
 MANIFEST = "slipstream: pack/1\nid: main\nname: M\nversion: 0.1.0\nextends: [base]\n"
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from slipstream.engine.codes import CODES
-from slipstream.engine.pack import load_pack
-from slipstream.engine.validate import validate_paths
+from slipstream.engine.core.codes import CODES
+from slipstream.engine.packs.loader import load_pack
+from slipstream.engine.packs.validate import validate_paths
 
 CASES = Path(__file__).parent / "packs"
 ALL = sorted(p for p in CASES.iterdir() if (p / "expect.yaml").is_file())

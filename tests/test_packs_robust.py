@@ -8,8 +8,8 @@ import shutil
 import pytest
 from conftest import CONTENT
 
-from slipstream.engine.diagnostics import Diagnostic
-from slipstream.engine.pack import load_pack
+from slipstream.engine.core.diagnostics import Diagnostic
+from slipstream.engine.packs.loader import load_pack
 
 JUNK = ["-1", "x", "true", "null", "[]", "{}", "99999", '"gear-9"', "base:nothing", "owned", "7",
         "{up_to: x}", "[1, 2]", ": :", "&a [*a]", "{from: nowhere}"]

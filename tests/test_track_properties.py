@@ -4,9 +4,9 @@ import networkx as nx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from slipstream.engine.movegraph import move_graph
-from slipstream.engine.validate import check_track_data
-from slipstream.engine.yamlsource import load_text
+from slipstream.engine.core.yamlsource import load_text
+from slipstream.engine.packs.validate import check_track_data
+from slipstream.engine.tracks.movegraph import move_graph
 
 token = st.one_of(
     st.sampled_from(["3", "4", "5", "6", "-"]),

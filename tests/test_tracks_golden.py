@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from slipstream.engine.validate import validate_file
+from slipstream.engine.packs.validate import validate_file
 
 HERE = Path(__file__).parent / "tracks"
 EXPECT = re.compile(r"^# expect: ([A-Z]\d{3}) (\d+):(\d+)$", re.M)
@@ -29,7 +29,7 @@ def test_invalid_track_reports_exactly_its_expected_codes(path: Path) -> None:
 
 
 def test_every_track_code_has_a_golden_case() -> None:
-    from slipstream.engine.codes import CODES
+    from slipstream.engine.core.codes import CODES
 
     seen = {c for p in _cases("invalid") for c, _, _ in EXPECT.findall(p.read_text())}
     track_codes = {c for c in CODES if c.startswith("T")}

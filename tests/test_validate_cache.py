@@ -1,4 +1,4 @@
-"""The result cache of `slipstream validate` for pack folders (engine/resultcache.py).
+"""The result cache of `slipstream validate` for pack folders (engine/core/resultcache.py).
 
 A second validation of an unchanged pack reuses the stored diagnostics; any change to a file
 of the pack, to a pack it extends, to the packs beside it or to the engine's code validates
@@ -18,8 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from slipstream.cli.main import main
-from slipstream.engine import resultcache, validate
-from slipstream.engine.validate import validate_paths
+from slipstream.engine.core import resultcache
+from slipstream.engine.packs import validate
+from slipstream.engine.packs.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "content" / "base"
@@ -169,8 +170,8 @@ def test_a_cached_run_imports_neither_yaml_nor_the_pack_checks(tmp_path: Path) -
         f"    main(['validate', {str(BASE)!r}])\n"
         "except SystemExit as e:\n"
         "    assert e.code == 0, e.code\n"
-        "heavy = sorted(m for m in ('yaml', 'slipstream.engine.pack', 'slipstream.engine.schema',\n"
-        "                           'slipstream.engine.trackcheck', 'jsonschema') if m in sys.modules)\n"
+        "heavy = sorted(m for m in ('yaml', 'slipstream.engine.packs.loader', 'slipstream.engine.core.schema',\n"
+        "                           'slipstream.engine.tracks.checks', 'jsonschema') if m in sys.modules)\n"
         "print('heavy:', heavy)\n"
     )
     env = {**os.environ, "SLIPSTREAM_CACHE_DIR": str(tmp_path / "c")}

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from slipstream.engine.validate import validate_file
-from slipstream.engine.yamlsource import MAX_BYTES, load_text
+from slipstream.engine.core.yamlsource import MAX_BYTES, load_text
+from slipstream.engine.packs.validate import validate_file
 
 GOOD = """slipstream: track/1
 id: t

@@ -7,9 +7,9 @@ import random
 from PySide6.QtCore import QPoint, QPointF, Qt
 
 from slipstream.editor.canvas import band, cell_at
-from slipstream.engine import commands as c
-from slipstream.engine.document import TrackDocument
-from slipstream.engine.drawing import TrackDrawing
+from slipstream.engine.editing import commands as c
+from slipstream.engine.editing.document import TrackDocument
+from slipstream.engine.tracks.drawing import TrackDrawing
 
 from .conftest import BUNDLED
 from .helpers import click_cell

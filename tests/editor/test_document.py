@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from slipstream.engine import commands as c
-from slipstream.engine import trackedit as te
-from slipstream.engine.commands import CommandStack
-from slipstream.engine.document import TrackDocument
-from slipstream.engine.validate import load_track
+from slipstream.engine.editing import commands as c
+from slipstream.engine.editing.commands import CommandStack
+from slipstream.engine.editing.document import TrackDocument
+from slipstream.engine.packs.validate import load_track
+from slipstream.engine.tracks import edits as te
 
 from .conftest import BUNDLED
 
@@ -216,7 +216,7 @@ def test_change_events_reach_listeners():
 
 
 def test_templates_are_clean_tracks():
-    from slipstream.engine.tracktemplates import TEMPLATES, template
+    from slipstream.engine.tracks.templates import TEMPLATES, template
 
     for name in TEMPLATES:
         doc = TrackDocument.new(template(name))

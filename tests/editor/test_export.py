@@ -9,7 +9,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 
 from slipstream.editor import printing
-from slipstream.engine.document import TrackDocument
+from slipstream.engine.editing.document import TrackDocument
 
 from .conftest import BUNDLED, SHOTS
 from .helpers import click_cell

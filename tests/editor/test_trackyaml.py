@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from slipstream.engine import trackedit as te
-from slipstream.engine.trackyaml import dump_track
-from slipstream.engine.yamlsource import load_text
+from slipstream.engine.core.yamlsource import load_text
+from slipstream.engine.tracks import edits as te
+from slipstream.engine.tracks.writer import dump_track
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=30)
 

@@ -6,8 +6,8 @@ import random
 
 from PySide6.QtCore import QPointF, Qt
 
-from slipstream.engine import commands as c
-from slipstream.engine.document import TrackDocument
+from slipstream.engine.editing import commands as c
+from slipstream.engine.editing.document import TrackDocument
 
 from .conftest import BUNDLED
 from .helpers import click_cell, click_tool, key

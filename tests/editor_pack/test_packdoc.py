@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from slipstream.engine.commands import CommandStack
-from slipstream.engine.packdoc import (
+from slipstream.engine.editing.commands import CommandStack
+from slipstream.engine.editing.packdoc import (
     DELETE,
     InsertItem,
     PackDocument,
@@ -13,9 +13,9 @@ from slipstream.engine.packdoc import (
     items,
     parse_json_path,
 )
-from slipstream.engine.packvalidate import validate_pack_folder
-from slipstream.engine.packyaml import changed_lines
-from slipstream.engine.scaffold import new_pack
+from slipstream.engine.editing.scaffold import new_pack
+from slipstream.engine.packs.packvalidate import validate_pack_folder
+from slipstream.engine.packs.splice import changed_lines
 
 
 def _card(doc: PackDocument, card_id: str):

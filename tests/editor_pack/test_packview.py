@@ -13,9 +13,9 @@ from slipstream.cli.main import main  # noqa: E402
 from slipstream.editor.effecteditor import EffectListField  # noqa: E402
 from slipstream.editor.forms import IntField, ListField, TextAreaField, TextField, VariantField  # noqa: E402
 from slipstream.editor.packview import PackWindow  # noqa: E402
-from slipstream.engine.packdoc import PackDocument, items  # noqa: E402
-from slipstream.engine.packyaml import changed_lines  # noqa: E402
-from slipstream.engine.scaffold import new_pack  # noqa: E402
+from slipstream.engine.editing.packdoc import PackDocument, items  # noqa: E402
+from slipstream.engine.editing.scaffold import new_pack  # noqa: E402
+from slipstream.engine.packs.splice import changed_lines  # noqa: E402
 
 from .conftest import SHOTS  # noqa: E402
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import copy
 
-from slipstream.engine.packyaml import changed_lines, dump_data, update_text
-from slipstream.engine.yamlsource import load_text
+from slipstream.engine.core.yamlsource import load_text
+from slipstream.engine.packs.splice import changed_lines, dump_data, update_text
 
 from .conftest import BASE
 

@@ -7,7 +7,7 @@ import time
 
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 
-from slipstream.engine.runner import RaceSpec, load_pack_cached, run_race
+from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached, run_race
 
 from .conftest import SHOTS
 
@@ -205,7 +205,7 @@ def test_a_track_with_errors_is_not_raced(qtbot, race_window):
     w = race_window
     panel = w.race_panel
     w.doc.saved = w.doc.state
-    from slipstream.engine.document import TrackDocument
+    from slipstream.engine.editing.document import TrackDocument
 
     w._replace_document(TrackDocument.new())
     click(qtbot, panel.run_button)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from slipstream.engine.heatmap import COLOURS, Heat, heat_of_log, run_batch, run_on_track
-from slipstream.engine.raceframes import watch_race
-from slipstream.engine.runner import RaceSpec, load_pack_cached, run_race
+from slipstream.engine.rulesets.automobiles.heatmap import (
+    COLOURS,
+    Heat,
+    heat_of_log,
+    run_batch,
+    run_on_track,
+)
+from slipstream.engine.rulesets.automobiles.raceframes import watch_race
+from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached, run_race
 
 BOTS = ("greedy", "greedy", "greedy", "random")
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from slipstream.engine.bots import BOTS, Bot, GreedyBot, make_bot, play_out
-from slipstream.engine.decisions import Decision
-from slipstream.engine.game import Game, Seat
-from slipstream.engine.pack import base_pack
-from slipstream.engine.ruleset import ruleset_from_pack
+from slipstream.engine.packs.loader import base_pack
+from slipstream.engine.play.decisions import Decision
+from slipstream.engine.rulesets.automobiles.bots import BOTS, Bot, GreedyBot, make_bot, play_out
+from slipstream.engine.rulesets.automobiles.game import Game, Seat
+from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
 
 
 class LastOption(Bot):

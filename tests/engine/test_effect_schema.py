@@ -9,7 +9,7 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from slipstream.engine.schema import registry, schema_files
+from slipstream.engine.core.schema import registry, schema_files
 
 ROOT = Path(__file__).resolve().parents[2]
 EFFECT_ID = "https://slipstream.invalid/schemas/effect.schema.json"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from slipstream.engine.ruleset import basic_ruleset
+from slipstream.engine.rulesets.automobiles.rules import basic_ruleset
 
 from .tiny import cell, game, play, track, zone
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from slipstream.engine.game import Game, Seat
-from slipstream.engine.pack import base_pack
-from slipstream.engine.ruleset import basic_ruleset, ruleset_from_pack, unsupported_options
+from slipstream.engine.packs.loader import base_pack
+from slipstream.engine.rulesets.automobiles.game import Game, Seat
+from slipstream.engine.rulesets.automobiles.rules import (
+    basic_ruleset,
+    ruleset_from_pack,
+    unsupported_options,
+)
 
 from .tiny import game, play, track, zone
 

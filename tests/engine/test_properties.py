@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from slipstream.engine.bots import GreedyBot, RandomBot
-from slipstream.engine.game import Game, Seat
-from slipstream.engine.pack import base_pack
-from slipstream.engine.racelog import dumps
-from slipstream.engine.ruleset import ruleset_from_pack
+from slipstream.engine.packs.loader import base_pack
+from slipstream.engine.rulesets.automobiles.bots import GreedyBot, RandomBot
+from slipstream.engine.rulesets.automobiles.game import Game, Seat
+from slipstream.engine.rulesets.automobiles.racelog import dumps
+from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
 
 from .tiny import track
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from slipstream.cli.main import main
-from slipstream.engine.racelog import replay_file, replay_lines
+from slipstream.engine.rulesets.automobiles.racelog import replay_file, replay_lines
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.jsonl"))
 REGEN = ("if the rules or the base pack changed on purpose, regenerate the golden logs with "

@@ -9,9 +9,14 @@ import pytest
 from click.testing import CliRunner
 
 from slipstream.cli.main import main
-from slipstream.engine.pack import base_pack
-from slipstream.engine.scenarios import check_scenario, run_file, run_pack_scenarios, scenario_paths
-from slipstream.engine.yamlsource import load_text
+from slipstream.engine.core.yamlsource import load_text
+from slipstream.engine.packs.loader import base_pack
+from slipstream.engine.rulesets.automobiles.scenarios import (
+    check_scenario,
+    run_file,
+    run_pack_scenarios,
+    scenario_paths,
+)
 
 RULES = ["placement-chain", "front-most-free-segment", "weaving", "drafting", "momentum",
          "darkest-colour-wear", "pit-stop", "refill-mid-draw", "limited-supply", "race-end",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from slipstream.engine.game import Game, position_game
-from slipstream.engine.ruleset import Ruleset, basic_ruleset
-from slipstream.engine.track import Track, parse_track
-from slipstream.engine.yamlsource import SourceMap
+from slipstream.engine.core.yamlsource import SourceMap
+from slipstream.engine.rulesets.automobiles.game import Game, position_game
+from slipstream.engine.rulesets.automobiles.rules import Ruleset, basic_ruleset
+from slipstream.engine.tracks.track import Track, parse_track
 
 
 def track(*lanes: str, grid: list[tuple[int, int]] | None = None, laps: int = 1) -> Track:
@@ -36,7 +36,7 @@ def cell(g: Game, i: int) -> tuple[int, int]:
 
 
 def zone(g: Game, i: int, name: str) -> dict[str, int]:
-    from slipstream.engine.state import ZONE_INDEX
+    from slipstream.engine.rulesets.automobiles.state import ZONE_INDEX
 
     z = g.race.players[i].zones[ZONE_INDEX[name]]
     return {g.rules.kinds[k].id: n for k, n in enumerate(z) if n}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from slipstream.engine.yamlsource import load_file
+from slipstream.engine.core.yamlsource import load_file
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "content" / "base" / "tests" / "seasons"

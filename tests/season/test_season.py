@@ -7,12 +7,12 @@ from functools import cache
 
 import pytest
 
-from slipstream.engine.bots import make_bot
-from slipstream.engine.draft import Draft, bracket_for, draw_pool, effect_score
-from slipstream.engine.game import Seat
-from slipstream.engine.pack import base_pack
-from slipstream.engine.runner import _ruleset
-from slipstream.engine.season import (
+from slipstream.engine.packs.loader import base_pack
+from slipstream.engine.rulesets.automobiles.bots import make_bot
+from slipstream.engine.rulesets.automobiles.draft import Draft, bracket_for, draw_pool, effect_score
+from slipstream.engine.rulesets.automobiles.game import Seat
+from slipstream.engine.rulesets.automobiles.runner import _ruleset
+from slipstream.engine.rulesets.automobiles.season import (
     Season,
     SeasonConfig,
     next_grid,
@@ -20,8 +20,13 @@ from slipstream.engine.season import (
     season_config,
     season_standings,
 )
-from slipstream.engine.seasonrun import SeasonResult, SeasonSpec, replay_season_lines, run_season
-from slipstream.engine.state import BAG
+from slipstream.engine.rulesets.automobiles.seasonrun import (
+    SeasonResult,
+    SeasonSpec,
+    replay_season_lines,
+    run_season,
+)
+from slipstream.engine.rulesets.automobiles.state import BAG
 
 TRACKS = ("first-oval", "road-course", "first-oval")
 
@@ -209,7 +214,7 @@ def test_sponsor_effects_change_the_collection_carried_into_the_next_race() -> N
 
 def test_a_stronger_sponsor_bracket_changes_more() -> None:
     """The same holder and collection: the doubled D3 gains twice the cubes of the base D3."""
-    from slipstream.engine.runner import _ruleset as rules_of
+    from slipstream.engine.rulesets.automobiles.runner import _ruleset as rules_of
 
     gained = {}
     for pack in ("", "tests/season/packs/strong-d3"):
@@ -250,7 +255,7 @@ def test_replay_reports_a_changed_decision_or_line() -> None:
 
 
 def test_racelog_replay_dispatches_season_logs() -> None:
-    from slipstream.engine.racelog import replay_lines
+    from slipstream.engine.rulesets.automobiles.racelog import replay_lines
 
     assert replay_lines(list(season_result().lines)).identical
 

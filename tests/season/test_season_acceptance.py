@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from slipstream.engine.pack import base_pack
-from slipstream.engine.seasonrun import SeasonResult, SeasonSpec, run_seasons
-from slipstream.engine.seasonstats import summarise_seasons
+from slipstream.engine.packs.loader import base_pack
+from slipstream.engine.rulesets.automobiles.seasonrun import SeasonResult, SeasonSpec, run_seasons
+from slipstream.engine.rulesets.automobiles.seasonstats import summarise_seasons
 
 TRACKS = ("first-oval", "road-course", "first-oval")
 BOTS = ("greedy", "greedy", "greedy", "random")

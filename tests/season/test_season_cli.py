@@ -77,8 +77,8 @@ def test_against_compares_every_sponsor_between_two_packs() -> None:
 
 
 def test_compare_sponsors_marks_only_differences_beyond_the_widened_interval() -> None:
-    from slipstream.engine.seasonstats import compare_sponsors
-    from slipstream.engine.stats import Rate
+    from slipstream.engine.play.stats import Rate
+    from slipstream.engine.rulesets.automobiles.seasonstats import compare_sponsors
 
     def rep(**wins: tuple[int, int]) -> dict:
         return {"flag_z": 2.99, "sponsors": [{"sponsor": s, "race_win_rate": Rate(s, w, n).as_dict()}
@@ -101,7 +101,7 @@ def test_usage_errors() -> None:
 
 
 def test_tracks_can_be_files(tmp_path: Path) -> None:
-    from slipstream.engine.pack import base_pack
+    from slipstream.engine.packs.loader import base_pack
 
     src = Path(base_pack().root) / "tracks" / "first-oval.yaml"
     copy = tmp_path / "my-oval.yaml"

@@ -16,8 +16,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from slipstream.engine.seasonrun import SeasonSpec, run_seasons
-from slipstream.engine.seasonstats import format_season_summary, summarise_seasons, two_proportion_z
+from slipstream.engine.rulesets.automobiles.seasonrun import SeasonSpec, run_seasons
+from slipstream.engine.rulesets.automobiles.seasonstats import (
+    format_season_summary,
+    summarise_seasons,
+    two_proportion_z,
+)
 
 PACKS = Path(__file__).resolve().parent / "packs"
 TRACKS = ("first-oval", "road-course", "first-oval")
@@ -57,8 +61,8 @@ def test_doubled_sponsor_holders_win_clearly_more_often() -> None:
 
 
 def test_verdict_needs_the_whole_interval_beyond_the_grid() -> None:
-    from slipstream.engine.seasonstats import flag_z_for, sponsor_verdict
-    from slipstream.engine.stats import Rate
+    from slipstream.engine.play.stats import Rate
+    from slipstream.engine.rulesets.automobiles.seasonstats import flag_z_for, sponsor_verdict
 
     assert sponsor_verdict(Rate("x", 60, 100).as_dict(), 0.25) == "strong"
     assert sponsor_verdict(Rate("x", 30, 100).as_dict(), 0.25) == ""
@@ -97,11 +101,11 @@ def test_report_lists_holder_wins_with_intervals() -> None:
 
 def test_greedy_bot_thins_its_bag_with_a_sponsor_removal() -> None:
     """Between races a removal returns wear, then money-only cubes, and never gears."""
-    from slipstream.engine.bots import GreedyBot
-    from slipstream.engine.game import position_game
-    from slipstream.engine.pack import base_pack
-    from slipstream.engine.runner import _ruleset
-    from slipstream.engine.state import BAG
+    from slipstream.engine.packs.loader import base_pack
+    from slipstream.engine.rulesets.automobiles.bots import GreedyBot
+    from slipstream.engine.rulesets.automobiles.game import position_game
+    from slipstream.engine.rulesets.automobiles.runner import _ruleset
+    from slipstream.engine.rulesets.automobiles.state import BAG
 
     rs = _ruleset("", "", ())
     track = base_pack().tracks["first-oval"]

@@ -1,0 +1,139 @@
+"""The table of diagnostic codes. Codes are stable: never reuse or renumber one.
+
+docs/diagnostics.md is generated from this table (`slipstream codes --markdown`), and a test
+keeps the two in step.
+
+Families: F files, Y YAML, S schema, T tracks, P packs, E effects, C scenarios.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    code: str
+    severity: str
+    title: str
+    cause: str
+    fix: str
+
+
+_TABLE: list[Code] = [
+    # Files
+    Code("F001", "error", "file not found", "A path given on the command line does not exist.", "Check the spelling of the path."),
+    Code("F002", "warning", "not a Slipstream file", "A YAML file inside a validated folder has no `slipstream:` format tag and was skipped.", "Add `slipstream: track/1` (or the tag of its kind) as the first key, or move the file out of the folder."),
+    Code("F003", "error", "unknown format tag", "The `slipstream:` tag names a kind or version this tool does not know.", "Use one of the tags listed in docs/formats.md, e.g. `track/1`."),
+    Code("F004", "error", "cannot read file", "The file could not be opened (permissions, a folder, a broken link).", "Make the file readable."),
+    # YAML
+    Code("Y001", "error", "YAML syntax error", "The file is not well-formed YAML.", "Fix the syntax at the position shown (indentation, a missing colon, an unclosed quote)."),
+    Code("Y002", "error", "duplicate key", "A mapping names the same key twice; YAML would silently keep only one.", "Remove or rename one of the two keys."),
+    Code("Y003", "error", "tag not allowed", "A YAML tag such as `!!python/object` asks for object construction; only plain data is accepted.", "Remove the tag; write plain strings, numbers, lists and mappings."),
+    Code("Y004", "error", "too many nodes", "Aliases expand to more nodes than the limit (an alias bomb, or a runaway file).", "Use fewer aliases or split the file."),
+    Code("Y005", "error", "file too large", "The file is larger than the size limit.", "Split the content over several files."),
+    Code("Y006", "error", "nesting too deep", "Lists or mappings are nested deeper than the limit.", "Flatten the structure."),
+    Code("Y007", "error", "not UTF-8 text", "The file holds bytes that are not UTF-8 text (a binary file, or another encoding).", "Save the file as UTF-8 text."),
+    Code("Y008", "error", "empty file", "The file holds no YAML document.", "Write the content, starting with the `slipstream:` format tag."),
+    Code("Y009", "error", "several documents", "The file holds more than one YAML document (`---`).", "Keep one document per file."),
+    Code("Y010", "error", "unsupported key", "A mapping key is not a plain scalar (a list or mapping used as a key).", "Use strings as keys."),
+    # Schema
+    Code("S001", "error", "schema violation", "A value does not match the JSON Schema of its file kind.", "Follow the message; `slipstream schema -o DIR` writes the schemas for editor autocompletion."),
+    Code("S002", "error", "unknown property", "A mapping has a key that its schema does not define (often a typo).", "Check the key's spelling against the schema."),
+    Code("S003", "error", "missing property", "A required key is absent.", "Add the key."),
+    # Tracks
+    Code("T101", "error", "bad layout token", "A layout token is not `G`, `GxK` (G in 3-6, K ≥ 1), `-` or `-xK`.", "Write tokens such as `3`, `4x2`, `-`, `-x3`, separated by spaces."),
+    Code("T102", "error", "lane length mismatch", "A lane's tokens cover a different number of segments than the other lanes.", "Make every lane string cover the same number of segments."),
+    Code("T103", "error", "lane count mismatch", "`lanes` differs from the number of layout strings.", "Set `lanes` to the number of strings under `layout`."),
+    Code("T104", "error", "empty lane", "A lane has no spaces at all (only `-`).", "Give the lane spaces or remove it."),
+    Code("T105", "error", "grid slot on missing cell", "A grid slot names a lane or segment outside the track, or a segment where its lane does not exist.", "Move the slot onto an existing cell."),
+    Code("T106", "error", "duplicate grid slot", "Two grid slots stand on the same cell.", "Give each slot its own cell."),
+    Code("T107", "error", "grid not pole first", "Grid slots are not listed from the front (pole) backwards; a slot stands ahead of the one listed before it.", "List the slots pole first: furthest along the lap first, inner lane first on a tie."),
+    Code("T108", "warning", "fewer than 5 grid slots", "The track has fewer than 5 grid slots, so a 5-player race cannot start.", "Add grid slots up to 5."),
+    Code("T109", "warning", "grid money not rising", "A slot further back offers less money than a slot ahead of it; the rules give back slots more.", "Give each slot at least the money of the slot ahead of it."),
+    Code("T110", "error", "unreachable spaces", "No car starting on the grid can ever reach these spaces.", "Connect them: put a space directly or diagonally behind them in reach of the racing line."),
+    Code("T111", "error", "finish unreachable", "From these spaces a car can never reach the finish line again (they lead only into dead ends).", "Open a way forward from them towards the finish line."),
+    Code("T112", "error", "dead end", "No space lies directly or diagonally ahead of this space: a car here can never move again.", "Continue the lane, or let the lane end where a neighbouring lane exists one segment ahead."),
+    Code("T113", "error", "no lap cycle", "No route leads from the grid round the track and across the finish line again.", "Connect the lanes so that a full lap is possible."),
+    Code("T114", "warning", "gear colour absent", "A gear colour never appears on the track, so its cubes can never move the car.", "Paint some spaces in that colour, or accept that the gear is useless here."),
+    Code("T115", "warning", "colour out of reach", "Over a stretch of the lap a gear colour cannot be reached within a few steps, so its cubes are dead there.", "Paint a space of that colour within reach of the stretch."),
+    Code("T116", "warning", "grid behind the start", "A grid slot lies far from the finish line; cars would drive most of an extra lap.", "Put the grid just behind the finish line (the last segments of the lap)."),
+    # Packs (engine/packs/loader.py, engine/rulesets/automobiles/contentcheck.py)
+    Code("P001", "error", "not a pack", "A folder given as a pack holds no `pack.yaml`.", "Create one with `slipstream new pack NAME`, or point at the pack's folder."),
+    Code("P002", "error", "misplaced pack manifest", "A `pack/1` file inside a pack is not the pack's own `pack.yaml`.", "Rename it to pack.yaml at the top of the pack, or move it into a folder of its own to make a separate pack."),
+    Code("P010", "error", "duplicate id", "Two items of one kind (cards, drivers, sponsors, card sets, cube kinds, tracks) in one pack share an id.", "Rename one of them; ids are unique per kind within a pack."),
+    Code("P011", "error", "unknown card in card set", "A card set names a card id that neither this pack nor the packs it extends define.", "Fix the id (`slipstream cards PACK` lists them) or define the card."),
+    Code("P012", "error", "two cards of one colour", "A card set names two action cards of the same colour; a game has exactly one card per action colour.", "Keep one card of that colour in the set."),
+    Code("P013", "error", "card set misses a colour", "A card set has no card for one or more action colours.", "Add one card of every action colour to the set."),
+    Code("P014", "error", "not an action card", "A card set names a fixed card (gear or wear) or a card whose colour is not an action colour.", "Card sets choose action cards only; the gear and wear cards are always in play."),
+    Code("P015", "error", "unknown card colour", "A card's `colour` is not the id of a cube kind of the pack.", "Use a cube kind id such as `yellow`, `red`, `purple`, `blue`, `green` (or `gear-3`... / `wear` for fixed cards)."),
+    Code("P016", "error", "fixed card problem", "A gear or wear kind has no fixed card, has two, or a card's `fixed` flag does not match its colour's role.", "Give every gear and wear kind exactly one card with `fixed: true`, and mark no action card fixed."),
+    Code("P017", "error", "override of unknown item", "An `overrides:` entry names an id that no extended pack defines.", "Fix the id, or define the item in the main list if it is new."),
+    Code("P018", "error", "unknown pack in reference", "A namespaced id `PACK:ID` names a pack that this pack does not extend.", "Add the pack to `extends`, or fix the prefix."),
+    Code("P020", "error", "extends unknown pack", "`extends` names a pack that is neither next to this pack's folder, in the search folders, nor bundled.", "Fix the id, or put that pack's folder next to this one."),
+    Code("P021", "error", "extends cycle", "Packs extend each other in a circle, so none of them can be built.", "Remove one `extends` entry of the cycle."),
+    Code("P022", "error", "extended pack has errors", "A pack named in `extends` has errors of its own.", "Validate that pack and fix it first."),
+    Code("P023", "error", "id clash across packs", "An item has the same id as an item of an extended pack (or two extended packs both define it).", "Rename it, change the inherited item with `overrides:`, or list the inherited id under `replaces:` in pack.yaml."),
+    Code("P024", "error", "track id clash across packs", "A track has the same id as a track of an extended pack.", "Rename the track, or list the inherited track under `replaces:` in pack.yaml to replace it."),
+    Code("P025", "error", "replaces names nothing", "A `replaces:` entry names an inherited item that this pack does not redefine.", "Define the replacement item with the same id, or remove the entry."),
+    Code("P026", "warning", "ambiguous extends", "Two or more pack folders in the place `extends` looks have the pack id it names; the first by folder name is used.", "Give every pack its own id, or move the other copies away."),
+    Code("P030", "error", "supply too small", "A cube kind's stock holds fewer cubes than the starting bags of the largest race take out of it.", "Raise the supply, or lower `players.max` or the starting bag."),
+    Code("P031", "error", "unknown cube kind in rules", "The starting bag names a cube kind that the pack does not define.", "Use the id of a cube kind (cubes/1 files)."),
+    Code("P032", "error", "wear table mismatch", "`wear_by_darkest` does not give the Decline wear for exactly the gear cube kinds.", "List every gear kind once, and nothing else."),
+    Code("P033", "error", "gear number taken twice", "Two gear cube kinds have the same gear number (space colour).", "Give each gear number 3-6 to one cube kind only."),
+    Code("P034", "error", "rules incomplete", "After merging with the extended packs, a rule constant or option (or the cube kinds) has no value.", "Give it in a rules/1 file, or extend `base` to inherit them."),
+    Code("P035", "error", "several rules files", "A pack holds more than one rules/1 file.", "Keep one rules file per pack."),
+    Code("P036", "error", "duplicate sponsor level", "Two sponsors have the same family and level.", "Give each family one sponsor per level 1-3."),
+    Code("P037", "warning", "sponsor level weaker", "A sponsor level gives smaller numbers than the level below it in the same bracket.", "Make higher levels at least as strong as lower ones."),
+    Code("P038", "warning", "action colour without card", "An action colour has no card at all, so no card set can be complete.", "Add at least one card of that colour."),
+    Code("P039", "error", "grid money too short", "`grid_money` has fewer slots than the largest race has players.", "Give one amount per grid slot, pole first."),
+    Code("P040", "warning", "season points too short", "The season points list has fewer places than a race may have players; the rest score nothing.", "List points for every place, or use `players_minus_place`."),
+    Code("P041", "error", "player range empty", "`players.min` is greater than `players.max`.", "Swap or fix the two numbers."),
+    Code("P042", "error", "sponsor without standard removal", "A sponsor bracket does not start with the standard removal step (`remove` with `as: standard`).", "Start each bracket with `- remove: {from: owned, count: {up_to: N}, as: standard}`."),
+    # Effects checked against the pack (engine/rulesets/automobiles/effectcheck.py)
+    Code("E101", "error", "unknown effect primitive", "An effect step names a primitive that the effect vocabulary does not have.", "Use a primitive listed in docs/effects.md (the hint suggests the nearest one)."),
+    Code("E102", "error", "unknown zone", "An effect names a zone that does not exist.", "Use a zone of docs/effects.md: bag, active, used, track, discard, revealed, board, owned (or `played` as a source)."),
+    Code("E103", "error", "unknown cube kind", "An effect names a cube kind that the pack (with the packs it extends) does not define.", "Use a cube kind id of the pack, or a group: `gears`, `actions`."),
+    Code("E104", "error", "unknown gear colour", "A move names a space colour that no gear cube kind of the pack has.", "Use the gear numbers of the pack's gear kinds (3-6 in base)."),
+    Code("E105", "error", "unknown selection", "An effect reads a selection (`among`, `selected`, `cost_of`, `one_higher`, `same_as`, `one_lower`, `lower_than`) that no earlier step of the list names with `as:`.", "Name the earlier step with `as: NAME`, or fix the spelling."),
+    Code("E106", "warning", "counter never raised", "An effect reads a turn counter that no effect of the pack raises with `add_counter`, so it is always 0.", "Raise it with `add_counter`, or fix the name."),
+    # Scenarios (engine/rulesets/automobiles/scenarios.py)
+    Code("C100", "error", "scenario pack unreadable", "`slipstream test` could not load the pack whose scenarios it should run.", "Run `slipstream validate` on the pack and fix its errors first."),
+    Code("C101", "error", "unknown scenario track", "A scenario names a track id that the pack does not hold.", "Use a track id of the pack, or write the track inline with `layout:`."),
+    Code("C102", "error", "unknown scenario card", "A scenario names a card set or card that the pack does not define, or puts a card under the wrong colour.", "Fix the id; `cards:` maps an action colour to a card of that colour."),
+    Code("C103", "error", "unknown cube kind in scenario", "A zone, stock or expectation of a scenario names a cube kind that is not in play.", "Use the cube kind ids of the pack (gear-3 ... gear-6, wear and the action colours)."),
+    Code("C104", "error", "bad car position", "A car stands on a cell that does not exist, or two cars stand on the same segment.", "Put every car on its own existing cell (lane, segment)."),
+    Code("C105", "error", "unknown scenario reference", "A scenario names a driver or sponsor the pack does not define, or `covers:` names an unknown card, driver or sponsor.", "Fix the id."),
+    Code("C106", "error", "bad player reference", "`turn`, a sponsor holder or an expectation refers to a player the scenario does not have.", "Number players from 0 in seat order."),
+    Code("C107", "error", "bad scenario rule option", "A scenario sets a rule option that does not exist, or a value the engine does not implement.", "Use an option of the rules file (see docs/engine.md) with a supported value."),
+    Code("C108", "error", "bad inline track", "The inline track of a scenario is not a valid layout.", "Fix the layout strings; every lane covers the same number of segments."),
+]
+
+CODES: dict[str, Code] = {c.code: c for c in _TABLE}
+assert len(CODES) == len(_TABLE), "duplicate diagnostic code"
+
+
+def register(code: Code) -> None:
+    """Add a code from another module (packs, effects, scenarios); codes stay unique."""
+    if code.code in CODES and CODES[code.code] != code:
+        raise ValueError(f"diagnostic code {code.code} registered twice")
+    CODES[code.code] = code
+
+
+def codes_markdown() -> str:
+    """The reference page docs/diagnostics.md, generated from the table."""
+    lines = [
+        "# Diagnostic codes",
+        "",
+        "Generated by `slipstream codes --markdown > docs/diagnostics.md`; do not edit by hand.",
+        "Codes are stable. Families: F files, Y YAML, S schema, T tracks, P packs, E effects,",
+        "C scenarios.",
+        "",
+        "| code | severity | what | cause | fix |",
+        "|---|---|---|---|---|",
+    ]
+    for c in sorted(CODES.values(), key=lambda c: c.code):
+        cause = c.cause.replace("|", "\\|")
+        fix = c.fix.replace("|", "\\|")
+        lines.append(f"| {c.code} | {c.severity} | {c.title} | {cause} | {fix} |")
+    return "\n".join(lines) + "\n"

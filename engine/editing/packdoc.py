@@ -1,0 +1,548 @@
+"""The open pack of the editor, without Qt: every YAML file's data, change events, commands.
+
+A `PackDocument` holds one immutable `PackState`: the data of each YAML file of the pack folder
+(or its raw text when the file is not readable YAML). Commands (below, on the pattern of
+engine/editing/commands.py: do / undo / merge, one class per kind of edit) are the only writers; the
+editor adapts them to QUndoStack exactly as it does for tracks.
+
+The diagnostics are those of `slipstream validate PACK` for the pack as it would be saved:
+the current texts are written to a private scratch copy and loaded with the ordinary pack
+loader (extended packs are found next to the real folder). Saving writes only the files that
+changed, each through `packyaml.update_text`, so untouched lines keep their comments and layout.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from slipstream.engine.core.diagnostics import Counted, Diagnostic, sort_key
+from slipstream.engine.core.files import atomic_write_text
+from slipstream.engine.core.yamlsource import PathKey, load_text
+from slipstream.engine.editing.commands import Command
+from slipstream.engine.packs.loader import DATA_KINDS, MANIFEST, TESTS_DIR, Pack, PackLoader, _walk
+from slipstream.engine.packs.splice import update_text
+
+# File kind -> (list key, schema $def of an item, schema $def of an override)
+ITEM_LISTS: dict[str, tuple[str, str, str | None]] = {
+    "cubes": ("cubes", "cube", "cube_override"),
+    "cards": ("cards", "card", "card_override"),
+    "drivers": ("drivers", "driver", "driver_override"),
+    "sponsors": ("sponsors", "sponsor", "sponsor_override"),
+    "cardsets": ("card_sets", "card_set", None),
+}
+# Default file for new items of a kind, when the pack has no file of that kind yet.
+DEFAULT_FILES = {"cubes": "cubes.yaml", "cards": "cards.yaml", "drivers": "drivers.yaml",
+                 "sponsors": "sponsors.yaml", "cardsets": "cardsets.yaml", "rules": "rules.yaml"}
+
+
+class _Delete:
+    def __repr__(self) -> str:
+        return "DELETE"
+
+
+DELETE: Any = _Delete()  # SetValue(..., DELETE) removes a key
+
+
+# ---------------------------------------------------------------------------------------------
+# State
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    """One YAML file: its data, or its raw text when it is not readable YAML. `text` is the
+    text typed in the YAML tab (comments and layout included): later edits splice into it."""
+
+    rel: str  # path inside the pack folder, with `/`
+    data: Any
+    raw: str | None = None
+    text: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """The format kind of its `slipstream:` tag (`cards`, `track`, `scenario` ...)."""
+        if isinstance(self.data, dict):
+            return str(self.data.get("slipstream", "")).partition("/")[0]
+        return ""
+
+
+@dataclass(frozen=True, slots=True)
+class PackState:
+    """One version of the pack: its files, sorted by path."""
+
+    files: tuple[FileState, ...] = ()
+
+    def file(self, rel: str) -> FileState | None:
+        for f in self.files:
+            if f.rel == rel:
+                return f
+        return None
+
+    def with_file(self, fs: FileState) -> PackState:
+        rest = [f for f in self.files if f.rel != fs.rel]
+        return PackState(tuple(sorted([*rest, fs], key=lambda f: f.rel)))
+
+
+@dataclass(frozen=True, slots=True)
+class ItemRef:
+    """Where an item lives: file, list key (`cards`, `overrides` ...) and index."""
+
+    kind: str  # file kind: cubes, cards, drivers, sponsors, cardsets
+    rel: str
+    key: str
+    index: int
+    id: str
+    data: Any = field(compare=False)
+
+    @property
+    def path(self) -> PathKey:
+        return (self.key, self.index)
+
+    @property
+    def override(self) -> bool:
+        return self.key == "overrides"
+
+    @property
+    def schema_def(self) -> tuple[str, str]:
+        """(schema name, $def) describing the item."""
+        key, item_def, over = ITEM_LISTS[self.kind]
+        return self.kind, (over or item_def) if self.override else item_def
+
+
+def items(state: PackState, kind: str | None = None) -> Iterator[ItemRef]:
+    """Every item (and override) of the pack's own data files, in file order."""
+    for f in state.files:
+        if f.kind not in ITEM_LISTS or (kind is not None and f.kind != kind):
+            continue
+        key = ITEM_LISTS[f.kind][0]
+        for list_key in (key, "overrides"):
+            lst = f.data.get(list_key)
+            if not isinstance(lst, list):
+                continue
+            for i, it in enumerate(lst):
+                ident = it.get("id") if isinstance(it, dict) else None
+                yield ItemRef(f.kind, f.rel, list_key, i, str(ident) if ident is not None else f"#{i}", it)
+
+
+def get_in(data: Any, path: PathKey) -> Any:
+    """The value at `path` (KeyError / IndexError when missing)."""
+    for p in path:
+        data = data[p]
+    return data
+
+
+def set_in(data: Any, path: PathKey, value: Any) -> Any:
+    """A copy of `data` with `path` set to `value` (DELETE removes it); parts not on the path
+    are shared, never copied, so unchanged files and items keep their identity."""
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(data, dict):
+        out = dict(data)
+        if not rest and value is DELETE:
+            out.pop(head, None)
+        else:
+            out[head] = set_in(data.get(head) if isinstance(head, str) else None, rest, value)
+        return out
+    if isinstance(data, list) and isinstance(head, int):
+        lst = list(data)
+        if not rest and value is DELETE:
+            del lst[head]
+        else:
+            lst[head] = set_in(data[head], rest, value)
+        return lst
+    if value is DELETE:
+        return data
+    # a missing container on the way: make a mapping
+    return {head: set_in(None, rest, value)} if isinstance(head, str) else data
+
+
+_JP = re.compile(r"\.([A-Za-z0-9_-]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]")
+
+
+def parse_json_path(text: str) -> PathKey:
+    """`$.cards[3].effect[0]` -> ('cards', 3, 'effect', 0) (the form of diagnostics)."""
+    out: list[str | int] = []
+    pos = 1 if text.startswith("$") else 0
+    while pos < len(text):
+        m = _JP.match(text, pos)
+        if m is None:
+            break
+        if m.group(1) is not None:
+            out.append(m.group(1))
+        elif m.group(2) is not None:
+            out.append(int(m.group(2)))
+        else:
+            out.append(m.group(3).replace("\\'", "'"))
+        pos = m.end()
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# The document
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    old: PackState
+    new: PackState
+    reason: str = "edit"  # "edit", "load", "saved"
+
+
+Listener = Callable[[Change], None]
+
+
+@dataclass
+class PackAnalysis(Counted):
+    """The merged pack (None when pack.yaml is unreadable) and every diagnostic."""
+
+    pack: Pack | None
+    diagnostics: list[Diagnostic]
+
+
+class PackDocument:
+    """An open pack folder: its state, the texts on disk, the saved state and listeners."""
+
+    def __init__(self, root: Path, state: PackState, disk: dict[str, str]) -> None:
+        self.root = root
+        self.state = state
+        self.saved = state
+        self.disk = dict(disk)  # text of each file as last read or written
+        self._listeners: list[Listener] = []
+        self._texts: dict[str, tuple[Any, str, str]] = {}
+        self._analysis: tuple[PackState, PackAnalysis] | None = None
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
+        self._written: dict[str, str] = {}
+        self._loader: PackLoader | None = None
+
+    # --- construction ----------------------------------------------------------------------
+    @classmethod
+    def open(cls, root: str | Path) -> PackDocument:
+        """Open a pack folder (the folder holding pack.yaml, or the pack.yaml itself)."""
+        root = Path(root)
+        if root.name == MANIFEST:
+            root = root.parent
+        if not (root / MANIFEST).is_file():
+            raise OSError(f"{root} is not a pack: it has no {MANIFEST}")
+        files: list[FileState] = []
+        disk: dict[str, str] = {}
+        for rel in _walk(root):
+            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+            disk[rel] = text
+            files.append(state_of(rel, text))
+        return cls(root, PackState(tuple(sorted(files, key=lambda f: f.rel))), disk)
+
+    # --- listeners -------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    def set_state(self, state: PackState, reason: str = "edit") -> None:
+        """Replace the state (commands call this) and tell the listeners."""
+        if state is self.state:
+            return
+        old = self.state
+        self.state = state
+        for listener in list(self._listeners):
+            listener(Change(old, state, reason))
+
+    # --- reading -------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        m = self.state.file(MANIFEST)
+        return str(m.data.get("id", self.root.name)) if m and isinstance(m.data, dict) else self.root.name
+
+    @property
+    def dirty(self) -> bool:
+        return self.state != self.saved
+
+    def dirty_files(self) -> list[str]:
+        saved = {f.rel: f for f in self.saved.files}
+        return [f.rel for f in self.state.files if saved.get(f.rel) != f]
+
+    def text(self, rel: str) -> str:
+        """The text file `rel` would be saved as (its disk text when its data is unchanged)."""
+        fs = self.state.file(rel)
+        if fs is None:
+            raise KeyError(rel)
+        if fs.data is None:
+            return fs.raw or ""
+        base = fs.text if fs.text is not None else self.disk.get(rel, "")
+        cached = self._texts.get(rel)
+        if cached is not None and cached[0] is fs.data and cached[1] is base:
+            return cached[2]
+        text = update_text(base, fs.data)
+        self._texts[rel] = (fs.data, base, text)
+        return text
+
+    def file_of(self, diag_file: str) -> str | None:
+        """The pack-relative path of a diagnostic's file, if it is one of this pack's."""
+        try:
+            rel = Path(diag_file).resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return None
+        return rel if self.state.file(rel) is not None else None
+
+    def analysis(self) -> PackAnalysis:
+        """The pack and its diagnostics as `slipstream validate` gives them after a save."""
+        cached = self._analysis
+        if cached is not None and cached[0] is self.state:
+            return cached[1]
+        result = self._analyse()
+        self._analysis = (self.state, result)
+        return result
+
+    def last_analysis(self) -> PackAnalysis | None:
+        """The most recent analysis, even of an older state (never computes one)."""
+        return self._analysis[1] if self._analysis is not None else None
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return self.analysis().diagnostics
+
+    def scratch_root(self) -> Path:
+        """A private folder holding the current texts under the pack's own folder name."""
+        if self._scratch is None:
+            self._scratch = tempfile.TemporaryDirectory(prefix="slipstream-pack-")
+            self._written = {}
+        root = Path(self._scratch.name) / self.root.name
+        wanted = {f.rel for f in self.state.files}
+        for rel in list(self._written):
+            if rel not in wanted:
+                (root / rel).unlink(missing_ok=True)
+                del self._written[rel]
+        for f in self.state.files:
+            text = self.text(f.rel)
+            if self._written.get(f.rel) != text:
+                target = root / f.rel  # a private scratch copy: no need for atomic, synced writes
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+                self._written[f.rel] = text
+        return root
+
+    def _analyse(self) -> PackAnalysis:
+        scratch = self.scratch_root()
+        if self._loader is None:
+            self._loader = PackLoader(search=[self.root.parent])
+        self._loader.cache.pop(scratch.resolve(), None)  # extended packs stay cached
+        pack, diags = self._loader.load(scratch)
+        prefix, real = str(scratch), str(self.root)
+        out = []
+        for d in diags:
+            if d.file.startswith(prefix):
+                d = Diagnostic(d.code, d.severity, real + d.file[len(prefix):], d.line, d.column,
+                               d.path, d.message, d.hint, d.spaces)
+            out.append(d)
+        return PackAnalysis(pack, sorted(out, key=sort_key))
+
+    def scenario_files(self) -> list[Path]:
+        """The scenario files of the current state, in the scratch copy (runnable as is)."""
+        root = self.scratch_root()
+        return [root / f.rel for f in self.state.files
+                if f.rel.split("/", 1)[0] == TESTS_DIR]
+
+    def close(self) -> None:
+        if self._scratch is not None:
+            self._scratch.cleanup()
+            self._scratch = None
+
+    # --- saving --------------------------------------------------------------------------
+    def save(self) -> list[str]:
+        """Write every changed file atomically; returns the paths written."""
+        written = []
+        saved = {f.rel: f for f in self.saved.files}
+        for f in self.state.files:
+            if saved.get(f.rel) == f and f.rel in self.disk:
+                continue
+            text = self.text(f.rel)
+            if self.disk.get(f.rel) != text:
+                atomic_write_text(self.root / f.rel, text)
+                written.append(f.rel)
+            self.disk[f.rel] = text
+        old = self.saved
+        self.saved = self.state
+        for listener in list(self._listeners):
+            listener(Change(old, self.state, "saved"))
+        return written
+
+    # --- helpers for new items -------------------------------------------------------------
+    def file_for(self, kind: str) -> str | None:
+        """The file new items of `kind` go to: the last own file of that kind."""
+        found = [f.rel for f in self.state.files if f.kind == kind]
+        return found[-1] if found else None
+
+
+def state_of(rel: str, text: str) -> FileState:
+    loaded = load_text(text, rel)
+    if loaded.data is not None and not any(d.is_error for d in loaded.diagnostics):
+        return FileState(rel, loaded.data)
+    return FileState(rel, None, text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Commands
+# ---------------------------------------------------------------------------------------------
+
+
+class PackCommand(Command):
+    """An edit of one file's data; subclasses implement `edit_file(data) -> data`."""
+
+    rel = ""
+
+    def edit_file(self, data: Any) -> Any:
+        raise NotImplementedError
+
+    def new_state(self, state: Any) -> Any:
+        fs = state.file(self.rel)
+        if fs is None or fs.data is None:
+            return state
+        data = self.edit_file(fs.data)
+        if data == fs.data:
+            return state
+        return state.with_file(FileState(self.rel, data, text=fs.text))
+
+
+def _label(path: PathKey) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+class SetValue(PackCommand):
+    """Set (or with DELETE remove) the value at a path of one file. With `merge`, repeated
+    sets of the same path (live typing, a dragged slider) make one undo step."""
+
+    def __init__(self, rel: str, path: PathKey, value: Any, text: str | None = None, *,
+                 merge: bool = False) -> None:
+        super().__init__()
+        self.rel, self.path, self.value = rel, tuple(path), value
+        self.merge_key = ("set", rel, self.path) if merge else None
+        self.text = text or (f"Remove {_label(self.path)}" if value is DELETE
+                             else f"Set {_label(self.path)}")
+
+    def edit_file(self, data: Any) -> Any:
+        return set_in(data, self.path, self.value)
+
+
+class InsertItem(PackCommand):
+    """Insert an item into the list at `path` (at the end when index is None)."""
+
+    def __init__(self, rel: str, path: PathKey, item: Any, index: int | None = None,
+                 text: str | None = None) -> None:
+        super().__init__()
+        self.rel, self.path, self.item, self.index = rel, tuple(path), item, index
+        ident = item.get("id") if isinstance(item, dict) else None
+        self.text = text or f"Add {ident or 'item'} to {_label(self.path)}"
+
+    def edit_file(self, data: Any) -> Any:
+        try:
+            lst = get_in(data, self.path)
+        except (KeyError, IndexError, TypeError):
+            lst = []
+        lst = list(lst) if isinstance(lst, list) else []
+        lst.insert(len(lst) if self.index is None else self.index, self.item)
+        return set_in(data, self.path, lst)
+
+
+class RemoveItem(PackCommand):
+    def __init__(self, rel: str, path: PathKey, index: int) -> None:
+        super().__init__()
+        self.rel, self.path, self.index = rel, tuple(path), index
+        self.text = f"Remove {_label((*self.path, index))}"
+
+    def edit_file(self, data: Any) -> Any:
+        lst = list(get_in(data, self.path))
+        del lst[self.index]
+        return set_in(data, self.path, lst)
+
+
+class MoveItem(PackCommand):
+    def __init__(self, rel: str, path: PathKey, index: int, to: int) -> None:
+        super().__init__()
+        self.rel, self.path, self.index, self.to = rel, tuple(path), index, to
+        self.text = f"Move {_label((*self.path, index))} to {to}"
+
+    def edit_file(self, data: Any) -> Any:
+        lst = list(get_in(data, self.path))
+        if not (0 <= self.to < len(lst)):
+            return data
+        lst.insert(self.to, lst.pop(self.index))
+        return set_in(data, self.path, lst)
+
+
+class ReplaceFileText(PackCommand):
+    """Replace a file by YAML text (the YAML tab); unreadable text is kept as raw text."""
+
+    def __init__(self, rel: str, source: str) -> None:
+        super().__init__()
+        self.rel, self.source = rel, source
+        self.text = f"Edit {rel} as YAML"
+
+    def new_state(self, state: Any) -> Any:
+        fs = state.file(self.rel)
+        new = state_of(self.rel, self.source)
+        if new.data is not None:  # keep the text as typed: its comments and layout
+            new = FileState(self.rel, new.data, text=self.source)
+        if fs is not None and fs.data is None and new.data is None and fs.raw == new.raw:
+            return state
+        if fs is not None and fs.data is not None and new.data == fs.data and fs.text == self.source:
+            return state
+        return state.with_file(new)
+
+
+class AddFile(PackCommand):
+    """Create a new file of the pack (written at the next save)."""
+
+    def __init__(self, rel: str, data: Any) -> None:
+        super().__init__()
+        self.rel, self.data = rel, data
+        self.text = f"Add file {rel}"
+
+    def new_state(self, state: Any) -> Any:
+        if state.file(self.rel) is not None:
+            return state
+        return state.with_file(FileState(self.rel, self.data))
+
+
+class Batch(Command):
+    """Several pack commands as one undo step (e.g. a new file and its first item)."""
+
+    def __init__(self, parts: list[PackCommand], text: str) -> None:
+        super().__init__()
+        self.parts = parts
+        self.text = text
+
+    def new_state(self, state: Any) -> Any:
+        for p in self.parts:
+            state = p.new_state(state)
+        return state
+
+
+def add_item(doc: PackDocument, kind: str, item: dict[str, Any]) -> Command:
+    """The command adding `item` to the pack's file of `kind` (creating the file if needed)."""
+    key = ITEM_LISTS[kind][0]
+    rel = doc.file_for(kind)
+    if rel is not None:
+        return InsertItem(rel, (key,), item)
+    rel = DEFAULT_FILES[kind]
+    data = {"slipstream": f"{kind}/1", key: [item]}
+    schema = doc.root / "schemas" / f"{kind}.schema.json"
+    if schema.is_file() and rel not in doc.disk:
+        from slipstream.engine.editing.scaffold import schema_line
+
+        # the new file starts with the schema line that text editors complete from
+        doc.disk[rel] = schema_line(doc.root / rel, schema)
+    return Batch([AddFile(rel, data)], f"Add {item.get('id', 'item')} in new file {rel}")
+
+
+def is_data_kind(kind: str) -> bool:
+    return kind in DATA_KINDS

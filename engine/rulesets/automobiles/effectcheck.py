@@ -1,0 +1,365 @@
+"""Cross-checks of effect lists against the vocabulary and the pack (codes E101-E106).
+
+The vocabulary itself (schemas/effect.schema.json, docs/effects.md) belongs to the rules
+engine. The schema checks shapes; these checks name the problem precisely where the schema can
+only say "not valid under any of the given schemas" (an unknown primitive or zone), and check
+what the schema cannot know: cube kinds and gear colours of the pack, selections named by an
+earlier `as:`, and turn counters that are read but never raised.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from slipstream.engine.core.diagnostics import Diagnostic, make
+from slipstream.engine.core.schema import schema_files
+from slipstream.engine.core.yamlsource import Loaded, PathKey, SourceMap, json_path
+
+if TYPE_CHECKING:
+    from slipstream.engine.packs.loader import Pack
+
+KIND_GROUPS = ("gears", "actions")
+SOURCE_EXTRA = ("played",)
+# Keys whose value names an earlier selection (`as: NAME`).
+SELECTION_KEYS = ("among", "selected", "cost_of", "one_higher", "same_as", "one_lower", "lower_than")
+KIND_KEYS = ("kind", "kinds", "not_kinds")
+ZONE_KEYS = ("zone", "from")
+NESTED_LISTS = ("then", "else", "effect")
+
+
+@cache
+def primitives() -> tuple[str, ...]:
+    """Primitive names of the effect vocabulary, read from its schema."""
+    defs = schema_files().get("effect.schema.json", {}).get("$defs", {})
+    return tuple(k[2:] for k in defs if k.startswith("p_"))
+
+
+@cache
+def zones() -> tuple[str, ...]:
+    defs = schema_files().get("effect.schema.json", {}).get("$defs", {})
+    return tuple(defs.get("zone", {}).get("enum", ()))
+
+
+def effect_lists(kind: str, data: Any) -> Iterator[tuple[PathKey, Any]]:
+    """(path, effect list) of every effect list in a data file of `kind`."""
+    if not isinstance(data, dict):
+        return
+    main = {"cards": "cards", "drivers": "drivers", "sponsors": "sponsors"}.get(kind)
+    if main is None:
+        return
+    for key in (main, "overrides"):
+        items = data.get(key)
+        if not isinstance(items, list):
+            continue
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            if kind == "cards" and "effect" in item:
+                yield (key, i, "effect"), item["effect"]
+            sub = {"drivers": "hooks", "sponsors": "brackets"}.get(kind)
+            if sub and isinstance(item.get(sub), dict):
+                for name, lst in item[sub].items():
+                    yield (key, i, sub, name), lst
+
+
+def _near(word: str, options: tuple[str, ...] | list[str]) -> str | None:
+    m = difflib.get_close_matches(str(word), list(options), n=1, cutoff=0.5)
+    return m[0] if m else None
+
+
+@dataclass(slots=True)
+class _Walk:
+    """State of one walk over an effect list."""
+
+    src: SourceMap
+    kinds: tuple[str, ...] | None  # None: do not check kinds (no pack known)
+    colours: tuple[int, ...] | None
+    diags: list[Diagnostic] = field(default_factory=list)
+    bad_steps: list[PathKey] = field(default_factory=list)
+    selections: set[str] = field(default_factory=set)
+    counters_read: list[tuple[str, PathKey]] = field(default_factory=list)
+    counters_raised: set[str] = field(default_factory=set)
+
+    def report(self, code: str, path: PathKey, message: str, hint: str | None = None,
+               key: bool = False) -> None:
+        pos = self.src.key(path) if key else self.src.value(path)
+        self.diags.append(make(code, self.src.file, pos.line, pos.column, json_path(path),
+                               message, hint=hint))
+
+    def steps(self, lst: Any, path: PathKey) -> None:
+        if not isinstance(lst, list | tuple):
+            return
+        for i, step in enumerate(lst):
+            self.step(step, (*path, i))
+
+    def step(self, step: Any, path: PathKey) -> None:
+        if not isinstance(step, dict) or len(step) != 1:
+            return  # the schema reports the shape
+        (name, body), = step.items()
+        if name not in primitives():
+            near = _near(name, primitives())
+            self.report("E101", (*path, name), f"unknown effect primitive {name!r}",
+                        hint=f"did you mean {near!r}?" if near else "see docs/effects.md", key=True)
+            self.bad_steps.append(path)
+            return
+        before = len(self.diags)
+        if name == "choose_one" and isinstance(body, list | tuple):
+            for j, opt in enumerate(body):
+                if isinstance(opt, dict) and "effect" in opt and len(opt) <= 2 and (
+                        "label" in opt or len(opt) == 1):
+                    self.steps(opt["effect"], (*path, name, j, "effect"))
+                else:
+                    self.step(opt, (*path, name, j))
+        else:
+            self.value(body, (*path, name), name)
+        if any(d.code == "E102" for d in self.diags[before:]):
+            self.bad_steps.append(path)
+
+    def value(self, v: Any, path: PathKey, prim: str) -> None:
+        if isinstance(v, dict):
+            for k, sub in v.items():
+                kp = (*path, k)
+                if k in NESTED_LISTS and isinstance(sub, list | tuple):
+                    self.steps(sub, kp)
+                elif k in ZONE_KEYS:
+                    self.zone(sub, kp, allow_played=(k == "from"))
+                elif k in KIND_KEYS:
+                    self.kind(sub, kp)
+                elif k in SELECTION_KEYS and isinstance(sub, str):
+                    if sub not in self.selections:
+                        near = _near(sub, sorted(self.selections))
+                        self.report("E105", kp, f"selection {sub!r} is not named by an earlier step",
+                                    hint=f"did you mean {near!r}?" if near else
+                                    "name the earlier step with `as: " + sub + "`")
+                elif k == "as" and isinstance(sub, str):
+                    self.selections.add(sub)
+                elif k == "counter" and isinstance(sub, str):
+                    self.counters_read.append((sub, kp))
+                elif k == "name" and prim == "add_counter" and isinstance(sub, str):
+                    self.counters_raised.add(sub)
+                elif k == "colours":
+                    self.colour(sub, kp)
+                else:
+                    self.value(sub, kp, prim)
+            # `as` names the selection for later steps, but read keys of the same step first.
+        elif isinstance(v, list | tuple):
+            for j, sub in enumerate(v):
+                self.value(sub, (*path, j), prim)
+
+    def zone(self, v: Any, path: PathKey, allow_played: bool) -> None:
+        known = (*zones(), *(SOURCE_EXTRA if allow_played else ()))
+        items = list(enumerate(v)) if isinstance(v, list | tuple) else [(None, v)]
+        for j, z in items:
+            if isinstance(z, str) and z not in known:
+                p = path if j is None else (*path, j)
+                near = _near(z, known)
+                self.report("E102", p, f"unknown zone {z!r}",
+                            hint=f"did you mean {near!r}?" if near else "zones: " + ", ".join(known))
+
+    def kind(self, v: Any, path: PathKey) -> None:
+        if self.kinds is None:
+            return
+        known = (*self.kinds, *KIND_GROUPS)
+        items = list(enumerate(v)) if isinstance(v, list | tuple) else [(None, v)]
+        for j, k in items:
+            if isinstance(k, str) and k not in known:
+                p = path if j is None else (*path, j)
+                near = _near(k, known)
+                self.report("E103", p, f"unknown cube kind {k!r}",
+                            hint=f"did you mean {near!r}?" if near else "kinds: " + ", ".join(known))
+
+    def colour(self, v: Any, path: PathKey) -> None:
+        if isinstance(v, dict):
+            by = v.get("by_position")
+            if isinstance(by, dict):
+                for key, lst in by.items():
+                    self.colour(lst, (*path, "by_position", key))
+                return
+            for k, sub in v.items():
+                if k in SELECTION_KEYS and isinstance(sub, str) and sub not in self.selections:
+                    self.report("E105", (*path, k), f"selection {sub!r} is not named by an earlier step",
+                                hint="name the earlier step with `as: " + sub + "`")
+            return
+        if not isinstance(v, list | tuple) or self.colours is None:
+            return
+        for j, c in enumerate(v):
+            if isinstance(c, int) and not isinstance(c, bool) and c not in self.colours:
+                self.report("E104", (*path, j), f"no gear cube kind has colour {c}",
+                            hint="gear colours of this pack: " + ", ".join(map(str, self.colours)))
+
+
+EFFECT_SCHEMA = "https://slipstream.invalid/schemas/effect.schema.json"
+
+
+@cache
+def _primitive_validator(name: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    from slipstream.engine.core.schema import registry
+
+    return Draft202012Validator({"$ref": f"{EFFECT_SCHEMA}#/$defs/p_{name}"}, registry=registry())
+
+
+_SHAPE_ERRORS = ("type", "const", "enum", "required", "oneOf", "anyOf")
+
+
+def _relevance(err: Any) -> tuple[int, int, float]:
+    """Deeper errors first, then errors inside a branch of the right shape, then (for unknown
+    keys) the branch whose keys look most like the ones written."""
+    score = 0.0
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict) and isinstance(err.schema, dict):
+        props = list(err.schema.get("properties", {}))
+        for k in err.instance:
+            if k not in props:
+                m = difflib.get_close_matches(str(k), props, n=1, cutoff=0.0)
+                if m:
+                    score = max(score, difflib.SequenceMatcher(None, str(k), m[0]).ratio())
+    return (len(err.absolute_path), err.validator not in _SHAPE_ERRORS, score)
+
+
+def _leaf(err: Any) -> Any:
+    """The most telling error of a `oneOf`/`anyOf` failure."""
+    while err.context:
+        err = max(err.context, key=_relevance)
+    return err
+
+
+def _nested_steps(name: str, body: Any) -> list[tuple[PathKey, Any]]:
+    """(path inside the step, nested step) of the effect lists a step holds."""
+    out: list[tuple[PathKey, Any]] = []
+    if isinstance(body, dict):
+        for key in NESTED_LISTS:
+            lst = body.get(key)
+            if isinstance(lst, list):
+                out += [((name, key, i), sub) for i, sub in enumerate(lst)]
+    if name == "choose_one" and isinstance(body, list):
+        for j, opt in enumerate(body):
+            if isinstance(opt, dict) and "effect" in opt and set(opt) <= {"label", "effect"}:
+                if isinstance(opt["effect"], list):
+                    out += [((name, j, "effect", i), sub) for i, sub in enumerate(opt["effect"])]
+            else:
+                out.append(((name, j), opt))
+    return out
+
+
+def step_diagnostics(step: Any, path: PathKey, src: SourceMap) -> list[Diagnostic]:
+    """Precise schema errors of one invalid effect step, checked against its own primitive.
+
+    The vocabulary's `effect` is a `oneOf` over every primitive, so a plain schema check of
+    a misspelt key says only which unrelated primitive's key is missing. Checking the step
+    against the schema of the primitive it names gives the real problem; nested effect lists
+    are checked step by step in the same way.
+    """
+    if not isinstance(step, dict) or len(step) != 1:
+        return []
+    (name, body), = step.items()
+    if name not in primitives():
+        return []  # E101, reported by the walk
+    out: list[Diagnostic] = []
+    nested = _nested_steps(name, body)
+    for sub_path, sub in nested:
+        out += step_diagnostics(sub, (*path, *sub_path), src)
+    skip = [p for p, _ in nested]
+    seen: set[tuple[str, str]] = set()
+    for err in _primitive_validator(name).iter_errors(step):
+        err = _leaf(err)
+        rel = tuple(err.absolute_path)
+        if any(rel[:len(p)] == p for p in skip):
+            continue
+        full = (*path, *rel)
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            props = list(err.schema.get("properties", {})) if isinstance(err.schema, dict) else []
+            for k in err.instance:
+                if k in props:
+                    continue
+                kp = (*full, k)
+                pos = src.key(kp)
+                near = _near(str(k), props)
+                if ("S002", json_path(kp)) not in seen:
+                    seen.add(("S002", json_path(kp)))
+                    out.append(make("S002", src.file, pos.line, pos.column, json_path(kp),
+                                    f"unknown property {k!r} of `{name}`",
+                                    hint=f"did you mean {near!r}?" if near else
+                                    "`" + name + "` takes: " + ", ".join(props)))
+            continue
+        code = "S003" if err.validator == "required" else "S001"
+        if (code, json_path(full) + err.message) in seen:
+            continue
+        seen.add((code, json_path(full) + err.message))
+        pos = src.value(full)
+        desc = err.schema.get("description") if isinstance(err.schema, dict) else None
+        out.append(make(code, src.file, pos.line, pos.column, json_path(full),
+                        f"{err.message} (in `{name}`)",
+                        hint=desc if code == "S001" and desc and len(desc) < 200 else None))
+    return out
+
+
+def schema_noise(diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]:
+    """Schema diagnostics of a file with effect steps explained precisely: unknown primitives
+    and zones as E101/E102, other mistakes by the schema of the step's own primitive."""
+    if not diags or not isinstance(loaded.data, dict):
+        return diags
+    from slipstream.engine.core import schemafast
+
+    kind = str(loaded.data.get("slipstream", "")).partition("/")[0]
+    walk = _Walk(loaded.source, None, None)
+    lists = list(effect_lists(kind, loaded.data))
+    for path, lst in lists:
+        walk.selections = set()
+        walk.steps(lst, path)
+    replaced = list(walk.bad_steps)
+    precise = [d for d in walk.diags if d.code in ("E101", "E102")]
+    for path, lst in lists:
+        if not isinstance(lst, list):
+            continue
+        for i, step in enumerate(lst):
+            sp = (*path, i)
+            if any(sp[:len(b)] == b or b[:len(sp)] == sp for b in walk.bad_steps):
+                continue
+            if schemafast.is_valid("effect", step, "effect") is not False:
+                continue
+            found = step_diagnostics(step, sp, loaded.source)
+            if found:
+                precise += found
+                replaced.append(sp)
+    if not replaced:
+        return diags
+    prefixes = [json_path(p) for p in replaced]
+
+    def inside(d: Diagnostic) -> bool:
+        return any(d.path == p or d.path.startswith((p + ".", p + "[")) for p in prefixes)
+
+    return precise + [d for d in diags if not inside(d)]
+
+
+def check_effects(pack: Pack, *, files: set[str]) -> list[Diagnostic]:
+    """E-coded diagnostics for the effect lists written in `files` (the pack's own files)."""
+    from slipstream.engine.packs.loader import iter_effects
+
+    kinds = tuple(pack.cube_kinds)
+    colours = tuple(k.gear for k in pack.cube_kinds.values() if k.gear is not None)
+    out: list[Diagnostic] = []
+    raised: set[str] = set()
+    reads: list[tuple[str, PathKey, SourceMap]] = []
+    for _label, origin, sub, effect in iter_effects(pack):
+        src = pack.sources.get(origin.file)
+        if src is None:
+            continue
+        walk = _Walk(src, kinds, colours)
+        walk.steps(effect, (*origin.path, *sub))
+        raised |= walk.counters_raised
+        if origin.file in files:
+            out += walk.diags
+            reads += [(name, p, src) for name, p in walk.counters_read]
+    for name, p, src in reads:
+        if name not in raised:
+            pos = src.value(p)
+            near = _near(name, sorted(raised))
+            out.append(make("E106", src.file, pos.line, pos.column, json_path(p),
+                            f"counter {name!r} is never raised by `add_counter`",
+                            hint=f"did you mean {near!r}?" if near else None))
+    return out

@@ -1,0 +1,911 @@
+"""The effect interpreter: runs the effect vocabulary of docs/effects.md.
+
+Effects are data (lists of one-key mappings). Each primitive either acts at once or becomes a
+*frame* on the game's control stack that asks for decisions one at a time. Frames are plain
+objects that can be cloned, so a whole game can be copied between any two decisions. Nothing
+here knows any particular card, driver or sponsor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from slipstream.engine.play.decisions import Decision, opt
+from slipstream.engine.rulesets.automobiles.movement import step_targets
+from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES
+from slipstream.engine.rulesets.automobiles.state import (
+    ACTIVE,
+    BAG,
+    DISCARD,
+    REVEALED,
+    USED,
+    ZONE_INDEX,
+    Placement,
+)
+
+if TYPE_CHECKING:
+    from slipstream.engine.rulesets.automobiles.game import Game
+
+ZONE_ALIASES: dict[str, tuple[int, ...]] = {
+    "bag": (BAG,), "active": (ACTIVE,), "used": (USED,), "track": (USED,), "discard": (DISCARD,),
+    "revealed": (REVEALED,), "board": (ACTIVE, USED, DISCARD),
+    "owned": (BAG, ACTIVE, USED, DISCARD),
+}
+DEST = {"bag": BAG, "active": ACTIVE, "used": USED, "discard": DISCARD}
+
+
+class EffectError(Exception):
+    """Effect data the interpreter cannot run (a pack bug the validator should have caught)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Context and frames
+# ---------------------------------------------------------------------------------------------
+
+
+class Ctx:
+    """Where an effect list runs: for whom, which cube is being played, named selections."""
+
+    __slots__ = ("me", "played", "sel", "source")
+
+    def __init__(self, me: int, played: int | None = None, source: str = "") -> None:
+        self.me = me
+        self.played = played
+        self.sel: dict[str, list[int]] = {}
+        self.source = source
+
+    def clone(self, memo: dict[int, Any]) -> Ctx:
+        got = memo.get(id(self))
+        if got is None:
+            got = Ctx(self.me, self.played, self.source)
+            got.sel = {k: v[:] for k, v in self.sel.items()}
+            memo[id(self)] = got
+        return got
+
+
+class Frame:
+    """A step of control on the game's stack. `run` acts and returns a decision or None."""
+
+    __slots__ = ()
+
+    def run(self, g: Game) -> Decision | None:
+        raise NotImplementedError
+
+    def choose(self, g: Game, key: str) -> None:
+        raise NotImplementedError
+
+    def clone(self, memo: dict[int, Any]) -> Frame:
+        new = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if not hasattr(self, name):
+                    continue
+                v = getattr(self, name)
+                if isinstance(v, Ctx):
+                    v = v.clone(memo)
+                elif isinstance(v, list | dict | set):
+                    v = v.copy()
+                setattr(new, name, v)
+        return new
+
+
+def seq(x: Any) -> Sequence[Any]:
+    if x is None:
+        return ()
+    return x if isinstance(x, list | tuple) else (x,)
+
+
+class EffectList(Frame):
+    """Runs an effect list top to bottom."""
+
+    __slots__ = ("effects", "i", "ctx")
+
+    def __init__(self, effects: Sequence[Any], ctx: Ctx) -> None:
+        self.effects = effects
+        self.i = 0
+        self.ctx = ctx
+
+    def run(self, g: Game) -> Decision | None:
+        if self.i >= len(self.effects) or g.race.over:
+            g.stack.pop()
+            return None
+        eff = self.effects[self.i]
+        self.i += 1
+        start(g, eff, self.ctx)
+        return None
+
+
+def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
+    """Begin one primitive: act now, or push its frame."""
+    if not isinstance(eff, dict | Mapping) or len(eff) != 1:
+        raise EffectError(f"an effect must be a mapping with one key, not {eff!r}")
+    (name, arg), = eff.items()
+    fn = PRIMITIVES.get(name)
+    if fn is None:
+        raise EffectError(f"unknown effect primitive {name!r}")
+    fn(g, arg, ctx)
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers, kinds, colours, conditions
+# ---------------------------------------------------------------------------------------------
+
+
+def zones_of(spec: Any) -> tuple[int, ...]:
+    if spec is None:
+        return ZONE_ALIASES["board"]
+    out: list[int] = []
+    for z in seq(spec):
+        out.extend(ZONE_ALIASES[z])
+    return tuple(dict.fromkeys(out))
+
+
+def kind_filter(g: Game, spec: Mapping[str, Any]) -> set[int] | None:
+    """Allowed kind indices from `kind` / `kinds` / `not_kinds` (None = any)."""
+    rs = g.rules
+    allowed: set[int] | None = None
+    for key in ("kind", "kinds"):
+        if key in spec:
+            got: set[int] = set()
+            for ref in seq(spec[key]):
+                try:
+                    got.update(rs.group(ref))
+                except KeyError:
+                    pass  # a kind not in this game's card set matches nothing
+            allowed = got if allowed is None else allowed & got
+    if "not_kinds" in spec:
+        bad: set[int] = set()
+        for ref in seq(spec["not_kinds"]):
+            try:
+                bad.update(rs.group(ref))
+            except KeyError:
+                pass
+        allowed = (set(range(len(rs.kinds))) if allowed is None else allowed) - bad
+    return allowed
+
+
+def players_for(g: Game, whose: str | None, ctx: Ctx, them: int | None) -> list[int]:
+    n = len(g.race.players)
+    if whose in (None, "me"):
+        return [ctx.me]
+    if whose == "them":
+        return [them if them is not None else ctx.me]
+    if whose == "others":
+        return [i for i in range(n) if i != ctx.me]
+    return list(range(n))
+
+
+def count_cubes(g: Game, spec: Mapping[str, Any], ctx: Ctx, them: int | None = None) -> int:
+    allowed = kind_filter(g, spec)
+    if "among" in spec and "zone" not in spec:
+        pool = ctx.sel.get(spec["among"], [])
+        return sum(1 for k in pool if allowed is None or k in allowed)
+    zones = zones_of(spec.get("zone"))
+    total = 0
+    for pi in players_for(g, spec.get("whose"), ctx, them):
+        p = g.race.players[pi]
+        for z in zones:
+            if "zone" in spec and "track" in seq(spec["zone"]) and z == USED:
+                total += sum(1 for pl in g.race.turn.placements
+                             if allowed is None or pl.kind in allowed) if (
+                    g.race.turn and g.race.turn.player == pi) else 0
+                continue
+            zz = p.zones[z]
+            total += sum(zz) if allowed is None else sum(zz[k] for k in allowed)
+    if "among" in spec:
+        pool = ctx.sel.get(spec["among"], [])
+        total = min(total, sum(1 for k in pool if allowed is None or k in allowed))
+    return total
+
+
+def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
+    """Evaluate a number or count expression (docs/effects.md)."""
+    if isinstance(x, bool):
+        raise EffectError(f"not a number: {x!r}")
+    if isinstance(x, int):
+        return x
+    if not isinstance(x, Mapping) or len(x) != 1:
+        raise EffectError(f"not a number expression: {x!r}")
+    (op, arg), = x.items()
+    if op == "count":
+        return count_cubes(g, arg, ctx, them)
+    if op == "distinct_kinds":
+        kinds: set[int] = set()
+        for pi in players_for(g, arg.get("whose"), ctx, them):
+            for z in zones_of(arg.get("zone", "discard")):
+                kinds.update(k for k, n in enumerate(g.race.players[pi].zones[z]) if n)
+        return len(kinds)
+    if op == "selected":
+        return len(ctx.sel.get(arg, []))
+    if op == "cost_of":
+        return sum(g.rules.kinds[k].cost for k in ctx.sel.get(arg, []))
+    if op == "counter":
+        return g.race.turn.counters.get(arg, 0) if g.race.turn else 0
+    if op == "position":
+        return g.position_of(ctx.me, arg == "action_start")
+    if op == "turn_stat":
+        t = g.race.turn
+        if t is None:
+            return 0
+        if arg == "decline_wear":
+            return t.decline_wear
+        if arg == "positions_gained":
+            return max(0, t.position_car_start - g.position_of(ctx.me, False)) if t.position_car_start else 0
+        raise EffectError(f"unknown turn_stat {arg!r}")
+    if op == "by_position":
+        return number(g, arg.get(bracket(g, ctx), 0), ctx, them)
+    if op in ("sum", "product", "min", "max"):
+        vals = [number(g, v, ctx, them) if not isinstance(v, int) else v for v in arg]
+        if op == "sum":
+            r = sum(vals)
+        elif op == "product":
+            r = 1
+            for v in vals:
+                r *= v
+        else:
+            r = min(vals) if op == "min" else max(vals)
+        return max(0, r)
+    raise EffectError(f"unknown number expression {op!r}")
+
+
+def bracket(g: Game, ctx: Ctx) -> str:
+    pos = g.position_of(ctx.me, True)
+    if pos == 1:
+        return "first"
+    if pos == len(g.race.players):
+        return "last"
+    return "other"
+
+
+def count_spec(g: Game, x: Any, ctx: Ctx) -> tuple[int | None, bool]:
+    """(limit, optional) of a count: `all` gives None; `{up_to: N}` is optional."""
+    if x is None:
+        return 1, False
+    if x == "all":
+        return None, False
+    if isinstance(x, Mapping) and "up_to" in x and len(x) == 1:
+        lim = x["up_to"]
+        return (None if lim == "all" else number(g, lim, ctx)), True
+    return number(g, x, ctx), False
+
+
+def gear_of(g: Game, kinds: Sequence[int]) -> list[int]:
+    return [g.rules.kinds[k].gear for k in kinds if g.rules.kinds[k].gear is not None]
+
+
+def colours(g: Game, spec: Any, ctx: Ctx) -> set[int] | None:
+    """Allowed shades of a move (None = any)."""
+    if spec == "any" or spec is None:
+        return None
+    if isinstance(spec, list | tuple):
+        return {int(c) for c in spec}
+    (op, arg), = spec.items()
+    if op == "by_position":
+        return {int(c) for c in arg.get(bracket(g, ctx), [])}
+    gears = gear_of(g, ctx.sel.get(arg, []))
+    if op == "same_as":
+        return set(gears)
+    if op == "one_lower":
+        return {c - 1 for c in gears if c - 1 >= 3}
+    if op == "lower_than":
+        return {c for c in (3, 4, 5, 6) if any(c < x for x in gears)}
+    raise EffectError(f"unknown colour rule {op!r}")
+
+
+def condition(g: Game, c: Mapping[str, Any], ctx: Ctx, them: int | None = None) -> bool:
+    (op, arg), = c.items()
+    if op == "selected":
+        return bool(ctx.sel.get(arg))
+    if op == "position":
+        b = bracket(g, ctx)
+        return {"first": b == "first", "last": b == "last", "not_first": b != "first",
+                "not_last": b != "last"}[arg]
+    if op == "compare":
+        left = number(g, arg["left"], ctx, them)
+        right = number(g, arg["right"], ctx, them)
+        return {"lt": left < right, "le": left <= right, "eq": left == right,
+                "ne": left != right, "ge": left >= right, "gt": left > right}[arg["op"]]
+    if op == "every_other":
+        return all(condition(g, arg, ctx, o) for o in range(len(g.race.players)) if o != ctx.me)
+    if op == "all":
+        return all(condition(g, x, ctx, them) for x in arg)
+    if op == "any":
+        return any(condition(g, x, ctx, them) for x in arg)
+    if op == "not":
+        return not condition(g, arg, ctx, them)
+    raise EffectError(f"unknown condition {op!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Primitives that act at once
+# ---------------------------------------------------------------------------------------------
+
+
+def p_gain_wear(g: Game, arg: Any, ctx: Ctx) -> None:
+    g.gain(ctx.me, g.rules.wear, number(g, arg, ctx), "effect")
+
+
+def p_modify_turn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    t = g.race.turn
+    if t is None:
+        return
+    if arg.get("drafting"):
+        t.drafting_flag = True
+    if "gear_spaces" in arg and t.gear_spaces is None:
+        t.gear_spaces = arg["gear_spaces"]
+    if "stand_in" in arg:
+        si = arg["stand_in"]
+        try:
+            kinds = g.rules.group(si["kind"])
+        except KeyError:
+            kinds = []
+        for k in kinds:
+            t.stand_in.setdefault(k, (si.get("colours", "any"), si.get("wear", 0)))
+    g.emit("modify", p=ctx.me, what=sorted(arg))
+
+
+def p_add_counter(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    t = g.race.turn
+    if t is not None:
+        t.counters[arg["name"]] = t.counters.get(arg["name"], 0) + number(g, arg.get("by", 1), ctx)
+
+
+def p_schedule(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    t = g.race.turn
+    if t is not None and arg["key"] not in t.scheduled:
+        t.scheduled[arg["key"]] = (arg["at"], arg["effect"], ctx.me)
+
+
+def p_if(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    branch = arg["then"] if condition(g, arg["test"], ctx) else arg.get("else", ())
+    if branch:
+        g.stack.append(EffectList(branch, ctx))
+
+
+def p_choose_one(g: Game, arg: Sequence[Any], ctx: Ctx) -> None:
+    g.stack.append(ChooseOne(arg, ctx))
+
+
+def p_draw(g: Game, arg: Any, ctx: Ctx) -> None:
+    spec = arg if isinstance(arg, Mapping) and ("count" in arg or "as" in arg or "at_once" in arg
+                                                or "repeat_while" in arg) else {"count": arg}
+    g.stack.append(Draw(spec, ctx, g))
+
+
+def p_cubes(op: str) -> Any:
+    def fn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+        g.stack.append(Cubes(op, arg, ctx, g))
+    return fn
+
+
+def p_gain(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    g.stack.append(Gain(arg, ctx, g))
+
+
+def p_distribute(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    g.stack.append(Distribute(arg, ctx))
+
+
+def p_move(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    g.stack.append(Move(arg, ctx, g, drive=False))
+
+
+def p_drive(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    g.stack.append(Move(arg, ctx, g, drive=True))
+
+
+def p_others(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    g.stack.append(Others(arg, ctx, g))
+
+
+def p_shop(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    g.stack.append(Shop(number(g, arg["budget"], ctx), arg.get("to"), ctx))
+
+
+# ---------------------------------------------------------------------------------------------
+# Frames that ask
+# ---------------------------------------------------------------------------------------------
+
+
+class ChooseOne(Frame):
+    __slots__ = ("choices", "ctx")
+
+    def __init__(self, choices: Sequence[Any], ctx: Ctx) -> None:
+        self.choices = choices
+        self.ctx = ctx
+
+    def run(self, g: Game) -> Decision | None:
+        opts = []
+        for i, c in enumerate(self.choices):
+            label = c.get("label") if isinstance(c, Mapping) and "label" in c else describe(c)
+            opts.append(opt(str(i + 1), str(label)))
+        return Decision(self.ctx.me, "choose_one", tuple(opts), "choose one option")
+
+    def choose(self, g: Game, key: str) -> None:
+        c = self.choices[int(key) - 1]
+        g.stack.pop()
+        effects = c["effect"] if isinstance(c, Mapping) and "label" in c else seq(c)
+        g.emit("choose", p=self.ctx.me, option=key)
+        g.stack.append(EffectList(effects, self.ctx))
+
+
+def describe(eff: Any) -> str:
+    if isinstance(eff, Mapping) and len(eff) == 1:
+        (k, v), = eff.items()
+        return f"{k} {v}" if not isinstance(v, Mapping) else f"{k} " + " ".join(
+            f"{a}={b}" for a, b in v.items())
+    return str(eff)
+
+
+class Draw(Frame):
+    """draw: N / {up_to: N} one at a time, repeat_while, or at_once into `revealed`."""
+
+    __slots__ = ("ctx", "left", "optional", "as_", "repeat", "at_once", "asked", "drawn")
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+        self.ctx = ctx
+        lim, self.optional = count_spec(g, spec.get("count", 1), ctx)
+        self.left = 10_000 if lim is None else lim
+        self.as_ = spec.get("as")
+        rw = spec.get("repeat_while")
+        self.repeat = kind_filter(g, rw) if rw else None
+        self.at_once = bool(spec.get("at_once"))
+        self.asked = False
+        self.drawn = 0
+        if self.as_:
+            ctx.sel[self.as_] = []
+
+    def run(self, g: Game) -> Decision | None:
+        if self.at_once and self.optional and not self.asked:
+            n = min(self.left, g.drawable(self.ctx.me))
+            return Decision(self.ctx.me, "draw_count",
+                            tuple(opt(str(i), f"draw {i}") for i in range(n + 1)),
+                            "how many cubes to draw at once")
+        if self.left <= 0 or g.drawable(self.ctx.me) == 0:
+            g.stack.pop()
+            return None
+        if self.optional:
+            return Decision(self.ctx.me, "draw", (opt("draw", "draw a cube"), opt("stop")),
+                            f"draw up to {self.left} more")
+        self._one(g)
+        return None
+
+    def _one(self, g: Game) -> None:
+        k = g.draw(self.ctx.me, REVEALED if self.at_once else ACTIVE)
+        self.left -= 1
+        self.drawn += 1
+        if k is None:
+            self.left = 0
+            return
+        if self.as_:
+            self.ctx.sel[self.as_].append(k)
+        if self.repeat is not None:
+            self.left = 1 if k in self.repeat else 0
+
+    def choose(self, g: Game, key: str) -> None:
+        if self.at_once and not self.asked:
+            self.asked = True
+            self.left = int(key)
+            self.optional = False
+            return
+        if key == "stop":
+            g.stack.pop()
+        else:
+            self._one(g)
+
+
+class Cubes(Frame):
+    """remove / move_cubes / select: take cubes one at a time, chosen by zone and kind."""
+
+    __slots__ = ("op", "ctx", "zones", "dest", "allowed", "left", "optional", "as_", "price",
+                 "among", "played")
+
+    def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+        self.op = op
+        self.ctx = ctx
+        src = spec["from"]
+        self.played = src == "played"
+        self.zones = () if self.played else zones_of(src)
+        self.dest = DEST.get(spec.get("to", ""), -1) if op == "move_cubes" else -1
+        self.allowed = kind_filter(g, spec)
+        lim, self.optional = count_spec(g, spec.get("count", 1), ctx)
+        self.left = 10_000 if lim is None else lim
+        self.as_ = spec.get("as")
+        self.price = number(g, spec["price"], ctx) if "price" in spec else 0
+        among = spec.get("among")
+        self.among = list(ctx.sel.get(among, [])) if among else None
+        if self.as_:
+            ctx.sel[self.as_] = []
+        if spec.get("count", 1) == "all":
+            # every matching cube, no decisions
+            for z, k in self.candidates(g):
+                n = g.race.players[ctx.me].zones[z][k]
+                if self.among is not None:
+                    n = min(n, self.among.count(k))
+                for _ in range(n):
+                    self.take(g, z, k)
+            self.left = 0
+
+    def candidates(self, g: Game) -> list[tuple[int, int]]:
+        p = g.race.players[self.ctx.me]
+        out = []
+        for z in self.zones:
+            for k, n in enumerate(p.zones[z]):
+                if self.op == "select" and self.as_:
+                    n -= self.ctx.sel[self.as_].count(k)
+                if n > 0 and (self.allowed is None or k in self.allowed) and (
+                        self.among is None or k in self.among):
+                    out.append((z, k))
+        return out
+
+    def take(self, g: Game, z: int, k: int) -> None:
+        me = self.ctx.me
+        if self.op == "remove":
+            g.remove(me, z, k)
+        elif self.op == "move_cubes":
+            g.move_cube(me, z, self.dest, k)
+        if self.price and g.race.turn is not None:
+            g.race.turn.spent += self.price
+        if self.as_:
+            self.ctx.sel[self.as_].append(k)
+        if self.among is not None:
+            self.among.remove(k)
+        self.left -= 1
+
+    def run(self, g: Game) -> Decision | None:
+        me = self.ctx.me
+        if self.played:
+            k = self.ctx.played
+            g.stack.pop()
+            if k is not None and g.race.players[me].zones[USED][k] > 0:
+                g.unplace(me, k)
+                if self.op == "remove":
+                    g.remove(me, USED, k)
+                elif self.op == "move_cubes":
+                    g.move_cube(me, USED, self.dest, k)
+                if self.as_:
+                    self.ctx.sel[self.as_].append(k)
+            return None
+        if self.left <= 0 or (self.price and (g.race.turn is None or g.money(me) < self.price)):
+            g.stack.pop()
+            return None
+        cands = self.candidates(g)
+        if not cands:
+            g.stack.pop()
+            return None
+        if len(cands) == 1 and not self.optional:
+            self.take(g, *cands[0])
+            return None
+        verb = {"remove": "remove", "move_cubes": "move", "select": "select"}[self.op]
+        opts = [opt(f"{ZONE_NAMES_[z]}:{g.rules.kinds[k].id}",
+                    f"{verb} {g.rules.kinds[k].id} from {ZONE_NAMES_[z]}") for z, k in cands]
+        if self.optional:
+            opts.append(opt("stop"))
+        return Decision(me, self.op, tuple(opts),
+                        f"{verb} {'up to ' if self.optional else ''}"
+                        f"{'any number of' if self.left >= 10_000 else self.left} cube(s)")
+
+    def choose(self, g: Game, key: str) -> None:
+        if key == "stop":
+            g.stack.pop()
+            return
+        zname, _, kid = key.partition(":")
+        self.take(g, ZONE_INDEX[zname], g.rules.kind(kid))
+
+
+ZONE_NAMES_ = ("bag", "active", "used", "discard", "revealed")
+
+
+class Gain(Frame):
+    __slots__ = ("ctx", "kinds", "left", "optional", "as_", "max_cost")
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+        self.ctx = ctx
+        rs = g.rules
+        if "one_higher" in spec:
+            kinds = [rs.gear_index[c + 1] for c in gear_of(g, ctx.sel.get(spec["one_higher"], []))
+                     if c + 1 in rs.gear_index]
+        else:
+            allowed = kind_filter(g, spec)
+            kinds = [k.index for k in rs.kinds if (k.index in allowed if allowed is not None
+                                                   else k.role != "wear")]
+        self.kinds = kinds
+        lim, self.optional = count_spec(g, spec.get("count", 1), ctx)
+        self.left = 10_000 if lim is None else lim
+        self.max_cost = number(g, spec["max_cost"], ctx) if "max_cost" in spec else None
+        self.as_ = spec.get("as")
+        if self.as_:
+            ctx.sel[self.as_] = []
+
+    def cands(self, g: Game) -> list[int]:
+        return [k for k in self.kinds if g.race.stock[k] > 0 and (
+            self.max_cost is None or g.rules.kinds[k].cost <= self.max_cost)]
+
+    def run(self, g: Game) -> Decision | None:
+        c = self.cands(g)
+        if self.left <= 0 or not c:
+            g.stack.pop()
+            return None
+        if len(c) == 1 and not self.optional:
+            self.choose(g, g.rules.kinds[c[0]].id)
+            return None
+        opts = [opt(g.rules.kinds[k].id, f"gain {g.rules.kinds[k].id}") for k in c]
+        if self.optional:
+            opts.append(opt("stop"))
+        return Decision(self.ctx.me, "gain", tuple(opts), "gain a cube from the stock")
+
+    def choose(self, g: Game, key: str) -> None:
+        if key == "stop":
+            g.stack.pop()
+            return
+        k = g.rules.kind(key)
+        g.gain(self.ctx.me, k, 1, "effect")
+        if self.as_:
+            self.ctx.sel[self.as_].append(k)
+        self.left -= 1
+
+
+class Distribute(Frame):
+    __slots__ = ("ctx", "dests", "among")
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx) -> None:
+        self.ctx = ctx
+        self.dests = list(spec["to"])
+        self.among = list(ctx.sel.get(spec["among"], [])) if spec.get("among") else None
+
+    def run(self, g: Game) -> Decision | None:
+        rev = g.race.players[self.ctx.me].zones[REVEALED]
+        kinds = [k for k, n in enumerate(rev) if n and (self.among is None or k in self.among)]
+        if not kinds:
+            g.stack.pop()
+            return None
+        k = kinds[0]
+        kid = g.rules.kinds[k].id
+        return Decision(self.ctx.me, "distribute",
+                        tuple(opt(f"{kid}:{d}", f"{kid} to {d}") for d in self.dests),
+                        f"where does the revealed {kid} go?")
+
+    def choose(self, g: Game, key: str) -> None:
+        kid, _, dest = key.partition(":")
+        k = g.rules.kind(kid)
+        me = self.ctx.me
+        if dest == "stock":
+            g.remove(me, REVEALED, k)
+        else:
+            g.move_cube(me, REVEALED, DEST[dest], k)
+        if self.among is not None and k in self.among:
+            self.among.remove(k)
+
+
+class Move(Frame):
+    """PLAN_MOVE with the played cube (RULES §3.1.2), or a direct car move (`drive`)."""
+
+    __slots__ = ("ctx", "drive", "left", "optional", "cols", "same", "steps", "spaces",
+                 "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
+                 "restart")
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool) -> None:
+        self.ctx = ctx
+        self.drive = drive
+        t = g.race.turn
+        spaces = spec["spaces"]
+        self.kind = ctx.played
+        self.cols = colours(g, spec.get("colours"), ctx)
+        self.shade_pending = False
+        self.shade_opts: list[int] = []
+        self.stand_wear = 0
+        if spec.get("gear") and t is not None:
+            if t.gear_spaces is not None:
+                spaces = t.gear_spaces
+            if self.kind is not None and self.kind in t.stand_in:
+                cspec, wear = t.stand_in[self.kind]
+                extra = colours(g, cspec, ctx)
+                own = g.rules.kinds[self.kind].gear
+                opts = set(extra if extra is not None else (3, 4, 5, 6)) | ({own} if own else set())
+                self.shade_opts = sorted(opts)
+                self.stand_wear = number(g, wear, ctx)
+                self.shade_pending = len(self.shade_opts) > 1
+        lim, self.optional = count_spec(g, spaces, ctx)
+        self.left = 10_000 if lim is None else lim
+        self.same = bool(spec.get("same_colour"))
+        self.steps = 0
+        self.spaces: list[int] = []
+        self.crossings = 0
+        self.restart = False
+        p = g.race.players[ctx.me]
+        if drive or t is None or not t.placements or t.player != ctx.me:
+            self.head = (p.car.lane, p.car.segment)
+        else:
+            last = t.placements[-1]
+            self.head = (last.lane, last.segment)
+
+    def targets(self, g: Game) -> list[tuple[int, int, int]]:
+        occ = g.occupancy(self.ctx.me)
+        opts = g.rules.options
+        out = step_targets(g.ix, opts, occ, self.head[0], self.head[1], self.cols)
+        if not self.drive and not opts.placement_chain and self.steps == 0:
+            # RULES §8.9 alternative: a placement may also start from the car again
+            car = g.race.players[self.ctx.me].car
+            if (car.lane, car.segment) != self.head:
+                seen = {(ln, s) for _, ln, s in out}
+                out += [t for t in step_targets(g.ix, opts, occ, car.lane, car.segment, self.cols)
+                        if (t[1], t[2]) not in seen]
+        return out
+
+    def run(self, g: Game) -> Decision | None:
+        me = self.ctx.me
+        if self.shade_pending:
+            own = g.rules.kinds[self.kind].gear if self.kind is not None else None
+            return Decision(me, "shade", tuple(
+                opt(f"shade {c}", f"as {GEAR_NAMES[c]}" + (f" (+{self.stand_wear} wear)"
+                                                          if c != own and self.stand_wear else ""))
+                for c in self.shade_opts), "which shade does this cube stand in for?")
+        if self.drive is False and self.kind is None:
+            g.stack.pop()
+            return None
+        tg = self.targets(g) if self.left > 0 else []
+        if not tg:
+            self.finish(g)
+            return None
+        opts = [opt(f"to {ln}:{s}", f"to {ln}:{s} ({GEAR_NAMES[g.track.spaces[sp].colour]})")
+                for sp, ln, s in tg]
+        if self.optional:
+            opts.append(opt("stop"))
+        if len(opts) == 1 and not self.optional:
+            self.choose(g, opts[0].key)
+            return None
+        return Decision(me, "drive" if self.drive else "move", tuple(opts),
+                        f"{'drive' if self.drive else 'place the cube'}: step {self.steps + 1}"
+                        f"{'' if self.left >= 10_000 else f' of up to {self.steps + self.left}' if self.optional else ''}")
+
+    def choose(self, g: Game, key: str) -> None:
+        if key.startswith("shade "):
+            c = int(key[6:])
+            own = g.rules.kinds[self.kind].gear if self.kind is not None else None
+            self.cols = {c}
+            self.shade_pending = False
+            if c != own and self.stand_wear:
+                g.gain(self.ctx.me, g.rules.wear, self.stand_wear, "effect")
+            return
+        if key == "stop":
+            self.finish(g)
+            return
+        ln_s = key[3:].split(":")
+        lane, s = int(ln_s[0]), int(ln_s[1])
+        sp = g.track.cells[lane][s]
+        if self.steps == 0 and not self.drive and not g.rules.options.placement_chain:
+            car = g.race.players[self.ctx.me].car
+            from_head = {(ln, t) for _, ln, t in step_targets(
+                g.ix, g.rules.options, g.occupancy(self.ctx.me), self.head[0], self.head[1], self.cols)}
+            if (lane, s) not in from_head:
+                self.head = (car.lane, car.segment)  # this placement starts from the car
+                self.restart = True
+        if s < self.head[1]:
+            self.crossings += 1
+        self.head = (lane, s)
+        self.spaces.append(sp)
+        self.steps += 1
+        self.left -= 1
+        if self.same:
+            self.cols = {g.track.spaces[sp].colour}
+        if self.drive:
+            g.drive_step(self.ctx.me, lane, s, sp, s < g.race.players[self.ctx.me].car.segment)
+
+    def finish(self, g: Game) -> None:
+        g.stack.pop()
+        me = self.ctx.me
+        if self.drive:
+            if self.steps:
+                g.after_car_moved(me)
+            return
+        if self.steps and self.kind is not None:
+            t = g.race.turn
+            assert t is not None
+            t.placements.append(Placement(self.kind, self.head[0], self.head[1],
+                                          tuple(self.spaces), self.crossings, self.restart))
+            g.emit("place", p=me, kind=g.rules.kinds[self.kind].id,
+                   cell=f"{self.head[0]}:{self.head[1]}", steps=self.steps)
+
+
+class Others(Frame):
+    """Offer an effect list to other players in turn or position order."""
+
+    __slots__ = ("ctx", "who", "order", "effect", "done", "eligible", "asked")
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+        self.ctx = ctx
+        self.who = spec.get("who", "all")
+        self.order = spec.get("order", "turn")
+        self.effect = spec["effect"]
+        self.done: list[int] = []
+        pos = g.positions(False)
+        mine = pos[ctx.me]
+        n = len(g.race.players)
+        others = [i for i in range(n) if i != ctx.me]
+        if self.who == "behind":
+            others = [i for i in others if pos[i] > mine]
+        elif self.who == "ahead":
+            others = [i for i in others if pos[i] < mine]
+        self.eligible = others
+        self.asked = -1
+
+    def next_player(self, g: Game) -> int | None:
+        left = [i for i in self.eligible if i not in self.done]
+        if not left:
+            return None
+        if self.order == "position":
+            pos = g.positions(False)
+            return min(left, key=lambda i: pos[i])
+        order = g.race.order
+        me_at = order.index(self.ctx.me) if self.ctx.me in order else 0
+        ring = order[me_at + 1:] + order[:me_at]
+        return next(i for i in ring if i in left)
+
+    def run(self, g: Game) -> Decision | None:
+        p = self.next_player(g)
+        if p is None:
+            g.stack.pop()
+            return None
+        self.asked = p
+        return Decision(p, "offer", (opt("yes", "accept"), opt("no", "decline")),
+                        f"accept the offer from player {self.ctx.me + 1}?")
+
+    def choose(self, g: Game, key: str) -> None:
+        p = self.asked
+        self.done.append(p)
+        if key == "yes":
+            sub = Ctx(p, None, self.ctx.source)
+            sub.sel = self.ctx.sel  # counters and selections of the offering effect stay readable
+            g.stack.append(EffectList(self.effect, sub))
+
+
+class Shop(Frame):
+    """Spend a budget on cubes from the stock (sponsors A and F)."""
+
+    __slots__ = ("ctx", "budget", "to")
+
+    def __init__(self, budget: int, to: str | None, ctx: Ctx) -> None:
+        self.ctx = ctx
+        self.budget = budget
+        self.to = to
+
+    def run(self, g: Game) -> Decision | None:
+        rs = g.rules
+        c = [k for k in rs.kinds if k.buyable and k.role != "wear" and g.race.stock[k.index] > 0
+             and k.cost <= self.budget]
+        if not c:
+            g.stack.pop()
+            return None
+        return Decision(self.ctx.me, "shop", tuple([opt(f"buy {k.id}", f"buy {k.id} for ${k.cost}")
+                                                    for k in c] + [opt("done")]),
+                        f"spend up to ${self.budget}")
+
+    def choose(self, g: Game, key: str) -> None:
+        if key == "done":
+            g.stack.pop()
+            return
+        k = g.rules.kind(key[4:])
+        self.budget -= g.rules.kinds[k].cost
+        dest = DEST[self.to] if self.to else None
+        g.gain(self.ctx.me, k, 1, "shop", zone=dest)
+
+
+PRIMITIVES: dict[str, Any] = {
+    "gain_wear": p_gain_wear,
+    "gain": p_gain,
+    "draw": p_draw,
+    "remove": p_cubes("remove"),
+    "move_cubes": p_cubes("move_cubes"),
+    "select": p_cubes("select"),
+    "distribute": p_distribute,
+    "move": p_move,
+    "drive": p_drive,
+    "modify_turn": p_modify_turn,
+    "choose_one": p_choose_one,
+    "if": p_if,
+    "add_counter": p_add_counter,
+    "schedule": p_schedule,
+    "others": p_others,
+    "shop": p_shop,
+}

@@ -1,0 +1,471 @@
+"""A race as a state machine over one pending decision at a time (DESIGN §8).
+
+    game = Game(ruleset, track, seats, seed=7)
+    while not game.over:
+        d = game.pending                # who, kind, options, text
+        game.apply(d.options[0].key)    # or a Rejection comes back
+
+All randomness comes from the generator inside the race state; the same ruleset, track,
+seats, seed and decisions give the same race and the same log.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from slipstream.engine.play.decisions import Decision, Option, Rejection, opt
+from slipstream.engine.rulesets.automobiles import movement as mv
+from slipstream.engine.rulesets.automobiles.effects import Ctx, EffectList, Frame
+from slipstream.engine.rulesets.automobiles.phases import RaceFrame, cleanup_zones
+from slipstream.engine.rulesets.automobiles.rules import Ruleset
+from slipstream.engine.rulesets.automobiles.state import (
+    ACTIVE,
+    BAG,
+    DISCARD,
+    USED,
+    Car,
+    PlayerState,
+    RaceState,
+)
+from slipstream.engine.tracks.track import Track
+
+UNLIMITED_WEAR = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str
+    bot: str = "human"
+    driver: str | None = None
+
+
+class Game:
+    """One race: the state, the control stack, the pending decision and the log."""
+
+    def __init__(self, rules: Ruleset, track: Track, seats: Sequence[Seat], seed: int = 0,
+                 laps: int | None = None, record: bool = True, drivers: bool | None = None,
+                 setup: bool = True) -> None:
+        self.rules = rules
+        self.track = track
+        self.ix = mv.TrackIndex(track)
+        self.seed = seed
+        self.record = record
+        self.log: list[dict[str, Any]] = []
+        self.decision_count = 0
+        self.stack: list[Frame] = []
+        self.pending: Decision | None = None
+        n = len(seats)
+        rng = random.Random(seed)
+        order = list(range(n))
+        rng.shuffle(order)
+        nk = len(rules.kinds)
+        stock = [k.supply for k in rules.kinds]
+        if rules.wear >= 0 and rules.options.unlimited_wear:
+            stock[rules.wear] = UNLIMITED_WEAR
+        players = []
+        for i, seat in enumerate(seats):
+            slot = track.grid[order.index(i)] if order.index(i) < len(track.grid) else track.grid[-1]
+            lap = 0 if slot.segment == 0 else -1
+            drv = rules.driver(seat.driver) if seat.driver else None
+            players.append(PlayerState(i, seat.name, seat.bot, [[0] * nk for _ in range(5)],
+                                       Car(slot.lane, slot.segment, lap), drv))
+        self.race = RaceState(players, stock, order, laps or track.laps, rng)
+        self.starting_order = tuple(order)
+        self.race.stats = {"plays": [[0] * nk for _ in range(n)],
+                           "bought": [[0] * nk for _ in range(n)],
+                           "wear": [0] * n, "pits": [0] * n, "drafts": [0] * n,
+                           "moves": [0] * n, "turns": [0] * n}
+        self.seats = tuple(seats)
+        self.play_option = [opt(f"play {k.id}", f"play {k.name}") for k in rules.kinds]
+        self.buy_option = [opt(f"buy {k.id}", f"buy {k.name} for ${k.cost}") for k in rules.kinds]
+        self.drivers_draft = bool(rules.drivers) and (
+            drivers if drivers is not None else rules.options.drivers_in_single_races
+        ) and not any(s.driver for s in seats)
+        if setup:
+            for p in players:
+                for kid, cnt in rules.starting_bag.items():
+                    try:
+                        k = rules.kind(kid)
+                    except KeyError:
+                        continue
+                    take = min(cnt, stock[k])
+                    stock[k] -= take
+                    p.zones[BAG][k] += take
+            self.stack.append(RaceFrame())
+            self.advance()
+
+    # ----------------------------------------------------------------------------- API
+    @property
+    def over(self) -> bool:
+        return self.race.over and self.pending is None
+
+    def legal(self) -> tuple[Option, ...]:
+        return self.pending.options if self.pending else ()
+
+    def apply(self, choice: str | Option) -> Rejection | None:
+        """Apply one option of the pending decision; a Rejection says why not."""
+        key = choice.key if isinstance(choice, Option) else choice
+        d = self.pending
+        if d is None:
+            return Rejection("race-over", "the race is over; no decision is pending")
+        if d.option(key) is None:
+            return Rejection("not-an-option", f"{key!r} is not a legal option of this "
+                             f"{d.kind} decision", tuple(d.keys()))
+        if self.record:
+            self.log.append({"t": "decision", "n": self.decision_count, "p": d.player,
+                             "kind": d.kind, "choice": key})
+        self.decision_count += 1
+        self.stack[-1].choose(self, key)
+        self.advance()
+        return None
+
+    def advance(self) -> None:
+        while self.stack:
+            d = self.stack[-1].run(self)
+            if d is not None:
+                self.pending = d
+                return
+        self.pending = None
+        self.race.over = True
+
+    def copy(self, record: bool = False) -> Game:
+        """A cheap independent copy (for bots that look ahead)."""
+        g = object.__new__(Game)
+        g.rules, g.track, g.ix, g.seed, g.seats = self.rules, self.track, self.ix, self.seed, self.seats
+        g.play_option, g.buy_option = self.play_option, self.buy_option
+        g.record = record
+        g.log = list(self.log) if record else []
+        g.decision_count = self.decision_count
+        memo: dict[int, Any] = {}
+        g.stack = [f.clone(memo) for f in self.stack]
+        g.pending = self.pending
+        g.race = self.race.copy()
+        g.drivers_draft = self.drivers_draft
+        g.starting_order = self.starting_order
+        return g
+
+    def snapshot(self) -> dict[str, Any]:
+        """The public race state as plain JSON-able data (zones by kind id, cars, stock, turn)."""
+        kinds = self.rules.kinds
+
+        def zone(z: list[int]) -> dict[str, int]:
+            return {kinds[k].id: n for k, n in enumerate(z) if n}
+
+        race = self.race
+        t = race.turn
+        d = self.pending
+        return {
+            "round": race.round, "final_round": race.final_round, "over": race.over,
+            "order": list(race.order), "standings": self.standings(),
+            "stock": zone(race.stock),
+            "players": [{"name": p.name, "car": [p.car.lane, p.car.segment, p.car.lap],
+                         "driver": self.rules.drivers[p.driver].id if p.driver is not None else None,
+                         **{name: zone(p.zones[i]) for i, name in enumerate(_ZN)}}
+                        for p in race.players],
+            "turn": None if t is None else {
+                "player": t.player, "stage": t.stage, "pit": t.pit,
+                "placed": [f"{pl.lane}:{pl.segment}" for pl in t.placements]},
+            "pending": None if d is None else {"player": d.player, "kind": d.kind, "text": d.text,
+                                               "options": d.keys()},
+        }
+
+    def emit(self, ev: str, **data: Any) -> None:
+        if self.record:
+            t = self.race.turn
+            self.log.append({"t": "event", "ev": ev, "round": self.race.round,
+                             "phase": t.stage if t else "setup", **data})
+
+    # ----------------------------------------------------------------------------- queries
+    def occupancy(self, exclude: int | None = None) -> dict[tuple[int, int], int]:
+        """Cell → player of every car but `exclude`."""
+        return mv.occupancy(self.race, exclude)
+
+    def positions(self, at_action_start: bool) -> dict[int, int]:
+        t = self.race.turn
+        if at_action_start and t is not None and t.positions_action:
+            return t.positions_action
+        return mv.positions(self.race, self.ix, self.rules.options)
+
+    def position_of(self, player: int, at_action_start: bool) -> int:
+        return self.positions(at_action_start)[player]
+
+    def standings(self) -> list[int]:
+        return mv.standings(self.race, self.ix, self.rules.options)
+
+    def distance(self, player: int) -> int:
+        return mv.distance(self.ix, self.race.players[player].car, self.rules.options)
+
+    def money(self, player: int) -> int:
+        t = self.race.turn
+        z = self.race.players[player].zones[ACTIVE]
+        value = sum(self.rules.kinds[k].value * n for k, n in enumerate(z) if n)
+        return value - (t.spent if t is not None and t.player == player else 0)
+
+    def grid_money(self, player: int) -> int:
+        slot = self.race.order.index(player)
+        return self.track.grid[slot].money if slot < len(self.track.grid) else 0
+
+    def buy_options(self, money: int) -> list[Option]:
+        stock = self.race.stock
+        return [self.buy_option[k.index] for k in self.rules.kinds
+                if k.buyable and k.role != "wear" and stock[k.index] > 0 and k.cost <= money]
+
+    def drawable(self, player: int) -> int:
+        z = self.race.players[player].zones
+        return sum(z[BAG]) + (sum(z[DISCARD]) if self.rules.options.refill_on_any_draw else 0)
+
+    def playable(self, player: int, kind: int) -> bool:
+        """Strict mode (RULES §3.1.1 e): the first dependent selection of the card can be made."""
+        from slipstream.engine.rulesets.automobiles.effects import kind_filter, zones_of
+
+        for eff in self.rules.kinds[kind].effect:
+            (name, arg), = eff.items()
+            if name in ("remove", "move_cubes", "select") and isinstance(arg, dict) and arg.get("as") \
+                    and not (isinstance(arg.get("count"), dict) and "up_to" in arg["count"]) \
+                    and arg.get("from") != "played":
+                allowed = kind_filter(self, arg)
+                p = self.race.players[player]
+                z = [zz for zz in zones_of(arg["from"])]
+                have = sum(p.zones[zz][k] - (1 if zz == ACTIVE and k == kind else 0)
+                           for zz in z for k in range(len(self.rules.kinds))
+                           if allowed is None or k in allowed)
+                return have > 0
+        return True
+
+    # ----------------------------------------------------------------------------- cube moves
+    def gain(self, player: int, kind: int, n: int, why: str, zone: int | None = None) -> int:
+        """Take up to n cubes of `kind` from the stock into the gain zone; returns how many."""
+        if kind < 0 or n <= 0:
+            return 0
+        take = min(n, self.race.stock[kind])
+        if zone is None:
+            t = self.race.turn
+            if t is None:
+                zone = BAG
+            else:
+                zone = DISCARD if self.rules.options.gains_to == "discard" else USED
+        self.race.stock[kind] -= take
+        self.race.players[player].zones[zone][kind] += take
+        if kind == self.rules.wear:
+            self.race.stats["wear"][player] += take
+        if why == "buy":
+            self.race.stats["bought"][player][kind] += take
+        if take:
+            self.emit("gain", p=player, kind=self.rules.kinds[kind].id, n=take, why=why)
+        return take
+
+    def remove(self, player: int, zone: int, kind: int) -> None:
+        z = self.race.players[player].zones[zone]
+        assert z[kind] > 0, "remove from an empty zone"
+        if zone == USED:
+            self.unplace(player, kind)
+        z[kind] -= 1
+        self.race.stock[kind] += 1
+        self.emit("remove", p=player, kind=self.rules.kinds[kind].id, zone=_ZN[zone])
+
+    def move_cube(self, player: int, src: int, dst: int, kind: int) -> None:
+        z = self.race.players[player].zones
+        assert z[src][kind] > 0, "move from an empty zone"
+        if src == USED and dst != USED:
+            self.unplace(player, kind)
+        z[src][kind] -= 1
+        z[dst][kind] += 1
+        self.emit("move", p=player, kind=self.rules.kinds[kind].id, src=_ZN[src], dst=_ZN[dst])
+
+    def unplace(self, player: int, kind: int) -> None:
+        """A used cube of `kind` leaves: keep the track placements within the used count."""
+        t = self.race.turn
+        if t is None or t.player != player:
+            return
+        placed = [i for i, p in enumerate(t.placements) if p.kind == kind]
+        if placed and len(placed) >= self.race.players[player].zones[USED][kind]:
+            del t.placements[placed[-1]]
+
+    def draw(self, player: int, zone: int, end_phase: bool = False) -> int | None:
+        """Draw one random cube from the bag, refilling from the discard pile (RULES §3.7)."""
+        z = self.race.players[player].zones
+        bag = z[BAG]
+        total = sum(bag)
+        if total == 0 and (end_phase or self.rules.options.refill_on_any_draw):
+            disc = z[DISCARD]
+            if sum(disc):
+                for k, n in enumerate(disc):
+                    bag[k] += n
+                    disc[k] = 0
+                total = sum(bag)
+                self.emit("refill", p=player, n=total)
+        if total == 0:
+            return None
+        r = self.race.rng.randrange(total)
+        for k, n in enumerate(bag):
+            if r < n:
+                bag[k] -= 1
+                z[zone][k] += 1
+                return k
+            r -= n
+        raise AssertionError("unreachable")
+
+    # ----------------------------------------------------------------------------- phases
+    def pit_stop(self, player: int) -> None:
+        """RULES §3.3: remove the active wear, the rest of the active pile to the discard."""
+        z = self.race.players[player].zones
+        w = self.rules.wear
+        removed = z[ACTIVE][w] if w >= 0 else 0
+        if removed:
+            z[ACTIVE][w] = 0
+            self.race.stock[w] += removed
+        for k, n in enumerate(z[ACTIVE]):
+            z[DISCARD][k] += n
+            z[ACTIVE][k] = 0
+        self.race.stats["pits"][player] += 1
+        self.emit("pit", p=player, wear_removed=removed)
+
+    def car_phase(self, player: int) -> None:
+        """RULES §3.4: the car follows the planned route to the last placed cube."""
+        t = self.race.turn
+        assert t is not None
+        t.position_car_start = self.position_of(player, False)
+        if not t.placements:
+            return
+        car = self.race.players[player].car
+        frm = f"{car.lane}:{car.segment}"
+        start = max((i for i, pl in enumerate(t.placements) if pl.from_car), default=0)
+        for i, pl in enumerate(t.placements):
+            t.entered.extend(pl.spaces)
+            if i >= start:  # laps count along the route the car finally follows
+                car.lap += pl.crossings
+        last = t.placements[-1]
+        car.lane, car.segment = last.lane, last.segment
+        t.moved = True
+        self.emit("car", p=player, src=frm, dst=f"{car.lane}:{car.segment}",
+                  spaces=len(t.entered), lap=car.lap)
+        self.after_car_moved(player)
+
+    def drive_step(self, player: int, lane: int, seg: int, space: int, crossed: bool) -> None:
+        car = self.race.players[player].car
+        car.lane, car.segment = lane, seg
+        if crossed:
+            car.lap += 1
+        t = self.race.turn
+        if t is not None and t.player == player and t.stage in ("action", "buy", "car"):
+            t.entered.append(space)
+            t.moved = True
+        self.emit("drive", p=player, dst=f"{lane}:{seg}", lap=car.lap)
+
+    def after_car_moved(self, player: int) -> None:
+        for i, a, b in mv.momentum(self.race, self.ix, self.rules.options):
+            self.emit("momentum", p=i, src=a, dst=b)
+        goal = self.race.laps * self.track.segments
+        if not self.race.final_round and any(
+                p.car.lap * self.track.segments + p.car.segment >= goal for p in self.race.players):
+            self.race.final_round = True
+            self.emit("final_round", p=player)
+
+    def decline_phase(self, player: int) -> None:
+        """RULES §3.5: wear by the darkest shade entered, unless drafting."""
+        t = self.race.turn
+        assert t is not None
+        if t.pit or not t.entered:
+            return
+        darkest = max(self.track.spaces[s].colour for s in t.entered)
+        occ = self.occupancy(player)
+        drafting = t.drafting_flag or mv.drafts(self.ix, self.rules.options, occ,
+                                                self.race.players[player].car)
+        self.race.stats["moves"][player] += 1
+        if drafting:
+            self.race.stats["drafts"][player] += 1
+            self.emit("decline", p=player, darkest=darkest, wear=0, drafting=True)
+            return
+        want = self.rules.wear_by_gear.get(darkest, 0)
+        t.decline_wear = self.gain(player, self.rules.wear, want, "decline")
+        self.emit("decline", p=player, darkest=darkest, wear=t.decline_wear, drafting=False)
+
+    def cleanup(self, player: int) -> None:
+        t = self.race.turn
+        assert t is not None
+        t.placements.clear()
+        cleanup_zones(self, player)
+
+    def finish_turn(self, player: int) -> None:
+        race = self.race
+        race.turns_taken += 1
+        race.stats["turns"][player] += 1
+        race.turn = None
+        last = race.turn_pos == len(race.order) - 1
+        if last and race.final_round:
+            race.over = True
+            self.emit("race_over", standings=[self.race.players[i].name for i in self.standings()])
+            return
+        if last:
+            if race.round >= self.rules.options.max_rounds:
+                race.over = race.capped = True
+                self.emit("race_over", capped=True,
+                          standings=[self.race.players[i].name for i in self.standings()])
+                return
+            race.turn_pos = 0
+            race.round += 1
+            if self.rules.options.turn_order == "position":
+                race.order = self.standings()
+        else:
+            race.turn_pos += 1
+
+    # ----------------------------------------------------------------------------- effects
+    def run_effects(self, player: int, effects: Sequence[Any], source: str = "") -> None:
+        """Push an effect list for `player` and advance (scenarios, sponsors)."""
+        self.stack.append(EffectList(effects, Ctx(player, None, source)))
+        self.advance()
+
+
+_ZN = ("bag", "active", "used", "discard", "revealed")
+
+
+def position_game(rules: Ruleset, track: Track, players: Sequence[dict[str, Any]], *,
+                  turn: int = 0, order: Sequence[int] | None = None, start: str = "turn",
+                  seed: int = 0, laps: int | None = None, stock: dict[str, int] | None = None,
+                  round_: int = 1, record: bool = True) -> Game:
+    """A game set up at a given position (scenarios, tests): cars, zones, whose turn.
+
+    `players` items: `car: {lane, segment, lap}`, zone counts `bag`/`active`/`used`/`discard`
+    by kind id, optional `name`, `driver`. The stock is the supply minus what players hold,
+    unless `stock` gives counts. `start`: `turn` (the pit/standard choice), `action`, or
+    `none` (no turn: for running effects directly, e.g. sponsors).
+    """
+    from slipstream.engine.rulesets.automobiles.phases import RaceFrame, TurnFrame
+    from slipstream.engine.rulesets.automobiles.state import ZONE_INDEX, TurnState
+
+    seats = [Seat(str(p.get("name", f"P{i + 1}")), "scenario", p.get("driver")) for i, p in
+             enumerate(players)]
+    g = Game(rules, track, seats, seed=seed, laps=laps, record=record, setup=False, drivers=False)
+    race = g.race
+    race.order = list(order) if order is not None else [(turn + i) % len(players)
+                                                       for i in range(len(players))]
+    race.turn_pos = race.order.index(turn)
+    g.starting_order = tuple(race.order)
+    race.round = round_
+    for i, spec in enumerate(players):
+        pl = race.players[i]
+        car = spec.get("car", {})
+        pl.car = Car(int(car.get("lane", 0)), int(car.get("segment", 0)), int(car.get("lap", 0)))
+        for zname in ("bag", "active", "used", "discard"):
+            for kid, n in (spec.get(zname) or {}).items():
+                pl.zones[ZONE_INDEX[zname]][rules.kind(kid)] += int(n)
+    held = race.total_cubes()
+    for k in range(len(rules.kinds)):
+        held[k] -= race.stock[k]
+    for k in range(len(rules.kinds)):
+        race.stock[k] = max(0, race.stock[k] - held[k])
+    for kid, n in (stock or {}).items():
+        race.stock[rules.kind(kid)] = int(n)
+    if start == "none":
+        return g
+    g.stack.append(RaceFrame("turns"))
+    tf = TurnFrame(turn)
+    if start == "action":
+        race.turn = TurnState(turn)
+        tf.stage = "action"
+    g.stack.append(tf)
+    g.advance()
+    return g

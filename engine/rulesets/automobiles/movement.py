@@ -1,0 +1,156 @@
+"""Movement on the segment grid (DESIGN §5, RULES §1.6, §3.1.2, §3.5, §4.1).
+
+Targets of a step come from `movegraph.ahead_of_cell` / `segments_ahead`; occupancy, weaving,
+drafting, momentum, laps and standings are decided here, once for cube placements and car
+moves alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from slipstream.engine.rulesets.automobiles.rules import Options
+from slipstream.engine.rulesets.automobiles.state import Car, RaceState
+from slipstream.engine.tracks.movegraph import ahead_of_cell, segments_ahead
+from slipstream.engine.tracks.track import Track
+
+Cell = tuple[int, int]
+
+
+class TrackIndex:
+    """Cached geometry of one track: spaces ahead of each cell and their segments."""
+
+    __slots__ = ("track", "n", "_ahead", "_segs", "_steps")
+
+    def __init__(self, track: Track) -> None:
+        self.track = track
+        self.n = track.segments
+        self._ahead: dict[Cell, tuple[int, ...]] = {}
+        self._segs: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._steps: dict[Cell, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
+
+    def ahead(self, lane: int, seg: int) -> tuple[int, ...]:
+        key = (lane, seg)
+        got = self._ahead.get(key)
+        if got is None:
+            got = self._ahead[key] = tuple(ahead_of_cell(self.track, lane, seg))
+        return got
+
+    def segments(self, lane: int, seg: int, target: int) -> tuple[int, ...]:
+        key = (lane, seg, target)
+        got = self._segs.get(key)
+        if got is None:
+            got = self._segs[key] = tuple(segments_ahead(self.track, lane, seg, target))
+        return got
+
+    def steps(self, lane: int, seg: int) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
+        """(space, colour, lane, segments ahead front-most first) for each space ahead."""
+        key = (lane, seg)
+        got = self._steps.get(key)
+        if got is None:
+            spaces = self.track.spaces
+            got = self._steps[key] = tuple(
+                (i, spaces[i].colour, spaces[i].lane, self.segments(lane, seg, i))
+                for i in self.ahead(lane, seg))
+        return got
+
+
+def occupancy(race: RaceState, exclude: int | None = None) -> dict[Cell, int]:
+    """Cell → player index of every car except `exclude`."""
+    return {(p.car.lane, p.car.segment): i for i, p in enumerate(race.players) if i != exclude}
+
+
+def is_free(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int, seg: int) -> bool:
+    """Can a cube or car stop on (lane, seg)? (RULES §8.1, option `occupancy`)."""
+    if opts.occupancy == "unlimited":
+        return True
+    if opts.occupancy == "space":
+        sp = ix.track.spaces[ix.track.cells[lane][seg]]
+        return not any((lane, s) in occ for s in sp.segments())
+    return (lane, seg) not in occ
+
+
+def step_targets(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int, seg: int,
+                 colours: Collection[int] | None) -> list[tuple[int, int, int]]:
+    """Legal (space, lane, segment) targets of one step from (lane, seg) (RULES §3.1.2).
+
+    Without weaving each target space offers its front-most free segment ahead of the origin;
+    with weaving every free segment ahead of the origin.
+    """
+    out: list[tuple[int, int, int]] = []
+    per_segment = opts.occupancy == "segment"
+    weaving = opts.weaving
+    for sp_idx, colour, sp_lane, segs in ix.steps(lane, seg):
+        if colours is not None and colour not in colours:
+            continue
+        for s in segs:
+            if ((sp_lane, s) not in occ) if per_segment else is_free(ix, opts, occ, sp_lane, s):
+                out.append((sp_idx, sp_lane, s))
+                if not weaving:
+                    break
+    return out
+
+
+def crosses(seg_from: int, seg_to: int) -> bool:
+    """A forward step to a lower segment index wrapped past the finish line."""
+    return seg_to < seg_from
+
+
+def distance(ix: TrackIndex, car: Car, opts: Options) -> int:
+    if opts.positions_count_laps:
+        return car.lap * ix.n + car.segment
+    return car.segment
+
+
+def standings(race: RaceState, ix: TrackIndex, opts: Options) -> list[int]:
+    """Player indices, leader first: by distance, ties to the inner lane (RULES §4.1)."""
+    return sorted(range(len(race.players)),
+                  key=lambda i: (-distance(ix, race.players[i].car, opts), race.players[i].car.lane))
+
+
+def positions(race: RaceState, ix: TrackIndex, opts: Options) -> dict[int, int]:
+    """Player index → position (1 = leader)."""
+    return {p: i + 1 for i, p in enumerate(standings(race, ix, opts))}
+
+
+def drafts(ix: TrackIndex, opts: Options, occ: dict[Cell, int], car: Car) -> bool:
+    """Drafting test of RULES §3.5 / DESIGN §5 (option `drafting`); same lane only."""
+    track = ix.track
+    lane, s = car.lane, car.segment
+    nxt = (s + 1) % ix.n
+    if opts.drafting in ("segment_or_space", "segment") and (lane, nxt) in occ:
+        return True
+    if opts.drafting == "segment":
+        return False
+    sp = track.spaces[track.cells[lane][s]]
+    if opts.drafting == "segment_or_space" and s != sp.last:
+        return False
+    nidx = track.cells[lane][(sp.last + 1) % ix.n]
+    if nidx < 0:
+        return False
+    return any((lane, t) in occ for t in track.spaces[nidx].segments())
+
+
+def momentum(race: RaceState, ix: TrackIndex, opts: Options) -> list[tuple[int, int, int]]:
+    """Slide cars to the front-most free segment of their space, leader first, until stable.
+
+    Returns (player, from segment, to segment) for every slide (RULES §4.1, option `momentum`).
+    """
+    if opts.momentum != "slide":
+        return []
+    track = ix.track
+    moves: list[tuple[int, int, int]] = []
+    changed = True
+    while changed:
+        changed = False
+        for i in standings(race, ix, opts):
+            car = race.players[i].car
+            sp = track.spaces[track.cells[car.lane][car.segment]]
+            occ = occupancy(race, exclude=i)
+            for s in range(sp.last, car.segment, -1):
+                if (car.lane, s) not in occ:
+                    moves.append((i, car.segment, s))
+                    car.segment = s
+                    changed = True
+                    break
+    return moves

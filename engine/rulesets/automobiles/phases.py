@@ -1,0 +1,330 @@
+"""Setup and the shape of a turn (RULES §2, §3): frames on the game's control stack.
+
+Standard turn: Action → Buy → Car → Decline → End; or the Pit Stop turn (§3.3). Driver
+hooks and scheduled effects run at the points named in docs/effects.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from slipstream.engine.play.decisions import Decision, opt
+from slipstream.engine.rulesets.automobiles.effects import Ctx, EffectList, Frame
+from slipstream.engine.rulesets.automobiles.state import (
+    ACTIVE,
+    BAG,
+    DISCARD,
+    REVEALED,
+    USED,
+    TurnState,
+)
+
+if TYPE_CHECKING:
+    from slipstream.engine.rulesets.automobiles.game import Game
+
+HOOKS_ON_PIT = {"decline", "end_before_draw", "end_draw", "end_after_draw"}
+ABILITY = opt("ability", "use your driver's ability")
+END_ACTION = opt("end", "end the Action phase")
+END_BUY = opt("end", "end the Buy phase")
+TURN_OPTIONS = (opt("standard", "standard turn"),
+                opt("pit", "pit stop: remove the wear in your active pile"))
+
+
+def driver_hook(g: Game, player: int, hook: str) -> Any:
+    """The effect list of the player's driver for `hook`, if usable now."""
+    p = g.race.players[player]
+    if p.driver is None:
+        return None
+    t = g.race.turn
+    if t is not None and (hook in t.hooks_used or (t.pit and hook not in HOOKS_ON_PIT)):
+        return None
+    return g.rules.drivers[p.driver].hooks.get(hook) or None
+
+
+class RaceFrame(Frame):
+    """The root: driver choice, pre-race purchase, first draw, then turns until the race ends."""
+
+    __slots__ = ("stage", "i")
+
+    def __init__(self, stage: str = "drivers") -> None:
+        self.stage = stage
+        self.i = 0
+
+    def run(self, g: Game) -> Decision | None:
+        race = g.race
+        n = len(race.players)
+        if self.stage == "drivers":
+            if g.drivers_draft and self.i < n:
+                g.stack.append(DriverPick(race.order[self.i]))
+                self.i += 1
+                return None
+            self.stage, self.i = "purchase", 0
+        if self.stage == "purchase":
+            if self.i < n:
+                p = race.order[self.i]
+                self.i += 1
+                budget = g.grid_money(p)
+                if budget > 0:
+                    g.stack.append(Purchase(p, budget))
+                return None
+            self.stage = "draw"
+        if self.stage == "draw":
+            for p in race.order:
+                for _ in range(g.rules.hand_size):
+                    g.draw(p, ACTIVE)
+            g.emit("start", order=[race.players[p].name for p in race.order])
+            self.stage = "turns"
+        if race.over:
+            g.stack.pop()
+            return None
+        g.stack.append(TurnFrame(race.order[race.turn_pos]))
+        return None
+
+
+class DriverPick(Frame):
+    __slots__ = ("player",)
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+
+    def run(self, g: Game) -> Decision | None:
+        taken = {p.driver for p in g.race.players}
+        opts = [opt(f"driver {d.id}", d.name) for i, d in enumerate(g.rules.drivers) if i not in taken]
+        if not opts or g.race.players[self.player].driver is not None:
+            g.stack.pop()
+            return None
+        return Decision(self.player, "driver", tuple(opts), "choose your driver")
+
+    def choose(self, g: Game, key: str) -> None:
+        g.race.players[self.player].driver = g.rules.driver(key[7:])
+        g.emit("driver", p=self.player, driver=key[7:])
+        g.stack.pop()
+
+
+class Purchase(Frame):
+    """Pre-race purchase with the grid slot's money, into the bag (RULES §2.5)."""
+
+    __slots__ = ("player", "budget")
+
+    def __init__(self, player: int, budget: int) -> None:
+        self.player = player
+        self.budget = budget
+
+    def run(self, g: Game) -> Decision | None:
+        opts = g.buy_options(self.budget)
+        if not opts:
+            g.stack.pop()
+            return None
+        return Decision(self.player, "purchase", tuple(opts + [opt("done")]),
+                        f"pre-race purchase: ${self.budget} left")
+
+    def choose(self, g: Game, key: str) -> None:
+        if key == "done":
+            g.stack.pop()
+            return
+        k = g.rules.kind(key[4:])
+        self.budget -= g.rules.kinds[k].cost
+        g.gain(self.player, k, 1, "buy", zone=BAG)
+
+
+class HookAsk(Frame):
+    """Offer a driver ability at a fixed point of the turn (yes / no)."""
+
+    __slots__ = ("player", "hook")
+
+    def __init__(self, player: int, hook: str) -> None:
+        self.player = player
+        self.hook = hook
+
+    def run(self, g: Game) -> Decision | None:
+        if driver_hook(g, self.player, self.hook) is None:
+            g.stack.pop()
+            return None
+        d = g.rules.drivers[g.race.players[self.player].driver or 0]
+        return Decision(self.player, "ability", (opt("yes", f"use {d.name}"), opt("no")),
+                        f"use {d.name}'s ability ({self.hook})?")
+
+    def choose(self, g: Game, key: str) -> None:
+        g.stack.pop()
+        if key == "yes":
+            use_hook(g, self.player, self.hook)
+
+
+def use_hook(g: Game, player: int, hook: str) -> None:
+    eff = driver_hook(g, player, hook)
+    if eff is None:
+        return
+    if g.race.turn is not None:
+        g.race.turn.hooks_used.add(hook)
+    d = g.rules.drivers[g.race.players[player].driver or 0]
+    g.emit("ability", p=player, driver=d.id, hook=hook)
+    g.stack.append(EffectList(eff, Ctx(player, None, d.id)))
+
+
+class TurnFrame(Frame):
+    """One player's turn, phase by phase."""
+
+    __slots__ = ("player", "stage")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.stage = "start"
+
+    def run(self, g: Game) -> Decision | None:
+        race, me = g.race, self.player
+        st = self.stage
+        if st == "start":
+            race.turn = TurnState(me)
+            return Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
+        t = race.turn
+        assert t is not None
+        if st == "action":
+            t.stage = "action"
+            t.positions_action = g.positions(False)
+            g.stack.append(ActionPhase(me))
+            self.stage = "buy"
+        elif st == "buy":
+            t.stage = "buy"
+            g.stack.append(BuyPhase(me))
+            self.stage = "car"
+        elif st == "car":
+            t.stage = "car"
+            g.car_phase(me)
+            g.stack.append(HookAsk(me, "car"))
+            self.stage = "car_scheduled"
+        elif st == "car_scheduled":
+            self.push_scheduled(g, "after_car_move")
+            self.stage = "decline"
+        elif st == "decline":
+            t.stage = "decline"
+            g.decline_phase(me)
+            g.stack.append(HookAsk(me, "decline"))
+            self.stage = "end"
+        elif st == "end":
+            t.stage = "end"
+            g.cleanup(me)
+            g.stack.append(HookAsk(me, "end_before_draw"))
+            self.stage = "end_draw"
+        elif st == "end_draw":
+            for _ in range(g.rules.hand_size):
+                g.draw(me, ACTIVE, end_phase=True)
+            g.stack.append(HookAsk(me, "end_draw"))
+            self.stage = "end_after"
+        elif st == "end_after":
+            g.stack.append(HookAsk(me, "end_after_draw"))
+            self.stage = "after_end"
+        elif st == "after_end":
+            t.stage = "after_end"
+            self.push_scheduled(g, "after_end")
+            self.stage = "finish"
+        else:
+            g.stack.pop()
+            g.finish_turn(me)
+        return None
+
+    def push_scheduled(self, g: Game, at: str) -> None:
+        t = g.race.turn
+        assert t is not None
+        for key, (when, eff, who) in list(t.scheduled.items()):
+            if when == at:
+                del t.scheduled[key]
+                g.stack.append(EffectList(eff, Ctx(who, None, key)))
+
+    def choose(self, g: Game, key: str) -> None:
+        t = g.race.turn
+        assert t is not None
+        g.emit("turn", p=self.player, choice=key)
+        if key == "pit":
+            t.pit = True
+            g.pit_stop(self.player)
+            self.stage = "decline"
+        else:
+            self.stage = "action"
+
+
+class ActionPhase(Frame):
+    """Play cubes one at a time, or use the Action-phase driver ability (RULES §3.1)."""
+
+    __slots__ = ("player",)
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+
+    def run(self, g: Game) -> Decision | None:
+        me = self.player
+        p = g.race.players[me]
+        opts = []
+        rs = g.rules
+        for k, n in enumerate(p.zones[ACTIVE]):
+            if not n:
+                continue
+            kind = rs.kinds[k]
+            if kind.role == "wear" and not rs.options.wear_card_playable:
+                continue
+            if not kind.effect:
+                continue
+            if rs.options.strict_play and not g.playable(me, k):
+                continue
+            opts.append(g.play_option[k])
+        if driver_hook(g, me, "action") is not None:
+            opts.append(ABILITY)
+        opts.append(END_ACTION)
+        return Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
+
+    def choose(self, g: Game, key: str) -> None:
+        me = self.player
+        if key == "end":
+            g.stack.pop()
+            return
+        if key == "ability":
+            use_hook(g, me, "action")
+            return
+        k = g.rules.kind(key[5:])
+        zones = g.race.players[me].zones
+        zones[ACTIVE][k] -= 1
+        zones[USED][k] += 1
+        g.emit("play", p=me, kind=g.rules.kinds[k].id)
+        g.race.stats["plays"][me][k] += 1
+        g.stack.append(EffectList(g.rules.kinds[k].effect, Ctx(me, k, g.rules.kinds[k].card)))
+
+
+class BuyPhase(Frame):
+    """Money = value of the active pile; buy into the used pile (RULES §3.2)."""
+
+    __slots__ = ("player",)
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+
+    def run(self, g: Game) -> Decision | None:
+        me = self.player
+        money = g.money(me)
+        opts = g.buy_options(money)
+        if driver_hook(g, me, "buy") is not None:
+            opts.append(ABILITY)
+        opts.append(END_BUY)
+        return Decision(me, "buy", tuple(opts), f"buy cubes: ${money} to spend")
+
+    def choose(self, g: Game, key: str) -> None:
+        me = self.player
+        if key == "end":
+            g.stack.pop()
+            return
+        if key == "ability":
+            use_hook(g, me, "buy")
+            return
+        k = g.rules.kind(key[4:])
+        t = g.race.turn
+        assert t is not None
+        t.spent += g.rules.kinds[k].cost
+        g.gain(me, k, 1, "buy")
+
+
+def cleanup_zones(g: Game, me: int) -> None:
+    """End-phase clean-up: active, used (track included) and revealed → discard."""
+    z = g.race.players[me].zones
+    for src in (ACTIVE, USED, REVEALED):
+        for k, n in enumerate(z[src]):
+            if n:
+                z[DISCARD][k] += n
+                z[src][k] = 0

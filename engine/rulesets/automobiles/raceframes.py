@@ -1,0 +1,286 @@
+"""One race seen turn by turn: what a viewer shows for each turn, read from the game's log.
+
+A `FrameRecorder` sits beside a `Game` and sees every decision applied through it. It reads
+the events the game logs (it never decides anything itself) and the public race state at the
+turn's edges, and keeps one `TurnFrame` per turn: the cars before and after, the cells of the
+cubes placed (the planned route), the player's piles, money, wear and position, and the
+turn's events in words. Bots and a human seat feed the same recorder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from slipstream.engine.play.decisions import Rejection
+from slipstream.engine.rulesets.automobiles.bots import make_bot
+from slipstream.engine.rulesets.automobiles.game import Game, Seat
+from slipstream.engine.rulesets.automobiles.runner import (
+    RaceSpec,
+    _ruleset,
+    load_pack_cached,
+    resolve_card_set,
+)
+from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED, TurnState
+from slipstream.engine.tracks.track import COLOUR_NAMES, Track
+
+Cell = tuple[int, int]
+CarAt = tuple[int, int, int]  # lane, segment, lap
+
+
+@dataclass(frozen=True, slots=True)
+class Piles:
+    """Cube counts by kind id in one player's zones (only kinds present)."""
+
+    bag: dict[str, int]
+    active: dict[str, int]
+    used: dict[str, int]
+    discard: dict[str, int]
+
+
+@dataclass(slots=True)
+class TurnFrame:
+    """One turn of one player, as a viewer shows it."""
+
+    index: int  # 0 = the grid before the first turn
+    round: int
+    player: int
+    choice: str  # standard | pit | "" for the grid frame
+    cars_before: list[CarAt]
+    cars_after: list[CarAt] = field(default_factory=list)
+    route: list[Cell] = field(default_factory=list)  # car start, then each placed cube's cell
+    hand: Piles | None = None  # the player's piles when the turn began
+    piles: Piles | None = None  # before the car moved (after Action and Buy)
+    money: int = 0  # money at the start of the Buy phase
+    wear_taken: int = 0
+    wear_owned: int = 0
+    drafting: bool = False
+    positions: list[int] = field(default_factory=list)  # position per player after the turn
+    events: list[str] = field(default_factory=list)
+    log_end: int = 0  # number of log entries up to the end of this turn
+
+
+def piles_of(game: Game, player: int) -> Piles:
+    kinds = game.rules.kinds
+    z = game.race.players[player].zones
+
+    def named(zone: int) -> dict[str, int]:
+        return {kinds[k].id: n for k, n in enumerate(z[zone]) if n}
+
+    return Piles(named(BAG), named(ACTIVE), named(USED), named(DISCARD))
+
+
+def cars_of(game: Game) -> list[CarAt]:
+    return [(p.car.lane, p.car.segment, p.car.lap) for p in game.race.players]
+
+
+def wear_owned(game: Game, player: int) -> int:
+    w = game.rules.wear
+    if w < 0:
+        return 0
+    return sum(z[w] for z in game.race.players[player].zones)
+
+
+def _cell(text: str) -> Cell:
+    lane, _, seg = text.partition(":")
+    return int(lane), int(seg)
+
+
+class FrameRecorder:
+    """Turn frames of a game, built as decisions are applied through `apply`."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.names = [s.name for s in game.seats]
+        self.frames: list[TurnFrame] = []
+        self._seen = 0
+        self._turn: TurnState | None = None
+        grid = TurnFrame(0, game.race.round, -1, "", cars_of(game), cars_of(game))
+        grid.positions = self._positions()
+        self.frames.append(grid)
+        self._read_log()
+        self._sync()
+
+    # ------------------------------------------------------------------ driving
+    def apply(self, key: str) -> Rejection | None:
+        """Apply one option of the pending decision and update the frames."""
+        g = self.game
+        d = g.pending
+        cur = self.current
+        t = g.race.turn
+        if d is not None and cur is not None and d.player == cur.player and t is not None \
+                and t.stage in ("action", "buy"):
+            cur.piles = piles_of(g, cur.player)
+            if t.stage == "buy" and t.spent == 0:
+                cur.money = g.money(cur.player)  # what the Buy phase starts with
+        r = g.apply(key)
+        if r is not None:
+            return r
+        self._read_log()
+        self._sync()
+        return None
+
+    def play_bots(self, bots: dict[int, Any], stop: Callable[[], bool] | None = None,
+                  max_decisions: int = 200_000) -> int:
+        """Let bots decide for their seats until a seat without a bot must decide, or the end."""
+        n = 0
+        g = self.game
+        while g.pending is not None and g.pending.player in bots:
+            if stop is not None and stop():
+                break
+            d = g.pending
+            r = self.apply(bots[d.player].choose(g, d))
+            if r is not None:
+                raise AssertionError(f"bot chose an illegal option: {r.message}")
+            n += 1
+            if n > max_decisions:
+                raise AssertionError("race did not end")
+        return n
+
+    @property
+    def current(self) -> TurnFrame | None:
+        """The frame of the turn in progress (not yet finished), if any."""
+        if self._turn is not None and len(self.frames) > 1:
+            return self.frames[-1]
+        return None
+
+    @property
+    def finished_frames(self) -> list[TurnFrame]:
+        return self.frames if self.current is None else self.frames[:-1]
+
+    # ------------------------------------------------------------------ bookkeeping
+    def _positions(self) -> list[int]:
+        pos = self.game.positions(False)
+        return [pos[i] for i in range(len(self.game.race.players))]
+
+    def _sync(self) -> None:
+        """Close the turn that ended, open the one that began."""
+        g = self.game
+        t = g.race.turn
+        if self._turn is not None and t is not self._turn:
+            self._close()
+        if t is not None and t is not self._turn:
+            self._turn = t
+            p = t.player
+            fr = TurnFrame(len(self.frames), g.race.round, p, "", cars_of(g))
+            c = g.race.players[p].car
+            fr.route = [(c.lane, c.segment)]
+            fr.hand = piles_of(g, p)
+            fr.piles = fr.hand
+            fr.money = g.money(p)
+            self.frames.append(fr)
+
+    def _close(self) -> None:
+        g = self.game
+        fr = self.frames[-1]
+        fr.cars_after = cars_of(g)
+        fr.positions = self._positions()
+        fr.wear_owned = wear_owned(g, fr.player)
+        fr.log_end = len(g.log)
+        self._turn = None
+
+    def _read_log(self) -> None:
+        g = self.game
+        log = g.log
+        while self._seen < len(log):
+            ev = log[self._seen]
+            self._seen += 1
+            if ev.get("t") != "event":
+                continue
+            fr = self.frames[-1]
+            text = self.describe(ev)
+            name = ev["ev"]
+            if name == "turn":
+                fr.choice = ev["choice"]
+            elif name == "place" and ev.get("p") == fr.player:
+                fr.route.append(_cell(ev["cell"]))
+            elif name == "drive" and ev.get("p") == fr.player:
+                fr.route.append(_cell(ev["dst"]))
+            elif name == "decline" and ev.get("p") == fr.player:
+                fr.wear_taken = int(ev.get("wear", 0))
+                fr.drafting = bool(ev.get("drafting"))
+            if text:
+                fr.events.append(text)
+        if g.over and self._turn is not None:
+            self._close()
+
+    def describe(self, ev: dict[str, Any]) -> str:
+        """One logged event in words ("" for events a viewer does not need)."""
+        names = self.names
+        who = names[ev["p"]] if isinstance(ev.get("p"), int) and ev["p"] < len(names) else ""
+        kinds = {k.id: k.name for k in self.game.rules.kinds}
+
+        def kind() -> str:
+            return kinds.get(str(ev.get("kind")), str(ev.get("kind")))
+
+        e = ev["ev"]
+        if e == "turn":
+            return f"{who} makes a pit stop" if ev["choice"] == "pit" else f"{who} takes a standard turn"
+        if e == "play":
+            return f"{who} plays {kind()}"
+        if e == "place":
+            steps = int(ev.get("steps", 1))
+            return f"{who} places {kind()} on {ev['cell']} ({steps} step{'s' * (steps != 1)})"
+        if e == "car":
+            return f"{who}'s car moves {ev['src']} → {ev['dst']} ({ev['spaces']} spaces)"
+        if e == "drive":
+            return f"{who}'s car is driven to {ev['dst']}"
+        if e == "decline":
+            if ev.get("drafting"):
+                return f"{who} is drafting: no wear"
+            shade = COLOUR_NAMES.get(int(ev.get("darkest", 0)), "?")
+            return f"{who} takes {ev['wear']} wear (darkest space entered: {shade})"
+        if e == "gain":
+            if ev.get("why") == "buy":
+                return f"{who} buys {kind()}" + (f" ×{ev['n']}" if ev.get("n", 1) != 1 else "")
+            if ev.get("why") == "decline":
+                return ""
+            return f"{who} gains {ev.get('n', 1)} {kind()}"
+        if e == "remove":
+            return f"{who} returns {kind()} from the {ev.get('zone')} pile to the stock"
+        if e == "move":
+            return f"{who} moves {kind()} from {ev.get('src')} to {ev.get('dst')}"
+        if e == "pit":
+            return f"{who} removes {ev.get('wear_removed', 0)} wear in the pits"
+        if e == "refill":
+            return f"{who} refills the bag ({ev.get('n')} cubes)"
+        if e == "momentum":
+            return f"{who} slides forward from segment {ev.get('src')} to {ev.get('dst')}"
+        if e == "final_round":
+            return f"{who} reaches the finish: this is the final round"
+        if e == "race_over":
+            return "The race is over: " + ", ".join(ev.get("standings", []))
+        if e == "start":
+            return "Turn order: " + ", ".join(ev.get("order", []))
+        if e == "ability":
+            return f"{who} uses {ev.get('driver')}'s ability"
+        if e == "driver":
+            return f"{who} drives as {ev.get('driver')}"
+        if e == "choose":
+            return f"{who} chooses {ev.get('option')}"
+        return f"{e}: " + ", ".join(f"{k}={v}" for k, v in ev.items() if k not in ("t", "ev", "round", "phase"))
+
+
+def new_game(spec: RaceSpec, track: Track, humans: frozenset[int] = frozenset()) -> tuple[Game, dict[int, Any]]:
+    """The game of `spec` on `track` (any track, not only the pack's) and bots for its bot seats.
+
+    Seat names, bot seeds and the game seed are those of `runner.run_race`, so a race of bots
+    only here is the race `slipstream race` runs for the same spec.
+    """
+    load_pack_cached(spec.pack)
+    rs = _ruleset(spec.pack, resolve_card_set(spec), spec.options)
+    seats = [Seat(f"P{i + 1}", "human" if i in humans else b,
+                  spec.drivers[i] if i < len(spec.drivers) else None)
+             for i, b in enumerate(spec.bots)]
+    game = Game(rs, track, seats, seed=spec.seed, laps=spec.laps, record=True)
+    bots = {i: make_bot(b, spec.seed * 1009 + i) for i, b in enumerate(spec.bots) if i not in humans}
+    return game, bots
+
+
+def watch_race(spec: RaceSpec, track: Track, stop: Callable[[], bool] | None = None) -> FrameRecorder:
+    """Play a bots-only race on `track` and keep its turn frames."""
+    game, bots = new_game(spec, track)
+    rec = FrameRecorder(game)
+    rec.play_bots(bots, stop)
+    return rec

@@ -1,0 +1,127 @@
+"""Movement geometry (DESIGN §5, normative): which spaces lie ahead of a cell.
+
+From an origin cell (l, s) the spaces ahead are the next space after the origin's own space in
+lane l, and the space in lane l-1 or l+1 that contains segment s+1. `ahead_of_space` unions
+that over every segment of a space; the move graph has one edge per "ahead" relation.
+
+The checks walk `successors` (plain lists, one per space) because building a networkx graph of
+a 100k-segment track costs seconds; `move_graph` builds the same edges as a networkx DiGraph
+for tools and tests (`tests/test_movegraph.py` checks that both agree).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from slipstream.engine.tracks.track import NO_SPACE, Space, Track
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+
+def ahead_of_cell(track: Track, lane: int, segment: int) -> list[int]:
+    """Indices of the spaces ahead of cell (lane, segment), direct one first."""
+    n = track.segments
+    out: list[int] = []
+    own = track.cells[lane][segment]
+    if own != NO_SPACE:
+        nxt = track.cells[lane][(track.spaces[own].last + 1) % n]
+        if nxt != NO_SPACE:
+            out.append(nxt)
+    s1 = (segment + 1) % n
+    for other in (lane - 1, lane + 1):
+        if 0 <= other < track.lanes:
+            idx = track.cells[other][s1]
+            if idx != NO_SPACE and idx not in out:
+                out.append(idx)
+    return out
+
+
+def ahead_of_space(track: Track, space: Space) -> list[int]:
+    """Union of the spaces ahead of any cell of `space` (the space-graph edges)."""
+    n = track.segments
+    cells = track.cells
+    out: list[int] = []
+    nxt = cells[space.lane][(space.last + 1) % n]
+    if nxt != NO_SPACE:
+        out.append(nxt)
+    for other in (space.lane - 1, space.lane + 1):
+        if 0 <= other < track.lanes:
+            for idx in _diagonal(cells[other], space.first, space.last, n):
+                if idx not in out:
+                    out.append(idx)
+    return out
+
+
+def _diagonal(row: tuple[int, ...], first: int, last: int, n: int) -> list[int]:
+    """Distinct spaces of a neighbouring lane containing s+1 for s in first..last."""
+    cand = row[first + 1 : last + 2]
+    if last + 1 == n:
+        cand = (*cand, row[0])
+    return [i for i in dict.fromkeys(cand) if i != NO_SPACE]
+
+
+def successors(track: Track) -> list[list[int]]:
+    """Adjacency lists of the space move graph, indexed by space index."""
+    return _successors_cached(track)
+
+
+@lru_cache(maxsize=8)  # bounded: the editor makes a new Track after every edit
+def _successors_cached(track: Track) -> list[list[int]]:
+    n = track.segments
+    cells = track.cells
+    lanes = track.lanes
+    out: list[list[int]] = []
+    for sp in track.spaces:
+        lane, first, last = sp.lane, sp.first, sp.last
+        row = cells[lane]
+        nxt = row[last + 1] if last + 1 < n else row[0]
+        succ = [nxt] if nxt != NO_SPACE else []
+        if lane > 0:
+            succ += [i for i in _diagonal(cells[lane - 1], first, last, n) if i not in succ]
+        if lane + 1 < lanes:
+            succ += [i for i in _diagonal(cells[lane + 1], first, last, n) if i not in succ]
+        out.append(succ)
+    return out
+
+
+def crosses_finish(track: Track, src: int, dst: int) -> bool:
+    """True when stepping from space `src` to `dst` crosses the finish line forward."""
+    return track.spaces[src].last == track.segments - 1 and track.spaces[dst].first == 0
+
+
+def move_graph(track: Track, weaving: bool = False) -> nx.DiGraph:
+    """The networkx move graph: space nodes, or (lane, segment) cell nodes with weaving."""
+    import networkx as nx  # imported here: it costs a quarter second at start-up
+
+    g = nx.DiGraph(track=track.id, weaving=weaving)
+    if not weaving:
+        g.add_nodes_from(
+            (sp.index, {"name": sp.name, "lane": sp.lane, "colour": sp.colour}) for sp in track.spaces
+        )
+        for i, succ in enumerate(successors(track)):
+            g.add_edges_from((i, j) for j in succ)
+        return g
+    for sp in track.spaces:
+        for s in sp.segments():
+            g.add_node((sp.lane, s), space=sp.index)
+    for sp in track.spaces:
+        for s in sp.segments():
+            for idx in ahead_of_cell(track, sp.lane, s):
+                for t in segments_ahead(track, sp.lane, s, idx):
+                    g.add_edge((sp.lane, s), (track.spaces[idx].lane, t))
+    return g
+
+
+def segments_ahead(track: Track, lane: int, segment: int, target: int) -> list[int]:
+    """Segments of space `target` that lie ahead of origin (lane, segment), front-most first.
+
+    Without weaving a cube takes the front-most free one of these; with weaving, any free one.
+    """
+    sp = track.spaces[target]
+    if sp.lane == lane or segment == track.segments - 1:
+        segs = sp.segments()
+    else:
+        segs = range(max(sp.first, segment + 1), sp.last + 1)
+    return list(reversed(segs))

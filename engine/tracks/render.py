@@ -1,0 +1,129 @@
+"""Pure-Python SVG picture of a track: spaces in gear colours, ticks, finish line, grid."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from xml.sax.saxutils import escape
+
+from slipstream.engine.tracks.drawing import Point, TrackDrawing
+from slipstream.engine.tracks.track import COLOUR_NAMES, Track
+
+FILL = {3: "#f6f5ef", 4: "#c2c4c6", 5: "#6b6f73", 6: "#202225"}
+INK = {3: "#202225", 4: "#202225", 5: "#f6f5ef", 6: "#f6f5ef"}
+CAR_COLOURS = ("#d62828", "#1d70b8", "#2a9d3f", "#f2a900", "#7b3fa0")
+
+
+def _pts(points: Iterable[Point]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def track_svg(
+    track: Track,
+    *,
+    highlight: Sequence[str] = (),
+    cars: Sequence[tuple[int, int]] = (),
+    title: bool = True,
+    margin: float = 40.0,
+) -> str:
+    """An SVG document of the track. `highlight` marks spaces by name, `cars` places cars."""
+    d = TrackDrawing(track)
+    x0, y0, x1, y1 = d.bounds
+    head = 50.0 if title else 0.0
+    w, h = x1 - x0 + 2 * margin, y1 - y0 + 2 * margin + head
+    lw = d.lane_width
+    font = max(7.0, lw * 0.28)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0 - margin:.1f} {y0 - margin - head:.1f} '
+        f'{w:.1f} {h:.1f}" width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, Arial, sans-serif">',
+        f'<rect x="{x0 - margin:.1f}" y="{y0 - margin - head:.1f}" width="{w:.1f}" height="{h:.1f}" fill="#3f7d3a"/>',
+    ]
+    if title:
+        out.append(
+            f'<text x="{x0 - margin + 16:.1f}" y="{y0 - margin - head + 32:.1f}" font-size="22" fill="#fff" '
+            f'font-weight="bold">{escape(track.name)}</text>'
+            f'<text x="{x1 + margin - 16:.1f}" y="{y0 - margin - head + 32:.1f}" font-size="14" fill="#fff" '
+            f'text-anchor="end">{track.lanes} lanes · {track.segments} segments · '
+            f'{len(track.spaces)} spaces · {track.laps} laps</text>'
+        )
+    # tarmac under the whole track, so missing lane parts show as verge
+    out.append('<g id="spaces" stroke="#111" stroke-width="1.2" stroke-linejoin="round">')
+    marked = set(highlight)
+    for sp in track.spaces:
+        poly = d.space_polygon(sp)
+        extra = ' stroke="#ff2d95" stroke-width="4"' if sp.name in marked else ""
+        out.append(
+            f'<polygon points="{_pts(poly)}" fill="{FILL[sp.colour]}"{extra}>'
+            f"<title>{sp.name} {COLOUR_NAMES[sp.colour]} ×{sp.length}</title></polygon>"
+        )
+    out.append("</g>")
+    # segment ticks inside multi-segment spaces
+    out.append('<g id="ticks" stroke-width="1" stroke-dasharray="3 3">')
+    for sp in track.spaces:
+        for s in range(sp.first + 1, sp.first + sp.length):
+            a, b = d.cross_line(s, sp.lane)
+            out.append(
+                f'<line x1="{a[0]:.1f}" y1="{a[1]:.1f}" x2="{b[0]:.1f}" y2="{b[1]:.1f}" '
+                f'stroke="{INK[sp.colour]}" stroke-opacity="0.55"/>'
+            )
+    out.append("</g>")
+    # finish line: a chequered band across all lanes at segment 0
+    out.append(_finish_line(d))
+    # grid slots
+    out.append('<g id="grid">')
+    for i, slot in enumerate(track.grid):
+        if not (0 <= slot.lane < track.lanes and 0 <= slot.segment < track.segments):
+            continue
+        c = d.point(slot.lane, slot.segment + 0.5)
+        ang = math.degrees(d.direction(slot.segment + 0.5))
+        slot_space = track.space_at(slot.lane, slot.segment)
+        ink = INK[slot_space.colour] if slot_space else "#000"
+        out.append(
+            f'<g transform="translate({c[0]:.1f},{c[1]:.1f}) rotate({ang:.1f})">'
+            f'<rect x="{-lw * 0.42:.1f}" y="{-lw * 0.36:.1f}" width="{lw * 0.84:.1f}" height="{lw * 0.72:.1f}" '
+            f'rx="3" fill="none" stroke="{ink}" stroke-width="1.5"/>'
+            f'<text y="{-font * 0.1:.1f}" font-size="{font:.1f}" text-anchor="middle" fill="{ink}" '
+            f'font-weight="bold">P{i + 1}</text>'
+            f'<text y="{font * 1.05:.1f}" font-size="{font * 0.9:.1f}" text-anchor="middle" '
+            f'fill="{ink}">${slot.money}</text></g>'
+        )
+    out.append("</g>")
+    if cars:
+        out.append('<g id="cars">')
+        for i, (lane, seg) in enumerate(cars):
+            c = d.point(lane, seg + 0.5)
+            ang = math.degrees(d.direction(seg + 0.5))
+            out.append(
+                f'<g transform="translate({c[0]:.1f},{c[1]:.1f}) rotate({ang:.1f})">'
+                f'<rect x="{-lw * 0.35:.1f}" y="{-lw * 0.22:.1f}" width="{lw * 0.7:.1f}" '
+                f'height="{lw * 0.44:.1f}" rx="4" fill="{CAR_COLOURS[i % len(CAR_COLOURS)]}" '
+                f'stroke="#000"/></g>'
+            )
+        out.append("</g>")
+    # direction arrow and segment numbers every 10 segments along the outside
+    out.append('<g id="labels" font-size="%.1f" fill="#fff" text-anchor="middle">' % (font * 0.9))
+    step = max(1, round(track.segments / 24 / 5) * 5) if track.segments > 24 else 1
+    for s in range(0, track.segments, step):
+        x, y = d.point(track.lanes - 0.5 + 0.45, s + 0.5)
+        out.append(f'<text x="{x:.1f}" y="{y + font * 0.35:.1f}">{s}</text>')
+    out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _finish_line(d: TrackDrawing) -> str:
+    lanes = d.track.lanes
+    cells = []
+    rows = 2
+    per_lane = 3
+    seg_frac = 0.18 / rows
+    for r in range(rows):
+        for k in range(lanes * per_lane):
+            lane_pos = k / per_lane - 0.5
+            a = d.point(lane_pos, r * seg_frac)
+            b = d.point(lane_pos + 1 / per_lane, r * seg_frac)
+            c = d.point(lane_pos + 1 / per_lane, (r + 1) * seg_frac)
+            e = d.point(lane_pos, (r + 1) * seg_frac)
+            fill = "#000" if (k + r) % 2 else "#fff"
+            cells.append(f'<polygon points="{_pts([a, b, c, e])}" fill="{fill}"/>')
+    return '<g id="finish">' + "".join(cells) + "</g>"

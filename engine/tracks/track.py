@@ -1,0 +1,260 @@
+"""The track model of track format v1 (DESIGN §4): lanes, spaces, cells and the grid.
+
+One immutable `Track` serves the validator, the rules engine, the renderer and the editor.
+Parsing never raises for user mistakes: it returns diagnostics that point into the YAML.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from slipstream.engine.core.diagnostics import Diagnostic, make
+from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path
+
+FORMAT_TAG = "track/1"
+GEAR_COLOURS = (3, 4, 5, 6)
+COLOUR_NAMES = {3: "white", 4: "light grey", 5: "dark grey", 6: "black"}
+NO_SPACE = -1
+
+_TOKEN = re.compile(r"^(?:([3-6])|(-))(?:x([1-9][0-9]{0,6}))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """One space: `length` consecutive segments of one lane in one gear colour."""
+
+    index: int
+    lane: int
+    first: int
+    length: int
+    colour: int
+
+    @property
+    def last(self) -> int:
+        return self.first + self.length - 1
+
+    @property
+    def name(self) -> str:
+        return f"{self.lane}:{self.first}"
+
+    def segments(self) -> range:
+        return range(self.first, self.first + self.length)
+
+
+@dataclass(frozen=True, slots=True)
+class GridSlot:
+    lane: int
+    segment: int
+    money: int
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    centerline: tuple[tuple[float, float], ...]
+    lane_width: float = 40.0
+    smooth: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """A parsed track. `cells[lane][segment]` is a space index or NO_SPACE."""
+
+    id: str
+    name: str
+    laps: int
+    segments: int
+    spaces: tuple[Space, ...]
+    lane_spaces: tuple[tuple[int, ...], ...]
+    cells: tuple[tuple[int, ...], ...]
+    grid: tuple[GridSlot, ...]
+    geometry: Geometry | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def lanes(self) -> int:
+        return len(self.lane_spaces)
+
+    def space_at(self, lane: int, segment: int) -> Space | None:
+        """The space covering a cell, or None where the lane does not exist."""
+        if not 0 <= lane < self.lanes:
+            return None
+        idx = self.cells[lane][segment % self.segments]
+        return None if idx == NO_SPACE else self.spaces[idx]
+
+    def space_named(self, name: str) -> Space | None:
+        lane_s, _, seg_s = name.partition(":")
+        try:
+            sp = self.space_at(int(lane_s), int(seg_s))
+        except ValueError:
+            return None
+        return sp if sp is not None and sp.first == int(seg_s) else None
+
+    def grid_progress(self, slot: GridSlot) -> int:
+        """Progress of a grid slot: the grid stands behind the finish line (≤ 0, §8.35)."""
+        return 0 if slot.segment == 0 else slot.segment - self.segments
+
+    def progress(self, laps_done: int, segment: int) -> int:
+        """Race progress (DESIGN §5): laps completed × N + segment."""
+        return laps_done * self.segments + segment
+
+
+def layout_tokens(text: str) -> list[tuple[int, str]]:
+    """Split a lane string into (offset, token) pairs."""
+    return [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
+
+
+def _token_value(tok: str, cache: dict[str, tuple[int, int] | None]) -> tuple[int, int] | None:
+    """(colour or NO_SPACE, length) of a layout token, or None when it is malformed."""
+    if tok not in cache:
+        m = _TOKEN.match(tok)
+        cache[tok] = None if not m else (
+            int(m.group(1)) if m.group(1) else NO_SPACE, int(m.group(3) or 1)
+        )
+    return cache[tok]
+
+
+def _parse_lane(
+    text: str, lane: int, path: PathKey, src: SourceMap, diags: list[Diagnostic]
+) -> list[tuple[int, int, int]] | None:
+    """Return (first, length, colour or NO_SPACE) runs of one lane, or None on token errors."""
+    cache: dict[str, tuple[int, int] | None] = {}
+    runs: list[tuple[int, int, int]] = []
+    seg = 0
+    for tok in text.split():
+        val = _token_value(tok, cache)
+        if val is None:
+            break
+        runs.append((seg, val[1], val[0]))
+        seg += val[1]
+    else:
+        return runs
+    # Slow path, only for broken lanes: report every bad token with its column.
+    seg = 0
+    for offset, tok in layout_tokens(text):
+        val = _token_value(tok, cache)
+        if val is None:
+            pos = src.in_scalar(path, offset)
+            diags.append(
+                make(
+                    "T101", src.file, pos.line, pos.column, json_path(path),
+                    f"lane {lane}: bad layout token {tok!r} at segment {seg}",
+                    hint="tokens are a gear colour 3-6 or '-', optionally followed by xK for K segments",
+                )
+            )
+            continue
+        seg += val[1]
+    return None
+
+
+def parse_track(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnostic]]:
+    """Build a Track from schema-valid data; report layout and grid problems."""
+    diags: list[Diagnostic] = []
+    file = src.file
+    layout = data.get("layout", [])
+    lane_runs: list[list[tuple[int, int, int]]] = []
+    failed = False
+    for lane, text in enumerate(layout):
+        runs = _parse_lane(text, lane, ("layout", lane), src, diags)
+        if runs is None:
+            failed = True
+            lane_runs.append([])
+        else:
+            lane_runs.append(runs)
+    declared = data.get("lanes")
+    if declared is not None and declared != len(layout):
+        pos = src.value(("lanes",))
+        diags.append(
+            make("T103", file, pos.line, pos.column, "$.lanes",
+                 f"`lanes` says {declared} but `layout` has {len(layout)} lane strings")
+        )
+    if failed:
+        return None, diags
+    lengths = [sum(r[1] for r in runs) for runs in lane_runs]
+    n = Counter(lengths).most_common(1)[0][0] if lengths else 0
+    for lane, length in enumerate(lengths):
+        if length != n:
+            pos = src.value(("layout", lane))
+            diags.append(
+                make("T102", file, pos.line, pos.column, json_path(("layout", lane)),
+                     f"lane {lane} covers {length} segments but the other lanes cover {n}",
+                     hint="every lane string must cover the same number of segments")
+            )
+    if n == 0:
+        for lane in range(len(lane_runs)):
+            pos = src.value(("layout", lane))
+            diags.append(make("T104", file, pos.line, pos.column, json_path(("layout", lane)),
+                              f"lane {lane} has no spaces (the layout covers no segments)"))
+    if any(length != n for length in lengths) or n == 0:
+        return None, diags
+
+    spaces: list[Space] = []
+    lane_spaces: list[tuple[int, ...]] = []
+    cells: list[tuple[int, ...]] = []
+    for lane, runs in enumerate(lane_runs):
+        row = [NO_SPACE] * n
+        ids: list[int] = []
+        for first, length, colour in runs:
+            if colour == NO_SPACE:
+                continue
+            sp = Space(len(spaces), lane, first, length, colour)
+            spaces.append(sp)
+            ids.append(sp.index)
+            row[first : first + length] = [sp.index] * length
+        if not ids:
+            pos = src.value(("layout", lane))
+            diags.append(make("T104", file, pos.line, pos.column, json_path(("layout", lane)),
+                              f"lane {lane} has no spaces"))
+        lane_spaces.append(tuple(ids))
+        cells.append(tuple(row))
+
+    grid: list[GridSlot] = []
+    for slot in data.get("grid", []):
+        grid.append(GridSlot(int(slot["lane"]), int(slot["segment"]), int(slot.get("money", 0))))
+
+    geometry = None
+    geo = data.get("geometry")
+    if isinstance(geo, dict) and geo.get("centerline"):
+        geometry = Geometry(
+            tuple((float(x), float(y)) for x, y in geo["centerline"]),
+            float(geo.get("lane_width", 40)),
+            bool(geo.get("smooth", False)),
+        )
+    known = {"slipstream", "id", "name", "laps", "lanes", "layout", "grid", "geometry"}
+    track = Track(
+        id=str(data.get("id", "")),
+        name=str(data.get("name", data.get("id", ""))),
+        laps=int(data.get("laps", 3)),
+        segments=n,
+        spaces=tuple(spaces),
+        lane_spaces=tuple(lane_spaces),
+        cells=tuple(cells),
+        grid=tuple(grid),
+        geometry=geometry,
+        extra={k: v for k, v in data.items() if k not in known},
+    )
+    return track, diags
+
+
+def layout_string(track: Track, lane: int) -> str:
+    """Write one lane back in the compact token form (`3 4x2 -x3 ...`)."""
+    out: list[str] = []
+    row = track.cells[lane]
+    seg = 0
+    n = track.segments
+    while seg < n:
+        idx = row[seg]
+        if idx == NO_SPACE:
+            end = seg
+            while end < n and row[end] == NO_SPACE:
+                end += 1
+            k = end - seg
+            out.append("-" if k == 1 else f"-x{k}")
+            seg = end
+        else:
+            sp = track.spaces[idx]
+            out.append(str(sp.colour) if sp.length == 1 else f"{sp.colour}x{sp.length}")
+            seg += sp.length
+    return " ".join(out)
