@@ -35,7 +35,7 @@ import slipstream.editor  # noqa: E402,F401  (applies the Qt binding workarounds
 from slipstream.editor.mainwindow import MainWindow  # noqa: E402
 from slipstream.engine.editing import commands as c  # noqa: E402
 from slipstream.engine.editing.document import analyse  # noqa: E402
-from slipstream.engine.packs.validate import load_track  # noqa: E402
+from slipstream.engine.tracks.load import load_track  # noqa: E402
 from slipstream.engine.tracks.writer import dump_track  # noqa: E402
 
 LEN = {3: 1, 4: 2, 5: 3, 6: 4}

@@ -14,8 +14,8 @@ import argparse
 import time
 
 from slipstream.engine.core.yamlsource import SourceMap
-from slipstream.engine.packs.loader import base_pack
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
+from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
 from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_many

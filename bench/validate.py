@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from slipstream.engine.core.yamlsource import load_text
-from slipstream.engine.packs.validate import check_track_data
+from slipstream.engine.tracks.load import check_track_data
 
 ROOT = Path(__file__).resolve().parent.parent
 LEN = {3: 1, 4: 2, 5: 3, 6: 4}

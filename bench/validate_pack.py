@@ -7,7 +7,7 @@ the cross-checks) as a fresh process, twice over:
 
 - cold: `--no-cache`, every file parsed and checked (a clean CI checkout, the first run);
 - warm: the pack unchanged since the last run, answered from the result cache
-  (engine/core/resultcache.py: reads and hashes every file, parses none);
+  (engine/packs/resultcache.py: reads and hashes every file, parses none);
 
 and in the same run `check-jsonschema` doing only the schema check of the same files with the
 same schemas (one process per file kind, summed: it takes one schema per run). Prints the

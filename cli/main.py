@@ -100,7 +100,7 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool) ->
 def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fmt: str) -> None:
     """Draw a track as SVG (or PNG): spaces in gear colours, finish line and grid."""
     from slipstream.engine.core.files import atomic_write_text
-    from slipstream.engine.packs.validate import load_track
+    from slipstream.engine.tracks.load import load_track
     from slipstream.engine.tracks.render import track_svg
 
     res = load_track(track)

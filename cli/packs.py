@@ -12,7 +12,9 @@ import click
 
 from slipstream.engine.core import diagnostics as dg
 from slipstream.engine.editing.scaffold import ScaffoldError, new_pack, new_track
-from slipstream.engine.packs.loader import Card, Pack, bundled_packs, load_pack, thaw
+from slipstream.engine.packs.data import thaw
+from slipstream.engine.packs.loader import bundled_packs
+from slipstream.engine.rulesets.automobiles.content import Card, Pack, load_pack
 
 FORMATS = ["text", "json"]
 

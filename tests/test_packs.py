@@ -10,8 +10,10 @@ import pytest
 from conftest import CONTENT, ROOT
 
 from slipstream.engine.core.diagnostics import format_text
-from slipstream.engine.packs.loader import FrozenMap, base_pack, load_pack
+from slipstream.engine.packs.data import FrozenMap
+from slipstream.engine.packs.loader import load_pack
 from slipstream.engine.packs.validate import validate_paths
+from slipstream.engine.rulesets.automobiles.content import base_pack
 
 
 def test_base_pack_validates_clean():

@@ -19,7 +19,7 @@ from slipstream.cli.main import main
 from slipstream.engine.core import schemafast
 from slipstream.engine.core.schema import validator
 from slipstream.engine.core.yamlsource import load_file
-from slipstream.engine.packs.loader import base_pack
+from slipstream.engine.rulesets.automobiles.content import base_pack
 
 USER_CARD = """
   - id: tow-truck

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from slipstream.engine.core.yamlsource import load_text
-from slipstream.engine.packs.validate import check_track_data
+from slipstream.engine.tracks.load import check_track_data
 from slipstream.engine.tracks.movegraph import move_graph
 
 token = st.one_of(

@@ -1,4 +1,4 @@
-"""The result cache of `slipstream validate` for pack folders (engine/core/resultcache.py).
+"""The result cache of `slipstream validate` for pack folders (engine/packs/resultcache.py).
 
 A second validation of an unchanged pack reuses the stored diagnostics; any change to a file
 of the pack, to a pack it extends, to the packs beside it or to the engine's code validates
@@ -18,8 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from slipstream.cli.main import main
-from slipstream.engine.core import resultcache
-from slipstream.engine.packs import validate
+from slipstream.engine.packs import resultcache, validate
 from slipstream.engine.packs.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,33 +1,27 @@
-"""JSON Schemas (package data of `slipstream.schemas`) and schema errors as diagnostics."""
+"""JSON Schema validation with jsonschema, and schema errors as diagnostics.
+
+`SCHEMA_PACKAGE` and `schema_files` (engine/core/schemafiles.py) are re-exported here.
+"""
 
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.core import schemafast
 from slipstream.engine.core.diagnostics import Diagnostic, make
+from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE, schema_files
 from slipstream.engine.core.yamlsource import SourceMap, json_path
+
+__all__ = ["SCHEMA_PACKAGE", "registry", "schema_diagnostics", "schema_files", "validator"]
 
 if TYPE_CHECKING:  # jsonschema and referencing load lazily: a clean run never needs them
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
     from referencing import Registry
 
-SCHEMA_PACKAGE = "slipstream.schemas"
-
-
-@cache
-def schema_files() -> dict[str, dict[str, Any]]:
-    """Every bundled schema by file name (e.g. `track.schema.json`)."""
-    out: dict[str, dict[str, Any]] = {}
-    for entry in resources.files(SCHEMA_PACKAGE).iterdir():
-        if entry.name.endswith(".schema.json"):
-            out[entry.name] = json.loads(entry.read_text(encoding="utf-8"))
-    return out
 
 
 @cache
@@ -62,8 +56,6 @@ def _leaf(err: ValidationError) -> ValidationError:
 
 def schema_diagnostics(name: str, data: Any, src: SourceMap) -> list[Diagnostic]:
     """Validate `data` against a named schema; map each error to its YAML position."""
-    from slipstream.engine.core import schemafast
-
     # Valid data is the common case: the compiled yes/no check answers it without jsonschema.
     if schemafast.is_valid(name, data) is True:
         return []

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from slipstream.engine.core.schema import schema_files
+from slipstream.engine.core.schemafiles import schema_files
 
 Check = Callable[[Any], bool]
 

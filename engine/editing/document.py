@@ -17,9 +17,10 @@ from typing import Any
 from slipstream.engine.core.diagnostics import Counted, Diagnostic, sort_key
 from slipstream.engine.core.files import atomic_write_text
 from slipstream.engine.core.yamlsource import load_file, load_text
-from slipstream.engine.packs.validate import check_track_data, validate_file
+from slipstream.engine.packs.validate import validate_file
 from slipstream.engine.tracks import movegraph
 from slipstream.engine.tracks.edits import new_track
+from slipstream.engine.tracks.load import check_track_data
 from slipstream.engine.tracks.track import Track
 from slipstream.engine.tracks.writer import dump_track, header_comments
 

@@ -24,7 +24,13 @@ from slipstream.engine.core.diagnostics import Counted, Diagnostic, sort_key
 from slipstream.engine.core.files import atomic_write_text
 from slipstream.engine.core.yamlsource import PathKey, load_text
 from slipstream.engine.editing.commands import Command
-from slipstream.engine.packs.loader import DATA_KINDS, MANIFEST, TESTS_DIR, Pack, PackLoader, _walk
+from slipstream.engine.packs.loader import (
+    MANIFEST,
+    TESTS_DIR,
+    PackLoader,
+    _walk,
+    content_model,
+)
 from slipstream.engine.packs.splice import update_text
 
 # File kind -> (list key, schema $def of an item, schema $def of an override)
@@ -202,7 +208,7 @@ Listener = Callable[[Change], None]
 class PackAnalysis(Counted):
     """The merged pack (None when pack.yaml is unreadable) and every diagnostic."""
 
-    pack: Pack | None
+    pack: Any  # the ruleset's merged pack (a LoadedPack), or None
     diagnostics: list[Diagnostic]
 
 
@@ -544,5 +550,7 @@ def add_item(doc: PackDocument, kind: str, item: dict[str, Any]) -> Command:
     return Batch([AddFile(rel, data)], f"Add {item.get('id', 'item')} in new file {rel}")
 
 
-def is_data_kind(kind: str) -> bool:
-    return kind in DATA_KINDS
+def is_data_kind(kind: str, ruleset: str = "automobiles") -> bool:
+    """Whether `kind` is a pack data file kind of `ruleset`'s content model."""
+    model = content_model(ruleset)
+    return model is not None and kind in model.data_kinds

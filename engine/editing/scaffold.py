@@ -70,7 +70,7 @@ def _bundled_schema_dir() -> Path:
 
 def _examples() -> tuple[str, str]:
     """Ids for the commented examples, taken from the bundled base pack."""
-    from slipstream.engine.packs.loader import base_pack
+    from slipstream.engine.rulesets.automobiles.content import base_pack
 
     try:
         pack = base_pack()

@@ -1,306 +1,93 @@
-"""Content packs (DESIGN §6): the `Pack` model and `load_pack`.
+"""Content packs (DESIGN §6): manifests, extends / overrides / replaces, and loading.
 
-A pack is a folder holding `pack.yaml` (format tag `pack/1`) plus YAML files found by their own
-format tags: `cubes/1`, `cards/1`, `drivers/1`, `sponsors/1`, `cardsets/1`, `rules/1` and
-`track/1` files (in any sub-folder but `tests/`, which holds rule scenarios). A pack may extend
-other packs (`extends: [base]`): it inherits their content, adds items, changes fields of
-inherited items through `overrides:` lists and replaces whole items listed in `replaces:`.
+A pack is a folder holding `pack.yaml` (format tag `pack/1`; `ruleset:` names its ruleset,
+`automobiles` when absent) plus YAML files found by their own format tags: the data kinds its
+ruleset's content model reads (for Automobiles `cubes/1`, `cards/1`, ...) and `track/1`
+files, in any sub-folder but `tests/`, which holds rule scenarios. A pack may extend other
+packs of its ruleset (`extends: [base]`): it inherits their content, adds items, changes
+fields of inherited items through `overrides:` lists and replaces whole items listed in
+`replaces:` (the shared merge steps are in engine/packs/merge.py).
 
-Everything here is plain, read-only data: mappings are `FrozenMap`s and lists are tuples, and
-effect lists stay as the YAML data they were written as (the effect interpreter reads them).
-Each item keeps an `Origin` so diagnostics can point into the file it came from.
+This module knows no ruleset's content: each ruleset brings a `ContentModel` (found through
+engine/core/plugins.py) that turns the raw items of a `Build` into its own pack object.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, Protocol
 
-from slipstream.engine.core import schemafast
+from slipstream.engine.core import filekinds, plugins, schemafast
 from slipstream.engine.core.diagnostics import Diagnostic, has_errors, make, sort_key
 from slipstream.engine.core.schema import registry, schema_diagnostics
 from slipstream.engine.core.yamlsource import Loaded, PathKey, Pos, SourceMap, json_path, load_file
+from slipstream.engine.packs.data import Origin
 from slipstream.engine.packs.files import MANIFEST, TESTS_DIR
 from slipstream.engine.packs.files import walk_pack as _walk
+from slipstream.engine.tracks.load import check_track_data
 from slipstream.engine.tracks.track import Track
+
+__all__ = ["MANIFEST", "TESTS_DIR", "Build", "ContentModel", "Entry", "ItemList", "LoadedPack",
+           "PackFile", "PackLoader", "bundled_packs", "bundled_root", "content_model", "load_pack"]
 
 FORMAT_TAG = "pack/1"
 CONTENT_PACKAGE = "slipstream.content"
-# File kinds a pack reads itself; `track` files go through the track checks.
-DATA_KINDS = ("cubes", "cards", "drivers", "sponsors", "cardsets", "rules")
-BRACKETS = ("first", "middle", "last")
-HOOK_PHASES = ("action", "buy", "car", "decline", "end_before_draw", "end_draw", "end_after_draw")
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 
-class FrozenMap(dict[K, V]):
-    """A read-only dict: hashable, picklable and JSON-serialisable like a plain dict."""
+class ItemList(NamedTuple):
+    """How a data file lists its items: `key: [...]` of `item` kind, with their schema $defs."""
 
-    __slots__ = ()
-
-    def _blocked(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("pack data is read-only")
-
-    __setitem__ = __delitem__ = _blocked
-    clear = pop = popitem = setdefault = update = _blocked
-    __ior__ = _blocked
-
-    def __hash__(self) -> int:  # type: ignore[override]
-        return hash(tuple(sorted(self.items(), key=lambda kv: repr(kv[0]))))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (FrozenMap, (dict(self),))
-
-    def __repr__(self) -> str:
-        return f"FrozenMap({dict.__repr__(self)})"
+    key: str
+    item: str
+    item_def: str
+    override_def: str | None
 
 
-def freeze(data: Any) -> Any:
-    """Loaded YAML data as read-only data: mappings → FrozenMap, lists → tuples."""
-    if isinstance(data, dict):
-        return FrozenMap({k: freeze(v) for k, v in data.items()})
-    if isinstance(data, list | tuple):
-        return tuple(freeze(v) for v in data)
-    return data
-
-
-def thaw(data: Any) -> Any:
-    """The inverse of `freeze` (plain dicts and lists), e.g. for JSON or YAML output."""
-    if isinstance(data, dict):
-        return {k: thaw(v) for k, v in data.items()}
-    if isinstance(data, tuple | list):
-        return [thaw(v) for v in data]
-    return data
-
-
-@dataclass(frozen=True, slots=True)
-class Origin:
-    """Where an item was written: the file (as displayed in diagnostics) and its JSON path."""
-
-    file: str
-    path: PathKey
-
-    def child(self, *sub: str | int) -> Origin:
-        return Origin(self.file, (*self.path, *sub))
-
-
-@dataclass(frozen=True, slots=True)
-class CubeKind:
-    """A kind of cube: a gear shade, wear, or an action colour (RULES §1.1)."""
-
-    id: str
-    pack: str
-    name: str
-    role: str  # "gear" | "wear" | "action"
-    gear: int | None  # 3..6 for gear cubes: also the space colour in track layouts
-    supply: int
-    display: str | None
-    text: str | None
-    origin: Origin = field(compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
-    """A card: what cubes of `colour` (a cube kind id) do, cost and are worth (RULES §1.2)."""
-
-    id: str
-    pack: str
-    name: str
-    colour: str
-    cost: int
-    value: int
-    supply: int
-    buyable: bool
-    fixed: bool
-    text: str
-    notes: str | None
-    effect: tuple[Any, ...]
-    # The mapping that supplied `effect` (the card, or an override that replaced the effect).
-    origin: Origin = field(compare=False)
-    # True when the card sets its own supply rather than taking its cube kind's.
-    supply_explicit: bool = field(default=False, compare=False, repr=False)
+class LoadedPack(Protocol):
+    """What the pack machinery reads of any ruleset's merged pack."""
 
     @property
-    def qualified(self) -> str:
-        return f"{self.pack}:{self.id}"
-
-
-@dataclass(frozen=True, slots=True)
-class Driver:
-    """A driver card: effect lists keyed by the turn moment they may be used (RULES §7.1)."""
-
-    id: str
-    pack: str
-    name: str
-    text: str
-    notes: str | None
-    hooks: FrozenMap[str, tuple[Any, ...]]
-    origin: Origin = field(compare=False)
-
+    def id(self) -> str: ...
     @property
-    def qualified(self) -> str:
-        return f"{self.pack}:{self.id}"
-
-
-@dataclass(frozen=True, slots=True)
-class SponsorBracket:
-    """One finishing bracket of a sponsor: its effect list, which opens with the standard
-    removal (`remove ... as: standard`); `standard_remove` is that step's number."""
-
-    standard_remove: int
-    effect: tuple[Any, ...]
-    origin: Origin = field(compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Sponsor:
-    """A sponsor card (RULES §7.2): family A-F, level 1-3, one bracket per finishing place."""
-
-    id: str
-    pack: str
-    family: str
-    level: int
-    name: str
-    text: str
-    notes: str | None
-    brackets: FrozenMap[str, SponsorBracket]
-    origin: Origin = field(compare=False)
-
+    def ruleset(self) -> str: ...
     @property
-    def qualified(self) -> str:
-        return f"{self.pack}:{self.id}"
-
-    def standard_remove(self, bracket: str) -> int:
-        return self.brackets[bracket].standard_remove
-
-    def effect(self, bracket: str) -> tuple[Any, ...]:
-        return self.brackets[bracket].effect
-
-
-@dataclass(frozen=True, slots=True)
-class CardSet:
-    """One action card per action colour: `cards` maps colour → card id."""
-
-    id: str
-    pack: str
-    name: str
-    description: str | None
-    cards: FrozenMap[str, str]
-    origin: Origin = field(compare=False)
-
+    def root(self) -> Path: ...
     @property
-    def qualified(self) -> str:
-        return f"{self.pack}:{self.id}"
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """Rule constants and house-rule options of the merged pack (RULES §2, §3.5, §5, §8)."""
-
-    hand_size: int
-    players_min: int
-    players_max: int
-    starting_bag: FrozenMap[str, int]
-    wear_by_darkest: FrozenMap[str, int]
-    grid_money: tuple[int, ...]
-    sponsor_pool_extra: int
-    season_races: int
-    options: FrozenMap[str, Any]
-    origin: Origin = field(compare=False)
-
-    def option(self, name: str) -> Any:
-        return self.options[name]
-
-
-@dataclass(frozen=True, slots=True)
-class Pack:
-    """A loaded pack with everything it inherits merged in. Items are keyed by plain slug."""
-
-    id: str
-    name: str
-    version: str
-    description: str
-    extends: tuple[str, ...]
-    root: Path
-    lineage: tuple[str, ...]  # this pack's id, then every pack it inherits from
-    cube_kinds: FrozenMap[str, CubeKind]
-    cards: FrozenMap[str, Card]
-    drivers: FrozenMap[str, Driver]
-    sponsors: FrozenMap[str, Sponsor]
-    card_sets: FrozenMap[str, CardSet]
-    rules: Rules | None
-    tracks: FrozenMap[str, Track]
-    scenario_files: tuple[Path, ...]
-    sources: FrozenMap[str, SourceMap] = field(compare=False)
-    track_origins: FrozenMap[str, Origin] = field(compare=False)
-    track_owners: FrozenMap[str, str] = field(compare=False)  # track id -> pack that defines it
-    digest: str = ""  # sha256 over the bytes of every file read (own and inherited)
-
-    # --- look-ups -----------------------------------------------------------------------
-    def resolve(self, ref: str) -> str | None:
-        """The plain id for `ref` (`ID` or `PACK:ID`) if the pack line knows it."""
-        owner, sep, slug = ref.rpartition(":")
-        if sep and owner not in self.lineage:
-            return None
-        return slug
-
-    def card(self, ref: str) -> Card:
-        """A card by plain or namespaced id; KeyError if unknown."""
-        return self.cards[self.resolve(ref) or ref]
-
-    def card_set(self, name: str) -> CardSet:
-        """A card set by id (plain or namespaced) or by its display name (case-insensitive)."""
-        slug = self.resolve(name) or ""
-        if slug in self.card_sets:
-            return self.card_sets[slug]
-        for cs in self.card_sets.values():
-            if cs.name.lower() == name.lower():
-                return cs
-        raise KeyError(name)
-
+    def lineage(self) -> tuple[str, ...]: ...
     @property
-    def action_colours(self) -> tuple[str, ...]:
-        return tuple(k.id for k in self.cube_kinds.values() if k.role == "action")
-
+    def digest(self) -> str: ...
     @property
-    def gear_kinds(self) -> tuple[CubeKind, ...]:
-        """Gear cube kinds, lowest gear first."""
-        return tuple(sorted((k for k in self.cube_kinds.values() if k.role == "gear"),
-                            key=lambda k: k.gear or 0))
-
+    def tracks(self) -> Mapping[str, Track]: ...
     @property
-    def fixed_cards(self) -> tuple[Card, ...]:
-        """The cards in every game (gears and wear), in cube-kind order."""
-        order = {k: i for i, k in enumerate(self.cube_kinds)}
-        return tuple(sorted((c for c in self.cards.values() if c.fixed),
-                            key=lambda c: order.get(c.colour, 99)))
+    def track_owners(self) -> Mapping[str, str]: ...
+    @property
+    def track_origins(self) -> Mapping[str, Origin]: ...
+    @property
+    def sources(self) -> Mapping[str, SourceMap]: ...
+    @property
+    def scenario_files(self) -> tuple[Path, ...]: ...
 
-    def cards_in_play(self, card_set: str | CardSet) -> FrozenMap[str, Card]:
-        """Colour → card for a game with this card set: the fixed cards plus the set's cards."""
-        cs = card_set if isinstance(card_set, CardSet) else self.card_set(card_set)
-        out = {c.colour: c for c in self.fixed_cards}
-        for colour, cid in cs.cards.items():
-            out[colour] = self.cards[cid]
-        return FrozenMap(out)
 
-    def position(self, origin: Origin, *sub: str | int) -> tuple[str, Pos, str]:
-        """(file, line/column, JSON path) of `origin` plus a sub-path, for diagnostics."""
-        path = (*origin.path, *sub)
-        src = self.sources.get(origin.file)
-        pos = src.value(path) if src is not None else Pos(1, 1)
-        return origin.file, pos, json_path(path)
+class ContentModel(Protocol):
+    """A ruleset's pack content: its data file kinds and how raw items become its pack."""
 
-    def diagnostic(self, code: str, origin: Origin, sub: Sequence[str | int], message: str,
-                   *, hint: str | None = None) -> Diagnostic:
-        """A diagnostic at an item's position (for the rules engine's effect errors)."""
-        file, pos, jp = self.position(origin, *sub)
-        return make(code, file, pos.line, pos.column, jp, message, hint=hint)
+    ruleset: str
+    data_kinds: tuple[str, ...]  # file kinds the pack reads itself (besides track and pack)
+    item_lists: Mapping[str, ItemList]  # data kinds that list items; the others are whole files
+
+    def build(self, b: Build) -> LoadedPack: ...
+    def filter_schema(self, diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]: ...
+
+
+def content_model(ruleset: str) -> ContentModel | None:
+    """The content model of a ruleset (None when no installed ruleset has that id)."""
+    rs = plugins.load(ruleset)
+    return getattr(rs, "content", None) if rs is not None else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,13 +124,15 @@ class Build:
     manifest: Loaded
     id: str
     extends: tuple[str, ...]
-    parents: list[Pack]
+    parents: list[LoadedPack]
+    ruleset: str = plugins.DEFAULT
+    content: Any = None  # the ruleset's ContentModel
     files: list[PackFile] = field(default_factory=list)
     diags: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, SourceMap] = field(default_factory=dict)
     own: dict[str, list[Entry]] = field(default_factory=dict)
     overrides: dict[str, list[Entry]] = field(default_factory=dict)
-    rules_files: list[Loaded] = field(default_factory=list)
+    whole: dict[str, list[Loaded]] = field(default_factory=dict)  # data files without item lists
     tracks: dict[str, Track] = field(default_factory=dict)
     scenario_files: list[Path] = field(default_factory=list)
     digest: Any = None
@@ -374,19 +163,12 @@ def _display(root: Path, rel: str) -> str:
     return str(root / rel) if str(root) not in ("", ".") else rel
 
 
-def _tag(data: Any) -> tuple[str, int | None]:
-    if not isinstance(data, dict) or "slipstream" not in data:
-        return "", None
-    kind, _, ver = str(data["slipstream"]).partition("/")
-    return kind, int(ver) if ver.isdigit() else None
-
-
 class PackLoader:
     """Loads packs and the packs they extend; one loader caches every pack it has read."""
 
     def __init__(self, search: Sequence[str | Path] = ()) -> None:
         self.search = [Path(s) for s in search]
-        self.cache: dict[Path, tuple[Pack | None, list[Diagnostic]]] = {}
+        self.cache: dict[Path, tuple[LoadedPack | None, list[Diagnostic]]] = {}
         self._index: dict[Path, dict[str, Path]] = {}
         # folders searched for packs by id (their manifests decide what `extends` finds)
         self.scanned: set[Path] = set()
@@ -429,7 +211,7 @@ class PackLoader:
         return bundled_packs().get(pack_id)
 
     # -- loading ------------------------------------------------------------------------------
-    def load(self, path: str | Path, stack: tuple[Path, ...] = ()) -> tuple[Pack | None, list[Diagnostic]]:
+    def load(self, path: str | Path, stack: tuple[Path, ...] = ()) -> tuple[LoadedPack | None, list[Diagnostic]]:
         root = Path(path)
         if root.is_file() and root.name == MANIFEST:
             root = root.parent
@@ -440,9 +222,7 @@ class PackLoader:
         self.cache[key] = result
         return result
 
-    def _load(self, root: Path, stack: tuple[Path, ...]) -> tuple[Pack | None, list[Diagnostic]]:
-        from slipstream.engine.rulesets.automobiles import contentcheck as packcheck
-
+    def _load(self, root: Path, stack: tuple[Path, ...]) -> tuple[LoadedPack | None, list[Diagnostic]]:
         mfile = _display(root, MANIFEST)
         if not (root / MANIFEST).is_file():
             return None, [make("P001", str(root), 1, 1, "$",
@@ -455,11 +235,16 @@ class PackLoader:
         if mdiags:
             return None, sorted(mdiags, key=sort_key)
         data = manifest.data
+        rid = str(data.get("ruleset", plugins.DEFAULT))
+        model = content_model(rid)
+        if model is None:
+            pos = manifest.source.value(("ruleset",))
+            return None, [make("P028", mfile, pos.line, pos.column, "$.ruleset",
+                               f"unknown ruleset {rid!r}",
+                               hint="installed rulesets: " + ", ".join(plugins.ruleset_ids()))]
         b = Build(root=root, manifest=manifest, id=data["id"],
-                  extends=tuple(data.get("extends", ())), parents=[])
+                  extends=tuple(data.get("extends", ())), parents=[], ruleset=rid, content=model)
         b.sources[mfile] = manifest.source
-        import hashlib
-
         b.digest = hashlib.sha256()
         b.digest.update(manifest.text.encode())
 
@@ -490,17 +275,20 @@ class PackLoader:
                 b.broken_extends = True
                 if parent is None:
                     continue
+            if parent.ruleset != b.ruleset:
+                b.diag("P029", mfile, ("extends", i),
+                       f"extends {pid!r}, a {parent.ruleset!r} pack, but this is a {b.ruleset!r} pack",
+                       hint="extend a pack of the same ruleset")
+                b.broken_extends = True
+                continue
             b.parents.append(parent)
             b.digest.update(parent.digest.encode())
 
         self._read_files(b)
-        pack = packcheck.build_pack(b)
+        pack = b.content.build(b)
         return pack, sorted(b.diags, key=sort_key)
 
     def _read_files(self, b: Build) -> None:
-        from slipstream.engine.packs.validate import check_track_data
-        from slipstream.engine.rulesets.automobiles import contentcheck as packcheck
-
         for rel in _walk(b.root):
             if rel == MANIFEST:
                 continue
@@ -515,18 +303,16 @@ class PackLoader:
             if loaded.data is None:
                 b.diags += loaded.diagnostics
                 continue
-            kind, ver = _tag(loaded.data)
+            kind, ver = filekinds.split_tag(loaded.data)
             if not kind:
                 b.diags.append(make("F002", file, 1, 1, "$", "skipped: no `slipstream:` format tag",
                                     hint="pack files start with a tag such as `slipstream: cards/1`"))
                 continue
             pos = loaded.source.value(("slipstream",))
-            if kind not in (*DATA_KINDS, "track", "pack") or ver != 1:
-                from slipstream.engine.packs.validate import known_tags
-
+            if kind not in (*b.content.data_kinds, "track", "pack") or ver != 1:
                 b.diags.append(make("F003", file, pos.line, pos.column, "$.slipstream",
                                     f"unknown format tag {loaded.data['slipstream']!r}",
-                                    hint="known tags: " + ", ".join(known_tags())))
+                                    hint="known tags in a pack: " + ", ".join(_pack_tags(b.content))))
                 continue
             if kind == "pack":
                 b.diags.append(make("P002", file, pos.line, pos.column, "$.slipstream",
@@ -542,17 +328,12 @@ class PackLoader:
                 continue
             b.files.append(PackFile(rel, kind, loaded))
             sdiags = _schema_check(kind, loaded)
-            b.diags += packcheck.filter_schema(sdiags, loaded)
+            b.diags += b.content.filter_schema(sdiags, loaded)
             _collect(b, kind, loaded, bool(sdiags))
 
 
-_ITEM_LISTS = {
-    "cubes": ("cubes", "cube", "cube", "cube_override"),
-    "cards": ("cards", "card", "card", "card_override"),
-    "drivers": ("drivers", "driver", "driver", "driver_override"),
-    "sponsors": ("sponsors", "sponsor", "sponsor", "sponsor_override"),
-    "cardsets": ("card_sets", "card_set", "card_set", None),
-}
+def _pack_tags(model: ContentModel) -> list[str]:
+    return sorted({"pack/1", "track/1", *(f"{k}/1" for k in model.data_kinds)})
 
 
 def _add(b: Build, kind: str, entry: Entry) -> None:
@@ -583,10 +364,11 @@ def _collect(b: Build, kind: str, loaded: Loaded, had_errors: bool) -> None:
     """Gather the items of one data file; with schema errors only items that are valid."""
     data = loaded.data
     file = loaded.file
-    if kind == "rules":
-        b.rules_files.append(loaded)
+    lists = b.content.item_lists.get(kind)
+    if lists is None:  # a whole-file kind (e.g. Automobiles' rules): the model reads it
+        b.whole.setdefault(kind, []).append(loaded)
         return
-    key, item_kind, defname, odef = _ITEM_LISTS[kind]
+    key, item_kind, defname, odef = lists
     items = data.get(key) if isinstance(data, dict) else None
     if isinstance(items, list):
         for i, item in enumerate(items):
@@ -605,22 +387,32 @@ def _collect(b: Build, kind: str, loaded: Loaded, had_errors: bool) -> None:
 
 
 def _check_scenario_file(path: Path, file: str) -> list[Diagnostic]:
-    """A rule scenario of the pack, checked by the validator registered for its kind.
+    """A rule scenario of the pack, checked by the checker its ruleset registered for its kind.
 
     Scenario files are checked standalone (their schema; references are checked when
     `slipstream test` runs them), so a file the fast schema check accepts needs nothing more.
     """
-    from slipstream.engine.packs.validate import known_tags, validate_file
-
     loaded = load_file(path, display=file)
-    kind, ver = _tag(loaded.data)
-    if (loaded.data is not None and kind and f"{kind}/{ver}" in known_tags()
-            and schemafast.is_valid(kind, loaded.data)):
+    if loaded.data is None:
+        return loaded.diagnostics
+    kind, ver = filekinds.split_tag(loaded.data)
+    plugins.load_all()  # every ruleset's scenario kinds
+    check = filekinds.lookup(kind, ver)
+    if check is None:
+        src = loaded.source
+        if not kind:
+            return [make("F003", file, 1, 1, "$", "missing `slipstream:` format tag",
+                         hint="start the file with `slipstream: KIND/1`")]
+        pos = src.value(("slipstream",))
+        return [make("F003", file, pos.line, pos.column, "$.slipstream",
+                     f"unknown format tag {loaded.data['slipstream']!r}",
+                     hint="known tags: " + ", ".join(filekinds.registered_tags()))]
+    if schemafast.is_valid(kind, loaded.data):
         return []
-    return validate_file(path)
+    return sorted(check(loaded.data, loaded.source), key=sort_key)
 
 
-def load_pack(path: str | Path, *, search: Sequence[str | Path] = ()) -> tuple[Pack | None, list[Diagnostic]]:
+def load_pack(path: str | Path, *, search: Sequence[str | Path] = ()) -> tuple[LoadedPack | None, list[Diagnostic]]:
     """Load the pack in folder `path` with every pack it extends.
 
     Returns the merged pack and every problem found. The pack is None only when `pack.yaml`
@@ -648,32 +440,5 @@ def bundled_packs() -> dict[str, Path]:
             if isinstance(loaded.data, dict) and isinstance(loaded.data.get("id"), str):
                 out.setdefault(loaded.data["id"], child)
     return out
-
-
-@cache
-def base_pack() -> Pack:
-    """The bundled base pack. Raises RuntimeError if it has errors (a bug in the package)."""
-    folder = bundled_packs().get("base")
-    if folder is None:
-        raise RuntimeError("the bundled base pack is missing")
-    pack, diags = load_pack(folder)
-    errors = [d for d in diags if d.is_error]
-    if pack is None or errors:
-        from slipstream.engine.core.diagnostics import format_text
-
-        raise RuntimeError("the bundled base pack has errors:\n" + format_text(errors))
-    return pack
-
-
-def iter_effects(pack: Pack) -> Iterable[tuple[str, Origin, tuple[str | int, ...], tuple[Any, ...]]]:
-    """Every effect list of a pack: (owner label, origin, sub-path, effect list)."""
-    for card in pack.cards.values():
-        yield f"card {card.id}", card.origin, ("effect",), card.effect
-    for drv in pack.drivers.values():
-        for phase, eff in drv.hooks.items():
-            yield f"driver {drv.id}", drv.origin, ("hooks", phase), eff
-    for sp in pack.sponsors.values():
-        for br, bracket in sp.brackets.items():
-            yield f"sponsor {sp.id} ({br})", bracket.origin, (), bracket.effect
 
 

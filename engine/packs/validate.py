@@ -1,108 +1,55 @@
 """Validate files and folders: dispatch each YAML file on its `slipstream:` format tag.
 
-Other modules register further file kinds (packs, cards, scenarios) with `register_kind`.
+The table of file kinds lives in engine/core/filekinds.py. This module fills in what the
+pack machinery knows (tracks, pack manifests and the data kinds of every ruleset's content
+model) and loads every ruleset, which registers its own kinds (rule scenarios). A folder
+holding `pack.yaml` is validated as a whole pack (every file, tracks included, plus the
+cross-checks); a single pack data file given on its own is checked inside its pack when one
+encloses it, otherwise against its schema only.
 """
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.core import filekinds, plugins
 from slipstream.engine.core.diagnostics import Diagnostic, make, sort_key
-from slipstream.engine.packs.files import MANIFEST, YAML_SUFFIXES
+from slipstream.engine.packs.files import MANIFEST, YAML_SUFFIXES, walk_pack
 
 if TYPE_CHECKING:
-    from slipstream.engine.core.resultcache import PackValidation
     from slipstream.engine.core.yamlsource import Loaded, SourceMap
-    from slipstream.engine.tracks.track import Track
+    from slipstream.engine.packs.resultcache import PackValidation
 
 # The heavy modules (PyYAML, the schema, track and pack checks) are imported where they are
-# used: a cached pack validation (engine/core/resultcache.py) needs none of them.
+# used: a cached pack validation (engine/packs/resultcache.py) needs none of them.
 
-# kind name -> (supported versions, checker(data, source) -> diagnostics)
-Checker = Callable[[Any, "SourceMap"], list[Diagnostic]]
-_KINDS: dict[str, tuple[tuple[int, ...], Checker]] = {}
-
-
-def register_kind(kind: str, versions: tuple[int, ...], checker: Checker) -> None:
-    """Make `slipstream: KIND/VERSION` files known to the validator."""
-    _KINDS[kind] = (versions, checker)
+Checker = filekinds.Checker
+_registered = [False]
 
 
 def _register_all() -> None:
-    """The pack file kinds register themselves when engine/packs/packvalidate.py is imported."""
-    from slipstream.engine.packs import packvalidate  # noqa: F401
+    """Tracks, manifests and every ruleset's pack data kinds; each ruleset's own kinds."""
+    if _registered[0]:
+        return
+    _registered[0] = True
+    from slipstream.engine.packs.loader import content_model
+    from slipstream.engine.tracks.load import TRACK_VERSIONS, track_checker
+
+    filekinds.register_kind("track", TRACK_VERSIONS, track_checker)
+    filekinds.register_kind("pack", (1,), _manifest_checker)
+    for rid in plugins.ruleset_ids():
+        model = content_model(rid)
+        for kind in model.data_kinds if model is not None else ():
+            filekinds.register_kind(kind, (1,), _file_checker(kind))
 
 
 def known_tags() -> list[str]:
+    """Every `KIND/VERSION` the validator knows."""
     _register_all()
-    return sorted(f"{k}/{v}" for k, (vs, _) in _KINDS.items() for v in vs)
-
-
-@dataclass(slots=True)
-class TrackResult:
-    track: Track | None
-    loaded: Loaded
-    diagnostics: list[Diagnostic]
-
-
-def check_track_data(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnostic]]:
-    """Schema, layout and geometry checks of one track document."""
-    # The checks allocate many small objects that all stay alive; pausing the cyclic garbage
-    # collector keeps big tracks linear instead of rescanning them again and again.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _check_track_data(data, src)
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _check_track_data(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnostic]]:
-    from slipstream.engine.core.schema import schema_diagnostics
-    from slipstream.engine.tracks.checks import check_track
-    from slipstream.engine.tracks.track import parse_track
-
-    diags = schema_diagnostics("track", data, src)
-    if diags:
-        # The model needs schema-valid data; layout token errors are still worth reporting.
-        if isinstance(data, dict) and isinstance(data.get("layout"), list) and all(
-            isinstance(x, str) for x in data["layout"]
-        ):
-            _, more = parse_track({"layout": data["layout"]}, src)
-            diags += [d for d in more if d.code == "T101"]
-        return None, diags
-    track, more = parse_track(data, src)
-    diags += more
-    if track is not None:
-        diags += check_track(track, data, src)
-    return track, diags
-
-
-def _track_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
-    return check_track_data(data, src)[1]
-
-
-register_kind("track", (1,), _track_checker)
-
-
-def load_track(path: str | Path) -> TrackResult:
-    """Load and check a track file; the track is None when it has errors that stop the model."""
-    from slipstream.engine.core.yamlsource import load_file
-
-    loaded = load_file(path)
-    if loaded.data is None:
-        return TrackResult(None, loaded, loaded.diagnostics)
-    tag_diags = _tag_problem(loaded, expect="track")
-    if tag_diags:
-        return TrackResult(None, loaded, tag_diags)
-    track, diags = check_track_data(loaded.data, loaded.source)
-    return TrackResult(track, loaded, sorted(diags, key=sort_key))
+    return filekinds.registered_tags()
 
 
 def _tag_problem(loaded: Loaded, expect: str | None = None) -> list[Diagnostic]:
@@ -115,7 +62,7 @@ def _tag_problem(loaded: Loaded, expect: str | None = None) -> list[Diagnostic]:
     tag = data["slipstream"]
     kind, _, ver = str(tag).partition("/")
     pos = loaded.source.value(("slipstream",))
-    if kind not in _KINDS or not ver.isdigit() or int(ver) not in _KINDS[kind][0]:
+    if filekinds.lookup(kind, int(ver) if ver.isdigit() else None) is None:
         return [make("F003", f, pos.line, pos.column, "$.slipstream",
                      f"unknown format tag {tag!r}", hint="known tags: " + ", ".join(known_tags()))]
     if expect and kind != expect:
@@ -139,8 +86,10 @@ def validate_file(path: str | Path, *, explicit: bool = True) -> list[Diagnostic
     problems = _tag_problem(loaded)
     if problems:
         return problems
-    kind = str(data["slipstream"]).partition("/")[0]
-    return sorted(_KINDS[kind][1](data, loaded.source), key=sort_key)
+    kind, ver = filekinds.split_tag(data)
+    check = filekinds.lookup(kind, ver)
+    assert check is not None  # _tag_problem found it
+    return sorted(check(data, loaded.source), key=sort_key)
 
 
 def _walk(folder: Path) -> Iterable[Path]:
@@ -151,16 +100,61 @@ def _walk(folder: Path) -> Iterable[Path]:
                 yield Path(root) / name
 
 
-def _validate_pack(folder: Path) -> PackValidation:
-    from slipstream.engine.packs.packvalidate import validate_pack
+def validate_pack_folder(folder: Path) -> list[Diagnostic]:
+    """Every diagnostic of the pack in `folder`."""
+    from slipstream.engine.packs.loader import PackLoader
 
-    return validate_pack(folder)
+    return PackLoader().load(folder)[1]
+
+
+def _validate_pack(folder: Path) -> PackValidation:
+    """Every diagnostic of the pack in `folder`, with the files and folders the result depends on."""
+    from slipstream.engine.packs.loader import PackLoader
+    from slipstream.engine.packs.resultcache import PackValidation
+
+    loader = PackLoader()
+    diags = loader.load(folder)[1]
+    return PackValidation(diags, sum(1 for _ in walk_pack(folder)),  # the manifest is one of them
+                          sorted(str(k) for k in loader.cache), sorted(str(s) for s in loader.scanned))
+
+
+def _enclosing_pack(file: Path) -> Path | None:
+    for parent in file.parents:  # as given, so diagnostics keep the user's relative paths
+        if (parent / MANIFEST).is_file():
+            return parent
+    return None
+
+
+def _file_checker(kind: str) -> Any:
+    def check(data: Any, src: SourceMap) -> list[Diagnostic]:
+        file = Path(src.file)
+        root = _enclosing_pack(file) if file.exists() else None
+        if root is None:
+            from slipstream.engine.core.schema import schema_diagnostics
+
+            return schema_diagnostics(kind, data, src)
+        diags = pack_folder_result(root).diagnostics  # one pack load for many files of it
+        target = file.resolve()
+        return [d for d in diags if Path(d.file).resolve() == target]
+
+    return check
+
+
+def _manifest_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
+    file = Path(src.file)
+    if file.name == MANIFEST and file.exists():
+        return pack_folder_result(file.parent).diagnostics
+    from slipstream.engine.core.schema import schema_diagnostics
+
+    return schema_diagnostics("pack", data, src)
+
+
 
 
 def pack_folder_result(folder: Path, use_cache: bool | None = None) -> PackValidation:
     """A whole pack folder (every file and the cross-checks), through the result cache
     (`use_cache` None: as `validate_paths` was asked, else yes)."""
-    from slipstream.engine.core.resultcache import validate_pack_cached
+    from slipstream.engine.packs.resultcache import validate_pack_cached
 
     return validate_pack_cached(folder, _validate_pack, use_cache)
 
@@ -169,9 +163,9 @@ def validate_paths(paths: Iterable[str | Path], use_cache: bool = True) -> tuple
     """Validate files and folders (recursively). Returns diagnostics and the number of files.
 
     A folder holding `pack.yaml` is validated as a whole pack; unchanged packs come from the
-    result cache (engine/core/resultcache.py) unless `use_cache` is False.
+    result cache (engine/packs/resultcache.py) unless `use_cache` is False.
     """
-    from slipstream.engine.core.resultcache import using
+    from slipstream.engine.packs.resultcache import using
 
     with using(use_cache):
         diags, count = _validate_paths(paths)
@@ -204,19 +198,3 @@ def _validate_paths(paths: Iterable[str | Path]) -> tuple[list[Diagnostic], int]
         else:
             diags.append(make("F001", str(path), 1, 1, "$", "no such file or folder"))
     return diags, count
-
-
-# Rule scenarios (engine/rulesets/automobiles/scenarios.py, engine/rulesets/automobiles/seasonscenarios.py): a lone scenario file is
-# checked against its schema only (its references need the pack), so the kinds are registered
-# here without importing the game engine, which would cost a tenth of a second at start-up.
-def _schema_only(kind: str) -> Checker:
-    def check(data: Any, src: SourceMap) -> list[Diagnostic]:
-        from slipstream.engine.core.schema import schema_diagnostics
-
-        return schema_diagnostics(kind, data, src)
-
-    return check
-
-
-register_kind("scenario", (1,), _schema_only("scenario"))
-register_kind("season-scenario", (1,), _schema_only("season-scenario"))

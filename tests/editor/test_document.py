@@ -9,8 +9,8 @@ import pytest
 from slipstream.engine.editing import commands as c
 from slipstream.engine.editing.commands import CommandStack
 from slipstream.engine.editing.document import TrackDocument
-from slipstream.engine.packs.validate import load_track
 from slipstream.engine.tracks import edits as te
+from slipstream.engine.tracks.load import load_track
 
 from .conftest import BUNDLED
 

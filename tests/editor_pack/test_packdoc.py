@@ -14,8 +14,8 @@ from slipstream.engine.editing.packdoc import (
     parse_json_path,
 )
 from slipstream.engine.editing.scaffold import new_pack
-from slipstream.engine.packs.packvalidate import validate_pack_folder
 from slipstream.engine.packs.splice import changed_lines
+from slipstream.engine.packs.validate import validate_pack_folder
 
 
 def _card(doc: PackDocument, card_id: str):

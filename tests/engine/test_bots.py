@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from slipstream.engine.packs.loader import base_pack
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.automobiles.bots import BOTS, Bot, GreedyBot, make_bot, play_out
+from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from slipstream.engine.packs.loader import base_pack
+from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.rules import (
     basic_ruleset,

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from slipstream.engine.packs.loader import base_pack
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot, RandomBot
+from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.racelog import dumps
 from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from slipstream.cli.main import main
 from slipstream.engine.core.yamlsource import load_text
-from slipstream.engine.packs.loader import base_pack
+from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.scenarios import (
     check_scenario,
     run_file,

@@ -7,8 +7,8 @@ from functools import cache
 
 import pytest
 
-from slipstream.engine.packs.loader import base_pack
 from slipstream.engine.rulesets.automobiles.bots import make_bot
+from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.draft import Draft, bracket_for, draw_pool, effect_score
 from slipstream.engine.rulesets.automobiles.game import Seat
 from slipstream.engine.rulesets.automobiles.runner import _ruleset

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from slipstream.engine.packs.loader import base_pack
+from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.seasonrun import SeasonResult, SeasonSpec, run_seasons
 from slipstream.engine.rulesets.automobiles.seasonstats import summarise_seasons
 

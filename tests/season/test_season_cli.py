@@ -101,7 +101,7 @@ def test_usage_errors() -> None:
 
 
 def test_tracks_can_be_files(tmp_path: Path) -> None:
-    from slipstream.engine.packs.loader import base_pack
+    from slipstream.engine.rulesets.automobiles.content import base_pack
 
     src = Path(base_pack().root) / "tracks" / "first-oval.yaml"
     copy = tmp_path / "my-oval.yaml"

@@ -101,8 +101,8 @@ def test_report_lists_holder_wins_with_intervals() -> None:
 
 def test_greedy_bot_thins_its_bag_with_a_sponsor_removal() -> None:
     """Between races a removal returns wear, then money-only cubes, and never gears."""
-    from slipstream.engine.packs.loader import base_pack
     from slipstream.engine.rulesets.automobiles.bots import GreedyBot
+    from slipstream.engine.rulesets.automobiles.content import base_pack
     from slipstream.engine.rulesets.automobiles.game import position_game
     from slipstream.engine.rulesets.automobiles.runner import _ruleset
     from slipstream.engine.rulesets.automobiles.state import BAG

@@ -9,27 +9,30 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from slipstream.engine.core.diagnostics import Diagnostic
 from slipstream.engine.core.yamlsource import Loaded
-from slipstream.engine.packs.loader import (
+from slipstream.engine.packs.data import FrozenMap, Origin, freeze
+from slipstream.engine.packs.loader import Build, Entry
+from slipstream.engine.packs.merge import (
+    apply_overrides,
+    inherit,
+    merge,
+    merge_tracks,
+    read_replaces,
+    report_unused_replaces,
+)
+from slipstream.engine.rulesets.automobiles.content import (
     BRACKETS,
-    MANIFEST,
-    Build,
     Card,
     CardSet,
     CubeKind,
     Driver,
-    Entry,
-    FrozenMap,
-    Origin,
     Pack,
     Rules,
     Sponsor,
     SponsorBracket,
-    freeze,
 )
 
 KIND_LABEL = {
@@ -151,78 +154,6 @@ def _override(kind: str, item: Any, o: Entry) -> Any:
 # ---------------------------------------------------------------------------------------------
 
 
-def _inherit(b: Build, attr: str, kind: str) -> dict[str, Any]:
-    """Items of every extended pack; a clash between two parents is reported."""
-    out: dict[str, Any] = {}
-    for i, parent in enumerate(b.parents):
-        for key, item in getattr(parent, attr).items():
-            prev = out.get(key)
-            owner = getattr(item, "pack", parent.id)
-            if prev is not None and prev != item:
-                b.diag("P023", b.manifest.file, ("extends", _extends_index(b, parent.id, i)),
-                       f"{KIND_LABEL[kind]} {key!r} is defined by two extended packs",
-                       hint=f"{owner}:{key} and another pack both define it; extend only one, "
-                            "or replace it in this pack")
-            out[key] = item
-    return out
-
-
-def _extends_index(b: Build, pid: str, fallback: int) -> int:
-    return b.extends.index(pid) if pid in b.extends else fallback
-
-
-def _merge(b: Build, kind: str, inherited: dict[str, Any], owners: dict[str, str],
-           replaces: dict[str, tuple[int, bool]]) -> tuple[dict[str, Any], dict[str, Entry]]:
-    """Own items over inherited ones: duplicates, clashes and `replaces` entries checked."""
-    merged = dict(inherited)
-    own: dict[str, Entry] = {}
-    for e in b.own.get(kind, []):
-        if e.id in own:
-            first = own[e.id].origin
-            src = b.sources.get(first.file)
-            line = src.value((*first.path, "id")).line if src else 0
-            b.at("P010", e.origin, ("id",) if kind != "track" else ("id",),
-                 f"duplicate {KIND_LABEL[kind]} id {e.id!r} (first defined at "
-                 f"{Path(first.file).name}:{line})",
-                 hint="ids must be unique in a pack; rename one of them")
-            continue
-        own[e.id] = e
-        if e.id in inherited:
-            qualified = f"{owners.get(e.id, '?')}:{e.id}"
-            if qualified in replaces:
-                replaces[qualified] = (replaces[qualified][0], True)
-            else:
-                code = "P024" if kind == "track" else "P023"
-                b.at(code, e.origin, ("id",),
-                     f"{KIND_LABEL[kind]} id {e.id!r} clashes with {qualified} of an extended pack",
-                     hint=f"rename it, or list `{qualified}` under `replaces:` in {MANIFEST} to "
-                          "replace the inherited one on purpose" +
-                          ("" if kind == "track" else " (or change fields with `overrides:`)"))
-                continue
-        if e.valid and kind in _BUILDERS:
-            merged[e.id] = _BUILDERS[kind](e)
-        elif kind in _BUILDERS:
-            merged.pop(e.id, None) if e.id not in inherited else None
-    return merged, own
-
-
-def _apply_overrides(b: Build, kind: str, merged: dict[str, Any], lineage: tuple[str, ...]) -> None:
-    for o in b.overrides.get(kind, []):
-        owner, sep, slug = o.id.rpartition(":")
-        if sep and owner not in lineage:
-            b.at("P018", o.origin, ("id",), f"{o.id!r} names pack {owner!r}, which this pack does not extend",
-                 hint="known packs here: " + ", ".join(lineage))
-            continue
-        item = merged.get(slug)
-        if item is None or item.pack == b.id or (sep and item.pack != owner):
-            b.at("P017", o.origin, ("id",),
-                 f"override of unknown {KIND_LABEL[kind]} {o.id!r}: no extended pack defines it",
-                 hint="overrides change inherited items; define new items in the main list")
-            continue
-        if o.valid:
-            merged[slug] = _override(kind, item, o)
-
-
 def _manifest_file(b: Build) -> str:
     return b.manifest.file
 
@@ -231,42 +162,19 @@ def build_pack(b: Build) -> Pack:
     """Merge the pack's own items over its parents' and run every cross-check."""
     lineage = b.lineage
     mdata = b.manifest.data
-    mfile = _manifest_file(b)
-    # `replaces:` entries: qualified id -> (index in the list, used?)
-    replaces: dict[str, tuple[int, bool]] = {}
-    for i, ref in enumerate(mdata.get("replaces", [])):
-        owner = ref.partition(":")[0]
-        if owner not in lineage or owner == b.id:
-            b.diag("P018", mfile, ("replaces", i),
-                   f"{ref!r} names pack {owner!r}, which this pack does not extend",
-                   hint="known packs here: " + ", ".join(p for p in lineage if p != b.id))
-            continue
-        replaces[ref] = (i, False)
+    replaces = read_replaces(b)
 
     results: dict[str, dict[str, Any]] = {}
     for kind, attr in (("cube", "cube_kinds"), ("card", "cards"), ("driver", "drivers"),
                        ("sponsor", "sponsors")):
-        inherited = _inherit(b, attr, kind)
+        inherited = inherit(b, attr, KIND_LABEL[kind])
         owners = {k: v.pack for k, v in inherited.items()}
-        merged, _ = _merge(b, kind, inherited, owners, replaces)
-        _apply_overrides(b, kind, merged, lineage)
+        merged, _ = merge(b, kind, KIND_LABEL[kind], inherited, owners, replaces, _BUILDERS.get(kind))
+        apply_overrides(b, KIND_LABEL[kind], b.overrides.get(kind, []), merged, lineage,
+                        lambda item, o, kind=kind: _override(kind, item, o))
         results[kind] = merged
 
-    # Tracks: parsed already; merge by id.
-    inherited_tracks: dict[str, Any] = {}
-    track_owner: dict[str, str] = {}
-    track_origins: dict[str, Origin] = {}
-    for parent in b.parents:
-        for tid, track in parent.tracks.items():
-            inherited_tracks[tid] = track
-            track_owner[tid] = parent.track_owners[tid]
-            track_origins[tid] = parent.track_origins[tid]
-    tracks, own_tracks = _merge(b, "track", inherited_tracks, track_owner, replaces)
-    for tid, e in own_tracks.items():
-        if tid in b.tracks and (tid not in inherited_tracks or f"{track_owner[tid]}:{tid}" in replaces):
-            tracks[tid] = b.tracks[tid]
-            track_origins[tid] = e.origin
-            track_owner[tid] = b.id
+    tracks, track_origins, track_owner = merge_tracks(b, replaces)
 
     # Cube kinds resolve card supplies.
     kinds: dict[str, CubeKind] = results["cube"]
@@ -278,9 +186,10 @@ def build_pack(b: Build) -> Pack:
         cards[cid] = card
 
     # Card sets (no overrides: a set is small, replace it instead).
-    inherited_sets = _inherit(b, "card_sets", "card_set")
+    inherited_sets = inherit(b, "card_sets", KIND_LABEL["card_set"])
     set_owners = {k: v.pack for k, v in inherited_sets.items()}
-    sets_merged, own_sets = _merge(b, "card_set", inherited_sets, set_owners, replaces)
+    sets_merged, own_sets = merge(b, "card_set", KIND_LABEL["card_set"], inherited_sets, set_owners,
+                                  replaces, None)
     for sid, e in own_sets.items():
         if sid in sets_merged and sets_merged[sid].pack != b.id:
             if f"{set_owners[sid]}:{sid}" not in replaces:
@@ -291,17 +200,13 @@ def build_pack(b: Build) -> Pack:
         else:
             sets_merged.pop(sid, None)
 
-    for ref, (i, used) in replaces.items():
-        if not used:
-            b.diag("P025", mfile, ("replaces", i),
-                   f"`replaces` names {ref!r} but this pack defines no item with that id",
-                   hint="define a track, card, driver, sponsor or card set with the same id, or "
-                        "remove the entry")
+    report_unused_replaces(b, replaces, "a track, card, driver, sponsor or card set")
 
     rules = _merge_rules(b, kinds)
 
     pack = Pack(
         id=b.id,
+        ruleset=b.ruleset,
         name=str(mdata.get("name", b.id)),
         version=str(mdata.get("version", "")),
         description=str(mdata.get("description", "")),
@@ -510,6 +415,7 @@ def _check_sponsors(b: Build, pack: Pack) -> None:
 
 
 def _merge_rules(b: Build, kinds: dict[str, CubeKind]) -> Rules | None:
+    rules_files = b.whole.get("rules", [])
     constants: dict[str, Any] = {}
     options: dict[str, Any] = {}
     origin: Origin | None = None
@@ -525,10 +431,10 @@ def _merge_rules(b: Build, kinds: dict[str, CubeKind]) -> Rules | None:
         })
         options.update(r.options)
         origin = r.origin
-    for i, loaded in enumerate(b.rules_files):
+    for i, loaded in enumerate(rules_files):
         if i > 0:
             b.diag("P035", loaded.file, ("slipstream",),
-                   f"a second rules file in one pack (the first is {b.rules_files[0].file})",
+                   f"a second rules file in one pack (the first is {rules_files[0].file})",
                    hint="keep one rules/1 file per pack")
             continue
         data = loaded.data if isinstance(loaded.data, dict) else {}
@@ -544,7 +450,7 @@ def _merge_rules(b: Build, kinds: dict[str, CubeKind]) -> Rules | None:
     if b.broken_extends and (origin is None or missing or missing_o):
         return None  # the broken `extends` entry is reported; the rest would be noise
     if origin is None or missing or missing_o:
-        where = b.rules_files[0].file if b.rules_files else b.manifest.file
+        where = rules_files[0].file if rules_files else b.manifest.file
         what = ", ".join([*missing, *missing_o]) if origin is not None else "every constant and option"
         b.diag("P034", where, (), f"the rules are incomplete: no value for {what}",
                hint="give them in a rules/1 file, or extend `base` to inherit its rules")
@@ -568,7 +474,7 @@ def _merge_rules(b: Build, kinds: dict[str, CubeKind]) -> Rules | None:
 
 def _rules_pos(b: Build, rules: Rules, *path: str | int) -> tuple[str, tuple[str | int, ...]]:
     """Where to point for a rules value: this pack's rules file if it sets it, else its origin."""
-    for loaded in b.rules_files[:1]:
+    for loaded in b.whole.get("rules", [])[:1]:
         data = loaded.data if isinstance(loaded.data, dict) else {}
         node: Any = data
         ok = True
@@ -584,7 +490,7 @@ def _rules_pos(b: Build, rules: Rules, *path: str | int) -> tuple[str, tuple[str
 
 
 def _check_rules(b: Build, pack: Pack, rules: Rules) -> None:
-    own_rules = bool(b.rules_files)
+    own_rules = bool(b.whole.get("rules"))
     kinds = pack.cube_kinds
     for k in rules.starting_bag:
         if k not in kinds:

@@ -20,7 +20,7 @@ from slipstream.engine.core.schema import schema_files
 from slipstream.engine.core.yamlsource import Loaded, PathKey, SourceMap, json_path
 
 if TYPE_CHECKING:
-    from slipstream.engine.packs.loader import Pack
+    from slipstream.engine.rulesets.automobiles.content import Pack
 
 KIND_GROUPS = ("gears", "actions")
 SOURCE_EXTRA = ("played",)
@@ -338,7 +338,7 @@ def schema_noise(diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]:
 
 def check_effects(pack: Pack, *, files: set[str]) -> list[Diagnostic]:
     """E-coded diagnostics for the effect lists written in `files` (the pack's own files)."""
-    from slipstream.engine.packs.loader import iter_effects
+    from slipstream.engine.rulesets.automobiles.content import iter_effects
 
     kinds = tuple(pack.cube_kinds)
     colours = tuple(k.gear for k in pack.cube_kinds.values() if k.gear is not None)

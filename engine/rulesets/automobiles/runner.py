@@ -51,7 +51,7 @@ class RaceResult:
 
 @cache
 def load_pack_cached(path: str) -> Any:
-    from slipstream.engine.packs.loader import base_pack, load_pack
+    from slipstream.engine.rulesets.automobiles.content import base_pack, load_pack
 
     if not path:
         return base_pack()

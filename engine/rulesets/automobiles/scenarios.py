@@ -15,7 +15,6 @@ from typing import Any
 from slipstream.engine.core.diagnostics import Diagnostic, make
 from slipstream.engine.core.schema import schema_diagnostics
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
-from slipstream.engine.packs.validate import register_kind
 from slipstream.engine.play.decisions import pending_mismatches, play_decisions
 from slipstream.engine.rulesets.automobiles.game import Game, position_game
 from slipstream.engine.rulesets.automobiles.rules import (
@@ -311,8 +310,6 @@ def _standalone_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
     """`slipstream validate` on a lone scenario file: the schema only (references need the pack)."""
     return schema_diagnostics(FORMAT, data, src)
 
-
-register_kind(FORMAT, (1,), _standalone_checker)
 
 # Season scenarios (season-scenario/1, engine/rulesets/automobiles/seasonscenarios.py) run beside these.
 from slipstream.engine.rulesets.automobiles import seasonscenarios as _seasonscenarios  # noqa: E402

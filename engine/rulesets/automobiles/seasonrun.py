@@ -75,7 +75,7 @@ def resolve_track(pack: Any, ref: str) -> Track:
     p = Path(ref)
     if p.suffix in (".yaml", ".yml") and p.is_file():
         from slipstream.engine.core.diagnostics import format_text
-        from slipstream.engine.packs.validate import load_track
+        from slipstream.engine.tracks.load import load_track
 
         res = load_track(p)
         errors = [d for d in res.diagnostics if d.is_error]

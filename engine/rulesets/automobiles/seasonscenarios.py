@@ -14,7 +14,6 @@ from typing import Any
 from slipstream.engine.core.diagnostics import Diagnostic, make
 from slipstream.engine.core.schema import schema_diagnostics
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path
-from slipstream.engine.packs.validate import register_kind
 from slipstream.engine.play.decisions import pending_mismatches, play_decisions
 from slipstream.engine.rulesets.automobiles.draft import Draft, bracket_for, draw_pool
 from slipstream.engine.rulesets.automobiles.season import next_grid, season_config, season_standings
@@ -134,5 +133,3 @@ def _standalone_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
     """`slipstream validate` on a lone season scenario: the schema only (references need the pack)."""
     return schema_diagnostics(FORMAT, data, src)
 
-
-register_kind(FORMAT, (1,), _standalone_checker)
