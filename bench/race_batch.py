@@ -38,8 +38,8 @@ def main() -> int:
     app = QApplication([])
     from slipstream.editor.mainwindow import MainWindow
     from slipstream.editor.raceworker import ResultCache
-    from slipstream.engine.play.stats import summarise
     from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_many, run_race
+    from slipstream.engine.rulesets.automobiles.stats import summarise
 
     tmp = Path(tempfile.mkdtemp())
     w = MainWindow(settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),

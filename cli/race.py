@@ -94,13 +94,13 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     progress bar and end with statistics (win rates with 95% intervals, turns, wear, pit
     stops, drafting, most bought cubes).
     """
-    from slipstream.engine.play.stats import format_summary, summarise
     from slipstream.engine.rulesets.automobiles.runner import (
         RaceSpec,
         load_pack_cached,
         run_many,
         run_race,
     )
+    from slipstream.engine.rulesets.automobiles.stats import format_summary, summarise
 
     pack_arg = str(pack) if pack else ""
     try:

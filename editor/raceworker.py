@@ -17,10 +17,10 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from slipstream.engine.play.stats import summarise
 from slipstream.engine.rulesets.automobiles.heatmap import BatchPool, Heat
 from slipstream.engine.rulesets.automobiles.raceframes import FrameRecorder, watch_race
 from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached
+from slipstream.engine.rulesets.automobiles.stats import summarise
 from slipstream.engine.tracks.track import Track
 
 

@@ -70,12 +70,12 @@ def _bundled_schema_dir() -> Path:
 
 def _examples() -> tuple[str, str]:
     """Ids for the commented examples, taken from the bundled base pack."""
-    from slipstream.engine.rulesets.automobiles.content import base_pack
+    from slipstream.engine.play.registry import load_pack
 
     try:
-        pack = base_pack()
-        first = next(iter(pack.card_sets.values()))
-    except (RuntimeError, StopIteration):
+        pack = load_pack("")  # the bundled base pack, through the ruleset-neutral loader
+        first = next(iter(getattr(pack, "card_sets", {}).values()))
+    except (ValueError, RuntimeError, StopIteration):
         return "some-card", "card-1, card-2, card-3, card-4, card-5"
     return next(iter(first.cards.values())), ", ".join(first.cards.values())
 

@@ -3,8 +3,8 @@
 A pack of the `automobiles` ruleset (DESIGN §6) holds `cubes/1`, `cards/1`, `drivers/1`,
 `sponsors/1`, `cardsets/1` and `rules/1` files next to its tracks. The generic pack machinery
 (engine/packs: manifest, extends / overrides / replaces, file discovery) loads them and hands
-the raw items to this ruleset's `CONTENT` model, which merges them into a `Pack`
-(engine/rulesets/automobiles/contentcheck.py) and runs the cross-checks.
+the raw items to this ruleset's content model (`CONTENT` in engine/rulesets/automobiles/contentcheck.py), which
+merges them into a `Pack` and runs the cross-checks.
 
 Everything here is plain, read-only data: mappings are `FrozenMap`s and lists are tuples, and
 effect lists stay as the YAML data they were written as (the effect interpreter reads them).
@@ -27,8 +27,7 @@ from slipstream.engine.packs.loader import ItemList
 from slipstream.engine.tracks.track import Track
 
 if TYPE_CHECKING:
-    from slipstream.engine.core.yamlsource import Loaded
-    from slipstream.engine.packs.loader import Build
+    pass
 
 RULESET_ID = "automobiles"
 # File kinds an Automobiles pack reads itself; `track` files go through the track checks.
@@ -258,27 +257,6 @@ class Pack:
         file, pos, jp = self.position(origin, *sub)
         return make(code, file, pos.line, pos.column, jp, message, hint=hint)
 
-
-
-class _Content:
-    """The `automobiles` ruleset's content model, as engine/packs/loader.py expects it."""
-
-    ruleset = RULESET_ID
-    data_kinds = DATA_KINDS
-    item_lists = ITEM_LISTS
-
-    def build(self, b: Build) -> Pack:
-        from slipstream.engine.rulesets.automobiles.contentcheck import build_pack
-
-        return build_pack(b)
-
-    def filter_schema(self, diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]:
-        from slipstream.engine.rulesets.automobiles.contentcheck import filter_schema
-
-        return filter_schema(diags, loaded)
-
-
-CONTENT = _Content()
 
 
 def load_pack(path: str | Path, *, search: Sequence[str | Path] = ()) -> tuple[Pack | None, list[Diagnostic]]:

@@ -25,6 +25,9 @@ from slipstream.engine.packs.merge import (
 )
 from slipstream.engine.rulesets.automobiles.content import (
     BRACKETS,
+    DATA_KINDS,
+    ITEM_LISTS,
+    RULESET_ID,
     Card,
     CardSet,
     CubeKind,
@@ -558,3 +561,20 @@ def _check_rules(b: Build, pack: Pack, rules: Rules) -> None:
         b.diag("P040", file, path,
                f"season_points lists {len(points)} places but races may have {rules.players_max} players",
                hint="places beyond the list score nothing; list every place if that is not meant")
+
+
+class _Content:
+    """The `automobiles` ruleset's content model, as engine/packs/loader.py expects it."""
+
+    ruleset = RULESET_ID
+    data_kinds = DATA_KINDS
+    item_lists = ITEM_LISTS
+
+    def build(self, b: Build) -> Pack:
+        return build_pack(b)
+
+    def filter_schema(self, diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]:
+        return filter_schema(diags, loaded)
+
+
+CONTENT = _Content()

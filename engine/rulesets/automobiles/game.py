@@ -192,6 +192,13 @@ class Game:
     def position_of(self, player: int, at_action_start: bool) -> int:
         return self.positions(at_action_start)[player]
 
+    def result(self) -> dict[str, Any]:
+        """The result line of the race log: standings by name, distances, rounds, round cap."""
+        race = self.race
+        return {"t": "result", "standings": [race.players[i].name for i in self.standings()],
+                "distance": [self.distance(i) for i in range(len(race.players))],
+                "rounds": race.round, "capped": race.capped}
+
     def standings(self) -> list[int]:
         return mv.standings(self.race, self.ix, self.rules.options)
 

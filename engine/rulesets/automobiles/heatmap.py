@@ -167,7 +167,6 @@ def run_on_track(spec: RaceSpec, track: Track) -> tuple[RaceResult, Heat]:
     The race is the one `runner.run_race` runs for the same spec when `track` is the pack's.
     """
     from slipstream.engine.rulesets.automobiles.raceframes import new_game
-    from slipstream.engine.rulesets.automobiles.racelog import result_line
 
     game, bots = new_game(spec, track)
     start = [(p.car.lane, p.car.segment) for p in game.race.players]
@@ -182,7 +181,7 @@ def run_on_track(spec: RaceSpec, track: Track) -> tuple[RaceResult, Heat]:
         capped=race.capped, decisions=n, stats=race.stats, log=[],
         header=header(spec, rs, track, rs.card_set, list(game.seats)),
         drivers=[rs.drivers[p.driver].id if p.driver is not None else None for p in race.players],
-        result=result_line(game), kind_ids=[k.id for k in rs.kinds])
+        result=game.result(), kind_ids=[k.id for k in rs.kinds])
     return res, heat_of_log(track, game.log, start)
 
 

@@ -8,41 +8,18 @@ line is the result. The same seed and decisions give a byte-identical log.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from slipstream.engine.play.racelog import ReplayReport, dumps, log_lines, write_log
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 
-
-def dumps(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+__all__ = ["ReplayReport", "dumps", "log_lines", "replay_file", "replay_lines", "result_line", "write_log"]
 
 
 def result_line(game: Game) -> dict[str, Any]:
-    race = game.race
-    return {"t": "result", "standings": [race.players[i].name for i in game.standings()],
-            "distance": [game.distance(i) for i in range(len(race.players))],
-            "rounds": race.round, "capped": race.capped}
-
-
-def log_lines(header: dict[str, Any], game_log: list[dict[str, Any]], result: dict[str, Any]) -> list[str]:
-    return [dumps(header)] + [dumps(x) for x in game_log] + [dumps(result)]
-
-
-def write_log(path: Path, lines: list[str]) -> None:
-    from slipstream.engine.core.files import atomic_write_text
-
-    atomic_write_text(path, "\n".join(lines) + "\n")
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayReport:
-    identical: bool
-    line: int  # 1-based line of the first divergence (0 when identical)
-    expected: str
-    got: str
-    message: str
+    """The last line of a race log (`Game.result`)."""
+    return game.result()
 
 
 def replay_lines(lines: list[str]) -> ReplayReport:
@@ -111,7 +88,7 @@ def replay_lines(lines: list[str]) -> ReplayReport:
     bad = compare()
     if bad is not None:
         return bad
-    got_lines = log_lines(head, game.log, result_line(game))
+    got_lines = log_lines(head, game.log, game.result())
     if len(lines) != len(got_lines):
         i = min(len(lines), len(got_lines)) + 1
         return ReplayReport(False, i, lines[i - 1] if i <= len(lines) else "",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from slipstream.engine.rulesets.automobiles.content import CONTENT
+from slipstream.engine.rulesets.automobiles.contentcheck import CONTENT
 
 
 def _schema_only(kind: str) -> Any:

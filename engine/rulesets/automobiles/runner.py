@@ -10,7 +10,6 @@ from typing import Any
 
 from slipstream.engine.rulesets.automobiles.bots import make_bot, play_out
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
-from slipstream.engine.rulesets.automobiles.racelog import result_line
 from slipstream.engine.rulesets.automobiles.rules import Ruleset, ruleset_from_pack
 from slipstream.engine.tracks.track import Track
 
@@ -109,7 +108,7 @@ def run_race(spec: RaceSpec) -> RaceResult:
         capped=race.capped, decisions=n, stats=race.stats, log=game.log,
         header=header(spec, rs, track, cs, seats),
         drivers=[rs.drivers[p.driver].id if p.driver is not None else None for p in race.players],
-        result=result_line(game), kind_ids=[k.id for k in rs.kinds],
+        result=game.result(), kind_ids=[k.id for k in rs.kinds],
     )
 
 

@@ -8,7 +8,7 @@ codes) with file, line, column and JSON path instead of running.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from slipstream.engine.core.diagnostics import Diagnostic, make
 from slipstream.engine.core.schema import schema_diagnostics
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
 from slipstream.engine.play.decisions import pending_mismatches, play_decisions
+from slipstream.engine.play.scenarios import Report, ScenarioResult
 from slipstream.engine.rulesets.automobiles.game import Game, position_game
 from slipstream.engine.rulesets.automobiles.rules import (
     Options,
@@ -27,21 +28,6 @@ from slipstream.engine.rulesets.automobiles.state import ZONE_INDEX
 from slipstream.engine.tracks.track import Track, parse_track
 
 FORMAT = "scenario"
-
-
-@dataclass(slots=True)
-class ScenarioResult:
-    id: str
-    file: str
-    ok: bool
-    problems: list[str] = field(default_factory=list)
-    covers: tuple[str, ...] = ()
-
-
-@dataclass(slots=True)
-class Report:
-    results: list[ScenarioResult]
-    diagnostics: list[Diagnostic]
 
 
 @dataclass(slots=True)
@@ -271,6 +257,9 @@ def run_file(path: Path, pack: Any) -> tuple[ScenarioResult | None, list[Diagnos
     loaded = load_file(path)
     if loaded.data is None:
         return None, loaded.diagnostics
+    # season scenarios (season-scenario/1) run beside these
+    from slipstream.engine.rulesets.automobiles import seasonscenarios as _seasonscenarios
+
     if isinstance(loaded.data, dict) and loaded.data.get("slipstream") == _seasonscenarios.TAG:
         return _seasonscenarios.run_season_scenario(loaded.data, loaded.source, pack)
     sc, diags = check_scenario(loaded.data, loaded.source, pack)
@@ -311,5 +300,3 @@ def _standalone_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
     return schema_diagnostics(FORMAT, data, src)
 
 
-# Season scenarios (season-scenario/1, engine/rulesets/automobiles/seasonscenarios.py) run beside these.
-from slipstream.engine.rulesets.automobiles import seasonscenarios as _seasonscenarios  # noqa: E402

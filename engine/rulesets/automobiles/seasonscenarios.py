@@ -58,7 +58,7 @@ def check_season_scenario(data: Any, src: SourceMap, pack: Any) -> list[Diagnost
 
 def run_season_scenario(data: dict[str, Any], src: SourceMap, pack: Any) -> tuple[Any, list[Diagnostic]]:
     """Check and run one season scenario: (ScenarioResult or None, diagnostics)."""
-    from slipstream.engine.rulesets.automobiles.scenarios import ScenarioResult
+    from slipstream.engine.play.scenarios import ScenarioResult
 
     diags = check_season_scenario(data, src, pack)
     if diags:

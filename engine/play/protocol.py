@@ -1,0 +1,136 @@
+"""The ruleset plug-in protocol (DESIGN §3, §8): what a ruleset offers the faces and the tools.
+
+A ruleset is one object (registered under the entry point group `slipstream.rulesets`, see
+engine/play/registry.py) with the attributes and methods of `Ruleset`. A game it starts is a
+state machine over one pending `Decision` at a time (`Game`). Faces, batches, replays and
+sweeps use only what is declared here, so a new ruleset shows up in every command and in the
+editor's Test race dock without code that names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from slipstream.engine.core.diagnostics import Diagnostic
+    from slipstream.engine.core.yamlsource import SourceMap
+    from slipstream.engine.packs.loader import ContentModel, LoadedPack
+    from slipstream.engine.play.decisions import Decision, Rejection
+    from slipstream.engine.play.options import OptionSpec
+    from slipstream.engine.play.racelog import ReplayReport
+    from slipstream.engine.play.races import RaceSpec
+    from slipstream.engine.tracks.track import Track
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who sits in one seat: a display name and a bot name (`human` for a person)."""
+
+    name: str
+    bot: str = "human"
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One race of any ruleset: `pending` is the decision to make, `apply` makes it."""
+
+    log: list[dict[str, Any]]
+
+    @property
+    def pending(self) -> Decision | None: ...
+    def apply(self, key: str) -> Rejection | None: ...
+    def copy(self) -> Game: ...
+    def standings(self) -> list[int]: ...
+    def result(self) -> dict[str, Any]:
+        """The last line of the race log (`t: result`, standings, rounds, capped, ...)."""
+        ...
+
+
+class Bot(Protocol):
+    """A strategy: picks the key of one legal option of the pending decision."""
+
+    def choose(self, game: Any, decision: Decision) -> str: ...
+
+
+class RaceResult(Protocol):
+    """What a batch report reads of one finished race (every ruleset's result has these)."""
+
+    spec: Any
+    names: list[str]
+    bots: list[str]
+    grid: list[int]  # player index per grid slot, pole first
+    standings: list[int]
+    rounds: int
+    capped: bool
+    decisions: int
+    stats: dict[str, Any]
+    log: list[dict[str, Any]]
+    header: dict[str, Any]
+    result: dict[str, Any]
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """A racing system: its options, players, bots, pack content, track checks and games."""
+
+    id: str
+    name: str
+    options: Sequence[OptionSpec]  # one spec drives schema, --option, scenarios, editor form
+    players: tuple[int, int]  # fewest and most cars in a race
+    bots: Mapping[str, str]  # bot name -> one line of help
+    content: ContentModel  # the pack data kinds and how they merge (engine/packs/loader.py)
+    file_kinds: Mapping[str, tuple[tuple[int, ...], Any]]  # own file kinds, e.g. scenarios
+
+    def track_checks(self, track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
+        """Diagnostics a track meant for this ruleset needs beyond the common checks."""
+        ...
+
+    def setup_problems(self, pack: LoadedPack, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """(flag, message) for each race setting (e.g. a card set) the pack cannot give."""
+        ...
+
+    def new_game(self, pack: LoadedPack, track: Track, seats: Sequence[SeatSpec], seed: int,
+                 options: Mapping[str, Any], laps: int | None = None,
+                 setup: Mapping[str, Any] | None = None, record: bool = True) -> Game:
+        """A fresh race, all randomness from `seed`."""
+        ...
+
+    def make_bot(self, name: str, seed: int) -> Bot: ...
+
+    def run_race(self, spec: RaceSpec) -> RaceResult:
+        """Play one race of bots to the end (engine/play/races.py has a ready `play_race`)."""
+        ...
+
+    def describe(self, event: Mapping[str, Any]) -> str | None:
+        """A plain sentence for a log entry (None for entries not worth narrating)."""
+        ...
+
+    def view(self, game: Game, seat: int) -> list[tuple[str, str]]:
+        """Labelled values of one seat (a face shows them without knowing the ruleset)."""
+        ...
+
+    def race_text(self, result: RaceResult) -> str:
+        """The turn-by-turn summary of one race for the terminal."""
+        ...
+
+    def summarise(self, results: Sequence[RaceResult]) -> dict[str, Any]:
+        """Statistics of many races (JSON-able)."""
+        ...
+
+    def format_summary(self, summary: Mapping[str, Any]) -> str: ...
+
+    def replay(self, lines: list[str]) -> ReplayReport:
+        """Re-run a race log of this ruleset and compare every line."""
+        ...
+
+
+REQUIRED = ("id", "name", "options", "players", "bots", "content", "file_kinds", "track_checks",
+            "setup_problems", "new_game", "make_bot", "run_race", "describe", "view",
+            "race_text", "summarise", "format_summary", "replay")
+
+
+def missing_parts(obj: Any) -> list[str]:
+    """The protocol attributes `obj` lacks (empty for a complete ruleset)."""
+    return [name for name in REQUIRED if not hasattr(obj, name)]

@@ -1,0 +1,116 @@
+"""Races of any ruleset from a plain, picklable description, and bots playing them out.
+
+`RaceSpec` says everything that determines a race; `run_race` finds the pack's ruleset
+through the registry and lets it play the race (`Ruleset.run_race`). A ruleset that needs
+nothing special implements `run_race` with `play_race`, which builds the game, its bots, the
+log header and a `Result`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from slipstream.engine.play.protocol import SeatSpec
+
+if TYPE_CHECKING:
+    from slipstream.engine.play.protocol import Bot, Game, Ruleset
+
+LOG_FORMAT = "racelog/1"
+
+
+@dataclass(frozen=True, slots=True)
+class RaceSpec:
+    """Everything that determines a race of any ruleset (with its bots' decisions)."""
+
+    pack: str  # a pack folder, or "" for the bundled base pack
+    track: str
+    seed: int
+    bots: tuple[str, ...]
+    laps: int | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    setup: tuple[tuple[str, Any], ...] = ()  # ruleset-specific settings (e.g. a card set)
+    record: bool = True
+
+
+@dataclass(slots=True)
+class Result:
+    """One finished race (the fields engine/play/protocol.py's RaceResult names)."""
+
+    spec: Any
+    names: list[str]
+    bots: list[str]
+    grid: list[int]
+    standings: list[int]
+    rounds: int
+    capped: bool
+    decisions: int
+    stats: dict[str, Any]
+    log: list[dict[str, Any]] = field(default_factory=list)
+    header: dict[str, Any] = field(default_factory=dict)
+    result: dict[str, Any] = field(default_factory=dict)
+
+
+def seats_of(bots: Sequence[str]) -> list[SeatSpec]:
+    return [SeatSpec(f"P{i + 1}", b) for i, b in enumerate(bots)]
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot in `seat` for a race of `seed` (bots never share a generator)."""
+    return seed * 1009 + seat
+
+
+def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000) -> int:
+    """Let the bots play until the race ends; returns the number of decisions made."""
+    n = 0
+    while game.pending is not None:
+        d = game.pending
+        key = bots[d.player].choose(game, d)
+        r = game.apply(key)
+        if r is not None:
+            raise AssertionError(f"the bot of seat {d.player} chose an illegal option: {r}")
+        n += 1
+        if n > max_decisions:
+            raise AssertionError("race did not end")
+    return n
+
+
+def header(rs: Ruleset, spec: RaceSpec, pack: Any, track: Any) -> dict[str, Any]:
+    """Line 1 of a race log: what replays the race."""
+    return {"t": "race", "format": LOG_FORMAT, "ruleset": rs.id, "pack": pack.id,
+            "pack_path": spec.pack, "digest": pack.digest, "track": track.id,
+            "laps": spec.laps, "options": dict(spec.options), "setup": dict(spec.setup),
+            "seed": spec.seed, "seats": [{"name": s.name, "bot": s.bot} for s in seats_of(spec.bots)]}
+
+
+def play_race(rs: Ruleset, spec: RaceSpec, pack: Any | None = None) -> Result:
+    """Play `spec` with the ruleset's own games and bots (a ready `Ruleset.run_race`)."""
+    from slipstream.engine.play.registry import load_pack
+
+    pack = pack if pack is not None else load_pack(spec.pack)
+    track = pack.tracks[spec.track]
+    seats = seats_of(spec.bots)
+    game = rs.new_game(pack, track, seats, spec.seed, dict(spec.options), spec.laps,
+                       dict(spec.setup), spec.record)
+    bots = [rs.make_bot(b, bot_seed(spec.seed, i)) for i, b in enumerate(spec.bots)]
+    n = play_out(game, bots)
+    result = game.result() if hasattr(game, "result") else {}
+    return Result(spec=spec, names=[s.name for s in seats], bots=list(spec.bots),
+                  grid=list(getattr(game, "grid", range(len(seats)))), standings=game.standings(),
+                  rounds=int(result.get("rounds", 0)), capped=bool(result.get("capped", False)),
+                  decisions=n, stats=dict(getattr(game, "stats", {}) or {}),
+                  log=list(game.log), header=header(rs, spec, pack, track), result=result)
+
+
+def run_race(spec: RaceSpec) -> Any:
+    """One race of the pack's ruleset (found through the registry)."""
+    from slipstream.engine.play.registry import for_pack
+
+    rs, _ = for_pack(spec.pack)
+    return rs.run_race(spec)
+
+
+def parse_setup(items: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """Setup settings as the sorted tuple a RaceSpec holds."""
+    return tuple(sorted((k, v) for k, v in items.items() if v not in (None, "", ())))

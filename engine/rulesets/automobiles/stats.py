@@ -1,0 +1,46 @@
+"""Automobiles statistics over many races: win rates with 95% intervals, turns, wear, pits,
+drafting and the cubes bought (the shared rates are engine/play/stats.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from slipstream.engine.play.stats import format_rate_lines, summarise_races
+
+
+def summarise(results: list[Any], kind_names: list[str] | None = None) -> dict[str, Any]:
+    """Aggregate RaceResults (see runner.RaceResult): the shared rates, then wear, pit stops,
+    drafting and the most bought cubes."""
+    out = summarise_races(results)
+    wear = pits = drafts = moves = player_races = 0
+    bought: Counter[str] = Counter()
+    for r in results:
+        st = r.stats
+        wear += sum(st["wear"])
+        pits += sum(st["pits"])
+        drafts += sum(st["drafts"])
+        moves += sum(st["moves"])
+        player_races += len(r.bots)
+        names = getattr(r, "kind_ids", None) or kind_names
+        for row in st["bought"]:
+            for k, n in enumerate(row):
+                if n:
+                    bought[names[k] if names and k < len(names) else str(k)] += n
+    out.update({
+        "mean_wear_per_player": round(wear / player_races, 2) if player_races else 0.0,
+        "pit_stops_per_player": round(pits / player_races, 2) if player_races else 0.0,
+        "drafting_rate": round(drafts / moves, 4) if moves else 0.0,
+        "most_bought": bought.most_common(5),
+    })
+    return out
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    lines = format_rate_lines(s)
+    lines.append(f"mean rounds per race: {s['mean_rounds']}")
+    lines.append(f"mean wear gained per player: {s['mean_wear_per_player']}")
+    lines.append(f"pit stops per player and race: {s['pit_stops_per_player']}")
+    lines.append(f"drafting rate (moves ending in the draft): {100 * s['drafting_rate']:.1f}%")
+    lines.append("most bought cubes: " + ", ".join(f"{k} ({n})" for k, n in s["most_bought"]))
+    return "\n".join(lines)
