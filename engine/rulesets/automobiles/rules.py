@@ -55,7 +55,6 @@ class Options:
 
     weaving: bool = False
     momentum: str = "slide"
-    drivers: bool = True
     drivers_in_single_races: bool = False
     strict_play: bool = False
     unlimited_wear: bool = True
@@ -79,20 +78,16 @@ class Options:
         return replace(self, **known)
 
 
-SUPPORTED: dict[str, set[Any]] = {
-    "momentum": {"slide", "none"},
-    "turn_order": {"fixed", "position"},
-    "occupancy": {"segment", "space", "unlimited"},
-    "full_spaces": {"block"},
-    "drafting": {"segment_or_space", "segment", "space"},
-    "gains_to": {"used", "discard"},
-}
-
-
 def unsupported_options(opts: Options) -> list[str]:
     """Option values this engine does not implement (reported, never silently ignored)."""
-    return [f"{k}={getattr(opts, k)!r}" for k, allowed in SUPPORTED.items()
-            if getattr(opts, k) not in allowed]
+    from slipstream.engine.rulesets.automobiles.options import RACE_OPTIONS
+
+    out = []
+    for spec in RACE_OPTIONS:
+        value = getattr(opts, spec.name)
+        if spec.problem(value) is not None:
+            out.append(f"{spec.name}={value!r}")
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,8 @@ from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, loa
 from slipstream.engine.play.decisions import pending_mismatches, play_decisions
 from slipstream.engine.play.scenarios import Report, ScenarioResult
 from slipstream.engine.rulesets.automobiles.game import Game, position_game
+from slipstream.engine.rulesets.automobiles.options import RACE_OPTIONS
 from slipstream.engine.rulesets.automobiles.rules import (
-    Options,
     Ruleset,
     ruleset_from_pack,
     unsupported_options,
@@ -28,6 +28,7 @@ from slipstream.engine.rulesets.automobiles.state import ZONE_INDEX
 from slipstream.engine.tracks.track import Track, parse_track
 
 FORMAT = "scenario"
+RACE_SPECS = {s.name: s for s in RACE_OPTIONS}
 
 
 @dataclass(slots=True)
@@ -75,10 +76,14 @@ def check_scenario(data: Any, src: SourceMap, pack: Any) -> tuple[Prepared | Non
         if table is not None and ident not in table:
             diags.append(_diag(src, "C105", ("covers", cov_i), f"covers unknown {what} {ident!r}"))
     opts = data.get("options") or {}
-    for k in opts:
-        if k not in Options.names():
+    for k, v in opts.items():
+        spec = RACE_SPECS.get(k)
+        if spec is None:
             diags.append(_diag(src, "C107", ("options", k), f"unknown rule option {k!r}",
-                               hint="options: " + ", ".join(Options.names())))
+                               hint="options: " + ", ".join(RACE_SPECS)))
+        elif spec.problem(v) is not None and v not in spec.choices:
+            # (a documented reading the engine lacks is reported once, with the pack's options)
+            diags.append(_diag(src, "C107", ("options", k), str(spec.problem(v))))
     # track
     tspec = data.get("track")
     track: Track | None = None
