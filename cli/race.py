@@ -251,21 +251,30 @@ def _race_text(res: Any, pack: Any) -> str:
 @click.command()
 @click.argument("log", type=click.Path(path_type=Path, dir_okay=False))
 def replay(log: Path) -> None:
-    """Re-run a race log and report the first divergence, or `identical`."""
+    """Re-run a race or season log: verify its header, then report the first divergence, or `identical`.
+
+    Exit 0 when identical, 1 when the log differs or cannot be replayed (one line naming the
+    line of the log), 2 when the file cannot be read.
+    """
     from slipstream.engine.racelog import replay_file
 
-    if not log.exists():
+    if not log.is_file():
         click.echo(f"{log}: no such file", err=True)
         sys.exit(2)
-    rep = replay_file(log)
+    try:
+        rep = replay_file(log)
+    except OSError as e:
+        click.echo(f"{log}: cannot read the file: {e.strerror or e}", err=True)
+        sys.exit(2)
     if rep.identical:
         click.echo("identical")
         return
     click.echo(f"{log}:{rep.line}: {rep.message}")
-    if rep.expected:
-        click.echo(f"  log:    {rep.expected[:300]}")
-    if rep.got:
-        click.echo(f"  replay: {rep.got[:300]}")
+    if rep.kind == "diverges":
+        if rep.expected:
+            click.echo(f"  log:    {rep.expected[:300]}")
+        if rep.got:
+            click.echo(f"  replay: {rep.got[:300]}")
     sys.exit(1)
 
 
