@@ -81,7 +81,11 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
 @click.option("--no-cache", is_flag=True,
               help="Check every pack file again instead of reusing the result of an unchanged pack.")
-def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool) -> None:
+@click.option("--skip-untagged", is_flag=True,
+              help="Skip YAML files given by name that have no `slipstream:` tag (warning F002, even "
+                   "with --strict), as files found in folders are; for hooks that pass every changed "
+                   "YAML file, such as pre-commit's.")
+def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool, skip_untagged: bool) -> None:
     """Check track files, pack folders and whole folders (recursively).
 
     A folder holding pack.yaml is checked as a whole pack. The result of a pack whose files
@@ -92,10 +96,10 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool) ->
     """
     from slipstream.engine.validate import validate_paths
 
-    diags, count = validate_paths(paths, use_cache=not no_cache)
+    diags, count = validate_paths(paths, use_cache=not no_cache, skip_untagged=skip_untagged)
     if strict:
         diags = [dg.Diagnostic(d.code, "error", d.file, d.line, d.column, d.path, d.message, d.hint, d.spaces)
-                 for d in diags]
+                 if not (skip_untagged and d.code == "F002") else d for d in diags]
     sys.exit(_emit(diags, fmt, count))
 
 
