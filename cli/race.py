@@ -296,6 +296,16 @@ def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
     else:
         if diags:
             click.echo(dg.FORMATTERS[fmt](diags))
+        if fmt == "github":
+            # a failed scenario is an annotation on its `expect:` line, titled by its id
+            failures = [dg.Diagnostic(f"scenario {r.id}", "error", _rel(r.file), r.line, r.column, "$",
+                                      dg_cut("failed: " + "; ".join(r.problems)))
+                        for r in report.results if not r.ok]
+            if failures:
+                click.echo(dg.format_github(failures))
+            ok = sum(r.ok for r in report.results)
+            click.echo(f"::notice title=slipstream test::{ok} passed, {len(report.results) - ok} failed, "
+                       f"{sum(d.is_error for d in diags)} malformed")
         if fmt == "text":
             for r in report.results:
                 click.echo(f"{'PASS' if r.ok else 'FAIL'} {r.id} ({_rel(r.file)})")
@@ -306,6 +316,10 @@ def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
                        f"{sum(d.is_error for d in diags)} malformed")
     failed = any(not r.ok for r in report.results) or any(d.is_error for d in diags)
     sys.exit(1 if failed else 0)
+
+
+def dg_cut(text: str, limit: int = 2000) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _rel(path: str) -> str:

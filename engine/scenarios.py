@@ -32,6 +32,16 @@ class ScenarioResult:
     ok: bool
     problems: list[str] = field(default_factory=list)
     covers: tuple[str, ...] = ()
+    line: int = 1  # where a failure is reported: the `expect:` key (else `decisions:`, `id:`)
+    column: int = 1
+
+
+def _report_pos(src: SourceMap) -> tuple[int, int]:
+    for key in ("expect", "decisions", "id"):
+        if (key,) in src.values:
+            pos = src.key((key,))
+            return pos.line, pos.column
+    return 1, 1
 
 
 @dataclass(slots=True)
@@ -50,6 +60,7 @@ class Prepared:
     rules: Ruleset
     track: Track
     covers: tuple[str, ...]
+    pos: tuple[int, int] = (1, 1)
 
 
 def _diag(src: SourceMap, code: str, path: PathKey, msg: str, hint: str | None = None) -> Diagnostic:
@@ -175,7 +186,7 @@ def check_scenario(data: Any, src: SourceMap, pack: Any) -> tuple[Prepared | Non
     if diags:
         return None, diags
     covers = tuple(data["covers"])
-    return Prepared(data["id"], src.file, data, rules, track, covers), []
+    return Prepared(data["id"], src.file, data, rules, track, covers, _report_pos(src)), []
 
 
 def build_game(sc: Prepared) -> Game:
@@ -197,7 +208,7 @@ def run_prepared(sc: Prepared) -> ScenarioResult:
     problems += play_decisions(g, sc.data.get("decisions", []))
     if not problems:
         problems += check_expect(g, sc.data.get("expect", {}))
-    return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers)
+    return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers, *sc.pos)
 
 
 def _zone_dict(g: Game, counts: list[int]) -> dict[str, int]:

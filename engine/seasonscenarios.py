@@ -59,7 +59,7 @@ def check_season_scenario(data: Any, src: SourceMap, pack: Any) -> list[Diagnost
 
 def run_season_scenario(data: dict[str, Any], src: SourceMap, pack: Any) -> tuple[Any, list[Diagnostic]]:
     """Check and run one season scenario: (ScenarioResult or None, diagnostics)."""
-    from .scenarios import ScenarioResult
+    from .scenarios import ScenarioResult, _report_pos
 
     diags = check_season_scenario(data, src, pack)
     if diags:
@@ -85,7 +85,8 @@ def run_season_scenario(data: dict[str, Any], src: SourceMap, pack: Any) -> tupl
             problems += _expect_draft(draft, pool, d["finish"], n, ex)
     if "races" in data:
         problems += _expect_races(data["races"], config, n, ex)
-    return ScenarioResult(data["id"], src.file, not problems, problems, tuple(data["covers"])), []
+    return ScenarioResult(data["id"], src.file, not problems, problems, tuple(data["covers"]),
+                          *_report_pos(src)), []
 
 
 def _expect_draft(draft: Draft, pool: list[str], finish: list[int], n: int, ex: dict[str, Any]) -> list[str]:
