@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -21,6 +22,7 @@ LAZY_COMMANDS = {
     "season": "slipstream.cli.season:season",
     "cards": "slipstream.cli.packs:cards",
     "new": "slipstream.cli.packs:new",
+    "rulesets": "slipstream.cli.race:rulesets",
 }
 
 
@@ -35,6 +37,16 @@ class LazyGroup(click.Group):
             module, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
             self.add_command(getattr(importlib.import_module(module), attr), cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a save refused because its file is read-only is a message, exit 1."""
+        from slipstream.engine.core.files import ReadOnlyFile
+
+        try:
+            return super().invoke(ctx)
+        except ReadOnlyFile as e:
+            click.echo(str(e), err=True)
+            ctx.exit(1)
 
 
 def _emit(diags: list[dg.Diagnostic], fmt: str, files: int | None = None) -> int:
@@ -70,7 +82,11 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
 @click.option("--no-cache", is_flag=True,
               help="Check every pack file again instead of reusing the result of an unchanged pack.")
-def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool) -> None:
+@click.option("--skip-untagged", is_flag=True,
+              help="Skip YAML files given by name that have no `slipstream:` tag (warning F002, even "
+                   "with --strict), as files found in folders are; for hooks that pass every changed "
+                   "YAML file, such as pre-commit's.")
+def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool, skip_untagged: bool) -> None:
     """Check track files, pack folders and whole folders (recursively).
 
     A folder holding pack.yaml is checked as a whole pack. The result of a pack whose files
@@ -81,43 +97,71 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool) ->
     """
     from slipstream.engine.packs.validate import validate_paths
 
-    diags, count = validate_paths(paths, use_cache=not no_cache)
+    diags, count = validate_paths(paths, use_cache=not no_cache, skip_untagged=skip_untagged)
     if strict:
         diags = [dg.Diagnostic(d.code, "error", d.file, d.line, d.column, d.path, d.message, d.hint, d.spaces)
-                 for d in diags]
+                 if not (skip_untagged and d.code == "F002") else d for d in diags]
     sys.exit(_emit(diags, fmt, count))
 
 
 @main.command()
 @click.argument("track", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
-              help="Output file: .svg (always) or .png (needs the gui extra).")
+              help="Output file: .svg (always), .png or .pdf (the printable PDF; both need the gui extra).")
 @click.option("--highlight", multiple=True, metavar="SPACE",
               help="Mark a space by name (lane:segment); repeatable.")
 @click.option("--width", type=int, default=1600, show_default=True, help="Width of a PNG in pixels.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Format of any diagnostics.")
 def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fmt: str) -> None:
-    """Draw a track as SVG (or PNG): spaces in gear colours, finish line and grid."""
-    from slipstream.engine.core.files import atomic_write_text
+    """Draw a track as SVG, PNG or PDF: spaces in gear colours, finish line and grid.
+
+    The suffix of OUTPUT picks the format; PNG and PDF (the editor's printable PDF, tiled over
+    A4 pages at 30 mm a lane) need the gui extra, and without it are a usage error (exit 2).
+    """
+    from slipstream.engine.core.files import ReadOnlyFile, atomic_write_text
     from slipstream.engine.tracks.load import load_track
     from slipstream.engine.tracks.render import track_svg
 
     res = load_track(track)
     if res.track is None:
         sys.exit(_emit(res.diagnostics, fmt) or 1)
+    suffix = output.suffix.lower()
+    if suffix not in (".svg", ".png", ".pdf"):
+        raise click.UsageError(f"{output.name}: write .svg, .png or .pdf (the suffix picks the format)")
     svg = track_svg(res.track, highlight=highlight)
-    if output.suffix.lower() == ".png":
-        try:
-            from slipstream.editor.export import svg_to_png
-        except ImportError:
-            raise click.UsageError("PNG output needs the gui extra: pip install 'slipstream[gui]'") from None
-        svg_to_png(svg, output, width)
-    else:
-        atomic_write_text(output, svg)
+    try:
+        if suffix == ".svg":
+            atomic_write_text(output, svg)
+        else:
+            _write_picture(res.track, svg, output, suffix, width)
+    except OSError as e:
+        click.echo(str(e) if isinstance(e, ReadOnlyFile) else f"cannot write {output}: {e.strerror or e}", err=True)
+        sys.exit(1)
     errors = [d for d in res.diagnostics if d.is_error]
     click.echo(f"wrote {output} ({res.track.name}: {len(res.track.spaces)} spaces"
                f"{', ' + str(len(errors)) + ' errors' if errors else ''})")
+
+
+def _write_picture(track: Any, svg: str, output: Path, suffix: str, width: int) -> None:
+    """A PNG of the SVG, or the printable PDF of the editor (engine-drawn, tiled at 30 mm a lane)."""
+    import tempfile
+
+    try:
+        from slipstream.editor.export import svg_to_png, track_pdf
+    except ImportError:
+        raise click.UsageError(f"{suffix[1:].upper()} output needs the gui extra: pip install 'slipstream[gui]' "
+                               "(or write .svg)") from None
+    from slipstream.engine.core.files import atomic_write_bytes, save_target
+
+    save_target(output).parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        pic = Path(tmp) / f"picture{suffix}"
+        if suffix == ".png":
+            svg_to_png(svg, pic, width)
+        else:
+            track_pdf(track, pic)
+        atomic_write_bytes(output, pic.read_bytes())  # the file's mode and links, as for every save
 
 
 @main.command()

@@ -17,7 +17,8 @@ def run(path: str | Path | None = None, argv: list[str] | None = None) -> int:
     app.setOrganizationName(APP)
     window = MainWindow()
     window.show()
-    restored = window.offer_recovery()
+    # with a FILE, only its own unsaved work is offered: never another document instead of it
+    restored = window.offer_recovery(Path(path) if path is not None else None)
     if path is not None and not restored:
         if Path(path).exists():
             window.open_path(Path(path), ask=False)

@@ -1,9 +1,10 @@
-"""Picture exports that need Qt: SVG text to PNG."""
+"""Picture exports that need Qt: SVG text to PNG, a track to its printable PDF."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -33,3 +34,11 @@ def svg_to_png(svg: str, path: str | Path, width: int = 1600) -> None:
     if not image.save(str(tmp), "PNG"):
         raise OSError(f"cannot write {path}")
     os.replace(tmp, path)
+
+
+def track_pdf(track: Any, path: str | Path) -> None:
+    """The printable PDF of editor/printing.py (A4, 30 mm a lane), without a window."""
+    _app()
+    from .printing import export_pdf
+
+    export_pdf(track, path)

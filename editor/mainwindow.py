@@ -576,7 +576,8 @@ class MainWindow(QMainWindow):
                 recovery.remove(self.recovery_file)
                 self.recovery_file = None
             return None
-        if self._autosaved_state is self.doc.state and self.recovery_file is not None:
+        if (self._autosaved_state is self.doc.state and self.recovery_file is not None
+                and self.recovery_file.exists()):
             return self.recovery_file
         try:
             self.recovery_dir.mkdir(parents=True, exist_ok=True)
@@ -587,10 +588,14 @@ class MainWindow(QMainWindow):
         self._autosaved_state = self.doc.state
         return self.recovery_file
 
-    def offer_recovery(self) -> bool:
-        """At start: offer to restore unsaved work left by an editor that did not close."""
+    def offer_recovery(self, for_file: Path | None = None) -> bool:
+        """At start: offer to restore unsaved work left by an editor that did not close.
+
+        With `for_file` (the FILE the editor was started on) only that file's work is offered;
+        other documents' recovery files stay for a later start.
+        """
         mine = {self.recovery_file} if self.recovery_file else set()
-        found = recovery.pending(self.recovery_dir, mine)
+        found = recovery.pending(self.recovery_dir, mine, for_file)
         if not found:
             return False
         rec = found[0]

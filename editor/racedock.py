@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import os
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +49,7 @@ from slipstream.engine.rulesets.automobiles.raceframes import (
     piles_of,
     wear_owned,
 )
-from slipstream.engine.rulesets.automobiles.rules import SUPPORTED, Options
+from slipstream.engine.rulesets.automobiles.rules import Options
 from slipstream.engine.rulesets.automobiles.runner import _ruleset, load_pack_cached
 from slipstream.engine.tracks.track import Track
 
@@ -311,27 +310,40 @@ class RacePanel(QWidget):
         self._build_options()
 
     def _build_options(self) -> None:
+        """One widget per race option of the ruleset's option spec, set to the pack's value."""
         while self.options_form.rowCount():
             self.options_form.removeRow(0)
         self.option_widgets.clear()
-        for f in fields(Options):
-            value = getattr(self.pack_options, f.name)
+        for spec in self._option_specs():
+            value = getattr(self.pack_options, spec.name, spec.default)
             w: QWidget
-            if isinstance(value, bool):
+            if spec.type == "bool":
                 w = QCheckBox()
-                w.setChecked(value)
-            elif isinstance(value, int):
+                w.setChecked(bool(value))
+            elif spec.type == "int":
                 w = QSpinBox()
-                w.setRange(1, 10_000)
-                w.setValue(value)
+                w.setRange(spec.minimum if spec.minimum is not None else -1_000_000,
+                           min(spec.maximum if spec.maximum is not None else 1_000_000, 1_000_000))
+                w.setValue(int(value))
             else:
                 w = QComboBox()
-                for v in sorted(SUPPORTED.get(f.name, {value})):
+                for v in spec.implemented or (value,):
                     w.addItem(str(v), v)
                 w.setCurrentText(str(value))
-            w.setObjectName(f"race-option-{f.name}")
-            self.option_widgets[f.name] = w
-            self.options_form.addRow(f.name.replace("_", " "), w)
+            w.setToolTip(spec.help)
+            w.setObjectName(f"race-option-{spec.name}")
+            self.option_widgets[spec.name] = w
+            self.options_form.addRow(spec.name.replace("_", " "), w)
+
+    def _option_specs(self) -> list[Any]:
+        """The race options of the open pack's ruleset (engine/play/options.py)."""
+        from slipstream.engine.play.registry import RulesetError, for_pack
+
+        try:
+            rs, _ = for_pack(self.pack_box.currentData() or "")
+        except (RulesetError, ValueError, RuntimeError, OSError):
+            return []
+        return [s for s in rs.options if s.scope == "race" and s.type in ("bool", "int", "choice")]
 
     def options(self) -> tuple[tuple[str, Any], ...]:
         """The rule options that differ from the pack's rules file."""

@@ -1,21 +1,68 @@
-"""Atomic file writes: a temporary file in the same folder, then a rename."""
+"""Atomic file writes: a temporary file in the same folder, then a rename.
+
+A save keeps what the user set up around the file: the mode of an existing file (a new one
+gets 0666 less the umask, as `open` would give it), and a symbolic link stays a link, the
+write goes to its target. A read-only target is refused with `ReadOnlyFile`, never
+overwritten behind the user's back.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
+import threading
 from pathlib import Path
+
+_UMASK_LOCK = threading.Lock()
+
+
+class ReadOnlyFile(PermissionError):
+    """The file to save is read-only; the message says so in the user's terms."""
+
+    def __init__(self, path: Path) -> None:
+        self.message = f"{path} is read-only; make it writable or save under another name"
+        super().__init__(errno.EACCES, self.message)
+        self.path = path
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _umask() -> int:
+    with _UMASK_LOCK:  # os.umask can only be read by setting it
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+def save_target(path: str | Path) -> Path:
+    """The file a save to `path` writes: the final target when `path` is a symbolic link."""
+    path = Path(path)
+    if path.is_symlink():
+        return Path(os.path.realpath(path))
+    return path
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write `data` so that readers see either the old file or the new one, never half."""
-    path = Path(path)
+    path = save_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    else:
+        # root may write anything: check the mode bits, not os.access
+        if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK):
+            raise ReadOnlyFile(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
+            os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:

@@ -210,6 +210,21 @@ class PackLoader:
         self.scanned.add(bundled_root().resolve())
         return bundled_packs().get(pack_id)
 
+    def _cycle(self, folder: Path, stack: set[Path], seen: frozenset[Path] = frozenset()) -> list[str]:
+        """Pack ids from `folder` along `extends` back into `stack` (so through this pack), or []."""
+        data = load_file(folder / MANIFEST).data
+        ext = data.get("extends", []) if isinstance(data, dict) else []
+        for pid in ext if isinstance(ext, list) else []:
+            nxt = self.find(str(pid), folder)
+            if nxt is None or nxt.resolve() in seen:
+                continue
+            if nxt.resolve() in stack:
+                return [str(data.get("id")), str(pid)]
+            rest = self._cycle(nxt, stack, seen | {folder.resolve()})
+            if rest:
+                return [str(data.get("id")), *rest]
+        return []
+
     # -- loading ------------------------------------------------------------------------------
     def load(self, path: str | Path, stack: tuple[Path, ...] = ()) -> tuple[LoadedPack | None, list[Diagnostic]]:
         root = Path(path)
@@ -262,8 +277,9 @@ class PackLoader:
                        f"pack id {pid!r} is claimed by more than one folder ({folder.name}, "
                        f"{', '.join(o.name for o in others)}); using {folder.name}",
                        hint="give every pack its own id, or move the other copies away")
-            if folder.resolve() in stack:
-                chain = " -> ".join([b.id, pid])
+            cycle = [pid] if folder.resolve() in stack else self._cycle(folder, set(stack))
+            if cycle:
+                chain = " -> ".join([b.id, *cycle])
                 b.diag("P021", mfile, ("extends", i), f"extends forms a cycle ({chain} -> ...)",
                        hint="a pack may not inherit from itself, directly or through others")
                 b.broken_extends = True

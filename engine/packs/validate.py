@@ -72,9 +72,17 @@ def _tag_problem(loaded: Loaded, expect: str | None = None) -> list[Diagnostic]:
 
 
 def validate_file(path: str | Path, *, explicit: bool = True) -> list[Diagnostic]:
-    """All diagnostics of one file, dispatched on its format tag."""
+    """All diagnostics of one file, dispatched on its format tag.
+
+    A file that is not `explicit` (found in a folder, or given to `validate --skip-untagged`)
+    and has no `slipstream:` tag is skipped with F002; one whose bytes never say `slipstream`
+    is skipped unparsed, so another tool's YAML (a workflow, mkdocs.yml with its own tags)
+    never fails the run.
+    """
     from slipstream.engine.core.yamlsource import load_file
 
+    if not explicit and not _mentions_tag(Path(path)):
+        return [make("F002", str(path), 1, 1, "$", "skipped: no `slipstream:` format tag")]
     loaded = load_file(path)
     if loaded.data is None:
         return loaded.diagnostics
@@ -90,6 +98,17 @@ def validate_file(path: str | Path, *, explicit: bool = True) -> list[Diagnostic
     check = filekinds.lookup(kind, ver)
     assert check is not None  # _tag_problem found it
     return sorted(check(data, loaded.source), key=sort_key)
+
+
+def _mentions_tag(path: Path) -> bool:
+    """Whether the file's bytes contain `slipstream` at all (unreadable: yes, so it is reported)."""
+    from slipstream.engine.core.yamlsource import MAX_BYTES
+
+    try:
+        with path.open("rb") as fh:
+            return b"slipstream" in fh.read(MAX_BYTES + 1)
+    except OSError:
+        return True
 
 
 def _walk(folder: Path) -> Iterable[Path]:
@@ -159,21 +178,23 @@ def pack_folder_result(folder: Path, use_cache: bool | None = None) -> PackValid
     return validate_pack_cached(folder, _validate_pack, use_cache)
 
 
-def validate_paths(paths: Iterable[str | Path], use_cache: bool = True) -> tuple[list[Diagnostic], int]:
+def validate_paths(paths: Iterable[str | Path], use_cache: bool = True,
+                   skip_untagged: bool = False) -> tuple[list[Diagnostic], int]:
     """Validate files and folders (recursively). Returns diagnostics and the number of files.
 
     A folder holding `pack.yaml` is validated as a whole pack; unchanged packs come from the
-    result cache (engine/packs/resultcache.py) unless `use_cache` is False.
+    result cache (engine/packs/resultcache.py) unless `use_cache` is False. With `skip_untagged`,
+    files given by name are treated as files found in a folder: without a tag, skipped (F002).
     """
     from slipstream.engine.packs.resultcache import using
 
     with using(use_cache):
-        diags, count = _validate_paths(paths)
+        diags, count = _validate_paths(paths, skip_untagged)
     # a pack's manifest reports the whole pack: given with other files of it, say each once
     return list(dict.fromkeys(diags)), count
 
 
-def _validate_paths(paths: Iterable[str | Path]) -> tuple[list[Diagnostic], int]:
+def _validate_paths(paths: Iterable[str | Path], skip_untagged: bool = False) -> tuple[list[Diagnostic], int]:
     diags: list[Diagnostic] = []
     count = 0
     for p in paths:
@@ -194,7 +215,7 @@ def _validate_paths(paths: Iterable[str | Path]) -> tuple[list[Diagnostic], int]
                 diags += validate_file(f, explicit=False)
         elif path.exists():
             count += 1
-            diags += validate_file(path)
+            diags += validate_file(path, explicit=not skip_untagged)
         else:
             diags.append(make("F001", str(path), 1, 1, "$", "no such file or folder"))
     return diags, count

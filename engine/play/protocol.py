@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from slipstream.engine.play.options import OptionSpec
     from slipstream.engine.play.racelog import ReplayReport
     from slipstream.engine.play.races import RaceSpec
+    from slipstream.engine.play.scenarios import Report as ScenarioReport
     from slipstream.engine.tracks.track import Track
 
 
@@ -115,11 +116,19 @@ class Ruleset(Protocol):
         """The turn-by-turn summary of one race for the terminal."""
         ...
 
+    def race_json(self, result: RaceResult) -> dict[str, Any]:
+        """One race as JSON (`race --format json`)."""
+        ...
+
     def summarise(self, results: Sequence[RaceResult]) -> dict[str, Any]:
         """Statistics of many races (JSON-able)."""
         ...
 
     def format_summary(self, summary: Mapping[str, Any]) -> str: ...
+
+    def run_scenarios(self, pack: str, select: str = "") -> ScenarioReport:
+        """Run the rule scenarios of the pack folder `pack` (`slipstream test`)."""
+        ...
 
     def replay(self, lines: list[str]) -> ReplayReport:
         """Re-run a race log of this ruleset and compare every line."""
@@ -128,7 +137,7 @@ class Ruleset(Protocol):
 
 REQUIRED = ("id", "name", "options", "players", "bots", "content", "file_kinds", "track_checks",
             "setup_problems", "new_game", "make_bot", "run_race", "describe", "view",
-            "race_text", "summarise", "format_summary", "replay")
+            "race_text", "race_json", "summarise", "format_summary", "run_scenarios", "replay")
 
 
 def missing_parts(obj: Any) -> list[str]:

@@ -14,15 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.play.logcheck import dumps
+
 if TYPE_CHECKING:
     from slipstream.engine.play.protocol import Ruleset
 
+__all__ = ["ReplayReport", "dumps", "log_lines", "replay_file", "replay_lines", "replay_simple", "write_log"]
+
 DEFAULT_RULESET = "automobiles"  # logs without a `ruleset` key
-
-
-def dumps(obj: dict[str, Any]) -> str:
-    """One log line: sorted keys, no spaces, so equal races give equal bytes."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def log_lines(header: dict[str, Any], game_log: list[dict[str, Any]], result: dict[str, Any]) -> list[str]:
@@ -38,27 +37,30 @@ def write_log(path: Path, lines: list[str]) -> None:
 @dataclass(frozen=True, slots=True)
 class ReplayReport:
     identical: bool
-    line: int  # 1-based line of the first divergence (0 when identical)
+    line: int  # 1-based physical line of the first divergence or problem (0 when identical)
     expected: str
     got: str
     message: str
+    # identical | diverges (the race replays differently) | header (the header does not match
+    # the pack and engine now) | malformed (a line is not what a log holds) | setup (no pack)
+    kind: str = "diverges"
 
 
-def _fail(line: int, expected: str, message: str, got: str = "") -> ReplayReport:
-    return ReplayReport(False, line, expected, got, message)
+def _fail(line: int, expected: str, message: str, got: str = "", kind: str = "diverges") -> ReplayReport:
+    return ReplayReport(False, line, expected, got, message, kind)
 
 
 def header_of(lines: list[str]) -> dict[str, Any] | ReplayReport:
-    """The parsed header line, or the report of why it is not one."""
-    if not lines:
-        return _fail(1, "", "empty log")
+    """The parsed header (the first non-blank line), or the report of why it is not one."""
+    from slipstream.engine.play.logcheck import LogError, numbered, parse
+
+    rows = numbered(lines)
+    if not rows:
+        return _fail(1, "", "empty log", kind="malformed")
     try:
-        head = json.loads(lines[0])
-    except (ValueError, RecursionError) as e:
-        return _fail(1, lines[0], f"line 1 is not JSON: {e}")
-    if not isinstance(head, dict):
-        return _fail(1, lines[0], "line 1 is not a log header (a JSON object)")
-    return head
+        return parse(*rows[0])
+    except LogError as e:
+        return _fail(e.line, e.text, e.message, kind=e.kind)
 
 
 def replay_lines(lines: list[str]) -> ReplayReport:
@@ -70,17 +72,23 @@ def replay_lines(lines: list[str]) -> ReplayReport:
         return head
     rid = head.get("ruleset", DEFAULT_RULESET)
     if not isinstance(rid, str):
-        return _fail(1, lines[0], "the header's `ruleset` is not a ruleset id")
+        return _fail(1, "", "the header's `ruleset` is not a ruleset id", kind="malformed")
     try:
         rs = get(rid)
     except RulesetError as e:
-        return _fail(1, lines[0], str(e))
+        return _fail(1, "", str(e)[:300], kind="setup")
     return rs.replay(lines)
 
 
 def replay_file(path: Path) -> ReplayReport:
-    text = path.read_text(encoding="utf-8")
-    return replay_lines([ln for ln in text.splitlines() if ln.strip()])
+    """Replay a log file (its physical lines; bad UTF-8 is reported on its line)."""
+    from slipstream.engine.play.logcheck import LogError, decode
+
+    try:
+        lines = decode(path.read_bytes())
+    except LogError as e:
+        return _fail(e.line, e.text, e.message, kind=e.kind)
+    return replay_lines(lines)
 
 
 def replay_simple(rs: Ruleset, lines: list[str]) -> ReplayReport:
@@ -132,4 +140,4 @@ def replay_simple(rs: Ruleset, lines: list[str]) -> ReplayReport:
     if len(lines) != len(got):
         return _fail(min(len(lines), len(got)) + 1, "",
                      f"the logs differ in length ({len(lines)} vs {len(got)} lines)")
-    return ReplayReport(True, 0, "", "", "identical")
+    return ReplayReport(True, 0, "", "", "identical", "identical")

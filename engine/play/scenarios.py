@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from slipstream.engine.core.diagnostics import Diagnostic
+    from slipstream.engine.core.yamlsource import SourceMap
 
 
 @dataclass(slots=True)
@@ -18,6 +19,8 @@ class ScenarioResult:
     ok: bool
     problems: list[str] = field(default_factory=list)
     covers: tuple[str, ...] = ()
+    line: int = 1  # where a failure is reported: the `expect:` key (else `decisions:`, `id:`)
+    column: int = 1
 
 
 @dataclass(slots=True)
@@ -26,3 +29,12 @@ class Report:
 
     results: list[ScenarioResult]
     diagnostics: list[Diagnostic]
+
+
+def report_pos(src: SourceMap) -> tuple[int, int]:
+    """Where a failed scenario is reported: its `expect:` key (else `decisions:`, `id:`)."""
+    for key in ("expect", "decisions", "id"):
+        if (key,) in src.values:
+            pos = src.key((key,))
+            return pos.line, pos.column
+    return 1, 1

@@ -11,13 +11,11 @@ in parallel processes, counts each race's log in the worker and sends back only 
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import os
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from slipstream.engine.play.batch import Pool
 from slipstream.engine.rulesets.automobiles.runner import (
     RaceResult,
     RaceSpec,
@@ -206,19 +204,6 @@ class Batch:
     cancelled: bool = False
 
 
-def _context(method: str | None = None) -> Any:
-    # forkserver: workers come from a clean single-threaded server, never from a GUI process
-    # with threads running (fork there can deadlock); spawn where forkserver does not exist
-    methods = mp.get_all_start_methods()
-    if method is not None:
-        return mp.get_context(method)
-    if "forkserver" in methods and sys.platform != "darwin":
-        ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload([__name__])  # workers fork with the engine imported
-        return ctx
-    return mp.get_context("spawn")
-
-
 def _warm(pack: str) -> bool:
     load_pack_cached(pack)
     return True
@@ -227,26 +212,21 @@ def _warm(pack: str) -> bool:
 class BatchPool:
     """Worker processes kept between batches, so a re-run after a track edit starts at once.
 
-    The track travels with every chunk of races, so one pool serves any track and pack.
+    The track travels with every chunk of races, so one pool serves any track and pack. The
+    processes are engine/play/batch.py's `Pool`, the one batch runner of the engine.
     """
 
     def __init__(self, jobs: int | None = None, start_method: str | None = None) -> None:
-        self.jobs = jobs or os.cpu_count() or 1
-        self.start_method = start_method
-        self._pool: Any = None
+        self.pool = Pool(jobs, start_method)
+        self.jobs = self.pool.jobs
 
-    def _get(self, pack: str) -> Any:
-        if self._pool is None:
-            self._pool = _context(self.start_method).Pool(self.jobs)
-        # every worker loads the pack once (cached there); a no-op when already loaded
-        self._pool.map(_warm, [pack] * self.jobs, chunksize=1)
-        return self._pool
+    @property
+    def _pool(self) -> Any:
+        """The live multiprocessing pool, None between batches that closed it."""
+        return self.pool._pool
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        self.pool.close()
 
     def run(self, specs: Sequence[RaceSpec], track: Track,
             progress: Callable[[int], None] | None = None,
@@ -257,40 +237,21 @@ class BatchPool:
         are stopped (the pool starts afresh next time) and the races finished so far come
         back with `cancelled=True`.
         """
-        jobs = self.jobs
         if chunk is None:
             # small enough for even work and smooth progress, large enough to pay for pickling
-            chunk = max(1, min(10, len(specs) // (jobs * 8)))
+            chunk = max(1, min(10, len(specs) // (self.jobs * 8)))
         chunks = [(list(specs[i:i + chunk]), track) for i in range(0, len(specs), chunk)]
         heat = Heat.empty(track)
         results: list[RaceResult] = []
-        if jobs <= 1:
-            for c in chunks:
-                if cancelled is not None and cancelled():
-                    return Batch(results, heat, True)
-                rs, h = run_chunk(*c)
-                results.extend(rs)
-                heat.add(h)
-                if progress:
-                    progress(len(rs))
-            return Batch(results, heat)
-        pool = self._get(specs[0].pack if specs else "")
-        it = pool.imap(_run_chunk, chunks)
-        left = len(chunks)
-        while left:
-            if cancelled is not None and cancelled():
-                self.close()
-                return Batch(results, heat, True)
-            try:
-                rs, h = it.next(timeout=0.1)
-            except mp.TimeoutError:
-                continue
-            left -= 1
+        if self.jobs > 1 and len(chunks) > 1:
+            # every worker loads the pack once (cached there); a no-op when already loaded
+            self.pool.warm(_warm, specs[0].pack)
+        for rs, h in self.pool.each(_run_chunk, chunks, cancelled):
             results.extend(rs)
             heat.add(h)
             if progress:
                 progress(len(rs))
-        return Batch(results, heat)
+        return Batch(results, heat, len(results) < len(specs))
 
 
 def run_batch(specs: Sequence[RaceSpec], track: Track, jobs: int | None = None,

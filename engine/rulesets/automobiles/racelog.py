@@ -7,12 +7,12 @@ line is the result. The same seed and decisions give a byte-identical log.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from slipstream.engine.play.racelog import ReplayReport, dumps, log_lines, write_log
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
+from slipstream.engine.rulesets.automobiles.options import RACE_OPTIONS
 
 __all__ = ["ReplayReport", "dumps", "log_lines", "replay_file", "replay_lines", "result_line", "write_log"]
 
@@ -22,83 +22,140 @@ def result_line(game: Game) -> dict[str, Any]:
     return game.result()
 
 
+def _error(e: Any) -> ReplayReport:
+    return ReplayReport(False, e.line, e.text, "", e.message, e.kind)
+
+
 def replay_lines(lines: list[str]) -> ReplayReport:
-    """Re-run a logged race from its header and decisions; compare every line."""
-    from slipstream.engine.rulesets.automobiles.runner import _ruleset, load_pack_cached
+    """Re-run a logged race from its header and decisions; compare every line.
 
-    if not lines:
-        return ReplayReport(False, 1, "", "", "empty log")
+    `lines` are the file's physical lines (blank ones are skipped but counted). The header is
+    verified first (pack name and digest, track content, options, seats); any problem is a
+    report naming its line, never an exception.
+    """
+    from slipstream.engine.play.logcheck import LogError, numbered, parse
+
+    rows = numbered(lines)
+    if not rows:
+        return ReplayReport(False, 1, "", "", "the log is empty", "malformed")
     try:
-        head = json.loads(lines[0])
-    except json.JSONDecodeError as e:
-        return ReplayReport(False, 1, lines[0], "", f"line 1 is not JSON: {e}")
-    if head.get("t") == "season":  # a season log (engine/rulesets/automobiles/seasonrun.py)
-        from slipstream.engine.rulesets.automobiles.seasonrun import replay_season_lines
+        head = parse(*rows[0])
+        if head.get("t") == "season":  # a season log (engine/rulesets/automobiles/seasonrun.py)
+            from slipstream.engine.rulesets.automobiles.seasonrun import replay_season_lines
 
-        return replay_season_lines(lines)
+            return replay_season_lines(lines)
+        return _replay_race(rows, head)
+    except LogError as e:
+        return _error(e)
+
+
+def _race_setup(n: int, text: str, head: dict[str, Any]) -> tuple[Game, list[Seat]]:
+    """The game a race header describes, after checking every field against the pack."""
+    from slipstream.engine.play.logcheck import (
+        LogError,
+        check_laps,
+        check_options,
+        check_seats,
+        check_seed,
+        need,
+        one_line,
+        verify_header,
+    )
+    from slipstream.engine.rulesets.automobiles.runner import (
+        RaceSpec,
+        _ruleset,
+        header,
+        load_pack_cached,
+    )
+
     if head.get("t") != "race" or head.get("format") != "racelog/1":
-        return ReplayReport(False, 1, lines[0], "", "line 1 is not a racelog/1 header")
+        raise LogError(n, f"line {n} is not a racelog/1 header", text=text[:300])
+    for key in ("pack", "pack_path", "digest", "card_set", "track"):
+        need(head, key, "str", n)
+    seed = check_seed(head, n)
+    laps = check_laps(head, n)
+    opts = check_options(head, n, RACE_OPTIONS)
     try:
-        pack = load_pack_cached(head.get("pack_path", ""))
+        pack = load_pack_cached(head["pack_path"])
     except (ValueError, RuntimeError, OSError) as e:
-        return ReplayReport(False, 1, lines[0], "", f"cannot load the pack: {e}")
-    if pack.digest != head.get("digest"):
-        note = " (the pack's content changed since the log was written)"
-    else:
-        note = ""
-    rs = _ruleset(head.get("pack_path", ""), head.get("card_set", ""),
-                  tuple(sorted(head.get("options", {}).items())))
+        raise LogError(n, f"cannot load the pack: {one_line(str(e))}", "setup") from None
+    cs = head["card_set"]
+    if cs and cs not in pack.card_sets:
+        raise LogError(n, f"the pack has no card set {cs[:60]!r}", "header")
     track = pack.tracks.get(head["track"])
     if track is None:
-        return ReplayReport(False, 1, lines[0], "", f"unknown track {head['track']!r}")
-    seats = [Seat(s["name"], s.get("bot", "human"), s.get("driver")) for s in head["seats"]]
-    game = Game(rs, track, seats, seed=int(head["seed"]), laps=int(head["laps"]), record=True)
+        raise LogError(n, f"the pack has no track {head['track'][:60]!r}", "header")
+    rs = _ruleset(head["pack_path"], cs, opts)
+    seat_data = check_seats(head, n, rs.players_min, rs.players_max)
+    known = {d.id for d in rs.drivers}
+    for s in seat_data:
+        if s.get("driver") is not None and s["driver"] not in known:
+            raise LogError(n, f"the pack has no driver {s['driver'][:60]!r}", "header")
+    seats = [Seat(s["name"], s.get("bot") or "human", s.get("driver")) for s in seat_data]
+    spec = RaceSpec(head["pack_path"], track.id, seed, tuple(s.bot for s in seats), cs, laps, opts,
+                    tuple(s.driver for s in seats))
+    verify_header(n, text, head, header(spec, rs, track, cs, seats))
+    return Game(rs, track, seats, seed=seed, laps=laps, record=True), seats
+
+
+def _replay_race(rows: list[tuple[int, str]], head: dict[str, Any]) -> ReplayReport:
+    from slipstream.engine.play.logcheck import LogError, parse
+
+    n0, text0 = rows[0]
+    game, _ = _race_setup(n0, text0, head)
+    objs = [parse(n, t) for n, t in rows[1:]]
     decisions = []
-    for i, line in enumerate(lines[1:], start=2):
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            return ReplayReport(False, i, line, "", f"line {i} is not JSON: {e}")
+    for (n, _t), obj in zip(rows[1:], objs, strict=True):
         if obj.get("t") == "decision":
-            decisions.append((i, obj))
-    checked = 0  # game.log entries compared so far (log line = entry index + 2)
+            if not isinstance(obj.get("choice"), str):
+                raise LogError(n, "a decision needs a string 'choice'", text=_t[:300])
+            decisions.append((n, obj))
+    end = rows[-1][0] + 1  # the line after the last one
+    checked = 0  # game.log entries compared so far (entry k belongs to rows[k + 1])
 
     def compare() -> ReplayReport | None:
         nonlocal checked
         while checked < len(game.log):
             got = dumps(game.log[checked])
-            want = lines[checked + 1] if checked + 1 < len(lines) else ""
+            n, want = rows[checked + 1] if checked + 1 < len(rows) else (end, "")
             if got != want:
-                return ReplayReport(False, checked + 2, want, got,
-                                    f"first divergence at line {checked + 2}{note}")
+                return ReplayReport(False, n, want, got, f"first divergence at line {n}")
             checked += 1
         return None
 
-    for i, obj in decisions:
+    text = dict(rows)
+    for n, obj in decisions:
         bad = compare()
         if bad is not None:
             return bad
         if game.pending is None:
-            return ReplayReport(False, i, lines[i - 1], "",
-                                f"the replayed race is over before the decision at line {i}{note}")
+            return ReplayReport(False, n, text[n], "", f"the replayed race is over before the decision at line {n}")
         r = game.apply(obj["choice"])
         if r is not None:
-            return ReplayReport(False, i, lines[i - 1], "",
-                                f"decision at line {i} was rejected: {r.message}{note}")
+            return ReplayReport(False, n, text[n], "", f"decision at line {n} was rejected: {r.message[:300]}")
     bad = compare()
     if bad is not None:
         return bad
+    if game.pending is not None:
+        return ReplayReport(False, end, "", "", f"the log ends before the race does: a decision is pending "
+                            f"after line {end - 1} (a truncated log?)")
     got_lines = log_lines(head, game.log, game.result())
-    if len(lines) != len(got_lines):
-        i = min(len(lines), len(got_lines)) + 1
-        return ReplayReport(False, i, lines[i - 1] if i <= len(lines) else "",
-                            got_lines[i - 1] if i <= len(got_lines) else "",
-                            f"the logs differ in length ({len(lines)} vs {len(got_lines)} lines){note}")
-    if lines[-1] != got_lines[-1]:
-        return ReplayReport(False, len(lines), lines[-1], got_lines[-1], f"the results differ{note}")
-    return ReplayReport(True, 0, "", "", "identical")
+    if len(rows) != len(got_lines):
+        k = min(len(rows), len(got_lines))
+        n, want = rows[k] if k < len(rows) else (end, "")
+        return ReplayReport(False, n, want, got_lines[k] if k < len(got_lines) else "",
+                            f"the logs differ in length ({len(rows)} vs {len(got_lines)} lines)")
+    if rows[-1][1] != got_lines[-1]:
+        return ReplayReport(False, rows[-1][0], rows[-1][1], got_lines[-1], "the results differ")
+    return ReplayReport(True, 0, "", "", "identical", "identical")
 
 
 def replay_file(path: Path) -> ReplayReport:
-    text = path.read_text(encoding="utf-8")
-    return replay_lines([ln for ln in text.splitlines() if ln.strip()])
+    """Replay a log file; unreadable bytes are a report too (OSError is left to the caller)."""
+    from slipstream.engine.play.logcheck import LogError, decode
+
+    try:
+        lines = decode(path.read_bytes())
+    except LogError as e:
+        return _error(e)
+    return replay_lines(lines)

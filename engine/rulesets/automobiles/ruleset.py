@@ -6,9 +6,12 @@ file kinds, so the game, bots and scenarios are imported only when a race or tes
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from slipstream.engine.rulesets.automobiles.contentcheck import CONTENT
+from slipstream.engine.rulesets.automobiles.options import OPTIONS
 
 
 def _schema_only(kind: str) -> Any:
@@ -21,14 +24,124 @@ def _schema_only(kind: str) -> Any:
     return check
 
 
+def card_set_of(pack: Any, wanted: str, seed: int) -> str:
+    """The card set id a race uses: `wanted` by id or name, `random` by seed, or the first."""
+    if wanted == "random":
+        ids = sorted(pack.card_sets)
+        return random.Random(f"set-{seed}").choice(ids) if ids else ""
+    if wanted:
+        return str(pack.card_set(wanted).id)
+    return str(next(iter(pack.card_sets), ""))
+
+
 class Automobiles:
+    """Dice-bag building on coloured spaces (RULES.md): the first ruleset."""
+
     id = "automobiles"
     name = "Automobiles"
     content = CONTENT
+    options = OPTIONS
+    players = (2, 5)
+    bots = {"random": "picks any legal option", "greedy": "plays its best move each turn"}
     file_kinds = {
         "scenario": ((1,), _schema_only("scenario")),
         "season-scenario": ((1,), _schema_only("season-scenario")),
     }
+    setup_keys = ("card_set", "drivers")
+
+    def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
+        return []
+
+    def setup_problems(self, pack: Any, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for key in setup:
+            if key not in self.setup_keys:
+                out.append(("--setup", f"Automobiles races take no setting {key!r}"))
+        cs = setup.get("card_set") or ""
+        if cs and cs != "random":
+            try:
+                pack.card_set(cs)
+            except KeyError:
+                out.append(("--set", f"no card set {cs!r}; sets: {', '.join(sorted(pack.card_sets))}"))
+        for d in setup.get("drivers") or ():
+            if d and d not in pack.drivers:
+                out.append(("--drivers", f"unknown driver {d!r}; drivers: {', '.join(sorted(pack.drivers))}"))
+        return out
+
+    def new_game(self, pack: Any, track: Any, seats: Sequence[Any], seed: int,
+                 options: Mapping[str, Any], laps: int | None = None,
+                 setup: Mapping[str, Any] | None = None, record: bool = True) -> Any:
+        from slipstream.engine.rulesets.automobiles.game import Game, Seat
+        from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
+
+        setup = setup or {}
+        rules = ruleset_from_pack(pack, card_set_of(pack, setup.get("card_set") or "", seed) or None)
+        if options:
+            rules = rules.with_options(dict(options))
+        drivers = tuple(setup.get("drivers") or ())
+        game_seats = [Seat(s.name, s.bot, drivers[i] if i < len(drivers) else None)
+                      for i, s in enumerate(seats)]
+        return Game(rules, track, game_seats, seed=seed, laps=laps, record=record)
+
+    def make_bot(self, name: str, seed: int) -> Any:
+        from slipstream.engine.rulesets.automobiles.bots import make_bot
+
+        return make_bot(name, seed)
+
+    def run_race(self, spec: Any) -> Any:
+        from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_race
+
+        setup = dict(spec.setup)
+        return run_race(RaceSpec(spec.pack, spec.track, spec.seed, tuple(spec.bots),
+                                 setup.get("card_set") or "", spec.laps, tuple(spec.options),
+                                 tuple(setup.get("drivers") or ()), spec.record))
+
+    def describe(self, event: Mapping[str, Any]) -> str | None:
+        from slipstream.engine.rulesets.automobiles.narration import describe
+
+        return describe(event)
+
+    def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
+        from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD
+
+        p = game.race.players[seat]
+        wear = next((k.index for k in game.rules.kinds if k.role == "wear"), None)
+        owned = sum(p.count(z, wear) for z in range(len(p.zones))) if wear is not None else 0
+        return [("position", str(game.position_of(seat, False))),
+                ("lap", str(max(p.car.lap, 0))),
+                ("cell", f"{p.car.lane}:{p.car.segment}"),
+                ("bag", str(p.count(BAG))), ("active", str(p.count(ACTIVE))),
+                ("discard", str(p.count(DISCARD))), ("wear owned", str(owned))]
+
+    def race_text(self, result: Any) -> str:
+        from slipstream.engine.rulesets.automobiles.narration import race_text
+
+        return race_text(result)
+
+    def race_json(self, result: Any) -> dict[str, Any]:
+        from slipstream.engine.rulesets.automobiles.narration import race_json
+
+        return race_json(result)
+
+    def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
+        from slipstream.engine.rulesets.automobiles.stats import summarise
+
+        return summarise(list(results))
+
+    def format_summary(self, summary: Mapping[str, Any]) -> str:
+        from slipstream.engine.rulesets.automobiles.stats import format_summary
+
+        return format_summary(dict(summary))
+
+    def run_scenarios(self, pack: str, select: str = "") -> Any:
+        from slipstream.engine.rulesets.automobiles.scenarios import run_pack_scenarios
+
+        return run_pack_scenarios(pack, select)
+
+    def replay(self, lines: list[str]) -> Any:
+        from slipstream.engine.rulesets.automobiles.racelog import replay_lines
+
+        return replay_lines(lines)
 
 
 RULESET = Automobiles()

@@ -88,8 +88,10 @@ def setup(spec: RaceSpec) -> tuple[Ruleset, Track, str]:
 
 
 def header(spec: RaceSpec, rs: Ruleset, track: Track, cs: str, seats: list[Seat]) -> dict[str, Any]:
+    from slipstream.engine.play.logcheck import track_digest
+
     return {"t": "race", "format": "racelog/1", "pack": rs.pack_id, "pack_path": spec.pack,
-            "digest": rs.pack_digest, "card_set": cs, "track": track.id,
+            "digest": rs.pack_digest, "card_set": cs, "track": track.id, "track_digest": track_digest(track),
             "laps": spec.laps or track.laps, "options": dict(spec.options), "seed": spec.seed,
             "seats": [{"name": s.name, "bot": s.bot, "driver": s.driver} for s in seats]}
 
@@ -118,24 +120,10 @@ def _grid_order(game: Game) -> list[int]:
 
 
 def run_many(specs: list[RaceSpec], jobs: int = 1, progress: Any = None) -> list[RaceResult]:
-    """Run races, in `jobs` processes when jobs > 1; results come back in spec order."""
-    if jobs <= 1:
-        out = []
-        for s in specs:
-            out.append(run_race(s))
-            if progress:
-                progress(1)
-        return out
-    import multiprocessing as mp
+    """Run races, in `jobs` processes when jobs > 1 (engine/play/batch.py); results in spec order."""
+    from slipstream.engine.play.batch import run_many as run_batch
 
-    ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
-    results: list[RaceResult] = []
-    with ctx.Pool(jobs) as pool:
-        for r in pool.imap(run_race, specs, chunksize=max(1, len(specs) // (jobs * 8) or 1)):
-            results.append(r)
-            if progress:
-                progress(1)
-    return results
+    return run_batch(specs, jobs, progress, run=run_race)
 
 
 def pack_path(arg: str | Path | None) -> str:

@@ -16,7 +16,7 @@ from slipstream.engine.core.diagnostics import Diagnostic, make
 from slipstream.engine.core.schema import schema_diagnostics
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
 from slipstream.engine.play.decisions import pending_mismatches, play_decisions
-from slipstream.engine.play.scenarios import Report, ScenarioResult
+from slipstream.engine.play.scenarios import Report, ScenarioResult, report_pos
 from slipstream.engine.rulesets.automobiles.game import Game, position_game
 from slipstream.engine.rulesets.automobiles.options import RACE_OPTIONS
 from slipstream.engine.rulesets.automobiles.rules import (
@@ -41,6 +41,7 @@ class Prepared:
     rules: Ruleset
     track: Track
     covers: tuple[str, ...]
+    pos: tuple[int, int] = (1, 1)
 
 
 def _diag(src: SourceMap, code: str, path: PathKey, msg: str, hint: str | None = None) -> Diagnostic:
@@ -170,7 +171,7 @@ def check_scenario(data: Any, src: SourceMap, pack: Any) -> tuple[Prepared | Non
     if diags:
         return None, diags
     covers = tuple(data["covers"])
-    return Prepared(data["id"], src.file, data, rules, track, covers), []
+    return Prepared(data["id"], src.file, data, rules, track, covers, report_pos(src)), []
 
 
 def build_game(sc: Prepared) -> Game:
@@ -192,7 +193,7 @@ def run_prepared(sc: Prepared) -> ScenarioResult:
     problems += play_decisions(g, sc.data.get("decisions", []))
     if not problems:
         problems += check_expect(g, sc.data.get("expect", {}))
-    return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers)
+    return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers, *sc.pos)
 
 
 def _zone_dict(g: Game, counts: list[int]) -> dict[str, int]:

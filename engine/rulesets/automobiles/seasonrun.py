@@ -11,7 +11,6 @@ its header and decisions and reports the first line that differs.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 from slipstream.engine.play.racelog import ReplayReport, dumps
 from slipstream.engine.rulesets.automobiles.bots import make_bot
 from slipstream.engine.rulesets.automobiles.game import Seat
+from slipstream.engine.rulesets.automobiles.options import RACE_OPTIONS
 from slipstream.engine.rulesets.automobiles.season import (
     Season,
     SeasonConfig,
@@ -88,6 +88,7 @@ def resolve_track(pack: Any, ref: str) -> Track:
 
 def build(spec: SeasonSpec) -> tuple[Season, str, dict[str, Any]]:
     """The season of a spec (not yet played), its card set and its log header."""
+    from slipstream.engine.play.logcheck import track_digest
     from slipstream.engine.rulesets.automobiles.runner import (
         RaceSpec,
         _ruleset,
@@ -107,7 +108,7 @@ def build(spec: SeasonSpec) -> tuple[Season, str, dict[str, Any]]:
     head = {"t": "season", "format": FORMAT, "pack": rs.pack_id, "pack_path": spec.pack,
             "digest": rs.pack_digest, "card_set": cs, "tracks": list(spec.tracks), "laps": spec.laps,
             "options": dict(spec.options), "season_options": config.as_dict(), "seed": spec.seed,
-            "deck_top": list(spec.deck_top),
+            "deck_top": list(spec.deck_top), "track_digests": [track_digest(t) for t in tracks],
             "seats": [{"name": s.name, "bot": s.bot} for s in seats]}
     return season, cs, head
 
@@ -132,70 +133,91 @@ def run_season(spec: SeasonSpec) -> SeasonResult:
 
 
 def run_seasons(specs: list[SeasonSpec], jobs: int = 1, progress: Any = None) -> list[SeasonResult]:
-    """Run seasons, in `jobs` processes when jobs > 1; results come back in spec order."""
-    if jobs <= 1:
-        out = []
-        for s in specs:
-            out.append(run_season(s))
-            if progress:
-                progress(1)
-        return out
-    import multiprocessing as mp
+    """Run seasons, in `jobs` processes when jobs > 1 (engine/play/batch.py); results in spec order."""
+    from slipstream.engine.play.batch import run_many
 
-    ctx = mp.get_context("fork")
-    results: list[SeasonResult] = []
-    with ctx.Pool(jobs) as pool:
-        for r in pool.imap(run_season, specs, chunksize=max(1, len(specs) // (jobs * 8))):
-            results.append(r)
-            if progress:
-                progress(1)
-    return results
+    return run_many(specs, jobs, progress, run=run_season)
 
 
-def _spec_from_header(head: dict[str, Any]) -> SeasonSpec:
-    return SeasonSpec(pack=head.get("pack_path", ""), tracks=tuple(head["tracks"]), seed=int(head["seed"]),
-                      bots=tuple(s.get("bot", "human") for s in head["seats"]), card_set=head.get("card_set", ""),
-                      laps=head.get("laps"), options=tuple(sorted(head.get("options", {}).items())),
-                      season_options=tuple(sorted(head.get("season_options", {}).items())), record=True,
-                      deck_top=tuple(head.get("deck_top", ())))
+def _spec_from_header(n: int, head: dict[str, Any]) -> SeasonSpec:
+    """The spec a season header describes, each field checked (a LogError names the line)."""
+    from slipstream.engine.play.logcheck import (
+        LogError,
+        check_laps,
+        check_options,
+        check_seats,
+        check_seed,
+        need,
+    )
+
+    if head.get("t") != "season" or head.get("format") != FORMAT:
+        raise LogError(n, f"line {n} is not a {FORMAT} header")
+    for key in ("pack", "pack_path", "digest", "card_set"):
+        need(head, key, "str", n)
+    tracks = need(head, "tracks", "list", n)
+    if not tracks or not all(isinstance(t, str) for t in tracks):
+        raise LogError(n, "the header's 'tracks' must be a list of track ids or files")
+    deck_top = need(head, "deck_top", "list", n)
+    if not all(isinstance(t, str) for t in deck_top):
+        raise LogError(n, "the header's 'deck_top' must be a list of sponsor ids")
+    need(head, "season_options", "dict", n)
+    seats = check_seats(head, n, 2, 5, drivers=False)
+    return SeasonSpec(pack=head["pack_path"], tracks=tuple(tracks), seed=check_seed(head, n),
+                      bots=tuple(s.get("bot") or "human" for s in seats), card_set=head["card_set"],
+                      laps=check_laps(head, n, optional=True), options=check_options(head, n, RACE_OPTIONS),
+                      season_options=tuple(sorted(head["season_options"].items())), record=True,
+                      deck_top=tuple(deck_top))
 
 
 def replay_season_lines(lines: list[str]) -> ReplayReport:
-    """Re-run a season log from its header and decisions; compare every line."""
-    from slipstream.engine.rulesets.automobiles.runner import load_pack_cached
+    """Re-run a season log from its header and decisions; compare every line.
 
+    `lines` are physical lines (blank ones skipped, but counted); the header is verified
+    against the pack and engine first, and every problem is a report naming its line.
+    """
+    from slipstream.engine.play.logcheck import (
+        LogError,
+        numbered,
+        one_line,
+        parse,
+        verify_header,
+    )
+
+    rows = numbered(lines)
+    if not rows:
+        return ReplayReport(False, 1, "", "", "the log is empty", "malformed")
     try:
-        head = json.loads(lines[0])
-    except (json.JSONDecodeError, IndexError) as e:
-        return ReplayReport(False, 1, lines[0] if lines else "", "", f"line 1 is not JSON: {e}")
-    if head.get("t") != "season" or head.get("format") != FORMAT:
-        return ReplayReport(False, 1, lines[0], "", f"line 1 is not a {FORMAT} header")
-    try:
-        pack = load_pack_cached(head.get("pack_path", ""))
-        season, _cs, head2 = build(_spec_from_header(head))
-    except (ValueError, RuntimeError, OSError, KeyError) as e:
-        return ReplayReport(False, 1, lines[0], "", f"cannot set the season up: {e}")
-    note = " (the pack's content changed since the log was written)" if pack.digest != head.get("digest") else ""
-    choices = []
-    for i, line in enumerate(lines[1:], start=2):
+        n0, text0 = rows[0]
+        head = parse(n0, text0)
+        spec = _spec_from_header(n0, head)
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            return ReplayReport(False, i, line, "", f"line {i} is not JSON: {e}")
-        if obj.get("t") == "decision":
-            choices.append((i, obj["choice"]))
-    for i, choice in choices:
+            season, _cs, head2 = build(spec)
+        except (ValueError, TypeError, OverflowError, KeyError, RuntimeError, OSError) as e:
+            raise LogError(n0, f"cannot set the season up: {one_line(str(e))}", "setup") from None
+        verify_header(n0, text0, head, head2)
+        choices = []
+        for n, text in rows[1:]:
+            obj = parse(n, text)
+            if obj.get("t") == "decision":
+                if not isinstance(obj.get("choice"), str):
+                    raise LogError(n, "a decision needs a string 'choice'", text=text[:300])
+                choices.append((n, obj["choice"]))
+    except LogError as e:
+        return ReplayReport(False, e.line, e.text, "", e.message, e.kind)
+    text_of = dict(rows)
+    for n, choice in choices:
         if season.pending is None:
             break
         r = season.apply(choice)
         if r is not None:
-            return ReplayReport(False, i, lines[i - 1], "", f"decision at line {i} was rejected: {r.message}{note}")
-    got = [lines[0]] + [dumps(x) for x in season.log]
-    for i, (a, b) in enumerate(zip(lines, got, strict=False), start=1):
+            return ReplayReport(False, n, text_of[n], "", f"decision at line {n} was rejected: {r.message[:300]}")
+    got = [text0] + [dumps(x) for x in season.log]
+    for (n, a), b in zip(rows, got, strict=False):
         if a != b:
-            return ReplayReport(False, i, a, b, f"first divergence at line {i}{note}")
-    if len(lines) != len(got):
-        i = min(len(lines), len(got)) + 1
-        return ReplayReport(False, i, lines[i - 1] if i <= len(lines) else "", got[i - 1] if i <= len(got) else "",
-                            f"the logs differ in length ({len(lines)} vs {len(got)} lines){note}")
-    return ReplayReport(True, 0, "", "", "identical")
+            return ReplayReport(False, n, a, b, f"first divergence at line {n}")
+    if len(rows) != len(got):
+        k = min(len(rows), len(got))
+        n, want = rows[k] if k < len(rows) else (rows[-1][0] + 1, "")
+        return ReplayReport(False, n, want, got[k] if k < len(got) else "",
+                            f"the logs differ in length ({len(rows)} vs {len(got)} lines)")
+    return ReplayReport(True, 0, "", "", "identical", "identical")

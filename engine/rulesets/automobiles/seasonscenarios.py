@@ -58,7 +58,7 @@ def check_season_scenario(data: Any, src: SourceMap, pack: Any) -> list[Diagnost
 
 def run_season_scenario(data: dict[str, Any], src: SourceMap, pack: Any) -> tuple[Any, list[Diagnostic]]:
     """Check and run one season scenario: (ScenarioResult or None, diagnostics)."""
-    from slipstream.engine.play.scenarios import ScenarioResult
+    from slipstream.engine.play.scenarios import ScenarioResult, report_pos
 
     diags = check_season_scenario(data, src, pack)
     if diags:
@@ -84,7 +84,8 @@ def run_season_scenario(data: dict[str, Any], src: SourceMap, pack: Any) -> tupl
             problems += _expect_draft(draft, pool, d["finish"], n, ex)
     if "races" in data:
         problems += _expect_races(data["races"], config, n, ex)
-    return ScenarioResult(data["id"], src.file, not problems, problems, tuple(data["covers"])), []
+    return ScenarioResult(data["id"], src.file, not problems, problems, tuple(data["covers"]),
+                          *report_pos(src)), []
 
 
 def _expect_draft(draft: Draft, pool: list[str], finish: list[int], n: int, ex: dict[str, Any]) -> list[str]:

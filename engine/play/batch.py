@@ -1,0 +1,137 @@
+"""The one batch runner: races, seasons and heat-map chunks in worker processes.
+
+`Pool` keeps its worker processes between batches (a re-run in the editor starts at once),
+reports progress as work finishes, can be cancelled, and returns results in the order the
+work was given, so the same seeds give the same results in 1 or N processes. Workers start
+with `forkserver` where it exists (they fork from a clean single-threaded server, never from
+a GUI process with threads running, which can deadlock), else with `spawn`. `race`, `season`,
+the editor's Test race dock and the benches all run through it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Progress = Callable[[int], None]
+Cancelled = Callable[[], bool]
+
+
+def context(method: str | None = None) -> Any:
+    """The multiprocessing context batches use (`method` forces one, e.g. for tests)."""
+    if method is not None:
+        return mp.get_context(method)
+    if "forkserver" in mp.get_all_start_methods() and sys.platform != "darwin":
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload([__name__])
+        return ctx
+    return mp.get_context("spawn")
+
+
+def _call(job: tuple[Callable[[Any], Any], Any]) -> Any:
+    fn, arg = job
+    return fn(arg)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a batch gave: results in the order of the work, and whether it was cancelled."""
+
+    results: list[Any] = field(default_factory=list)
+    cancelled: bool = False
+
+
+class Pool:
+    """Worker processes kept between batches (`close` ends them)."""
+
+    def __init__(self, jobs: int | None = None, start_method: str | None = None) -> None:
+        self.jobs = max(1, jobs or os.cpu_count() or 1)
+        self.start_method = start_method
+        self._pool: Any = None
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+    def warm(self, fn: Callable[[Any], Any], arg: Any) -> None:
+        """Run `fn(arg)` once in every worker (e.g. load a pack into its cache)."""
+        if self.jobs > 1:
+            self._get().map(_call, [(fn, arg)] * self.jobs, chunksize=1)
+
+    def _get(self) -> Any:
+        if self._pool is None:
+            self._pool = context(self.start_method).Pool(self.jobs)
+        return self._pool
+
+    def each(self, fn: Callable[[Any], Any], work: Sequence[Any],
+             cancelled: Cancelled | None = None) -> Iterator[Any]:
+        """`fn(w)` for every piece of work, in order, as they finish. When `cancelled()` turns
+        true the workers are stopped (the pool starts afresh next time) and the iterator ends."""
+        if self.jobs <= 1 or len(work) <= 1:
+            for w in work:
+                if cancelled is not None and cancelled():
+                    return
+                yield fn(w)
+            return
+        it = self._get().imap(_call, [(fn, w) for w in work])
+        left = len(work)
+        while left:
+            if cancelled is not None and cancelled():
+                self.close()
+                return
+            try:
+                out = it.next(timeout=0.1)
+            except mp.TimeoutError:
+                continue
+            left -= 1
+            yield out
+
+    def map(self, fn: Callable[[Any], Any], items: Sequence[Any], *, chunk: int | None = None,
+            progress: Progress | None = None, cancelled: Cancelled | None = None) -> Outcome:
+        """`fn(item)` for every item in chunks; `progress(n)` as chunks finish."""
+        if chunk is None:
+            # small enough for even work and smooth progress, large enough to pay for pickling
+            chunk = max(1, min(10, len(items) // (self.jobs * 8) or 1))
+        chunks = [list(items[i:i + chunk]) for i in range(0, len(items), chunk)]
+        out = Outcome()
+        for part in self.each(_ChunkOf(fn), chunks, cancelled):
+            out.results.extend(part)
+            if progress:
+                progress(len(part))
+        out.cancelled = len(out.results) < len(items)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class _ChunkOf:
+    """`fn` over a list (picklable when `fn` is a module-level function)."""
+
+    fn: Callable[[Any], Any]
+
+    def __call__(self, items: list[Any]) -> list[Any]:
+        return [self.fn(x) for x in items]
+
+
+def run_many(specs: Sequence[Any], jobs: int = 1, progress: Progress | None = None,
+             cancelled: Cancelled | None = None, run: Callable[[Any], Any] | None = None,
+             start_method: str | None = None) -> list[Any]:
+    """Run races (default: `engine/play/races.run_race` on RaceSpecs) in `jobs` processes;
+    results in spec order."""
+    if run is None:
+        from slipstream.engine.play.races import run_race
+
+        run = run_race
+    with Pool(jobs, start_method) as pool:
+        return pool.map(run, specs, progress=progress, cancelled=cancelled).results

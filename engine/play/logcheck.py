@@ -1,0 +1,241 @@
+"""Reading race and season logs for replay: physical line numbers, bounded JSON, header checks.
+
+Everything a broken or hostile log can do ends in a `LogError` naming the line (1-based,
+counting every physical line, blank ones too) and a one-line message; replay turns it into
+a report. The limits: a line is at most MAX_LINE characters and nests at most MAX_DEPTH
+brackets; a seed is an integer of at most 64 bits; NaN and infinities are not JSON here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+MAX_LINE = 1_000_000
+MAX_DEPTH = 64
+MAX_SEED = 2**63 - 1
+MAX_LAPS = 1000
+
+
+class LogError(Exception):
+    """A log that cannot be replayed; `kind` is `malformed`, `header` or `setup`."""
+
+    def __init__(self, line: int, message: str, kind: str = "malformed", text: str = "") -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+        self.kind = kind
+        self.text = text
+
+
+def dumps(obj: dict[str, Any]) -> str:
+    """One log line: sorted keys, no spaces, so equal races give equal bytes."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def numbered(lines: list[str]) -> list[tuple[int, str]]:
+    """The non-blank lines with their physical line numbers (blank lines count, but say nothing)."""
+    return [(i, s) for i, s in enumerate(lines, start=1) if s.strip()]
+
+
+def decode(data: bytes) -> list[str]:
+    """The physical lines of a log file's bytes; bad UTF-8 is a LogError on its line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise LogError(line, f"line {line} is not UTF-8 (byte {data[e.start]:#04x})") from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
+    return lines
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """A message folded onto one line and cut to `limit` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number here")
+
+
+def _depth(text: str) -> int:
+    """The deepest bracket nesting outside strings (a cheap pre-check before json.loads)."""
+    depth = top = 0
+    in_str = esc = False
+    for ch in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > top:
+                top = depth
+                if top > MAX_DEPTH:
+                    return top
+        elif ch in "]}":
+            depth -= 1
+    return top
+
+
+def parse(line: int, text: str) -> dict[str, Any]:
+    """One log line as a JSON object, or a LogError naming the line."""
+    if len(text) > MAX_LINE:
+        raise LogError(line, f"line {line} is longer than {MAX_LINE} characters", text=text[:300])
+    if _depth(text) > MAX_DEPTH:
+        raise LogError(line, f"line {line} nests deeper than {MAX_DEPTH} levels", text=text[:300])
+    try:
+        obj = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        raise LogError(line, f"line {line} is not JSON ({e.msg} at column {e.colno})", text=text[:300]) from None
+    except (ValueError, RecursionError) as e:  # e.g. an integer beyond Python's digit limit
+        raise LogError(line, f"line {line} is not usable JSON ({str(e)[:120]})", text=text[:300]) from None
+    if not isinstance(obj, dict):
+        raise LogError(line, f"line {line} is not a JSON object but {_json_type(obj)}", text=text[:300])
+    return obj
+
+
+def _json_type(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, int | float):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "a list"
+    return "an object"
+
+
+_TYPES: dict[str, tuple[type, ...]] = {"str": (str,), "int": (int,), "dict": (dict,), "list": (list,)}
+
+
+def need(obj: dict[str, Any], key: str, kind: str, line: int, what: str = "header",
+         optional: bool = False) -> Any:
+    """obj[key] checked to be of `kind` (str, int, dict, list; int excludes booleans)."""
+    if key not in obj:
+        if optional:
+            return None
+        raise LogError(line, f"the {what} has no {key!r}")
+    v = obj[key]
+    if optional and v is None:
+        return None
+    if not isinstance(v, _TYPES[kind]) or (kind == "int" and isinstance(v, bool)):
+        raise LogError(line, f"the {what}'s {key!r} must be {_article(kind)}, not {_json_type(v)}")
+    return v
+
+
+def _article(kind: str) -> str:
+    return {"str": "a string", "int": "an integer", "dict": "an object", "list": "a list"}[kind]
+
+
+def check_seed(head: dict[str, Any], line: int) -> int:
+    seed: int = need(head, "seed", "int", line)
+    if abs(seed) > MAX_SEED:
+        raise LogError(line, "the seed must fit in 64 bits")
+    return seed
+
+
+def check_laps(head: dict[str, Any], line: int, optional: bool = False) -> int | None:
+    laps: int | None = need(head, "laps", "int", line, optional=optional)
+    if laps is not None and not 1 <= laps <= MAX_LAPS:
+        raise LogError(line, f"laps must be 1 to {MAX_LAPS}, not {laps}")
+    return laps
+
+
+def check_options(head: dict[str, Any], line: int, specs: Sequence[Any]) -> tuple[tuple[str, Any], ...]:
+    """The header's rule options against the ruleset's option spec (engine/play/options.py):
+    known names, values of the right type that this engine plays."""
+    opts: dict[str, Any] = need(head, "options", "dict", line)
+    table = {s.name: s for s in specs}
+    for k, v in opts.items():
+        spec = table.get(k)
+        if spec is None:
+            raise LogError(line, f"unknown rule option {k[:60]!r} in the header")
+        want = {"bool": bool, "int": int, "choice": str}.get(spec.type)
+        if want is not None and type(v) is not want:
+            raise LogError(line, f"rule option {k} must be {want.__name__}, not {_json_type(v)}")
+        if spec.type == "int" and spec.problem(v) is not None:
+            raise LogError(line, f"rule option {k} must be {spec.minimum} to {spec.maximum}")
+    bad = [f"{k}={v!r}"[:80] for k, v in opts.items() if table[k].problem(v) is not None]
+    if bad:
+        raise LogError(line, f"rule option value(s) not implemented: {', '.join(bad)[:200]}")
+    return tuple(sorted(opts.items()))
+
+
+def check_seats(head: dict[str, Any], line: int, low: int, high: int,
+                drivers: bool = True) -> list[dict[str, Any]]:
+    seats: list[Any] = need(head, "seats", "list", line)
+    if not low <= len(seats) <= high:
+        raise LogError(line, f"a race needs {low} to {high} seats, the header has {len(seats)}")
+    for i, s in enumerate(seats, start=1):
+        what = f"seat {i}"
+        if not isinstance(s, dict):
+            raise LogError(line, f"{what} is {_json_type(s)}, not an object")
+        need(s, "name", "str", line, what)
+        need(s, "bot", "str", line, what, optional=True)
+        if drivers:
+            need(s, "driver", "str", line, what, optional=True)
+    return seats
+
+
+def track_digest(track: Any) -> str:
+    """A digest of what the rules read from a track (not its id, name or drawing geometry)."""
+    data = {"segments": track.segments, "laps": track.laps,
+            "spaces": [[s.lane, s.first, s.length, s.colour] for s in track.spaces],
+            "grid": [[g.lane, g.segment, g.money] for g in track.grid]}
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+_NAMES = {"pack": "pack name", "digest": "pack digest", "track_digest": "track content",
+          "track_digests": "track content", "options": "rule options", "season_options": "season options",
+          "card_set": "card set", "laps": "laps", "seats": "seats", "track": "track", "tracks": "tracks"}
+
+
+def _short(v: Any) -> str:
+    if v is None:
+        return "none"
+    text = v if isinstance(v, str) else json.dumps(v, sort_keys=True)
+    if isinstance(v, str) and len(v) == 64:
+        return text[:12] + "…"  # a digest
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def header_differences(logged: dict[str, Any], rebuilt: dict[str, Any]) -> list[str]:
+    """What differs between a log's header and the one this pack and engine write now."""
+    out = []
+    for key in list(rebuilt) + [k for k in logged if k not in rebuilt]:
+        a, b = logged.get(key), rebuilt.get(key)
+        if key in logged and key in rebuilt and a == b and type(a) is type(b):
+            continue
+        name = _NAMES.get(key, f"key {key[:40]!r}")
+        if key not in logged:
+            out.append(f"{name} (not in the log; now {_short(b)})")
+        elif key not in rebuilt:
+            out.append(f"{name} (in the log, unknown now)")
+        else:
+            out.append(f"{name} (log {_short(a)}, now {_short(b)})")
+    return out
+
+
+def verify_header(line: int, text: str, logged: dict[str, Any], rebuilt: dict[str, Any]) -> None:
+    """Raise a `header` LogError unless the log's header is the one written now, byte for byte."""
+    diffs = header_differences(logged, rebuilt)
+    if diffs:
+        raise LogError(line, "header differs: " + "; ".join(diffs), "header", text[:300])
+    if dumps(rebuilt) != text:
+        raise LogError(line, "header differs: same values, but not written as this engine writes it "
+                       "(key order or spacing)", "header", text[:300])
