@@ -49,6 +49,11 @@ def parse_bots(bots: str, rs: Any = None) -> list[str]:
     return names
 
 
+def default_bots(rs: Any) -> str:
+    """The field a ruleset races when --bots is not given."""
+    return ",".join(getattr(rs, "default_bots", None) or list(rs.bots))
+
+
 def open_pack(pack_arg: str) -> tuple[Any, Any]:
     """(ruleset, pack) of a pack folder through the registry; exit 1 with its errors."""
     from slipstream.engine.play.registry import RulesetError, for_pack
@@ -72,11 +77,12 @@ def _first_track(pk: Any) -> str:
 @click.argument("pack", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--track", "track_id", metavar="ID", help="Track id in the pack (default: first-oval, else the first).")
 @click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
-@click.option("--bots", default="greedy,greedy,greedy,random", show_default=True,
-              help="Comma-separated bots by seat, repeated to fill --players (the ruleset's bots).")
+@click.option("--bots", default=None, metavar="BOT,BOT,...",
+              help="Comma-separated bots by seat, repeated to fill --players (default: the ruleset's "
+                   "usual field; Automobiles: greedy,greedy,greedy,random).")
 @click.option("--set", "card_set", default="", metavar="NAME|random",
               help="Automobiles: card set by id or name, or `random` (default: the pack's first set).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True, help="Seed of the first race.")
+@click.option("--seed", type=click.IntRange(-(2**63), 2**63 - 1), default=1, show_default=True, help="Seed of the first race.")
 @click.option("--races", type=click.IntRange(1), default=1, show_default=True, help="How many races.")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parallel processes.")
 @click.option("--laps", type=click.IntRange(1), help="Race length (default: the track's).")
@@ -88,7 +94,7 @@ def _first_track(pk: Any) -> str:
 @click.option("--log", "log_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Write every race's JSON-lines log into this folder.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def race(pack: Path | None, track_id: str | None, players: int | None, bots: str, card_set: str,
+def race(pack: Path | None, track_id: str | None, players: int | None, bots: str | None, card_set: str,
          seed: int, races: int, jobs: int, laps: int | None, options: tuple[str, ...],
          drivers: str, log_dir: Path | None, fmt: str) -> None:
     """Race bots on a track of PACK (default: the bundled base pack), in the pack's ruleset.
@@ -106,7 +112,7 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     if track_id not in pk.tracks:
         raise click.BadParameter(f"no track {track_id!r} in the pack; tracks: {', '.join(sorted(pk.tracks))}",
                                  param_hint="--track")
-    names = parse_bots(bots, rs)
+    names = parse_bots(bots if bots is not None else default_bots(rs), rs)
     n = players or len(names)
     lo, hi = rs.players
     if not lo <= n <= hi:

@@ -12,38 +12,15 @@ import click
 
 
 def _parse_options(values: tuple[str, ...]) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]:
-    """Split KEY=VALUE items into race options and season options."""
-    from slipstream.engine.rulesets.automobiles.rules import Options
-    from slipstream.engine.rulesets.automobiles.season import SEASON_OPTIONS
+    """Split KEY=VALUE items into race options and season options (the ruleset's option spec)."""
+    from slipstream.cli.race import parse_options
+    from slipstream.engine.play.registry import get
 
-    race: dict[str, Any] = {}
-    season: dict[str, Any] = {}
-    for item in values:
-        key, sep, raw = item.partition("=")
-        if not sep:
-            raise click.BadParameter(f"{item!r}: write KEY=VALUE, e.g. season_grid=reverse", param_hint="--option")
-        low = raw.lower()
-        val: Any = raw
-        if low in ("true", "yes", "on"):
-            val = True
-        elif low in ("false", "no", "off"):
-            val = False
-        elif raw.isdigit():
-            val = int(raw)
-        elif key == "season_points" and raw != "players_minus_place":
-            try:
-                val = [int(x) for x in raw.split(",")]
-            except ValueError:
-                raise click.BadParameter("season_points: players_minus_place or points by place, "
-                                         "e.g. 10,6,4,3", param_hint="--option") from None
-        if key in SEASON_OPTIONS:
-            season[key] = val
-        elif key in Options.names():
-            race[key] = val
-        else:
-            raise click.BadParameter(f"unknown option {key!r}; known: "
-                                     f"{', '.join(sorted(set(Options.names()) | set(SEASON_OPTIONS)))}",
-                                     param_hint="--option")
+    rs = get("automobiles")  # seasons are an Automobiles command
+    scope = {s.name: s.scope for s in rs.options}
+    parsed = parse_options(rs, values, scopes=("race", "season"))
+    race = {k: v for k, v in parsed.items() if scope[k] == "race"}
+    season = {k: v for k, v in parsed.items() if scope[k] == "season"}
     return tuple(sorted(race.items())), tuple(sorted(season.items()))
 
 

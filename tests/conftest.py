@@ -13,6 +13,12 @@ if "SLIPSTREAM_CACHE_DIR" not in os.environ:
     os.environ["SLIPSTREAM_CACHE_DIR"] = tempfile.mkdtemp(prefix="slipstream-test-cache-")
     atexit.register(shutil.rmtree, os.environ["SLIPSTREAM_CACHE_DIR"], True)
 
+# The toy ruleset of tests/toyruleset.py is installed for the whole test session (worker
+# processes and CLI subprocesses find it through the same variables).
+os.environ.setdefault("SLIPSTREAM_RULESETS", "toy=toyruleset:RULESET")
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (str(Path(__file__).resolve().parent), os.environ.get("PYTHONPATH", "")) if p)
+
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
 TESTS = Path(__file__).resolve().parent

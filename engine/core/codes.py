@@ -78,6 +78,7 @@ _TABLE: list[Code] = [
     Code("P025", "error", "replaces names nothing", "A `replaces:` entry names an inherited item that this pack does not redefine.", "Define the replacement item with the same id, or remove the entry."),
     Code("P026", "warning", "ambiguous extends", "Two or more pack folders in the place `extends` looks have the pack id it names; the first by folder name is used.", "Give every pack its own id, or move the other copies away."),
     Code("P028", "error", "unknown ruleset", "`ruleset:` in pack.yaml names a ruleset that is not installed.", "Use the id of an installed ruleset (`slipstream rulesets` lists them), or leave it out for `automobiles`."),
+    Code("P029", "error", "extends a pack of another ruleset", "A pack extends a pack whose `ruleset:` differs from its own; content of one ruleset means nothing to another.", "Extend a pack of the same ruleset, or give this pack the same `ruleset:`."),
     Code("P030", "error", "supply too small", "A cube kind's stock holds fewer cubes than the starting bags of the largest race take out of it.", "Raise the supply, or lower `players.max` or the starting bag."),
     Code("P031", "error", "unknown cube kind in rules", "The starting bag names a cube kind that the pack does not define.", "Use the id of a cube kind (cubes/1 files)."),
     Code("P032", "error", "wear table mismatch", "`wear_by_darkest` does not give the Decline wear for exactly the gear cube kinds.", "List every gear kind once, and nothing else."),

@@ -3,7 +3,9 @@
 A ruleset is an object registered under the entry point group `slipstream.rulesets`
 (`pyproject.toml`: `[project.entry-points."slipstream.rulesets"]`), so another installed
 package can add one. The bundled rulesets are also listed in `BUNDLED`, which keeps a source
-checkout without installed metadata working. What a ruleset object must offer is the protocol
+checkout without installed metadata working. While a ruleset is being written, the
+environment variable `SLIPSTREAM_RULESETS` (`ID=MODULE:ATTRIBUTE`, comma-separated) adds it
+without installing anything; worker processes inherit it. What a ruleset object must offer is the protocol
 of engine/play/protocol.py; this module only finds and loads it, so that `packs` (which needs
 a ruleset's content model) and `play` (the registry) share one loader. Loading a ruleset
 registers its file kinds (engine/core/filekinds.py).
@@ -12,12 +14,14 @@ registers its file kinds (engine/core/filekinds.py).
 from __future__ import annotations
 
 import importlib
+import os
 from functools import cache
 from typing import Any
 
 from slipstream.engine.core import filekinds
 
 GROUP = "slipstream.rulesets"
+ENV = "SLIPSTREAM_RULESETS"
 DEFAULT = "automobiles"
 BUNDLED = {
     "automobiles": "slipstream.engine.rulesets.automobiles.ruleset:RULESET",
@@ -36,6 +40,10 @@ def _entry_points() -> dict[str, str]:
             found.setdefault(ep.name, ep.value)
     except Exception:  # broken metadata of some other package must not stop the tool
         pass
+    for item in os.environ.get(ENV, "").split(","):
+        rid, sep, target = item.strip().partition("=")
+        if sep and rid.strip() and ":" in target:
+            found[rid.strip()] = target.strip()
     return found
 
 

@@ -81,6 +81,7 @@ class Ruleset(Protocol):
     options: Sequence[OptionSpec]  # one spec drives schema, --option, scenarios, editor form
     players: tuple[int, int]  # fewest and most cars in a race
     bots: Mapping[str, str]  # bot name -> one line of help
+    default_bots: Sequence[str]  # the field `race` uses without --bots
     content: ContentModel  # the pack data kinds and how they merge (engine/packs/loader.py)
     file_kinds: Mapping[str, tuple[tuple[int, ...], Any]]  # own file kinds, e.g. scenarios
 
@@ -135,7 +136,7 @@ class Ruleset(Protocol):
         ...
 
 
-REQUIRED = ("id", "name", "options", "players", "bots", "content", "file_kinds", "track_checks",
+REQUIRED = ("id", "name", "options", "players", "bots", "default_bots", "content", "file_kinds", "track_checks",
             "setup_problems", "new_game", "make_bot", "run_race", "describe", "view",
             "race_text", "race_json", "summarise", "format_summary", "run_scenarios", "replay")
 

@@ -262,15 +262,12 @@ class Pack:
 def load_pack(path: str | Path, *, search: Sequence[str | Path] = ()) -> tuple[Pack | None, list[Diagnostic]]:
     """An Automobiles pack with every pack it extends (engine/packs/loader.py `load_pack`).
 
-    A pack of another ruleset yields None and a P027 diagnostic at its manifest.
+    ValueError when the folder holds a pack of another ruleset.
     """
     pack, diags = loader.load_pack(path, search=search)
     if pack is None or isinstance(pack, Pack):
         return pack, diags
-    root = Path(path)
-    file = str(root if root.name == loader.MANIFEST else root / loader.MANIFEST)
-    return None, [*diags, make("P027", file, 1, 1, "$.ruleset",
-                               f"pack {pack.id!r} is a {pack.ruleset!r} pack, not an Automobiles pack")]
+    raise ValueError(f"{path} is a pack of the {pack.ruleset!r} ruleset; this needs an Automobiles pack")
 
 
 @cache

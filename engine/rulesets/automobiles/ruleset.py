@@ -43,6 +43,7 @@ class Automobiles:
     options = OPTIONS
     players = (2, 5)
     bots = {"random": "picks any legal option", "greedy": "plays its best move each turn"}
+    default_bots = ("greedy", "greedy", "greedy", "random")
     file_kinds = {
         "scenario": ((1,), _schema_only("scenario")),
         "season-scenario": ((1,), _schema_only("season-scenario")),

@@ -1,0 +1,69 @@
+"""`BaseRuleset`: the parts of the ruleset protocol most rulesets share, ready to inherit.
+
+A new ruleset subclasses it and writes what is its own (id, name, options, players, bots,
+`new_game`, `make_bot`); the defaults play races with engine/play/races.py, replay their logs
+with `replay_simple`, narrate with `describe` and report the shared statistics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from slipstream.engine.play.racelog import ReplayReport, replay_simple
+from slipstream.engine.play.races import play_race
+from slipstream.engine.play.scenarios import Report
+from slipstream.engine.play.stats import format_races, summarise_races
+
+
+class BaseRuleset:
+    """Defaults for the protocol methods of engine/play/protocol.py."""
+
+    id = ""
+    name = ""
+    options: Sequence[Any] = ()
+    players = (2, 6)
+    bots: Mapping[str, str] = {}
+    default_bots: Sequence[str] = ()  # empty: one of each bot
+    file_kinds: Mapping[str, Any] = {}
+    content: Any = None
+
+    def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
+        return []
+
+    def setup_problems(self, pack: Any, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        flag = {"card_set": "--set"}
+        return [(flag.get(k, f"--{k}"), f"{self.name} races take no setting {k!r}") for k in setup]
+
+    def run_race(self, spec: Any) -> Any:
+        return play_race(self, spec)  # type: ignore[arg-type]
+
+    def describe(self, event: Mapping[str, Any]) -> str | None:
+        return None
+
+    def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
+        return []
+
+    def race_text(self, result: Any) -> str:
+        told = [t for t in (self.describe(e) for e in result.log) if t]
+        names = result.result.get("standings") or [result.names[i] for i in result.standings]
+        return "\n".join([*told, "", "final standings: " + ", ".join(names),
+                          f"{result.rounds} rounds, {result.decisions} decisions"])
+
+    def race_json(self, result: Any) -> dict[str, Any]:
+        return {"seed": result.spec.seed, "track": result.spec.track,
+                "standings": [{"place": i + 1, "name": result.names[p], "bot": result.bots[p]}
+                              for i, p in enumerate(result.standings)],
+                "rounds": result.rounds, "capped": result.capped, "decisions": result.decisions}
+
+    def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
+        return summarise_races(results)
+
+    def format_summary(self, summary: Mapping[str, Any]) -> str:
+        return format_races(dict(summary))
+
+    def run_scenarios(self, pack: str, select: str = "") -> Report:
+        return Report([], [])
+
+    def replay(self, lines: list[str]) -> ReplayReport:
+        return replay_simple(self, lines)  # type: ignore[arg-type]
