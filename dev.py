@@ -2,7 +2,7 @@
 """Developer entry point: sets up ./.venv by itself, then runs a job.
 
     python3 dev.py demo    validate the bundled pack and run a seeded test race
-    python3 dev.py test    run the whole test suite (plus ruff and mypy)
+    python3 dev.py test    run the whole test suite (plus ruff, mypy and the import contracts)
     python3 dev.py setup   only create/refresh the virtual environment
 
 Needs nothing but Python 3.11+ and access to the package index.
@@ -60,6 +60,8 @@ def test(extra: list[str]) -> int:
     env_rc = 0
     env_rc |= run(PY, "-m", "ruff", "check", ".", check=False)
     env_rc |= run(PY, "-m", "mypy", "engine", check=False)
+    # the engine's parts depend one way (DESIGN §3): contracts in pyproject.toml
+    env_rc |= run(BIN / "lint-imports", "--no-cache", check=False)
     env_rc |= run(PY, "-m", "pytest", *extra, check=False)
     return env_rc
 

@@ -134,7 +134,7 @@ def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fm
         if suffix == ".svg":
             atomic_write_text(output, svg)
         else:
-            _write_picture(res.track, svg, output, suffix, width)
+            _write_picture(track, output, suffix, width, highlight)
     except OSError as e:
         click.echo(str(e) if isinstance(e, ReadOnlyFile) else f"cannot write {output}: {e.strerror or e}", err=True)
         sys.exit(1)
@@ -143,24 +143,35 @@ def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fm
                f"{', ' + str(len(errors)) + ' errors' if errors else ''})")
 
 
-def _write_picture(track: Any, svg: str, output: Path, suffix: str, width: int) -> None:
-    """A PNG of the SVG, or the printable PDF of the editor (engine-drawn, tiled at 30 mm a lane)."""
-    import tempfile
+def _gui_missing() -> bool:
+    from importlib.util import find_spec
 
     try:
-        from slipstream.editor.export import svg_to_png, track_pdf
-    except ImportError:
+        return find_spec("PySide6") is None
+    except (ImportError, ValueError):
+        return True
+
+
+def _write_picture(track: Path, output: Path, suffix: str, width: int, highlight: tuple[str, ...]) -> None:
+    """A PNG, or the printable PDF of the editor (tiled at 30 mm a lane), drawn by the editor's
+    export in a process of its own (the command line never imports the editor)."""
+    import subprocess
+    import tempfile
+
+    if _gui_missing():
         raise click.UsageError(f"{suffix[1:].upper()} output needs the gui extra: pip install 'slipstream[gui]' "
-                               "(or write .svg)") from None
+                               "(or write .svg)")
     from slipstream.engine.core.files import atomic_write_bytes, save_target
 
     save_target(output).parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         pic = Path(tmp) / f"picture{suffix}"
-        if suffix == ".png":
-            svg_to_png(svg, pic, width)
-        else:
-            track_pdf(track, pic)
+        cmd = [sys.executable, "-m", "slipstream.editor.export", str(track), str(pic), "--width", str(width)]
+        for h in highlight:
+            cmd += ["--highlight", h]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0 or not pic.is_file():
+            raise OSError(done.stderr.strip() or f"the picture could not be drawn (exit {done.returncode})")
         atomic_write_bytes(output, pic.read_bytes())  # the file's mode and links, as for every save
 
 
@@ -204,11 +215,12 @@ def editor(file: Path | None) -> None:
 
     An invalid file opens too, with its problems listed; a missing FILE is created on save.
     """
-    try:
-        from slipstream.editor.app import run
-    except ImportError:
-        raise click.UsageError("the editor needs the gui extra: pip install 'slipstream[gui]'") from None
-    sys.exit(run(file))
+    import subprocess
+
+    if _gui_missing():
+        raise click.UsageError("the editor needs the gui extra: pip install 'slipstream[gui]'")
+    # the editor runs as a process of its own: the command line never imports the editor
+    sys.exit(subprocess.run([sys.executable, "-m", "slipstream.editor", *([str(file)] if file else [])]).returncode)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,4 +1,8 @@
-"""Picture exports that need Qt: SVG text to PNG, a track to its printable PDF."""
+"""Picture exports that need Qt: SVG text to PNG, a track to its printable PDF.
+
+`python -m slipstream.editor.export TRACK OUT [--width N] [--highlight SPACE ...]` writes OUT
+(.png or .pdf); `slipstream render` runs it, so the command line never imports the editor.
+"""
 
 from __future__ import annotations
 
@@ -42,3 +46,38 @@ def track_pdf(track: Any, path: str | Path) -> None:
     from .printing import export_pdf
 
     export_pdf(track, path)
+
+
+def main(argv: list[str]) -> int:
+    """Write the picture of a track file: exit 0, or 1 with the reason on stderr."""
+    import argparse
+    import sys
+
+    from slipstream.engine.tracks.load import load_track
+    from slipstream.engine.tracks.render import track_svg
+
+    ap = argparse.ArgumentParser(prog="python -m slipstream.editor.export")
+    ap.add_argument("track")
+    ap.add_argument("output")
+    ap.add_argument("--width", type=int, default=1600)
+    ap.add_argument("--highlight", action="append", default=[])
+    args = ap.parse_args(argv)
+    res = load_track(args.track)
+    if res.track is None:
+        print(f"{args.track}: the track has errors", file=sys.stderr)
+        return 1
+    try:
+        if args.output.lower().endswith(".pdf"):
+            track_pdf(res.track, args.output)
+        else:
+            svg_to_png(track_svg(res.track, highlight=tuple(args.highlight)), args.output, args.width)
+    except OSError as e:
+        print(f"cannot write {args.output}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))

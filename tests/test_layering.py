@@ -1,6 +1,7 @@
 """engine/ stays headless: it never imports Qt or click (DESIGN §3), checked on the source."""
 
 import ast
+from pathlib import Path
 
 from conftest import ROOT
 
@@ -57,3 +58,25 @@ def test_every_slipstream_import_names_something_that_exists():
                                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: "
                                            f"{node.module} has no {alias.name}")
     assert bad == []
+
+
+def test_import_linter_fails_when_a_part_imports_upwards(tmp_path):
+    """The contracts in pyproject.toml are live: a module of `core` that imports a ruleset
+    (inside a function, where a plain reading would miss it) breaks the layers contract."""
+    import shutil
+    import subprocess
+    import sys
+
+    lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    assert lint, "import-linter is a dev dependency"
+    probe = ROOT / "engine" / "core" / "_layering_probe.py"
+    probe.write_text("def f():\n    from slipstream.engine.rulesets.automobiles import game  # noqa: F401\n")
+    try:
+        bad = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    finally:
+        probe.unlink()
+    assert bad.returncode != 0
+    assert "slipstream.engine.core._layering_probe ->" in bad.stdout
+    assert "slipstream.engine.rulesets.automobiles.game (l.2)" in bad.stdout
+    good = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert "engine parts depend one way" in good.stdout and "KEPT" in good.stdout

@@ -90,7 +90,7 @@ def setup(spec: RaceSpec) -> tuple[Ruleset, Track, str]:
 def header(spec: RaceSpec, rs: Ruleset, track: Track, cs: str, seats: list[Seat]) -> dict[str, Any]:
     from slipstream.engine.play.logcheck import track_digest
 
-    return {"t": "race", "format": "racelog/1", "pack": rs.pack_id, "pack_path": spec.pack,
+    return {"t": "race", "format": "racelog/1", "ruleset": "automobiles", "pack": rs.pack_id, "pack_path": spec.pack,
             "digest": rs.pack_digest, "card_set": cs, "track": track.id, "track_digest": track_digest(track),
             "laps": spec.laps or track.laps, "options": dict(spec.options), "seed": spec.seed,
             "seats": [{"name": s.name, "bot": s.bot, "driver": s.driver} for s in seats]}

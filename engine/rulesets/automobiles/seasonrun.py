@@ -105,7 +105,7 @@ def build(spec: SeasonSpec) -> tuple[Season, str, dict[str, Any]]:
     season = Season(rs, tracks, seats, seed=spec.seed, config=config, laps=spec.laps, record=spec.record)
     if spec.deck_top:
         season.deck = list(spec.deck_top) + [s for s in season.deck if s not in spec.deck_top]
-    head = {"t": "season", "format": FORMAT, "pack": rs.pack_id, "pack_path": spec.pack,
+    head = {"t": "season", "format": FORMAT, "ruleset": "automobiles", "pack": rs.pack_id, "pack_path": spec.pack,
             "digest": rs.pack_digest, "card_set": cs, "tracks": list(spec.tracks), "laps": spec.laps,
             "options": dict(spec.options), "season_options": config.as_dict(), "seed": spec.seed,
             "deck_top": list(spec.deck_top), "track_digests": [track_digest(t) for t in tracks],
