@@ -2,16 +2,29 @@
 """Race speed: greedy races per second on each bundled track, growth with players and track
 length, and the speed-up of parallel jobs.
 
-    .venv/bin/python bench/race.py [--races N]
+    .venv/bin/python bench/race.py [--races N] [--baseline REV]
 
 Single-core figures use CPU time of this process (stable on a busy machine); the jobs
 comparison uses wall time. Ratios are against baselines measured in the same run.
+
+With `--baseline REV` it also measures the engine at git revision REV (checked out into a
+temporary worktree, imported from there) against this checkout, on the same seeds, each
+side in a fresh process, alternating several rounds: races per CPU second of 4 greedy bots on
+both bundled tracks and replays per CPU second of those races' logs, with the ratio
+this/baseline (1.0 = as fast).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from slipstream.engine.core.yamlsource import SourceMap
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
@@ -50,11 +63,101 @@ def stretched(track: Track, times: int) -> Track:
     return out
 
 
+# Runs in a fresh process against either checkout: the import paths of before and after the
+# engine's split into parts (docs/architecture.md) are both tried.
+_WORKER = r"""
+import json, sys, time
+try:
+    from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
+    from slipstream.engine.rulesets.automobiles.content import base_pack
+    from slipstream.engine.rulesets.automobiles.game import Game, Seat
+    from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
+    from slipstream.engine.rulesets.automobiles.racelog import log_lines, replay_lines
+    from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_race
+except ImportError:
+    from slipstream.engine.bots import GreedyBot, play_out
+    from slipstream.engine.pack import base_pack
+    from slipstream.engine.game import Game, Seat
+    from slipstream.engine.ruleset import ruleset_from_pack
+    from slipstream.engine.racelog import log_lines, replay_lines
+    from slipstream.engine.runner import RaceSpec, run_race
+races = int(sys.argv[1])
+pack = base_pack()
+rules = ruleset_from_pack(pack)
+out = {}
+for tid, track in sorted(pack.tracks.items()):
+    t0 = time.process_time()
+    for seed in range(races):
+        g = Game(rules, track, [Seat(f"P{i + 1}", "greedy") for i in range(4)], seed=seed, record=False)
+        play_out(g, [GreedyBot(seed * 10 + i) for i in range(4)])
+    race_rate = races / (time.process_time() - t0)
+    logs = []
+    for seed in range(max(2, races // 4)):
+        res = run_race(RaceSpec("", tid, seed, ("greedy",) * 4))
+        logs.append(log_lines(res.header, res.log, res.result))
+    t0 = time.process_time()
+    for lines in logs:
+        rep = replay_lines(lines)
+        assert rep.identical, rep.message  # a replay that stops early would measure nothing
+    replay_rate = len(logs) / (time.process_time() - t0)
+    out[tid] = [race_rate, replay_rate]
+print(json.dumps(out))
+"""
+
+
+def _shim(root: Path, into: Path) -> Path:
+    """A folder whose `slipstream` package maps onto the checkout at `root` (no install)."""
+    pkg = into / "slipstream"
+    pkg.mkdir(parents=True)
+    for part, folder in (("engine", "engine"), ("schemas", "schemas"), ("content", "content")):
+        (pkg / part).symlink_to(root / folder, target_is_directory=True)
+    return into
+
+
+def _measure(path_dir: Path, races: int) -> dict[str, list[float]]:
+    env = {**os.environ, "PYTHONPATH": str(path_dir), "SLIPSTREAM_CACHE_DIR": tempfile.mkdtemp()}
+    done = subprocess.run([sys.executable, "-c", _WORKER, str(races)], capture_output=True, text=True,
+                          env=env, cwd=path_dir)
+    if done.returncode != 0:
+        raise SystemExit(f"benchmark worker failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout)
+
+
+def compare_with(rev: str, races: int, rounds: int = 3) -> None:
+    """This checkout against the engine at `rev`, alternating `rounds` times (median ratios)."""
+    here = Path(__file__).resolve().parent.parent
+    tmp = Path(tempfile.mkdtemp(prefix="slipstream-bench-"))
+    wt = tmp / "baseline"
+    try:
+        subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", "-q", str(wt), rev], check=True)
+        paths = {"baseline": _shim(wt, tmp / "shim-baseline"), "this": _shim(here, tmp / "shim-this")}
+        runs: dict[str, list[dict[str, list[float]]]] = {"baseline": [], "this": []}
+        for r in range(rounds):
+            for side in (("baseline", "this") if r % 2 == 0 else ("this", "baseline")):
+                runs[side].append(_measure(paths[side], races))
+        print(f"\nthis checkout against {rev} ({races} races a track, {rounds} alternating rounds, "
+              "median of each; per CPU second):")
+        for tid in sorted(runs["this"][0]):
+            for k, what in ((0, "races  "), (1, "replays")):
+                a = sorted(x[tid][k] for x in runs["baseline"])[rounds // 2]
+                b = sorted(x[tid][k] for x in runs["this"])[rounds // 2]
+                print(f"  {tid:<14} {what} baseline {a:7.1f}/s  this {b:7.1f}/s  ratio x{b / a:4.2f}")
+    finally:
+        subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force", str(wt)], check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--races", type=int, default=20, help="races per measurement (default 20)")
+    ap.add_argument("--baseline", metavar="REV", help="also compare with the engine at git revision REV")
+    ap.add_argument("--only-baseline", action="store_true", help="with --baseline: only the comparison")
     args = ap.parse_args()
     n = args.races
+    if args.baseline:
+        compare_with(args.baseline, n)
+        if args.only_baseline:
+            return
     pack = base_pack()
     rules = ruleset_from_pack(pack)
     print(f"card set {rules.card_set}, {n} races per figure, greedy bots")
