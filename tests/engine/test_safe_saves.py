@@ -105,7 +105,9 @@ def test_render_to_pdf_writes_a_real_pdf(tmp_path: Path) -> None:
 
 def test_render_to_pdf_without_the_gui_extra_is_a_usage_error(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(__import__("sys").modules, "slipstream.editor.export", None)  # import fails
+    import slipstream.cli.main as cli_main
+
+    monkeypatch.setattr(cli_main, "_gui_missing", lambda: True)  # as without PySide6 installed
     out = tmp_path / "oval.pdf"
     r = CliRunner().invoke(main, ["render", str(TRACK), "-o", str(out)])
     assert r.exit_code == 2 and "needs the gui extra" in r.output
