@@ -75,6 +75,15 @@ def main() -> None:
     """
 
 
+def _bundled_or_path(path: Path) -> Path:
+    """A path as given, or the folder of the bundled pack it names (`base`) when no such path exists."""
+    if path.exists() or len(path.parts) != 1:
+        return path
+    from slipstream.engine.packs.loader import bundled_packs
+
+    return bundled_packs().get(str(path), path)
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
@@ -89,14 +98,16 @@ def main() -> None:
 def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool, skip_untagged: bool) -> None:
     """Check track files, pack folders and whole folders (recursively).
 
-    A folder holding pack.yaml is checked as a whole pack. The result of a pack whose files
-    (and the packs it extends) have not changed since the last run is reused from the cache
-    folder ($SLIPSTREAM_CACHE_DIR, else ~/.cache/slipstream); --no-cache checks it afresh.
+    A folder holding pack.yaml is checked as a whole pack; the id of a bundled pack (`base`)
+    names that pack. The result of a pack whose files (and the packs it extends) have not
+    changed since the last run is reused from the cache folder ($SLIPSTREAM_CACHE_DIR, else
+    $XDG_CACHE_HOME/slipstream, else ~/.cache/slipstream); --no-cache checks it afresh.
 
     Exit status: 0 clean (warnings allowed), 1 errors found, 2 usage error.
     """
     from slipstream.engine.packs.validate import validate_paths
 
+    paths = tuple(_bundled_or_path(p) for p in paths)
     diags, count = validate_paths(paths, use_cache=not no_cache, skip_untagged=skip_untagged)
     if strict:
         diags = [dg.Diagnostic(d.code, "error", d.file, d.line, d.column, d.path, d.message, d.hint, d.spaces)
