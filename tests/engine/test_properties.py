@@ -51,7 +51,7 @@ def _game(seed: int, record: bool = False) -> tuple[Game, list[RandomBot]]:
 OPTION_VALUES: dict[str, list[Any]] = {k: sorted(v) for k, v in SUPPORTED.items()}
 OPTION_VALUES.update({name: [False, True] for name in (
     "weaving", "strict_play", "unlimited_wear", "wear_card_playable", "placement_chain",
-    "positions_count_laps", "refill_on_any_draw")})
+    "positions_count_laps", "refill_on_any_draw", "drivers_in_single_races")})
 BOT_KINDS = ["greedy", "explore", "explore", "random"]  # the first seat is never random
 ROUND_CAP = 40  # one lap of a bundled track takes 12-30 rounds with these bots
 
