@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,20 +104,31 @@ MUTANTS: list[Mutant] = [
     *switch("sponsor_level_by_draft", {SEASON: ["self.config.level_by_draft"]}, B),
 ]
 
+def mutated(src: str, edits: Sequence[Sequence[str]]) -> str | None:
+    """`src` with every edit applied, or None when an edit's text is not there (a stale mutant).
+
+    Whole expressions only: `rules.options.x` does not match inside `self.rules.options.x`.
+    """
+    for old, new in edits:
+        src, n = re.subn(r"(?<![\w.])" + re.escape(old), lambda _, new=new: new, src)
+        if not n:
+            return None
+    return src
+
+
 BOOT = r"""
-import importlib.abc, importlib.machinery, importlib.util, json, re, sys
+import importlib.abc, importlib.machinery, importlib.util, json, sys
 spec_in = json.loads(sys.argv[1])
 target = spec_in["module"]
+sys.path.insert(0, spec_in["tools"])
+from mutate_options import mutated
 
 class Loader(importlib.machinery.SourceFileLoader):
     def get_code(self, fullname):
-        src = self.get_data(self.path).decode("utf-8")
-        for old, new in spec_in["edits"]:
-            # whole expressions only: `rules.options.x` must not match inside `self.rules.options.x`
-            src, n = re.subn(r"(?<![\w.])" + re.escape(old), lambda _: new, src)
-            if not n:
-                print(f"MUTANT-INVALID: {old!r} not in {target}", file=sys.stderr)
-                sys.exit(99)
+        src = mutated(self.get_data(self.path).decode("utf-8"), spec_in["edits"])
+        if src is None:
+            print(f"MUTANT-INVALID: an edit does not apply to {target}", file=sys.stderr)
+            sys.exit(99)
         return compile(src, self.path, "exec", dont_inherit=True)
 
 class Finder(importlib.abc.MetaPathFinder):
@@ -143,9 +157,9 @@ sys.exit(pytest.main(["-q", "-x", "-p", "no:cacheprovider", *spec_in["tests"]]))
 
 def run(m: Mutant) -> tuple[Mutant, str, str, float]:
     t0 = time.perf_counter()
-    arg = json.dumps({"module": m.module, "edits": m.edits, "tests": TESTS})
+    arg = json.dumps({"module": m.module, "edits": m.edits, "tests": TESTS, "tools": str(Path(__file__).parent)})
     proc = subprocess.run([sys.executable, "-c", BOOT, arg], cwd=ROOT, capture_output=True, text=True,
-                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     dt = time.perf_counter() - t0
     if proc.returncode == 99:
         return m, "INVALID", proc.stderr.strip().splitlines()[-1], dt
