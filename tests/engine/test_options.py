@@ -105,3 +105,13 @@ def test_without_the_placement_chain_a_cube_may_start_from_the_car_again() -> No
     assert [(p.lane, p.segment) for p in free.race.turn.placements] == [(0, 3), (1, 1)]  # type: ignore[union-attr]
     play(free, "end", "end")
     assert (free.race.players[0].car.lane, free.race.players[0].car.segment) == (1, 1)
+
+
+def test_the_round_cap_ends_the_race_after_max_rounds() -> None:
+    pack = base_pack()
+    rs = ruleset_from_pack(pack).with_options({"max_rounds": 3})
+    g = Game(rs, pack.tracks["first-oval"], [Seat("A"), Seat("B")], seed=5, record=False)
+    while g.pending is not None:
+        g.apply(g.pending.options[-1].key)  # the last option: end every phase, never finish
+    assert g.race.over and g.race.capped and not g.race.final_round
+    assert g.race.round == 3 and g.race.stats["turns"] == [3, 3]

@@ -49,7 +49,9 @@ def test_a_changed_seed_diverges_early() -> None:
     head["seed"] += 1
     lines[0] = json.dumps(head, sort_keys=True, separators=(",", ":"))
     rep = replay_lines(lines)
-    assert not rep.identical and rep.line >= 1
+    # the seed is an input, not a checked field: the header replays, the first draw-dependent
+    # line differs, early in the race
+    assert not rep.identical and 2 <= rep.line < len(lines) // 10, (rep.line, len(lines))
 
 
 def test_cli_race_log_and_replay(tmp_path: Path) -> None:

@@ -111,6 +111,7 @@ def test_a_season_runs_three_races_with_points_and_conserved_supply() -> None:
     totals = [sum(r.points[p] for r in res.races) for p in range(4)]
     assert totals == res.points
     assert res.standings == season_standings(res.points, res.races[-1].finish)
+    assert len(res.supply) == 4  # at the start of each race and at the end
     assert all(s == res.supply[0] for s in res.supply)
 
 

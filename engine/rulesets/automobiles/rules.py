@@ -78,6 +78,16 @@ class Options:
         return replace(self, **known)
 
 
+def _supported() -> dict[str, set[Any]]:
+    from slipstream.engine.rulesets.automobiles.options import RACE_OPTIONS
+
+    return {s.name: set(s.implemented) for s in RACE_OPTIONS if s.type == "choice"}
+
+
+# Values of each choice option the engine implements (from the option spec, options.py).
+SUPPORTED: dict[str, set[Any]] = _supported()
+
+
 def unsupported_options(opts: Options) -> list[str]:
     """Option values this engine does not implement (reported, never silently ignored)."""
     from slipstream.engine.rulesets.automobiles.options import RACE_OPTIONS
