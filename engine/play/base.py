@@ -41,7 +41,7 @@ class BaseRuleset:
         return []
 
     def run_race(self, spec: Any) -> Any:
-        return play_race(self, spec)  # type: ignore[arg-type]
+        return play_race(self, spec)
 
     def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
         return None
@@ -74,4 +74,4 @@ class BaseRuleset:
         return Report([], [])
 
     def replay(self, lines: list[str]) -> ReplayReport:
-        return replay_simple(self, lines)  # type: ignore[arg-type]
+        return replay_simple(self, lines)
