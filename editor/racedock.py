@@ -316,6 +316,7 @@ class RacePanel(QWidget):
         rs = self.rs
         for w in [*self.seat_boxes, *self.seat_labels]:
             self.seats_grid.removeWidget(w)
+            w.hide()  # at once: deleteLater waits for the event loop
             w.deleteLater()
         self.seat_boxes, self.seat_labels = [], []
         lo, hi = rs.players

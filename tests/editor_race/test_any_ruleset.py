@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox
 
 from slipstream.engine.play.batch import run_many
 from slipstream.engine.play.races import RaceSpec, run_race
@@ -48,6 +49,10 @@ def test_picking_a_pack_of_another_ruleset_sets_up_the_form_from_that_ruleset(to
     assert panel.setup_boxes == {}  # no card set: the toy has no race settings
     assert (panel.players.minimum(), panel.players.maximum()) == rs.players
     assert len(panel.seat_boxes) == rs.players[1]
+    # the Automobiles seats are gone, not only out of the layout
+    seats = [b for b in panel.findChildren(QComboBox) if b.objectName().startswith("race-seat-")
+             and b.isVisibleTo(panel)]
+    assert sorted(seats, key=lambda b: b.objectName()) == sorted(panel.seat_boxes, key=lambda b: b.objectName())
     assert [panel.seat_boxes[0].itemData(i) for i in range(panel.seat_boxes[0].count())] == ["bold", "random", "human"]
     assert list(panel.option_widgets) == ["die"]
     panel.option_widgets["die"].setValue(4)
