@@ -85,6 +85,7 @@ class RacePanel(QWidget):
         self.worker: WatchWorker | BatchWorker | None = None
         self.pool: Pool | None = None  # worker processes kept between batches
         self.rs: Any = None  # the ruleset of the pack picked
+        self.pack_path = ""
         self.pack: Any = None
         self.panels: RacePanels = GENERIC
         self.report_dock: QDockWidget | None = None
@@ -291,8 +292,11 @@ class RacePanel(QWidget):
             rs, pack = for_pack(path)
         except (RulesetError, ValueError, RuntimeError, OSError) as e:
             self.status.setText(f"The pack cannot be used: {e}")
+            # back to the pack in use, so that the settings and the ruleset stay in step
+            self.pack_box.setCurrentIndex(max(0, self.pack_box.findData(self.pack_path)))
             return
         self.rs, self.pack, self.panels = rs, pack, panels_for(rs)
+        self.pack_path = path
         self.ruleset_label.setText(rs.name)
         while self.setup_form.rowCount():
             self.setup_form.removeRow(0)

@@ -151,6 +151,20 @@ def test_a_person_plays_a_toy_race_with_the_generic_seat(qtbot, toy_window):
     assert [e["choice"] for e in game.log if e.get("t") == "decision" and e["p"] == 0] == ["creep"] * clicks
 
 
+def test_a_pack_that_cannot_be_used_leaves_the_pack_in_use(toy_window, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QFileDialog
+
+    panel = toy_window.race_panel
+    (tmp_path / "pack.yaml").write_text("slipstream: pack/1\nid: broken\nruleset: nowhere\n", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path))
+    index = panel.pack_box.findData(None)
+    panel.pack_box.setCurrentIndex(index)
+    panel.pack_box.activated.emit(index)
+    assert "cannot be used" in panel.status.text()
+    assert panel.pack_box.currentData() == str(TOY) and panel.settings().pack == str(TOY)
+    assert panel.rs.id == "toy"
+
+
 def test_no_face_code_names_the_toy_ruleset():
     faces = [*(ROOT / "editor").rglob("*.py"), *(ROOT / "cli").rglob("*.py")]
     assert faces
