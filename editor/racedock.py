@@ -392,7 +392,7 @@ class RacePanel(QWidget):
     def settings(self) -> RaceSettings:
         n = self.players.value()
         setup = tuple(sorted((k, b.currentData()) for k, b in self.setup_boxes.items() if b.currentData()))
-        return RaceSettings(pack=self.pack_box.currentData() or "",
+        return RaceSettings(pack=self.pack_path,
                             bots=tuple(self.seat_boxes[i].currentData() for i in range(n)),
                             seed=self.seed.value(), laps=self.laps.value() or None,
                             options=self.options(), races=self.races.value(), setup=setup)

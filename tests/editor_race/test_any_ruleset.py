@@ -170,3 +170,21 @@ def test_no_face_code_names_the_toy_ruleset():
     assert faces
     named = [str(p.relative_to(ROOT)) for p in faces if "toy" in Path(p).read_text(encoding="utf-8").lower()]
     assert named == []
+
+
+def test_saved_batch_reports_come_back_with_the_heat_of_their_ruleset(tmp_path):
+    from slipstream.editor.raceworker import BatchReportData, ResultCache
+    from slipstream.engine.rulesets.automobiles.heatmap import Heat
+
+    track = for_pack("")[1].tracks["first-oval"]
+    heat = Heat.empty(track)
+    heat.turn_ends[3] = 7
+    auto = BatchReportData({"bots": ["greedy"]}, "first-oval", {"races": 1}, [30], [40], heat,
+                           ruleset="automobiles", note="mean wear 3")
+    toy = BatchReportData({"bots": ["bold"]}, "toy-oval", {"races": 1}, [50], [90], None, ruleset="toy")
+    ResultCache(tmp_path).put("a", auto)
+    ResultCache(tmp_path).put("t", toy)
+    fresh = ResultCache(tmp_path)  # as after a restart: read from the JSON files
+    back = fresh.get("a")
+    assert isinstance(back.heat, Heat) and back.heat == heat and back.note == "mean wear 3"
+    assert fresh.get("t").heat is None and fresh.get("t").rounds == [50]
