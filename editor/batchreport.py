@@ -1,8 +1,9 @@
 """The batch report: win rates with intervals, race length, heat maps over the track, lane
 use, drafting, and the gear colours used in each part of the lap; export as PNG and HTML.
 
-The numbers come from the engine (`stats.summarise` for the win-rate tables, exactly what
-`slipstream race` prints; `heatmap.Heat` for the per-space counts); this module only draws.
+The numbers come from the engine (the ruleset's `summarise` for the win-rate tables, exactly
+what `slipstream race` prints; the heat counts of the ruleset's panels, editor/racepanels.py,
+for the per-space maps, shown only when the panels count heat); this module only draws.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import html
 import math
 import statistics
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPolygonF
@@ -32,7 +34,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slipstream.engine.rulesets.automobiles.heatmap import COLOURS, SECTIONS, Heat
 from slipstream.engine.tracks.drawing import TrackDrawing
 from slipstream.engine.tracks.render import FILL
 from slipstream.engine.tracks.track import COLOUR_NAMES, Track
@@ -68,7 +69,7 @@ def shade(v: float, top: float, metric: str) -> float:
     return v / top if metric == "drafting" else math.sqrt(v / top)
 
 
-def metric_values(heat: Heat, metric: str) -> list[float | None]:
+def metric_values(heat: Any, metric: str) -> list[float | None]:
     races = max(1, heat.races)
     if metric == "turn_ends":
         return [n / races for n in heat.turn_ends]
@@ -80,7 +81,7 @@ def metric_values(heat: Heat, metric: str) -> list[float | None]:
     raise KeyError(metric)
 
 
-def heat_scene(track: Track, heat: Heat, metric: str) -> tuple[QGraphicsScene, float]:
+def heat_scene(track: Track, heat: Any, metric: str) -> tuple[QGraphicsScene, float]:
     """A scene of the track with every space filled by its value; returns it and the maximum."""
     d = TrackDrawing(track)
     scene = QGraphicsScene()
@@ -107,7 +108,7 @@ def heat_scene(track: Track, heat: Heat, metric: str) -> tuple[QGraphicsScene, f
     return scene, top
 
 
-def heat_image(track: Track, heat: Heat, metric: str, width: int = 900) -> QImage:
+def heat_image(track: Track, heat: Any, metric: str, width: int = 900) -> QImage:
     """The heat map of one metric with a title and a colour legend, as an image."""
     scene, top = heat_scene(track, heat, metric)
     r = scene.sceneRect()
@@ -203,24 +204,30 @@ def length_text(data: BatchReportData) -> str:
             f"min {min(t)}, max {max(t)}")
 
 
-def section_rows(track: Track, heat: Heat) -> list[list[str]]:
+def colour_headers(heat: Any) -> list[str]:
+    """The gear colour columns of the section table, named as the track editor names them."""
+    return [COLOUR_NAMES[c] for c in heat.colour_ids]
+
+
+def section_rows(track: Track, heat: Any) -> list[list[str]]:
     rows = []
-    for s in range(SECTIONS):
-        a = s * track.segments // SECTIONS
-        b = (s + 1) * track.segments // SECTIONS - 1
+    sections = len(heat.colours)
+    for s in range(sections):
+        a = s * track.segments // sections
+        b = (s + 1) * track.segments // sections - 1
         counts = heat.colours[s]
         tot = sum(counts) or 1
         rows.append([f"{a}–{b}"] + [f"{100 * c / tot:.0f}%" for c in counts] + [str(sum(counts))])
     return rows
 
 
-def lane_rows(heat: Heat) -> list[list[str]]:
+def lane_rows(heat: Any) -> list[list[str]]:
     tot = sum(heat.lane_ends) or 1
     return [[f"lane {i}" + (" (inner)" if i == 0 else ""), f"{100 * n / tot:.1f}%", str(n)]
             for i, n in enumerate(heat.lane_ends)]
 
 
-def drafting_total(heat: Heat) -> float:
+def drafting_total(heat: Any) -> float:
     m = sum(heat.moves)
     return sum(heat.drafts) / m if m else 0.0
 
@@ -245,7 +252,7 @@ class BatchReport(QWidget):
         self.other = QLabel()
         self.other.setWordWrap(True)
         self.lane_table = _table(["lane", "turn ends", "count"])
-        self.colour_table = _table(["segments"] + [COLOUR_NAMES[c] for c in COLOURS] + ["cubes"])
+        self.colour_table = _table(["segments", "cubes"])
         self.colour_table.setObjectName("report-colours")
         self.metric_box = QComboBox()
         self.metric_box.setObjectName("report-metric")
@@ -277,7 +284,9 @@ class BatchReport(QWidget):
         left.addWidget(box)
         left.addWidget(self.other)
         left.addStretch(1)
-        right = QVBoxLayout()
+        self.heat_pane = QWidget()  # shown when the ruleset's panels count heat
+        right = QVBoxLayout(self.heat_pane)
+        right.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
         row.addWidget(QLabel("Heat map:"))
         row.addWidget(self.metric_box, 1)
@@ -301,7 +310,7 @@ class BatchReport(QWidget):
         right.addLayout(buttons)
         top = QHBoxLayout(self)
         top.addLayout(left, 2)
-        top.addLayout(right, 3)
+        top.addWidget(self.heat_pane, 3)
         self._set_enabled(False)
 
     def _set_enabled(self, on: bool) -> None:
@@ -326,23 +335,29 @@ class BatchReport(QWidget):
             f"<b>{s.get('races', 0)} races on {html.escape(data.track_id)}</b>"
             + (" <span style='color:#c00'>(cancelled: partial)</span>" if data.cancelled else "")
             + f"<br>bots {', '.join(st.get('bots', []))}; seeds {st.get('seed')}–"
-            f"{st.get('seed', 0) + s.get('races', 1) - 1}; card set {st.get('card_set')}; "
-            f"{data.seconds:.1f} s on {st.get('jobs', 1)} process(es)")
+            f"{st.get('seed', 0) + s.get('races', 1) - 1}; "
+            + (f"card set {html.escape(str(st['card_set']))}; " if "card_set" in st else "")
+            + f"{data.seconds:.1f} s on {st.get('jobs', 1)} process(es)")
         self._fill(self.slot_table, rate_rows(s.get("win_rate_by_slot", [])))
         self._fill(self.bot_table, rate_rows(s.get("win_rate_by_bot", [])))
         self.length.setText(length_text(data))
         self.hist.set_values(data.rounds)
-        self.other.setText(
-            f"mean wear per player {s.get('mean_wear_per_player', 0)}; pit stops per player "
-            f"{s.get('pit_stops_per_player', 0)}; drafting rate {100 * drafting_total(data.heat):.1f}% of moves"
-            + (f"; {s['capped']} race(s) ended by the round cap" if s.get("capped") else ""))
-        self._fill(self.lane_table, lane_rows(data.heat))
-        self._fill(self.colour_table, section_rows(track, data.heat))
+        self.other.setText(data.note)
+        self.heat_pane.setVisible(data.heat is not None)
         self._set_enabled(True)
+        if data.heat is None:
+            self.metric_box.setEnabled(False)
+            self.heat_view.setScene(None)
+            return
+        self._fill(self.lane_table, lane_rows(data.heat))
+        headers = ["segments", *colour_headers(data.heat), "cubes"]
+        self.colour_table.setColumnCount(len(headers))
+        self.colour_table.setHorizontalHeaderLabels(headers)
+        self._fill(self.colour_table, section_rows(track, data.heat))
         self._draw_heat()
 
     def _draw_heat(self) -> None:
-        if self.data is None or self.track is None:
+        if self.data is None or self.track is None or self.data.heat is None:
             return
         metric = self.metric_box.currentData()
         scene, top = heat_scene(self.track, self.data.heat, metric)
@@ -364,7 +379,7 @@ class BatchReport(QWidget):
         self.grab().save(str(path), "PNG")
 
     def export_heat_png(self, path: Path, metric: str = "turn_ends") -> None:
-        assert self.data is not None and self.track is not None
+        assert self.data is not None and self.track is not None and self.data.heat is not None
         heat_image(self.track, self.data.heat, metric).save(str(path), "PNG")
 
     def html(self) -> str:
@@ -377,29 +392,37 @@ class BatchReport(QWidget):
             body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
             return f"<table><tr>{head}</tr>{body}</table>"
 
-        imgs = "".join(
-            f"<figure><img alt='{html.escape(t)}' src='data:image/png;base64,"
-            f"{base64.b64encode(_png_bytes(heat_image(self.track, d.heat, m))).decode()}'>"
-            f"<figcaption>{html.escape(t)}</figcaption></figure>" for m, t in METRICS.items())
+        heat = "" if d.heat is None else self._heat_html(table)
         st = d.settings
+        card_set = f"; card set {html.escape(str(st['card_set']))}" if "card_set" in st else ""
         return f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>Batch report: {html.escape(d.track_id)}</title>
 <style>body{{font-family:sans-serif;max-width:1000px;margin:2em auto}}table{{border-collapse:collapse;margin:.5em 0}}
 td,th{{border:1px solid #bbb;padding:2px 8px;text-align:right}}td:first-child,th:first-child{{text-align:left}}
 img{{max-width:100%}}</style></head><body>
 <h1>{s.get('races', 0)} races on {html.escape(d.track_id)}</h1>
-<p>bots {html.escape(', '.join(st.get('bots', [])))}; first seed {st.get('seed')}; card set
-{html.escape(str(st.get('card_set')))}; options {html.escape(str(st.get('options')))}; {d.seconds:.1f} s
+<p>bots {html.escape(', '.join(st.get('bots', [])))}; first seed {st.get('seed')}{card_set};
+options {html.escape(str(st.get('options')))}; {d.seconds:.1f} s
 {'(cancelled: partial)' if d.cancelled else ''}</p>
 <h2>Win rate by grid slot (95% interval)</h2>{table(['grid slot', 'win rate', '95% interval', 'wins'], rate_rows(s.get('win_rate_by_slot', [])))}
 <h2>Win rate by bot (95% interval)</h2>{table(['bot', 'win rate', '95% interval', 'wins'], rate_rows(s.get('win_rate_by_bot', [])))}
 <h2>Race length</h2><p>{html.escape(length_text(d))}</p>
-<p>drafting rate {100 * drafting_total(d.heat):.1f}% of moves; mean wear per player {s.get('mean_wear_per_player')}</p>
-<h2>Lane use</h2>{table(['lane', 'turn ends', 'count'], lane_rows(d.heat))}
-<h2>Gear colours of placed cubes by part of the lap</h2>{table(['segments'] + [COLOUR_NAMES[c] for c in COLOURS] + ['cubes'], section_rows(self.track, d.heat))}
-<h2>Heat maps</h2>{imgs}
-</body></html>
+<p>{html.escape(d.note)}</p>
+{heat}</body></html>
 """
+
+    def _heat_html(self, table: Any) -> str:
+        assert self.data is not None and self.track is not None
+        d = self.data
+        imgs = "".join(
+            f"<figure><img alt='{html.escape(t)}' src='data:image/png;base64,"
+            f"{base64.b64encode(_png_bytes(heat_image(self.track, d.heat, m))).decode()}'>"
+            f"<figcaption>{html.escape(t)}</figcaption></figure>" for m, t in METRICS.items())
+        return (f"<h2>Lane use</h2>{table(['lane', 'turn ends', 'count'], lane_rows(d.heat))}\n"
+                f"<p>drafting rate {100 * drafting_total(d.heat):.1f}% of moves</p>\n"
+                f"<h2>Gear colours of placed cubes by part of the lap</h2>"
+                f"{table(['segments', *colour_headers(d.heat), 'cubes'], section_rows(self.track, d.heat))}\n"
+                f"<h2>Heat maps</h2>{imgs}\n")
 
     def export_html(self, path: Path) -> None:
         from slipstream.engine.core.files import atomic_write_text

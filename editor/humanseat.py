@@ -1,41 +1,45 @@
 """A human seat: play one car against bots by clicking cubes, buttons and track cells.
 
 The seat drives the same decision API the bots use (`Game.pending` / `apply` through the
-turn-frame recorder): the pending decision's legal options become buttons (cubes to play as
-coloured chips), and the cells of a `move`/`drive` decision are outlined on the canvas, where
-a click on one of them applies that option. Bots' turns run in between, which takes
+recorder of the ruleset's panels, editor/racepanels.py): the pending decision's legal options
+become buttons (styled by the panels, e.g. cubes to play as coloured chips), and options keyed
+`to LANE:SEGMENT` are outlined cells on the canvas, where a click applies that option. Any
+ruleset can be played this way. Bots' turns run in between, which takes
 milliseconds, so they run on the GUI thread.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from slipstream.engine.play.decisions import Decision
-from slipstream.engine.rulesets.automobiles.raceframes import Cell, FrameRecorder, new_game
-from slipstream.engine.rulesets.automobiles.runner import RaceSpec
+from slipstream.engine.play.races import RaceSpec
 from slipstream.engine.tracks.track import Track
 
 from .canvas import TrackView
-from .raceview import RaceOverlay
+from .racepanels import GENERIC, RacePanels
+from .raceview import Cell, RaceOverlay
 
-CUBE_COLOURS = {"gear-3": "#ffffff", "gear-4": "#c8c8c8", "gear-5": "#7a7a7a", "gear-6": "#111111",
-                "wear": "#8b5a2b"}
-MOVE_KINDS = ("move", "drive")
+
+def cell_of(key: str) -> Cell | None:
+    """The cell an option key `to LANE:SEGMENT` names (None for other keys)."""
+    if not key.startswith("to "):
+        return None
+    lane, sep, seg = key[3:].partition(":")
+    if not sep or not lane.isdigit() or not seg.isdigit():
+        return None
+    return int(lane), int(seg)
 
 
 def target_cells(decision: Decision | None) -> list[Cell]:
-    """The cells named by the `to L:S` options of a placement or drive decision."""
-    if decision is None or decision.kind not in MOVE_KINDS:
+    """The cells named by the `to L:S` options of a decision (a placement or a drive)."""
+    if decision is None:
         return []
-    out = []
-    for o in decision.options:
-        if o.key.startswith("to "):
-            lane, _, seg = o.key[3:].partition(":")
-            out.append((int(lane), int(seg)))
-    return out
+    return [c for c in (cell_of(o.key) for o in decision.options) if c is not None]
 
 
 class HumanSeat(QObject):
@@ -47,19 +51,21 @@ class HumanSeat(QObject):
         super().__init__()
         self.view = view
         self.overlay = overlay
-        self.recorder: FrameRecorder | None = None
+        self.recorder: Any = None
         self.bots: dict = {}
         self.seat = -1
+        self.panels: RacePanels = GENERIC
+        self.rs: Any = None
         view.viewport().installEventFilter(self)
 
     @property
     def active(self) -> bool:
         return self.recorder is not None
 
-    def start(self, spec: RaceSpec, track: Track, seat: int) -> None:
-        game, bots = new_game(spec, track, humans=frozenset({seat}))
-        self.recorder = FrameRecorder(game)
-        self.bots = bots
+    def start(self, panels: RacePanels, rs: Any, pack: Any, spec: RaceSpec, track: Track, seat: int) -> None:
+        """A race of `spec` on `track` with the human at `seat` and bots elsewhere."""
+        self.panels, self.rs = panels, rs
+        self.recorder, self.bots = panels.start(rs, pack, spec, track, frozenset({seat}))
         self.seat = seat
         self._bots_play()
 
@@ -138,25 +144,22 @@ class HumanPanel(QWidget):
             self.text.setText("")
             return
         if d is None:
-            self.text.setText("The race is over." if rec.game.over else "The bots are playing…")
+            self.text.setText("The race is over." if self.seat.panels.over(rec) else "The bots are playing…")
             return
-        where = " Click an outlined cell on the track." if d.kind in MOVE_KINDS else ""
+        where = " Click an outlined cell on the track." if target_cells(d) else ""
         self.text.setText(f"<b>Your decision</b> ({d.kind}): {d.text}.{where}")
         col = 0
         row = 0
         for o in d.options:
-            if d.kind in MOVE_KINDS and o.key.startswith("to "):
+            if cell_of(o.key) is not None:
                 continue  # these are clicked on the canvas
             b = QPushButton(o.text)
             b.setObjectName(f"option:{o.key}")
             b.setToolTip(o.key)
-            if o.key.startswith("play "):
-                kid = o.key[5:]
-                # action cubes are named by their colour (yellow, red, ...)
-                bg = CUBE_COLOURS.get(kid) or (kid if QColor(kid).isValid() else "#f2d16b")
-                fg = "#ffffff" if QColor(bg).lightnessF() < 0.5 else "#000000"
-                b.setStyleSheet(f"QPushButton{{background:{bg};color:{fg};border:2px solid #333;"
-                                f"border-radius:4px;padding:3px 8px}}")
+            style = self.seat.panels.option_style(o.key)
+            if style:
+                # a chip (e.g. a cube to play): two to a row
+                b.setStyleSheet(style)
                 self.grid.addWidget(b, row, col)
                 col += 1
                 if col == 2:

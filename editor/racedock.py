@@ -4,12 +4,14 @@ batch on all cores and read the balance report.
 `install(window)` adds the dock, the Batch report dock and a Race menu to the main window.
 The dock reads the open track from the window's document and never changes it; the races run
 in worker threads (editor/raceworker.py), the human seat on the GUI thread
-(editor/humanseat.py); cars and routes are drawn by editor/raceview.py.
+(editor/humanseat.py); cars and routes are drawn by editor/raceview.py. The pack picked
+decides the ruleset (engine/play/registry.py): its options, race settings, bots and number of
+players fill the form, and what is shown of a race comes from the ruleset's panels
+(editor/racepanels.py), so any installed ruleset races here without code that names it.
 """
 
 from __future__ import annotations
 
-import html
 import os
 from pathlib import Path
 from typing import Any
@@ -40,21 +42,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from slipstream.engine.rulesets.automobiles.bots import BOTS
-from slipstream.engine.rulesets.automobiles.heatmap import BatchPool
-from slipstream.engine.rulesets.automobiles.raceframes import (
-    FrameRecorder,
-    TurnFrame,
-    cars_of,
-    piles_of,
-    wear_owned,
-)
-from slipstream.engine.rulesets.automobiles.rules import Options
-from slipstream.engine.rulesets.automobiles.runner import _ruleset, load_pack_cached
+from slipstream.engine.play.batch import Pool
+from slipstream.engine.play.registry import RulesetError, for_pack
+from slipstream.engine.play.watch import HUMAN
 from slipstream.engine.tracks.track import Track
 
 from .batchreport import BatchReport
 from .humanseat import HumanPanel, HumanSeat
+from .racepanels import GENERIC, RacePanels, panels_for
 from .raceview import RaceOverlay, player_colour
 from .raceworker import (
     BatchReportData,
@@ -65,7 +60,6 @@ from .raceworker import (
     cache_key,
 )
 
-HUMAN = "human"
 SPEEDS = (("slow", 1200), ("normal", 600), ("fast", 250), ("fastest", 80))
 
 
@@ -85,11 +79,15 @@ class RacePanel(QWidget):
         self.overlay = RaceOverlay(window.scene)  # type: ignore[attr-defined]
         self.human = HumanSeat(window.view, self.overlay)  # type: ignore[attr-defined]
         self.human.changed.connect(self._human_changed)
-        self.recorder: FrameRecorder | None = None
-        self.frames: list[TurnFrame] = []
+        self.recorder: Any = None  # the panels' recorder of the race on show
+        self.frames: list[Any] = []
         self.step = 0
         self.worker: WatchWorker | BatchWorker | None = None
-        self.pool: BatchPool | None = None  # worker processes kept between batches
+        self.pool: Pool | None = None  # worker processes kept between batches
+        self.rs: Any = None  # the ruleset of the pack picked
+        self.pack_path = ""
+        self.pack: Any = None
+        self.panels: RacePanels = GENERIC
         self.report_dock: QDockWidget | None = None
         self.last_mode = ""
         self._key = ""
@@ -114,30 +112,23 @@ class RacePanel(QWidget):
         self.pack_box.addItem("Pack folder…", None)
         self.pack_box.activated.connect(self._pack_chosen)
         form.addRow("Pack", self.pack_box)
-        self.set_box = QComboBox()
-        self.set_box.setObjectName("race-set")
-        form.addRow("Card set", self.set_box)
+        self.ruleset_label = QLabel()
+        self.ruleset_label.setObjectName("race-ruleset")
+        form.addRow("Ruleset", self.ruleset_label)
+        # one list per race setting of the ruleset that offers choices (e.g. a card set)
+        self.setup_form = QFormLayout()
+        form.addRow(self.setup_form)
+        self.setup_boxes: dict[str, QComboBox] = {}
         self.players = QSpinBox()
         self.players.setObjectName("race-players")
         self.players.setRange(2, 5)
         self.players.setValue(4)
         self.players.valueChanged.connect(self._players_changed)
         form.addRow("Players", self.players)
-        seats = QGridLayout()
+        self.seats_grid = QGridLayout()
         self.seat_boxes: list[QComboBox] = []
-        defaults = ("greedy", "greedy", "greedy", "random", "greedy")
-        for i in range(5):
-            box = QComboBox()
-            box.setObjectName(f"race-seat-{i + 1}")
-            for name in [*sorted(BOTS), HUMAN]:
-                box.addItem(name, name)
-            box.setCurrentText(defaults[i])
-            lab = QLabel(f"P{i + 1}")
-            lab.setStyleSheet(f"color: {player_colour(i).name()}; font-weight: bold")
-            seats.addWidget(lab, i // 2, (i % 2) * 2)
-            seats.addWidget(box, i // 2, (i % 2) * 2 + 1)
-            self.seat_boxes.append(box)
-        form.addRow("Seats", seats)
+        self.seat_labels: list[QLabel] = []
+        form.addRow("Seats", self.seats_grid)
         self.seed = QSpinBox()
         self.seed.setObjectName("race-seed")
         self.seed.setRange(0, 2_000_000_000)
@@ -158,7 +149,7 @@ class RacePanel(QWidget):
         form.addRow(self.options_button)
         form.addRow(self.options_box)
         self.option_widgets: dict[str, QWidget] = {}
-        self.pack_options = Options()
+        self.pack_options: dict[str, Any] = {}
         batch_row = QHBoxLayout()
         self.races = QSpinBox()
         self.races.setObjectName("race-count")
@@ -296,18 +287,61 @@ class RacePanel(QWidget):
         self._load_pack(self.pack_box.currentData() or "")
 
     def _load_pack(self, path: str) -> None:
+        """The pack picked decides the ruleset: its settings, players, bots and options."""
         try:
-            pack = load_pack_cached(path)
-        except (ValueError, RuntimeError, OSError) as e:
+            rs, pack = for_pack(path)
+        except (RulesetError, ValueError, RuntimeError, OSError) as e:
             self.status.setText(f"The pack cannot be used: {e}")
+            # back to the pack in use, so that the settings and the ruleset stay in step
+            self.pack_box.setCurrentIndex(max(0, self.pack_box.findData(self.pack_path)))
             return
-        self.set_box.clear()
-        for sid, cs in pack.card_sets.items():
-            self.set_box.addItem(getattr(cs, "name", sid) or sid, sid)
-        self.set_box.addItem("random (by seed)", "random")
-        sets = list(pack.card_sets)
-        self.pack_options = _ruleset(path, sets[0] if sets else "", ()).options if sets else Options()
+        self.rs, self.pack, self.panels = rs, pack, panels_for(rs)
+        self.pack_path = path
+        self.ruleset_label.setText(rs.name)
+        while self.setup_form.rowCount():
+            self.setup_form.removeRow(0)
+        self.setup_boxes = {}
+        for key in rs.setup_keys:
+            choices = rs.setup_choices(pack, key)
+            if not choices:
+                continue
+            box = QComboBox()
+            box.setObjectName("race-set" if key == "card_set" else f"race-setup-{key}")
+            for value, label in choices:
+                box.addItem(label, value)
+            self.setup_boxes[key] = box
+            self.setup_form.addRow(key.replace("_", " ").capitalize(), box)
+        self._build_seats()
+        self.pack_options = self.panels.pack_options(rs, path)
         self._build_options()
+
+    def _build_seats(self) -> None:
+        """A bot list per seat, as many as the ruleset's largest field; its default field set."""
+        rs = self.rs
+        for w in [*self.seat_boxes, *self.seat_labels]:
+            self.seats_grid.removeWidget(w)
+            w.hide()  # at once: deleteLater waits for the event loop
+            w.deleteLater()
+        self.seat_boxes, self.seat_labels = [], []
+        lo, hi = rs.players
+        default = list(rs.default_bots) or sorted(rs.bots)
+        for i in range(hi):
+            box = QComboBox()
+            box.setObjectName(f"race-seat-{i + 1}")
+            for name in [*sorted(rs.bots), HUMAN]:
+                box.addItem(name, name)
+            box.setCurrentText(default[i % len(default)] if default else HUMAN)
+            lab = QLabel(f"P{i + 1}")
+            lab.setStyleSheet(f"color: {player_colour(i).name()}; font-weight: bold")
+            self.seats_grid.addWidget(lab, i // 2, (i % 2) * 2)
+            self.seats_grid.addWidget(box, i // 2, (i % 2) * 2 + 1)
+            self.seat_boxes.append(box)
+            self.seat_labels.append(lab)
+        self.players.blockSignals(True)
+        self.players.setRange(lo, hi)
+        self.players.setValue(max(lo, min(hi, len(rs.default_bots) or len(rs.bots))))
+        self.players.blockSignals(False)
+        self._players_changed(self.players.value())
 
     def _build_options(self) -> None:
         """One widget per race option of the ruleset's option spec, set to the pack's value."""
@@ -315,7 +349,7 @@ class RacePanel(QWidget):
             self.options_form.removeRow(0)
         self.option_widgets.clear()
         for spec in self._option_specs():
-            value = getattr(self.pack_options, spec.name, spec.default)
+            value = self.pack_options.get(spec.name, spec.default)
             w: QWidget
             if spec.type == "bool":
                 w = QCheckBox()
@@ -337,13 +371,9 @@ class RacePanel(QWidget):
 
     def _option_specs(self) -> list[Any]:
         """The race options of the open pack's ruleset (engine/play/options.py)."""
-        from slipstream.engine.play.registry import RulesetError, for_pack
-
-        try:
-            rs, _ = for_pack(self.pack_box.currentData() or "")
-        except (RulesetError, ValueError, RuntimeError, OSError):
+        if self.rs is None:
             return []
-        return [s for s in rs.options if s.scope == "race" and s.type in ("bool", "int", "choice")]
+        return [s for s in self.rs.options if s.scope == "race" and s.type in ("bool", "int", "choice")]
 
     def options(self) -> tuple[tuple[str, Any], ...]:
         """The rule options that differ from the pack's rules file."""
@@ -355,16 +385,17 @@ class RacePanel(QWidget):
                 v = w.value()
             else:
                 v = w.currentData()  # type: ignore[attr-defined]
-            if v != getattr(self.pack_options, name):
+            if v != self.pack_options.get(name):
                 out[name] = v
         return tuple(sorted(out.items()))
 
     def settings(self) -> RaceSettings:
         n = self.players.value()
-        return RaceSettings(pack=self.pack_box.currentData() or "", card_set=self.set_box.currentData() or "",
+        setup = tuple(sorted((k, b.currentData()) for k, b in self.setup_boxes.items() if b.currentData()))
+        return RaceSettings(pack=self.pack_path,
                             bots=tuple(self.seat_boxes[i].currentData() for i in range(n)),
                             seed=self.seed.value(), laps=self.laps.value() or None,
-                            options=self.options(), races=self.races.value())
+                            options=self.options(), races=self.races.value(), setup=setup)
 
     # ------------------------------------------------------------------ the open track
     def _track(self) -> tuple[Track | None, str]:
@@ -398,6 +429,11 @@ class RacePanel(QWidget):
         if text:
             self.status.setText(text)
 
+    def _bots_for_humans(self, bots: tuple[str, ...], keep: int = -1) -> tuple[str, ...]:
+        """Bots for the human seats but `keep` (one person drives; a batch has none)."""
+        stand_in = (list(self.rs.default_bots) or sorted(self.rs.bots))[0]
+        return tuple(stand_in if b == HUMAN and i != keep else b for i, b in enumerate(bots))
+
     def run_race(self) -> None:
         """One race: played by bots in a worker thread, or with a human seat on this thread."""
         if self.worker is not None:
@@ -410,23 +446,21 @@ class RacePanel(QWidget):
         self.last_track = track
         if HUMAN in s.bots:
             seat = s.bots.index(HUMAN)
-            bots = tuple("greedy" if b == HUMAN and i != seat else b for i, b in enumerate(s.bots))
-            spec = s.spec(track)
-            spec = type(spec)(spec.pack, spec.track, spec.seed, bots, spec.card_set, spec.laps, spec.options)
+            spec = s.with_bots(self._bots_for_humans(s.bots, keep=seat)).spec(track)
             self.last_mode = ""
             self.tabs.setCurrentIndex(1)
-            self.human.start(spec, track, seat)
+            self.human.start(self.panels, self.rs, self.pack, spec, track, seat)
             self.status.setText(f"You drive P{seat + 1}: choose with the buttons, click outlined cells to move.")
             return
         self.human.stop()
         self.last_mode = "watch"
         key = cache_key("watch", text, s)
         hit = self.cache.get(key)
-        if isinstance(hit, FrameRecorder):
+        if hit is not None and not isinstance(hit, BatchReportData):
             self._show_recorder(hit, "from the cache")
             return
         self._key = key
-        self.worker = WatchWorker(s.spec(track), track)
+        self.worker = WatchWorker(self.panels, self.rs, self.pack, s.spec(track), track)
         self.worker.done.connect(self._watch_done)
         self.worker.failed.connect(self._failed)
         self.progress.setRange(0, 0)  # busy
@@ -441,12 +475,13 @@ class RacePanel(QWidget):
         self.cache.put(self._key, rec)
         self._show_recorder(rec, "")
 
-    def _show_recorder(self, rec: FrameRecorder, note: str) -> None:
+    def _show_recorder(self, rec: Any, note: str) -> None:
         self.recorder = rec
         self.frames = rec.frames
-        g = rec.game
-        order = ", ".join(g.race.players[i].name for i in g.standings())
-        self.status.setText(f"{len(self.frames) - 1} turns, {g.race.round} rounds; finish: {order}"
+        order = ", ".join(rec.names[i] for i in rec.game.standings())
+        rounds = self.panels.rounds(rec)
+        self.status.setText(f"{len(self.frames) - 1} turns"
+                            + (f", {rounds} rounds" if rounds else "") + f"; finish: {order}"
                             + (f" ({note})" if note else ""))
         self.slider.blockSignals(True)
         self.slider.setRange(0, max(0, 2 * (len(self.frames) - 1)))
@@ -463,8 +498,7 @@ class RacePanel(QWidget):
         self.human.stop()
         s = self.settings()
         if HUMAN in s.bots:
-            s = RaceSettings(s.pack, s.card_set, tuple("greedy" if b == HUMAN else b for b in s.bots),
-                             s.seed, s.laps, s.options, s.races)
+            s = s.with_bots(self._bots_for_humans(s.bots))
         self.last_mode = "batch"
         self.last_track = track
         key = cache_key("batch", text, s)
@@ -476,8 +510,8 @@ class RacePanel(QWidget):
         if self.pool is None or self.pool.jobs != self.jobs.value():
             if self.pool is not None:
                 self.pool.close()
-            self.pool = BatchPool(self.jobs.value())
-        self.worker = BatchWorker(s, track, self.pool)
+            self.pool = Pool(self.jobs.value())
+        self.worker = BatchWorker(s, track, self.rs, self.panels, self.pool)
         self.worker.progressed.connect(self._batch_progress)
         self.worker.done.connect(self._batch_done)
         self.worker.failed.connect(self._failed)
@@ -594,41 +628,19 @@ class RacePanel(QWidget):
             self.player_panel.setText(self._standings_html(fr))
         else:
             what = "the car moved" if moved else "planned route"
-            self.turn_label.setText(f"Turn {i} of {len(self.frames) - 1}, round {fr.round}: "
-                                    f"P{fr.player + 1} ({what})")
+            rnd = f", round {fr.round}" if fr.round else ""
+            self.turn_label.setText(f"Turn {i} of {len(self.frames) - 1}{rnd}: P{fr.player + 1} ({what})")
             before = self.frames[i - 1].positions
             self.player_panel.setText(self._player_html(fr, moved, before))
         self.events.setPlainText("\n".join(fr.events))
 
-    def _standings_html(self, fr: TurnFrame) -> str:
+    def _standings_html(self, fr: Any) -> str:
         order = sorted(range(len(fr.positions)), key=lambda p: fr.positions[p])
         return "Grid order: " + ", ".join(
             f"<span style='color:{player_colour(p).name()}'><b>P{p + 1}</b></span>" for p in order)
 
-    def _player_html(self, fr: TurnFrame, moved: bool, before: list[int]) -> str:
-        p = fr.player
-        piles = fr.piles if fr.piles is not None else fr.hand
-
-        def pile(d: dict[str, int] | None) -> str:
-            if not d:
-                return "–"
-            return ", ".join(f"{k}×{n}" if n > 1 else k for k, n in sorted(d.items()))
-
-        cars = fr.cars_after if moved else fr.cars_before
-        lane, seg, lap = cars[p]
-        pos = (fr.positions if moved else before or fr.positions)[p]
-        head = (f"<b style='color:{player_colour(p).name()}'>P{p + 1}</b> "
-                f"({html.escape(self.recorder.game.seats[p].bot if self.recorder else '')}) "
-                f"{'pit stop' if fr.choice == 'pit' else 'standard turn'}")
-        rows = [head,
-                f"position {pos}, car at {lane}:{seg}, lap {max(lap, 0)}",
-                f"money ${fr.money} to spend, wear taken {fr.wear_taken}"
-                + (" (drafting)" if fr.drafting else "") + (f", wear owned {fr.wear_owned}" if moved else ""),
-                f"<b>hand</b> (active at the start): {html.escape(pile(fr.hand.active if fr.hand else None))}",
-                f"<b>active</b>: {html.escape(pile(piles.active if piles else None))}",
-                f"<b>used</b>: {html.escape(pile(piles.used if piles else None))}",
-                f"<b>discard</b>: {html.escape(pile(piles.discard if piles else None))}"]
-        return "<br>".join(rows)
+    def _player_html(self, fr: Any, moved: bool, before: list[int]) -> str:
+        return self.panels.frame_html(self.recorder, fr, moved, before, player_colour(fr.player).name())
 
     # ------------------------------------------------------------------ human seat
     def _human_changed(self) -> None:
@@ -639,23 +651,15 @@ class RacePanel(QWidget):
         self.frames = rec.finished_frames
         g = rec.game
         seat = self.human.seat
-        self.overlay.show_cars(cars_of(g))
+        panels = self.human.panels
+        self.overlay.show_cars(self.human.rs.cars(g))
         cur = rec.current
         self.overlay.show_route(seat, cur.route if cur is not None and cur.player == seat else [])
         self.overlay.show_targets(self.human.overlay.target_cells)
-        piles = piles_of(g, seat)
-
-        def pile(d: dict[str, int]) -> str:
-            return ", ".join(f"{k}×{n}" if n > 1 else k for k, n in sorted(d.items())) or "–"
-
-        pos = g.positions(False)[seat]
-        self.turn_label.setText(f"Round {g.race.round}; {len(self.frames) - 1} turns played"
-                                + (" — the race is over" if g.over else ""))
-        self.player_panel.setText(
-            f"<b style='color:{player_colour(seat).name()}'>You: P{seat + 1}</b><br>"
-            f"position {pos}, money ${g.money(seat)}, wear owned {wear_owned(g, seat)}<br>"
-            f"<b>active</b>: {html.escape(pile(piles.active))}<br><b>used</b>: {html.escape(pile(piles.used))}"
-            f"<br><b>discard</b>: {html.escape(pile(piles.discard))}<br><b>bag</b>: {html.escape(pile(piles.bag))}")
+        rounds = panels.rounds(rec)
+        self.turn_label.setText((f"Round {rounds}; " if rounds else "") + f"{len(self.frames) - 1} turns played"
+                                + (" — the race is over" if panels.over(rec) else ""))
+        self.player_panel.setText(panels.seat_html(self.human.rs, rec, seat, player_colour(seat).name()))
         last = rec.frames[-1]
         self.events.setPlainText("\n".join(last.events))
         self.slider.blockSignals(True)

@@ -7,6 +7,8 @@ use too), above the track items, and removed again when the race view closes.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QTransform
@@ -15,9 +17,9 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem,
 )
 
-from slipstream.engine.rulesets.automobiles.raceframes import CarAt, Cell, TurnFrame
-
 from .canvas import TrackScene, band
+
+Cell = tuple[int, int]  # lane, segment
 
 PLAYER_COLOURS = ("#e6194b", "#2f6fe0", "#f58231", "#9b30c8", "#19b8c9")
 Z_TARGETS, Z_ROUTE, Z_CARS = 18.0, 19.0, 20.0
@@ -121,12 +123,14 @@ class RaceOverlay:
         return t is not None and 0 <= cell[0] < t.lanes and 0 <= cell[1] < t.segments
 
     # ------------------------------------------------------------------ drawing
-    def show_cars(self, cars: list[CarAt]) -> None:
+    def show_cars(self, cars: Sequence[Sequence[int]]) -> None:
+        """Each car at its cell: (lane, segment, ...) per seat."""
         self._ensure(len(cars))
         d = self.scene.drawing
         if d is None:
             return
-        for item, (lane, seg, _lap) in zip(self.cars, cars, strict=True):
+        for item, car in zip(self.cars, cars, strict=True):
+            lane, seg = int(car[0]), int(car[1])
             if not self._valid((lane, seg)):
                 item.setVisible(False)
                 continue
@@ -157,7 +161,7 @@ class RaceOverlay:
         self.cubes.setBrush(colour)
         self.cubes.setPath(cubes)
 
-    def show_frame(self, frame: TurnFrame, moved: bool) -> None:
+    def show_frame(self, frame: Any, moved: bool) -> None:
         """Before the move: cars where the turn began and the route; after: cars where it ended."""
         self.show_cars(frame.cars_after if moved and frame.cars_after else frame.cars_before)
         self.show_route(frame.player, frame.route if frame.player >= 0 else [], faded=moved)

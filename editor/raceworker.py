@@ -1,7 +1,8 @@
 """Races off the GUI thread: one watched race, or a batch on all cores, with progress and Cancel.
 
-The workers only call the engine (`raceframes.watch_race`, `heatmap.run_batch`); results come
-back to the GUI thread through queued signals, so the event loop keeps turning throughout.
+The workers only call the engine, through the ruleset's panels (editor/racepanels.py: a
+watched race, a batch in engine/play/batch.py's worker processes); results come back to the
+GUI thread through queued signals, so the event loop keeps turning throughout.
 A small cache keyed by (track content, pack, options, seeds) makes a repeated run instant.
 """
 
@@ -17,11 +18,12 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from slipstream.engine.rulesets.automobiles.heatmap import BatchPool, Heat
-from slipstream.engine.rulesets.automobiles.raceframes import FrameRecorder, watch_race
-from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached
-from slipstream.engine.rulesets.automobiles.stats import summarise
+from slipstream.engine.play.batch import Pool
+from slipstream.engine.play.races import RaceSpec
+from slipstream.engine.play.registry import load_pack
 from slipstream.engine.tracks.track import Track
+
+from .racepanels import RacePanels, panels_of_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,16 +31,19 @@ class RaceSettings:
     """What the dock asks for: everything that decides the races but the track."""
 
     pack: str = ""
-    card_set: str = ""
-    bots: tuple[str, ...] = ("greedy", "greedy", "greedy", "random")
+    bots: tuple[str, ...] = ()
     seed: int = 1
     laps: int | None = None
     options: tuple[tuple[str, Any], ...] = ()
     races: int = 100
+    setup: tuple[tuple[str, Any], ...] = ()  # the ruleset's race settings, e.g. a card set
 
     def spec(self, track: Track, seed: int | None = None) -> RaceSpec:
         return RaceSpec(self.pack, track.id, self.seed if seed is None else seed, self.bots,
-                        self.card_set, self.laps, self.options)
+                        self.laps, self.options, self.setup)
+
+    def with_bots(self, bots: tuple[str, ...]) -> RaceSettings:
+        return RaceSettings(self.pack, bots, self.seed, self.laps, self.options, self.races, self.setup)
 
     def specs(self, track: Track) -> list[RaceSpec]:
         return [self.spec(track, self.seed + i) for i in range(self.races)]
@@ -47,11 +52,11 @@ class RaceSettings:
 def cache_key(kind: str, track_text: str, s: RaceSettings) -> str:
     """Digest of (track content, pack and its content, options, seats, seeds)."""
     try:
-        digest = load_pack_cached(s.pack).digest
+        digest = load_pack(s.pack).digest
     except (ValueError, RuntimeError, OSError):
         digest = ""
     blob = json.dumps({"kind": kind, "track": track_text, "pack": s.pack, "pack_digest": digest,
-                       "set": s.card_set, "bots": s.bots, "seed": s.seed, "laps": s.laps,
+                       "setup": [list(o) for o in s.setup], "bots": s.bots, "seed": s.seed, "laps": s.laps,
                        "options": [list(o) for o in s.options],
                        "races": s.races if kind == "batch" else 1}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
@@ -63,22 +68,29 @@ class BatchReportData:
 
     settings: dict[str, Any]
     track_id: str
-    summary: dict[str, Any]  # engine.stats.summarise (the table `slipstream race` prints)
+    summary: dict[str, Any]  # the ruleset's `summarise` (the table `slipstream race` prints)
     rounds: list[int]
     turns: list[int]
-    heat: Heat
+    heat: Any  # the ruleset panels' heat counts, None when they count none
     seconds: float = 0.0
     cancelled: bool = False
+    ruleset: str = ""
+    note: str = ""  # the ruleset's own figures in a line (RacePanels.batch_note)
 
     def to_dict(self) -> dict[str, Any]:
         return {"settings": self.settings, "track_id": self.track_id, "summary": self.summary,
-                "rounds": self.rounds, "turns": self.turns, "heat": self.heat.to_dict(),
-                "seconds": self.seconds, "cancelled": self.cancelled}
+                "rounds": self.rounds, "turns": self.turns,
+                "heat": self.heat.to_dict() if self.heat is not None else None,
+                "seconds": self.seconds, "cancelled": self.cancelled, "ruleset": self.ruleset,
+                "note": self.note}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BatchReportData:
+        rid = str(d.get("ruleset", ""))
+        heat = panels_of_id(rid).heat_from_dict(d["heat"]) if d.get("heat") is not None else None
         return cls(d["settings"], d["track_id"], d["summary"], list(d["rounds"]), list(d["turns"]),
-                   Heat.from_dict(d["heat"]), float(d.get("seconds", 0.0)), bool(d.get("cancelled")))
+                   heat, float(d.get("seconds", 0.0)), bool(d.get("cancelled")), rid,
+                   str(d.get("note", "")))
 
 
 class ResultCache:
@@ -128,11 +140,12 @@ class WatchWorker(QThread):
     done = Signal()  # the recorder is in `result` (plain Python objects stay off signals)
     failed = Signal(str)
 
-    def __init__(self, spec: RaceSpec, track: Track) -> None:
+    def __init__(self, panels: RacePanels, rs: Any, pack: Any, spec: RaceSpec, track: Track) -> None:
         super().__init__()
+        self.panels, self.rs, self.pack = panels, rs, pack
         self.spec = spec
         self.track = track
-        self.result: FrameRecorder | None = None
+        self.result: Any = None  # the panels' recorder of the race
         self._stop = False
 
     def cancel(self) -> None:
@@ -140,7 +153,7 @@ class WatchWorker(QThread):
 
     def run(self) -> None:
         try:
-            rec: FrameRecorder = watch_race(self.spec, self.track, stop=lambda: self._stop)
+            rec = self.panels.watch(self.rs, self.pack, self.spec, self.track, stop=lambda: self._stop)
         except Exception as e:  # noqa: BLE001 - shown to the user, the editor keeps running
             self.failed.emit(f"the race could not run: {e}")
             return
@@ -150,17 +163,19 @@ class WatchWorker(QThread):
 
 
 class BatchWorker(QThread):
-    """Run many races on all cores (engine.heatmap.run_batch) with progress and Cancel."""
+    """Run many races on all cores (the panels' `run_batch` in a kept Pool) with progress and Cancel."""
 
     progressed = Signal(int, int)  # races done, races asked
     done = Signal()  # the report data is in `result`
     failed = Signal(str)
 
-    def __init__(self, settings: RaceSettings, track: Track, pool: BatchPool | None = None) -> None:
+    def __init__(self, settings: RaceSettings, track: Track, rs: Any, panels: RacePanels,
+                 pool: Pool | None = None) -> None:
         super().__init__()
         self.settings = settings
         self.track = track
-        self.pool = pool or BatchPool(os.cpu_count() or 1)
+        self.rs, self.panels = rs, panels
+        self.pool = pool or Pool(os.cpu_count() or 1)
         self.jobs = self.pool.jobs
         self.result: BatchReportData | None = None
         self._stop = False
@@ -178,18 +193,23 @@ class BatchWorker(QThread):
 
         t0 = time.perf_counter()
         try:
-            batch = self.pool.run(self.settings.specs(self.track), self.track,
-                                  progress=self._progress, cancelled=lambda: self._stop)
+            batch = self.panels.run_batch(self.pool, self.settings.specs(self.track), self.track,
+                                          progress=self._progress, cancelled=lambda: self._stop)
         except Exception as e:  # noqa: BLE001 - shown to the user
             self.failed.emit(f"the races could not run: {e}")
             return
         res = batch.results
         s = self.settings
+        setup = dict(s.setup)
+        summary = self.rs.summarise(res) if res else {}
         self.result = BatchReportData(
-            settings={"pack": s.pack or "(bundled)", "card_set": s.card_set or "(first)",
+            settings={"pack": s.pack or "(bundled)", "ruleset": self.rs.name,
+                      **({"card_set": setup.get("card_set") or "(first)"} if "card_set" in self.rs.setup_keys else {}),
+                      "setup": {k: v for k, v in setup.items() if k != "card_set"},
                       "bots": list(s.bots), "seed": s.seed, "races": s.races, "laps": s.laps,
                       "options": dict(s.options), "jobs": self.jobs},
-            track_id=self.track.id, summary=summarise(res) if res else {},
-            rounds=[r.rounds for r in res], turns=[sum(r.stats["turns"]) for r in res],
-            heat=batch.heat, seconds=round(time.perf_counter() - t0, 2), cancelled=batch.cancelled)
+            track_id=self.track.id, summary=summary,
+            rounds=[r.rounds for r in res], turns=[self.panels.turns(r) for r in res],
+            heat=batch.heat, seconds=round(time.perf_counter() - t0, 2), cancelled=batch.cancelled,
+            ruleset=self.rs.id, note=self.panels.batch_note(summary, batch.heat) if res else "")
         self.done.emit()

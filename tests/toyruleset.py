@@ -85,10 +85,15 @@ class Toy(BaseRuleset):
     def make_bot(self, name: str, seed: int) -> Bot:
         return Bot(seed, name == "bold")
 
-    def describe(self, e: Any) -> str | None:
+    def describe(self, e: Any, context: Any = None) -> str | None:
         if e.get("ev") == "move":
             return f"P{e['p'] + 1} moves {e['by']} to segment {e['segment']}"
         return f"P{e['p'] + 1} finishes" if e.get("ev") == "finish" else None
+
+    def cars(self, game: Any) -> list[tuple[int, int]]:
+        grid, n = game.track.grid, game.track.segments
+        return [(grid[i % len(grid)].lane, (grid[i % len(grid)].segment + game.progress[i]) % n)
+                for i in range(len(game.names))]
 
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         return [("segments driven", str(game.progress[seat]))]

@@ -27,6 +27,8 @@ class BaseRuleset:
     default_bots: Sequence[str] = ()  # empty: one of each bot
     file_kinds: Mapping[str, Any] = {}
     content: Any = None
+    setup_keys: Sequence[str] = ()  # no race settings beyond the options
+    panels: Mapping[str, str] = {}  # no ruleset-specific panels: faces show their generic ones
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         return []
@@ -35,17 +37,23 @@ class BaseRuleset:
         flag = {"card_set": "--set"}
         return [(flag.get(k, f"--{k}"), f"{self.name} races take no setting {k!r}") for k in setup]
 
-    def run_race(self, spec: Any) -> Any:
-        return play_race(self, spec)  # type: ignore[arg-type]
+    def setup_choices(self, pack: Any, key: str) -> list[tuple[str, str]]:
+        return []
 
-    def describe(self, event: Mapping[str, Any]) -> str | None:
+    def run_race(self, spec: Any) -> Any:
+        return play_race(self, spec)
+
+    def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
         return None
+
+    def cars(self, game: Any) -> list[tuple[int, int]]:
+        return []  # a face then draws no cars
 
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         return []
 
     def race_text(self, result: Any) -> str:
-        told = [t for t in (self.describe(e) for e in result.log) if t]
+        told = [t for t in (self.describe(e, result) for e in result.log) if t]
         names = result.result.get("standings") or [result.names[i] for i in result.standings]
         return "\n".join([*told, "", "final standings: " + ", ".join(names),
                           f"{result.rounds} rounds, {result.decisions} decisions"])
@@ -66,4 +74,4 @@ class BaseRuleset:
         return Report([], [])
 
     def replay(self, lines: list[str]) -> ReplayReport:
-        return replay_simple(self, lines)  # type: ignore[arg-type]
+        return replay_simple(self, lines)

@@ -84,6 +84,10 @@ class Ruleset(Protocol):
     default_bots: Sequence[str]  # the field `race` uses without --bots
     content: ContentModel  # the pack data kinds and how they merge (engine/packs/loader.py)
     file_kinds: Mapping[str, tuple[tuple[int, ...], Any]]  # own file kinds, e.g. scenarios
+    setup_keys: Sequence[str]  # race settings beyond the options (e.g. `card_set`); () for none
+    # optional ruleset-specific panels of a face: face name (`editor`) -> "module:attribute";
+    # a face loads them by this string and falls back to its generic panels without them
+    panels: Mapping[str, str]
 
     def track_checks(self, track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
         """Diagnostics a track meant for this ruleset needs beyond the common checks."""
@@ -91,6 +95,11 @@ class Ruleset(Protocol):
 
     def setup_problems(self, pack: LoadedPack, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
         """(flag, message) for each race setting (e.g. a card set) the pack cannot give."""
+        ...
+
+    def setup_choices(self, pack: LoadedPack, key: str) -> list[tuple[str, str]]:
+        """(value, label) of each choice a face may offer for the setup key `key` of
+        `setup_keys` (empty: no list of choices, e.g. a setting per seat)."""
         ...
 
     def new_game(self, pack: LoadedPack, track: Track, seats: Sequence[SeatSpec], seed: int,
@@ -105,8 +114,15 @@ class Ruleset(Protocol):
         """Play one race of bots to the end (engine/play/races.py has a ready `play_race`)."""
         ...
 
-    def describe(self, event: Mapping[str, Any]) -> str | None:
-        """A plain sentence for a log entry (None for entries not worth narrating)."""
+    def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
+        """A plain sentence for a log entry (None for entries not worth narrating).
+
+        `context` is the `Game` or `RaceResult` the entry belongs to, from which a ruleset may
+        take seat and card names; without it the sentence names things by their ids."""
+        ...
+
+    def cars(self, game: Game) -> list[tuple[int, int]]:
+        """(lane, segment) of each seat's car now, so a face can draw the race on its track."""
         ...
 
     def view(self, game: Game, seat: int) -> list[tuple[str, str]]:
@@ -136,8 +152,9 @@ class Ruleset(Protocol):
         ...
 
 
-REQUIRED = ("id", "name", "options", "players", "bots", "default_bots", "content", "file_kinds", "track_checks",
-            "setup_problems", "new_game", "make_bot", "run_race", "describe", "view",
+REQUIRED = ("id", "name", "options", "players", "bots", "default_bots", "content", "file_kinds",
+            "setup_keys", "panels", "track_checks", "setup_problems", "setup_choices",
+            "new_game", "make_bot", "run_race", "describe", "cars", "view",
             "race_text", "race_json", "summarise", "format_summary", "run_scenarios", "replay")
 
 

@@ -42,6 +42,7 @@ class Heat:
     drafts: list[int] = field(default_factory=list)  # per space: of those, drafting
     lane_ends: list[int] = field(default_factory=list)  # per lane: turns ending there
     colours: list[list[int]] = field(default_factory=list)  # per lap section, per colour 3..6
+    colour_ids = COLOURS  # the track colours of `colours`' columns
 
     def __post_init__(self) -> None:
         for name, n in (("turn_ends", self.spaces), ("wear", self.spaces), ("moves", self.spaces),
@@ -216,8 +217,9 @@ class BatchPool:
     processes are engine/play/batch.py's `Pool`, the one batch runner of the engine.
     """
 
-    def __init__(self, jobs: int | None = None, start_method: str | None = None) -> None:
-        self.pool = Pool(jobs, start_method)
+    def __init__(self, jobs: int | None = None, start_method: str | None = None,
+                 pool: Pool | None = None) -> None:
+        self.pool = pool if pool is not None else Pool(jobs, start_method)  # or one shared with a face
         self.jobs = self.pool.jobs
 
     @property

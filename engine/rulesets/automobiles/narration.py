@@ -6,40 +6,153 @@ races through these functions (reached through the ruleset object, engine/play/p
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from slipstream.engine.tracks.track import COLOUR_NAMES
 
-def describe(entry: Mapping[str, Any]) -> str | None:
-    """A plain sentence for one log entry (None for entries not worth telling)."""
-    if entry.get("t") != "event":
-        return None
-    ev = entry.get("ev")
-    p = entry.get("p")
-    who = f"P{p + 1}" if isinstance(p, int) else "the race"
-    if ev == "turn":
-        return f"{who} starts a turn" + (" with a pit stop" if entry.get("choice") == "pit" else "")
-    if ev == "pit":
-        return f"{who} pits and removes {entry.get('wear_removed', 0)} wear"
-    if ev == "play":
-        return f"{who} plays {entry.get('kind')}"
-    if ev == "car":
-        return f"{who} drives from {entry.get('src')} to {entry.get('dst')}"
-    if ev == "drive":
-        return f"{who} drives on to {entry.get('dst')}"
-    if ev == "momentum":
-        return f"{who} slides forward to {entry.get('dst', entry.get('to'))}"
-    if ev == "gain":
-        n = entry.get("n", 1)
-        what = f"{n}x {entry.get('kind')}" if n != 1 else str(entry.get("kind"))
-        return f"{who} buys {what}" if entry.get("why") == "buy" else f"{who} gains {what}"
-    if ev == "decline":
-        return f"{who} ends the turn" + (" in the draft" if entry.get("drafting") else "")
-    if ev == "final_round":
-        return "a car crosses the finish line: final round"
-    if ev == "race_over":
-        return "the race is over"
-    return None
+
+def kind_label(kind: Any) -> str:
+    """A cube kind as players know it: gears and wear by their id, the others by colour and
+    card, e.g. `yellow (Manager)`."""
+    if kind.role in ("gear", "wear") or kind.name.lower() == kind.id.lower():
+        return str(kind.id)
+    return f"{kind.id} ({kind.name})"
+
+
+def _steps(n: Any, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+@dataclass(frozen=True, slots=True)
+class Narrator:
+    """Tells log entries in words, with the seat names and cube kind labels of one race."""
+
+    names: Sequence[str] = ()
+    kinds: Mapping[str, str] = field(default_factory=dict)  # kind id -> label
+
+    def who(self, p: Any) -> str:
+        if isinstance(p, int):
+            return self.names[p] if 0 <= p < len(self.names) else f"P{p + 1}"
+        return "the race"
+
+    def kind(self, kid: Any) -> str:
+        return self.kinds.get(str(kid), str(kid))
+
+    def __call__(self, entry: Mapping[str, Any]) -> str | None:
+        """A plain sentence for one log entry (None for entries not worth telling)."""
+        if entry.get("t") != "event":
+            return None
+        e = entry
+        ev = e.get("ev")
+        who = self.who(e.get("p"))
+        kind = self.kind(e.get("kind"))
+        if ev == "turn":
+            return f"{who} makes a pit stop" if e.get("choice") == "pit" else f"{who} takes a standard turn"
+        if ev == "pit":
+            return f"{who} removes {e.get('wear_removed', 0)} wear in the pits"
+        if ev == "play":
+            return f"{who} plays {kind}"
+        if ev == "place":
+            return f"{who} places {kind} on {e.get('cell')} ({_steps(int(e.get('steps', 1)), 'step')})"
+        if ev == "car":
+            return f"{who}'s car moves from {e.get('src')} to {e.get('dst')} ({_steps(e.get('spaces'), 'space')})"
+        if ev == "drive":
+            return f"{who}'s car is driven on to {e.get('dst')}"
+        if ev == "momentum":
+            return f"{who} slides forward from segment {e.get('src')} to {e.get('dst')}"
+        if ev == "decline":
+            if e.get("drafting"):
+                return f"{who} is drafting: no wear"
+            shade = COLOUR_NAMES.get(int(e.get("darkest", 0) or 0), "none")
+            return f"{who} takes {e.get('wear', 0)} wear (darkest space entered: {shade})"
+        if ev == "gain":
+            n = e.get("n", 1)
+            if e.get("why") == "buy":
+                return f"{who} buys {kind}" + (f" ×{n}" if n != 1 else "")
+            if e.get("why") == "decline":
+                return None  # the decline entry before it says so
+            return f"{who} gains {n} {kind}"
+        if ev == "remove":
+            return f"{who} returns {kind} from the {e.get('zone')} pile to the stock"
+        if ev == "move":
+            return f"{who} moves {kind} from the {e.get('src')} pile to the {e.get('dst')} pile"
+        if ev == "refill":
+            return f"{who} refills the bag ({_steps(e.get('n'), 'cube')})"
+        if ev == "modify":
+            return f"{who}'s turn changes: " + ", ".join(str(w).replace("_", " ") for w in e.get("what", ()))
+        if ev == "choose":
+            return f"{who} chooses option {e.get('option')}"
+        if ev == "ability":
+            return f"{who} uses {e.get('driver')}'s ability"
+        if ev == "driver":
+            return f"{who} drives as {e.get('driver')}"
+        if ev == "start":
+            return "Turn order: " + ", ".join(e.get("order", []))
+        if ev == "final_round":
+            return f"{who} reaches the finish: this is the final round"
+        if ev == "race_over":
+            return ("The race is over" + (" (the round cap)" if e.get("capped") else "") + ": "
+                    + ", ".join(e.get("standings", [])))
+        # season entries (engine/rulesets/automobiles/season.py, draft.py)
+        if ev == "grid":
+            return "Grid: " + ", ".join(e.get("order", []))
+        if ev == "driver_deal":
+            return "Drivers dealt: " + ", ".join(str(d) for d in e.get("drivers", []))
+        if ev == "draft_pool":
+            return "Sponsors on offer: " + ", ".join(str(s) for s in e.get("pool", []))
+        if ev == "draft_take":
+            return f"{who} takes sponsor {e.get('sponsor')}" + (
+                f" in place of {e['replaced']}" if e.get("replaced") else "")
+        if ev == "draft_keep":
+            return f"{who} keeps sponsor {e.get('sponsor')}" + (
+                f" and discards {e['discard']}" if e.get("discard") else "")
+        if ev == "draft_none":
+            return f"{who} takes no sponsor"
+        if ev == "draft_unpicked":
+            return "Sponsors left over: " + ", ".join(str(s) for s in e.get("sponsors", []))
+        if ev == "sponsor":
+            return f"{who}'s sponsor {e.get('sponsor')} pays out"
+        if ev == "sponsor_done":
+            return f"{who}'s sponsor {e.get('sponsor')} is done"
+        rest = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("t", "ev", "round", "phase"))
+        return f"{ev}: {rest}" if rest else str(ev)
+
+
+def narrator_of(context: Any) -> Narrator:
+    """The narrator of a race from what a face holds: a `Game`, a race result, a log header
+    (a dict with `t: race`), a Narrator, or None (kinds by their ids, seats as P1, P2, ...)."""
+    if isinstance(context, Narrator):
+        return context
+    if context is None:
+        return Narrator()
+    rules = getattr(context, "rules", None)
+    if rules is not None and hasattr(rules, "kinds"):  # a Game
+        return Narrator(tuple(s.name for s in context.seats), {k.id: kind_label(k) for k in rules.kinds})
+    header: Mapping[str, Any] = context if isinstance(context, Mapping) else getattr(context, "header", {}) or {}
+    names = getattr(context, "names", None) or [str(s.get("name")) for s in header.get("seats", [])]
+    card_set = getattr(context, "card_set", None) or header.get("card_set") \
+        or dict(header.get("setup") or {}).get("card_set") or ""
+    spec = getattr(context, "spec", None)
+    pack = header.get("pack_path", getattr(spec, "pack", "")) or ""
+    return Narrator(tuple(names), _kind_labels(str(pack), str(card_set)))
+
+
+def _kind_labels(pack: str, card_set: str) -> dict[str, str]:
+    from slipstream.engine.rulesets.automobiles.runner import _ruleset
+
+    try:
+        rules = _ruleset(pack, card_set, ())
+    except (ValueError, KeyError, OSError, RuntimeError):
+        return {}  # a log of a pack not at hand: kinds by their ids
+    return {k.id: kind_label(k) for k in rules.kinds}
+
+
+def describe(entry: Mapping[str, Any], context: Any = None) -> str | None:
+    """A plain sentence for one log entry (None for entries not worth telling); `context` as
+    for `narrator_of` gives seat and card names."""
+    return narrator_of(context)(entry)
 
 
 def race_json(res: Any) -> dict[str, Any]:
@@ -54,6 +167,7 @@ def race_json(res: Any) -> dict[str, Any]:
 def race_text(res: Any) -> str:
     """The turn-by-turn summary of one race (a line a turn) and the final standings."""
     names = res.names
+    tell = narrator_of(res)
     lines = [f"Race on {res.spec.track} with card set {res.card_set}, seed {res.spec.seed}",
              "grid: " + ", ".join(f"{i + 1}. {names[p]} ({res.bots[p]}"
                                   + (f", {res.drivers[p]}" if res.drivers[p] else "") + ")"
@@ -68,7 +182,8 @@ def race_text(res: Any) -> str:
         if cur["pit"]:
             what = f"pit stop, {cur['pit_wear']} wear removed"
         else:
-            plays = ", ".join(f"{n}x {k}" if n > 1 else k for k, n in cur["plays"].items()) or "nothing"
+            plays = ", ".join(f"{n}x {tell.kind(k)}" if n > 1 else tell.kind(k)
+                              for k, n in cur["plays"].items()) or "nothing"
             what = f"played {plays}"
             if cur["move"]:
                 what += f"; moved {cur['move']}"
@@ -80,7 +195,7 @@ def race_text(res: Any) -> str:
         if cur["draft"]:
             extras.append("drafting")
         if cur["bought"]:
-            extras.append("bought " + ", ".join(cur["bought"]))
+            extras.append("bought " + ", ".join(tell.kind(k) for k in cur["bought"]))
         if cur["lap"]:
             extras.append(cur["lap"])
         out_turns.append(f"R{cur['round']:<3} {names[p]:<4} {what}" + (f" ({'; '.join(extras)})" if extras else ""))

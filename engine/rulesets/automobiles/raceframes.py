@@ -16,6 +16,7 @@ from typing import Any
 from slipstream.engine.play.decisions import Rejection
 from slipstream.engine.rulesets.automobiles.bots import make_bot
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
+from slipstream.engine.rulesets.automobiles.narration import narrator_of
 from slipstream.engine.rulesets.automobiles.runner import (
     RaceSpec,
     _ruleset,
@@ -23,7 +24,7 @@ from slipstream.engine.rulesets.automobiles.runner import (
     resolve_card_set,
 )
 from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED, TurnState
-from slipstream.engine.tracks.track import COLOUR_NAMES, Track
+from slipstream.engine.tracks.track import Track
 
 Cell = tuple[int, int]
 CarAt = tuple[int, int, int]  # lane, segment, lap
@@ -93,6 +94,7 @@ class FrameRecorder:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.names = [s.name for s in game.seats]
+        self.tell = narrator_of(game)
         self.frames: list[TurnFrame] = []
         self._seen = 0
         self._turn: TurnState | None = None
@@ -206,60 +208,9 @@ class FrameRecorder:
             self._close()
 
     def describe(self, ev: dict[str, Any]) -> str:
-        """One logged event in words ("" for events a viewer does not need)."""
-        names = self.names
-        who = names[ev["p"]] if isinstance(ev.get("p"), int) and ev["p"] < len(names) else ""
-        kinds = {k.id: k.name for k in self.game.rules.kinds}
-
-        def kind() -> str:
-            return kinds.get(str(ev.get("kind")), str(ev.get("kind")))
-
-        e = ev["ev"]
-        if e == "turn":
-            return f"{who} makes a pit stop" if ev["choice"] == "pit" else f"{who} takes a standard turn"
-        if e == "play":
-            return f"{who} plays {kind()}"
-        if e == "place":
-            steps = int(ev.get("steps", 1))
-            return f"{who} places {kind()} on {ev['cell']} ({steps} step{'s' * (steps != 1)})"
-        if e == "car":
-            return f"{who}'s car moves {ev['src']} → {ev['dst']} ({ev['spaces']} spaces)"
-        if e == "drive":
-            return f"{who}'s car is driven to {ev['dst']}"
-        if e == "decline":
-            if ev.get("drafting"):
-                return f"{who} is drafting: no wear"
-            shade = COLOUR_NAMES.get(int(ev.get("darkest", 0)), "?")
-            return f"{who} takes {ev['wear']} wear (darkest space entered: {shade})"
-        if e == "gain":
-            if ev.get("why") == "buy":
-                return f"{who} buys {kind()}" + (f" ×{ev['n']}" if ev.get("n", 1) != 1 else "")
-            if ev.get("why") == "decline":
-                return ""
-            return f"{who} gains {ev.get('n', 1)} {kind()}"
-        if e == "remove":
-            return f"{who} returns {kind()} from the {ev.get('zone')} pile to the stock"
-        if e == "move":
-            return f"{who} moves {kind()} from {ev.get('src')} to {ev.get('dst')}"
-        if e == "pit":
-            return f"{who} removes {ev.get('wear_removed', 0)} wear in the pits"
-        if e == "refill":
-            return f"{who} refills the bag ({ev.get('n')} cubes)"
-        if e == "momentum":
-            return f"{who} slides forward from segment {ev.get('src')} to {ev.get('dst')}"
-        if e == "final_round":
-            return f"{who} reaches the finish: this is the final round"
-        if e == "race_over":
-            return "The race is over: " + ", ".join(ev.get("standings", []))
-        if e == "start":
-            return "Turn order: " + ", ".join(ev.get("order", []))
-        if e == "ability":
-            return f"{who} uses {ev.get('driver')}'s ability"
-        if e == "driver":
-            return f"{who} drives as {ev.get('driver')}"
-        if e == "choose":
-            return f"{who} chooses {ev.get('option')}"
-        return f"{e}: " + ", ".join(f"{k}={v}" for k, v in ev.items() if k not in ("t", "ev", "round", "phase"))
+        """One logged event in words ("" for events a viewer does not need), as narration.py
+        tells it for the CLI too."""
+        return self.tell(ev) or ""
 
 
 def new_game(spec: RaceSpec, track: Track, humans: frozenset[int] = frozenset()) -> tuple[Game, dict[int, Any]]:

@@ -49,6 +49,8 @@ class Automobiles:
         "season-scenario": ((1,), _schema_only("season-scenario")),
     }
     setup_keys = ("card_set", "drivers")
+    # the editor's Automobiles panels: piles and money, cube chips, heat maps of the batch report
+    panels = {"editor": "slipstream.editor.rulesets.automobiles:PANELS"}
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         return []
@@ -68,6 +70,12 @@ class Automobiles:
             if d and d not in pack.drivers:
                 out.append(("--drivers", f"unknown driver {d!r}; drivers: {', '.join(sorted(pack.drivers))}"))
         return out
+
+    def setup_choices(self, pack: Any, key: str) -> list[tuple[str, str]]:
+        if key != "card_set":
+            return []  # drivers are a setting per seat
+        sets = [(str(sid), str(getattr(cs, "name", "") or sid)) for sid, cs in pack.card_sets.items()]
+        return [*sets, ("random", "random (by seed)")]
 
     def new_game(self, pack: Any, track: Any, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,
@@ -97,10 +105,13 @@ class Automobiles:
                                  setup.get("card_set") or "", spec.laps, tuple(spec.options),
                                  tuple(setup.get("drivers") or ()), spec.record))
 
-    def describe(self, event: Mapping[str, Any]) -> str | None:
-        from slipstream.engine.rulesets.automobiles.narration import describe
+    def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
+        from slipstream.engine.rulesets.automobiles.narration import narrator_of
 
-        return describe(event)
+        return narrator_of(context)(event)
+
+    def cars(self, game: Any) -> list[tuple[int, int]]:
+        return [(p.car.lane, p.car.segment) for p in game.race.players]
 
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD

@@ -1,0 +1,173 @@
+"""Races of any ruleset on a given track, step by step, for a face that draws them.
+
+`start` builds the game of a `RaceSpec` on any `Track` object (the editor's open track, not
+only the pack's) with bots for its bot seats, seeded as `play_race` seeds them, so a race of
+bots here is the race `slipstream race` runs when the track is the pack's. A `Recorder` sits
+beside the game, applies every decision through itself and keeps one `Frame` per decision:
+the cars before and after (`Ruleset.cars`), the standings, the seat's view and the entries
+the decision logged in words (`Ruleset.describe`). A ruleset with turns of many decisions may
+register a richer recorder of its own for a face (`Ruleset.panels`); this one needs nothing
+but the protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from slipstream.engine.play.decisions import Rejection
+from slipstream.engine.play.protocol import SeatSpec
+from slipstream.engine.play.races import Result, bot_seed, header, play_out
+
+if TYPE_CHECKING:
+    from slipstream.engine.play.protocol import Bot, Game, Ruleset
+    from slipstream.engine.play.races import RaceSpec
+
+Cell = tuple[int, int]  # lane, segment
+
+HUMAN = "human"
+
+
+@dataclass(slots=True)
+class Frame:
+    """One decision of one seat as a viewer shows it (frame 0 is the grid)."""
+
+    index: int
+    round: int  # 0: the ruleset does not say
+    player: int  # -1 for the grid
+    choice: str  # the text of the option taken ("" for the grid)
+    cars_before: list[Cell]
+    cars_after: list[Cell] = field(default_factory=list)
+    route: list[Cell] = field(default_factory=list)  # where the seat's car went, if it moved
+    positions: list[int] = field(default_factory=list)  # position per seat after the decision
+    events: list[str] = field(default_factory=list)
+    view: list[tuple[str, str]] = field(default_factory=list)  # the seat's view after it
+    log_end: int = 0
+
+
+def positions_of(game: Game) -> list[int]:
+    """Position (1 = leading) of each seat in the game's standings now."""
+    order = game.standings()
+    pos = [0] * len(order)
+    for i, p in enumerate(order):
+        pos[p] = i + 1
+    return pos
+
+
+class Recorder:
+    """Frames of a game of `rs`, one per decision applied through `apply`."""
+
+    def __init__(self, rs: Ruleset, game: Game, names: Sequence[str]) -> None:
+        self.rs = rs
+        self.game = game
+        self.names = list(names)
+        self._seen = len(game.log)
+        cars = rs.cars(game)
+        grid = Frame(0, 0, -1, "", cars, list(cars), positions=positions_of(game))
+        grid.events = self._new_events()
+        self.frames: list[Frame] = [grid]
+
+    @property
+    def current(self) -> Frame | None:
+        """The frame in progress: none, every frame is one whole decision."""
+        return None
+
+    @property
+    def finished_frames(self) -> list[Frame]:
+        return self.frames
+
+    @property
+    def over(self) -> bool:
+        return self.game.pending is None
+
+    def _new_events(self) -> list[str]:
+        log = self.game.log
+        told = [self.rs.describe(e, self.game) for e in log[self._seen:]]
+        self._seen = len(log)
+        return [t for t in told if t]
+
+    def apply(self, key: str) -> Rejection | None:
+        """Apply one option of the pending decision and add its frame."""
+        g = self.game
+        d = g.pending
+        if d is None:
+            return Rejection("race-over", "the race is over")
+        text = next((o.text for o in d.options if o.key == key), key)
+        before = self.rs.cars(g)
+        r = g.apply(key)
+        if r is not None:
+            return r
+        after = self.rs.cars(g)
+        p = d.player
+        fr = Frame(len(self.frames), _round_of(g), p, text, before, after)
+        if 0 <= p < len(before) and p < len(after) and before[p] != after[p]:
+            fr.route = [before[p], after[p]]
+        fr.positions = positions_of(g)
+        fr.events = self._new_events()
+        fr.view = list(self.rs.view(g, p))
+        fr.log_end = len(g.log)
+        self.frames.append(fr)
+        return None
+
+    def play_bots(self, bots: dict[int, Bot], stop: Callable[[], bool] | None = None,
+                  max_decisions: int = 200_000) -> int:
+        """Let bots decide for their seats until a seat without a bot must decide, or the end."""
+        n = 0
+        g = self.game
+        while g.pending is not None and g.pending.player in bots:
+            if stop is not None and stop():
+                break
+            d = g.pending
+            r = self.apply(bots[d.player].choose(g, d))
+            if r is not None:
+                raise AssertionError(f"the bot of seat {d.player} chose an illegal option: {r.message}")
+            n += 1
+            if n > max_decisions:
+                raise AssertionError("race did not end")
+        return n
+
+
+def _round_of(game: Any) -> int:
+    """The game's round when it keeps one (`round` or `rounds`), else 0."""
+    r = getattr(game, "round", getattr(game, "rounds", 0))
+    return r if isinstance(r, int) else 0
+
+
+def seats(spec: RaceSpec, humans: frozenset[int] = frozenset()) -> list[SeatSpec]:
+    return [SeatSpec(f"P{i + 1}", HUMAN if i in humans else b) for i, b in enumerate(spec.bots)]
+
+
+def start(rs: Ruleset, pack: Any, spec: RaceSpec, track: Any,
+          humans: frozenset[int] = frozenset()) -> tuple[Game, dict[int, Bot]]:
+    """The game of `spec` on `track` and bots for its bot seats (seeded as `play_race` does)."""
+    game = rs.new_game(pack, track, seats(spec, humans), spec.seed, dict(spec.options), spec.laps,
+                       dict(spec.setup), True)
+    bots = {i: rs.make_bot(b, bot_seed(spec.seed, i)) for i, b in enumerate(spec.bots) if i not in humans}
+    return game, bots
+
+
+def watch(rs: Ruleset, pack: Any, spec: RaceSpec, track: Any,
+          stop: Callable[[], bool] | None = None) -> Recorder:
+    """Play a race of bots on `track` and keep its frames."""
+    game, bots = start(rs, pack, spec, track)
+    rec = Recorder(rs, game, [s.name for s in seats(spec)])
+    rec.play_bots(bots, stop)
+    return rec
+
+
+def run_on_track(job: tuple[RaceSpec, Any]) -> Result:
+    """One race of bots of `spec` on the track object given with it (the log is dropped, so
+    that only the figures travel back from a worker process)."""
+    from slipstream.engine.play.registry import for_pack
+
+    spec, track = job
+    rs, pack = for_pack(spec.pack)
+    game, bots = start(rs, pack, spec, track)
+    n = play_out(game, [bots[i] for i in range(len(spec.bots))])
+    result = game.result()
+    return Result(spec=spec, names=[s.name for s in seats(spec)], bots=list(spec.bots),
+                  grid=list(getattr(game, "grid", range(len(spec.bots)))), standings=game.standings(),
+                  rounds=int(result.get("rounds", 0)), capped=bool(result.get("capped", False)),
+                  decisions=n, stats=dict(getattr(game, "stats", {}) or {}), log=[],
+                  header=header(rs, spec, pack, track), result=result)
