@@ -23,6 +23,7 @@ LAZY_COMMANDS = {
     "cards": "slipstream.cli.packs:cards",
     "new": "slipstream.cli.packs:new",
     "rulesets": "slipstream.cli.race:rulesets",
+    "sweep": "slipstream.cli.sweep:sweep",
 }
 
 

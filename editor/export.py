@@ -61,7 +61,15 @@ def main(argv: list[str]) -> int:
     ap.add_argument("output")
     ap.add_argument("--width", type=int, default=1600)
     ap.add_argument("--highlight", action="append", default=[])
+    ap.add_argument("--svg", action="store_true", help="TRACK is an SVG file to rasterise (plots)")
     args = ap.parse_args(argv)
+    if args.svg:
+        try:
+            svg_to_png(Path(args.track).read_text(encoding="utf-8"), args.output, args.width)
+        except OSError as e:
+            print(f"cannot write {args.output}: {e}", file=sys.stderr)
+            return 1
+        return 0
     res = load_track(args.track)
     if res.track is None:
         print(f"{args.track}: the track has errors", file=sys.stderr)

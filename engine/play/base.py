@@ -73,5 +73,8 @@ class BaseRuleset:
     def run_scenarios(self, pack: str, select: str = "") -> Report:
         return Report([], [])
 
+    def item_users(self, result: Any, kind: str, item_id: str) -> dict[str, list[bool]]:
+        return {}
+
     def replay(self, lines: list[str]) -> ReplayReport:
         return replay_simple(self, lines)

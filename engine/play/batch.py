@@ -135,3 +135,37 @@ def run_many(specs: Sequence[Any], jobs: int = 1, progress: Progress | None = No
         run = run_race
     with Pool(jobs, start_method) as pool:
         return pool.map(run, specs, progress=progress, cancelled=cancelled).results
+
+
+class SchedulerMissing(RuntimeError):
+    """`--scheduler` was given but the `dask` extra is not installed."""
+
+
+def dask_each(fn: Callable[[Any], Any], work: Sequence[Any], scheduler: str, workers: int = 2,
+              ) -> Iterator[Any]:
+    """`fn(w)` for every piece of work on a Dask cluster, in the order they finish.
+
+    `scheduler` is `tcp://HOST:PORT` of a running scheduler, or `local` for a LocalCluster of
+    `workers` single-threaded worker processes started here. Work and results travel by
+    pickle; `fn` must be importable on the workers (the same slipstream installed there).
+    """
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise SchedulerMissing("running on a Dask cluster needs the dask extra: "
+                               "pip install 'slipstream[dask]'") from None
+    cluster = None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(scheduler)
+    try:
+        futures = client.map(fn, list(work), pure=False)
+        for fut in as_completed(futures):
+            yield fut.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

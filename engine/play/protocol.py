@@ -147,6 +147,11 @@ class Ruleset(Protocol):
         """Run the rule scenarios of the pack folder `pack` (`slipstream test`)."""
         ...
 
+    def item_users(self, result: RaceResult, kind: str, item_id: str) -> dict[str, list[bool]]:
+        """For a sweep over an item (`card:manager`): per use (`bought`, `played`, `held`) a flag
+        per seat saying whether that player used the item in the race ({} when not tracked)."""
+        ...
+
     def replay(self, lines: list[str]) -> ReplayReport:
         """Re-run a race log of this ruleset and compare every line."""
         ...
@@ -155,7 +160,8 @@ class Ruleset(Protocol):
 REQUIRED = ("id", "name", "options", "players", "bots", "default_bots", "content", "file_kinds",
             "setup_keys", "panels", "track_checks", "setup_problems", "setup_choices",
             "new_game", "make_bot", "run_race", "describe", "cars", "view",
-            "race_text", "race_json", "summarise", "format_summary", "run_scenarios", "replay")
+            "race_text", "race_json", "summarise", "format_summary", "run_scenarios",
+            "item_users", "replay")
 
 
 def missing_parts(obj: Any) -> list[str]:

@@ -150,6 +150,29 @@ class Automobiles:
 
         return run_pack_scenarios(pack, select)
 
+    def item_users(self, result: Any, kind: str, item_id: str) -> dict[str, list[bool]]:
+        """Who bought and who played the cubes of a card or cube kind; who drove a driver."""
+        from slipstream.engine.play.registry import load_pack
+
+        n = len(result.bots)
+        if kind == "driver":
+            return {"held": [d == item_id for d in (result.drivers or [None] * n)]}
+        colour = item_id
+        if kind == "card":
+            card = load_pack(result.spec.pack).cards.get(item_id) if hasattr(result, "spec") else None
+            if card is None:
+                return {}
+            colour = card.colour
+        elif kind != "cube":
+            return {}
+        ids = list(result.kind_ids)
+        if colour not in ids:
+            return {"bought": [False] * n, "played": [False] * n}
+        k = ids.index(colour)
+        stats = result.stats
+        return {"bought": [row[k] > 0 for row in stats["bought"]],
+                "played": [row[k] > 0 for row in stats["plays"]]}
+
     def replay(self, lines: list[str]) -> Any:
         from slipstream.engine.rulesets.automobiles.racelog import replay_lines
 
