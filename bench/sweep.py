@@ -36,18 +36,29 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--races", type=int, default=2000, help="races in all (default 2000)")
     ap.add_argument("--jobs", type=int, default=2, help="local processes = Dask workers (default 2)")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds of both (default 3)")
     a = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="slipstream-bench-sweep-"))
     common = ["--vary", "option:weaving=true,false", "--races", str(a.races // 2), "--jobs", str(a.jobs),
               "--bots", "greedy,greedy", "--laps", "1", "--chunk", "25"]
-    local, d1 = run([*common, "--db", str(tmp / "local.sqlite")])
-    dask, d2 = run([*common, "--db", str(tmp / "dask.sqlite"), "--scheduler", "local"])
-    print(f"{a.races} races (2 variants x {a.races // 2}), 2 greedy bots, 1 lap, {a.jobs} workers")
-    print(f"  local processes:    {local:7.1f} s  ({a.races / local:6.1f} races/s)")
-    print(f"  Dask LocalCluster:  {dask:7.1f} s  ({a.races / dask:6.1f} races/s)")
+    locals_, dasks = [], []
+    results = []
+    for r in range(a.rounds):  # alternate, so a busy moment of a shared machine hits both
+        order = ("local", "dask") if r % 2 == 0 else ("dask", "local")
+        for side in order:
+            extra = ["--scheduler", "local"] if side == "dask" else []
+            wall, data = run([*common, "--db", str(tmp / f"{side}-{r}.sqlite"), *extra])
+            (dasks if side == "dask" else locals_).append(wall)
+            results.append(data)
+    local, dask = sorted(locals_)[len(locals_) // 2], sorted(dasks)[len(dasks) // 2]
+    print(f"{a.races} races (2 variants x {a.races // 2}), 2 greedy bots, 1 lap, {a.jobs} workers, "
+          f"{a.rounds} alternating rounds (medians)")
+    print(f"  local processes:    {local:7.1f} s  ({a.races / local:6.1f} races/s)  all: "
+          + ", ".join(f"{w:.1f}" for w in locals_))
+    print(f"  Dask LocalCluster:  {dask:7.1f} s  ({a.races / dask:6.1f} races/s)  all: "
+          + ", ".join(f"{w:.1f}" for w in dasks) + "  (cluster start-up included)")
     print(f"  overhead Dask / local: x{dask / local:.2f}  (goal <= 1.2)")
-    print(f"  identical results: {'yes' if d1 == d2 else 'NO'}")
-
+    print(f"  identical results: {'yes' if all(d == results[0] for d in results) else 'NO'}")
 
 if __name__ == "__main__":
     main()

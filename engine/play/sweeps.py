@@ -36,7 +36,7 @@ from typing import Any
 from slipstream.engine.core.diagnostics import format_text
 from slipstream.engine.core.filekinds import split_tag
 from slipstream.engine.core.yamlsource import load_file
-from slipstream.engine.packs.files import MANIFEST, walk_pack
+from slipstream.engine.packs.files import MANIFEST, TESTS_DIR, walk_pack
 
 _STEP = re.compile(r"\.?([A-Za-z_][\w-]*)|\[(\d+)\]")
 MAX_VARIANTS = 10_000
@@ -288,7 +288,8 @@ def make_variants(pack_path: Path, varies: Sequence[Vary], rs: Any, work: Path) 
         values = dict(zip(paths, combo, strict=True))
         root = work / f"variant-{i}"
         for _pid, folder in folders:
-            shutil.copytree(folder, root / folder.name, ignore=shutil.ignore_patterns(".*", "__pycache__"))
+            # rule scenarios (tests/) are not raced and not part of the pack digest: left out
+            shutil.copytree(folder, root / folder.name, ignore=_not_raced(folder))
         edits: dict[tuple[str, str], list[tuple[tuple[str | int, ...], Any]]] = {}
         for path, value in values.items():
             t = targets.get(path)
@@ -313,6 +314,16 @@ def make_variants(pack_path: Path, varies: Sequence[Vary], rs: Any, work: Path) 
         opts = {v.path.partition(":")[2]: values[v.path] for v in varies if v.is_option}
         out.append(Variant(i, values, own, opts, pack.digest))
     return out
+
+
+def _not_raced(top: Path) -> Any:
+    def ignore(where: str, names: list[str]) -> set[str]:
+        skip = {n for n in names if n.startswith(".") or n == "__pycache__"}
+        if Path(where) == top and TESTS_DIR in names:
+            skip.add(TESTS_DIR)
+        return skip
+
+    return ignore
 
 
 def bundle_of(variant: Variant) -> Bundle:
