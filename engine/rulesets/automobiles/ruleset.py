@@ -51,7 +51,18 @@ class Automobiles:
     setup_keys = ("card_set", "drivers")
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
-        return []
+        """track/2 tracks for Automobiles need gear colours; the colour warnings of track/1
+        (T114, T115) then run here, since a track/2 file may be meant for other rulesets."""
+        if getattr(track, "version", 1) < 2:
+            return []
+        from slipstream.engine.tracks.checks import TrackAnalysis, _Locator, check_colours
+        from slipstream.engine.tracks.needs import TrackNeeds, check_needs
+
+        diags = check_needs(track, TrackNeeds(self.id, gear_colours=True), data, src)
+        an = TrackAnalysis(track)
+        if not diags and an.grid_spaces:
+            diags += check_colours(track, an, _Locator(data, src), src.file)
+        return diags
 
     def setup_problems(self, pack: Any, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
