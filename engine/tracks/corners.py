@@ -7,15 +7,13 @@ track (cached; a Track is immutable).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from slipstream.engine.tracks.movegraph import ByIdentity
 from slipstream.engine.tracks.track import Corner, Track
 
 NO_CORNER = -1
 
 
-@lru_cache(maxsize=8)
-def _corner_of_segment(track: Track) -> tuple[int, ...]:
+def _corner_of_segment_(track: Track) -> tuple[int, ...]:
     """Per segment the index of the corner covering it, or NO_CORNER."""
     n = track.segments
     out = [NO_CORNER] * n
@@ -28,8 +26,7 @@ def _corner_of_segment(track: Track) -> tuple[int, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=8)
-def _next_corner_of_segment(track: Track) -> tuple[int, ...]:
+def _next_corner_of_segment_(track: Track) -> tuple[int, ...]:
     """Per segment the index of the first corner whose entry lies strictly ahead of it."""
     n = track.segments
     entry = [NO_CORNER] * n
@@ -48,6 +45,10 @@ def _next_corner_of_segment(track: Track) -> tuple[int, ...]:
         if entry[s] != NO_CORNER:
             nxt = entry[s]
     return tuple(out)
+
+
+_corner_of_segment = ByIdentity(_corner_of_segment_)
+_next_corner_of_segment = ByIdentity(_next_corner_of_segment_)
 
 
 def corner_at(track: Track, segment: int) -> Corner | None:

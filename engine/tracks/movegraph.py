@@ -15,13 +15,15 @@ for tools and tests (`tests/test_movegraph.py` checks that both agree).
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from slipstream.engine.tracks.track import NO_SPACE, Space, Track
 
 if TYPE_CHECKING:
     import networkx as nx
+
+T = TypeVar("T")
 
 
 def ahead_of_cell(track: Track, lane: int, segment: int) -> list[int]:
@@ -71,10 +73,36 @@ def successors(track: Track) -> list[list[int]]:
     return _successors_cached(track)
 
 
-@lru_cache(maxsize=8)
-def _successors_cached(track: Track) -> list[list[int]]:
+class ByIdentity(Generic[T]):
+    """A small cache keyed by the Track object itself: hashing a big frozen Track walks every
+    cell (tuples do not keep their hash), and the checks and rules ask for the same derived
+    data many times."""
+
+    def __init__(self, fn: Callable[[Track], T], size: int = 8) -> None:
+        self.fn = fn
+        self.size = size
+        self.items: dict[int, tuple[Track, T]] = {}
+
+    def __call__(self, track: Track) -> T:
+        hit = self.items.get(id(track))
+        if hit is not None and hit[0] is track:
+            return hit[1]
+        value = self.fn(track)
+        if len(self.items) >= self.size:
+            self.items.pop(next(iter(self.items)))
+        self.items[id(track)] = (track, value)
+        return value
+
+    def cache_clear(self) -> None:
+        self.items.clear()
+
+
+def _with_links(track: Track) -> list[list[int]]:
     base = geometry_successors(track)
     return apply_links(track, base) if track.links else base
+
+
+_successors_cached = ByIdentity(_with_links)
 
 
 def apply_links(track: Track, base: list[list[int]]) -> list[list[int]]:
@@ -107,8 +135,9 @@ def geometry_successors(track: Track) -> list[list[int]]:
     return _geometry_cached(track)
 
 
-@lru_cache(maxsize=8)  # bounded: the editor makes a new Track after every edit
-def _geometry_cached(track: Track) -> list[list[int]]:
+
+
+def _geometry(track: Track) -> list[list[int]]:
     n = track.segments
     cells = track.cells
     lanes = track.lanes
@@ -213,3 +242,6 @@ def segments_ahead(track: Track, lane: int, segment: int, target: int) -> list[i
     else:
         segs = range(max(sp.first, segment + 1), sp.last + 1)
     return list(reversed(segs))
+
+
+_geometry_cached = ByIdentity(_geometry)  # bounded: the editor makes a new Track after every edit
