@@ -1,5 +1,6 @@
 """SVG layers of the track/2 parts: corner zones with stop flags and speed limits, links that
-differ from the geometry (arrows), and the pit lane with its boxes, entries and exits."""
+differ from the geometry (arrows), the pit lane with its boxes, entries and exits, and board
+features (outlined)."""
 
 from __future__ import annotations
 
@@ -151,9 +152,32 @@ def pit_layer(d: TrackDrawing, font: float) -> str:
     return "\n".join(out)
 
 
+def feature_layer(d: TrackDrawing) -> str:
+    """Board features (a pit wall): a thick dark outline on their spaces."""
+    track = d.track
+    place = place_pit(d)
+    out = ['<g id="features" fill="none" stroke="#2b2b2b" stroke-linejoin="round">']
+    w = max(2.0, d.lane_width * 0.12)
+    for f in track.features:
+        for name in f.spaces:
+            sp = track.space_named(name)
+            if sp is None:
+                continue
+            if sp.lane == PIT_LANE:
+                if place is None:
+                    continue
+                poly = place.space_polygon(sp)
+            else:
+                poly = d.space_polygon(sp)
+            out.append(f'<polygon points="{_pts(poly)}" stroke-width="{w:.1f}"><title>{escape(f.kind)}</title></polygon>')
+    out.append("</g>")
+    return "\n".join(out)
+
+
 def overlays(track: Track, d: TrackDrawing, font: float) -> str:
     """Every track/2 layer, or the empty string for a track without them."""
     if track.version < 2:
         return ""
-    parts = [pit_layer(d, font), corner_layer(d, font), link_layer(d, max(2.0, d.lane_width * 0.06))]
+    parts = [pit_layer(d, font), feature_layer(d) if track.features else "", corner_layer(d, font),
+             link_layer(d, max(2.0, d.lane_width * 0.06))]
     return "\n".join(p for p in parts if p)
