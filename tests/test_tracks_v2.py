@@ -212,3 +212,16 @@ def test_painting_a_plain_square_keeps_the_token_plain():
     data = {"slipstream": "track/2", "id": "t", "lanes": 1, "layout": ["o ox2 o"], "grid": []}
     out = te.paint(data, 0, 0, 3)
     assert out["layout"] == ["3 ox2 o"]
+
+
+def test_a_track2_in_a_pack_gets_the_checks_of_the_packs_ruleset(tmp_path):
+    from slipstream.engine.packs.loader import load_pack
+
+    root = tmp_path / "main"
+    (root / "tracks").mkdir(parents=True)
+    (root / "pack.yaml").write_text("slipstream: pack/1\nid: main\nname: M\nversion: 0.1.0\nextends: [base]\n")
+    (root / "tracks" / "plain.yaml").write_text(
+        'slipstream: track/2\nid: plain\nlanes: 1\nlayout:\n  - "3 4x2 ox3 6x4 3"\n'
+        "grid: [{lane: 0, segment: 10}]\n")
+    _, diags = load_pack(root)
+    assert [(d.code, d.line) for d in diags if d.is_error] == [("T154", 5)]
