@@ -335,6 +335,12 @@ def check_track(track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
     return diags
 
 
+def colour_warnings(track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
+    """The colour warnings (T114, T115) on their own, for rulesets that run them on track/2."""
+    an = TrackAnalysis(track)
+    return check_colours(track, an, _Locator(data, src), src.file) if an.grid_spaces else []
+
+
 def check_colours(track: Track, an: TrackAnalysis, loc: _Locator, file: str) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     present = {sp.colour for sp in track.spaces}

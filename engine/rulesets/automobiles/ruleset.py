@@ -55,14 +55,11 @@ class Automobiles:
         (T114, T115) then run here, since a track/2 file may be meant for other rulesets."""
         if getattr(track, "version", 1) < 2:
             return []
-        from slipstream.engine.tracks.checks import TrackAnalysis, _Locator, check_colours
+        from slipstream.engine.tracks.checks import colour_warnings
         from slipstream.engine.tracks.needs import TrackNeeds, check_needs
 
         diags = check_needs(track, TrackNeeds(self.id, gear_colours=True), data, src)
-        an = TrackAnalysis(track)
-        if not diags and an.grid_spaces:
-            diags += check_colours(track, an, _Locator(data, src), src.file)
-        return diags
+        return diags or colour_warnings(track, data, src)
 
     def setup_problems(self, pack: Any, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
