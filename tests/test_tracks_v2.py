@@ -225,3 +225,24 @@ def test_a_track2_in_a_pack_gets_the_checks_of_the_packs_ruleset(tmp_path):
         "grid: [{lane: 0, segment: 10}]\n")
     _, diags = load_pack(root)
     assert [(d.code, d.line) for d in diags if d.is_error] == [("T154", 5)]
+
+
+def test_every_property_of_the_track2_schema_has_a_description():
+    from slipstream.engine.core.schema import schema_files
+
+    missing = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            for key in ("properties", "$defs"):
+                for name, sub in node.get(key, {}).items():
+                    if isinstance(sub, dict) and "description" not in sub:
+                        missing.append(f"{path}/{key}/{name}")
+            for k, v in node.items():
+                walk(v, f"{path}/{k}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{path}/{i}")
+
+    walk(schema_files()["track2.schema.json"], "")
+    assert missing == []
