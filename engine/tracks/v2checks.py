@@ -217,7 +217,8 @@ def check_pit(track: Track, src: SourceMap) -> list[Diagnostic]:
     for i, box in enumerate(pit.boxes):
         if pit.space_at(box) is None:
             diags.append(_at("T143", src, ("pit", "boxes", i),
-                             f"pit box {i + 1} at segment {box} is outside the pit lane (0..{n_pit - 1})"))
+                             f"pit box {i + 1} at segment {box} is not a space of the pit lane"
+                             + (f" (0..{n_pit - 1})" if n_pit else " (it has no segments)")))
     return diags
 
 
