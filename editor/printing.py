@@ -97,10 +97,15 @@ def plan(track: Track, renderer: QSvgRenderer, paper: str = "A4", mm_per_lane: f
 
 
 def _space_boxes(track: Track) -> list[QRectF]:
+    from slipstream.engine.tracks.pitdrawing import place_pit
+
     d = TrackDrawing(track)
+    polys = [d.space_polygon(sp) for sp in track.spaces]
+    pit = place_pit(d)  # track/2: the pit lane is printed too
+    if pit is not None:
+        polys += [pit.space_polygon(sp) for sp in pit.pit.spaces]
     out = []
-    for sp in track.spaces:
-        poly = d.space_polygon(sp)
+    for poly in polys:
         xs, ys = [p[0] for p in poly], [p[1] for p in poly]
         out.append(QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
     return out

@@ -17,7 +17,7 @@ from typing import Any
 from slipstream.engine.core.diagnostics import Counted, Diagnostic, sort_key
 from slipstream.engine.core.files import atomic_write_text
 from slipstream.engine.core.yamlsource import load_file, load_text
-from slipstream.engine.packs.validate import validate_file
+from slipstream.engine.packs.validate import register_all, validate_file
 from slipstream.engine.tracks import movegraph
 from slipstream.engine.tracks.edits import new_track
 from slipstream.engine.tracks.load import check_track_data
@@ -71,6 +71,7 @@ def analyse(state: State, file: str) -> Analysis:
     if not isinstance(data, dict) or str(data.get("slipstream", "")).partition("/")[0] != "track":
         # not a track (or no tag): the validator's own dispatch gives the right record
         return Analysis(text, None, _validate_text(text, file))
+    register_all()  # the ruleset checks of track/2 files
     track, diags = check_track_data(data, loaded.source)
     return Analysis(text, track, sorted(diags, key=sort_key))
 

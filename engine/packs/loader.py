@@ -29,7 +29,8 @@ from slipstream.engine.core.yamlsource import Loaded, PathKey, Pos, SourceMap, j
 from slipstream.engine.packs.data import Origin
 from slipstream.engine.packs.files import MANIFEST, TESTS_DIR
 from slipstream.engine.packs.files import walk_pack as _walk
-from slipstream.engine.tracks.load import check_track_data
+from slipstream.engine.packs.trackrules import ruleset_track_checks
+from slipstream.engine.tracks.load import TRACK_VERSIONS, add_track_checks, check_track_data
 from slipstream.engine.tracks.track import Track
 
 __all__ = ["MANIFEST", "TESTS_DIR", "Build", "ContentModel", "Entry", "ItemList", "LoadedPack",
@@ -325,7 +326,9 @@ class PackLoader:
                                     hint="pack files start with a tag such as `slipstream: cards/1`"))
                 continue
             pos = loaded.source.value(("slipstream",))
-            if kind not in (*b.content.data_kinds, "track", "pack") or ver != 1:
+            if kind not in (*b.content.data_kinds, "track", "pack") or (
+                ver != 1 and not (kind == "track" and ver in TRACK_VERSIONS)
+            ):
                 b.diags.append(make("F003", file, pos.line, pos.column, "$.slipstream",
                                     f"unknown format tag {loaded.data['slipstream']!r}",
                                     hint="known tags in a pack: " + ", ".join(_pack_tags(b.content))))
@@ -336,7 +339,12 @@ class PackLoader:
                                     hint="rename the file, or give it its own folder to make a separate pack"))
                 continue
             if kind == "track":
+                add_track_checks(ruleset_track_checks)  # the checks of the track's `rulesets:`
                 track, tdiags = check_track_data(loaded.data, loaded.source)
+                if track is not None and track.version >= 2 and b.ruleset not in track.rulesets:
+                    # a track/2 file in a pack is raced by the pack's ruleset: its checks apply
+                    rs = plugins.load(b.ruleset)
+                    tdiags += list(rs.track_checks(track, loaded.data, loaded.source)) if rs else []
                 b.diags += tdiags
                 if track is not None:
                     _add(b, "track", Entry("track", track.id, b.id, loaded.data, Origin(file, ())))
@@ -349,7 +357,7 @@ class PackLoader:
 
 
 def _pack_tags(model: ContentModel) -> list[str]:
-    return sorted({"pack/1", "track/1", *(f"{k}/1" for k in model.data_kinds)})
+    return sorted({"pack/1", *(f"track/{v}" for v in TRACK_VERSIONS), *(f"{k}/1" for k in model.data_kinds)})
 
 
 def _add(b: Build, kind: str, entry: Entry) -> None:

@@ -36,14 +36,21 @@ def _register_all() -> None:
         return
     _registered[0] = True
     from slipstream.engine.packs.loader import content_model
-    from slipstream.engine.tracks.load import TRACK_VERSIONS, track_checker
+    from slipstream.engine.packs.trackrules import ruleset_track_checks
+    from slipstream.engine.tracks.load import TRACK_VERSIONS, add_track_checks, track_checker
 
+    add_track_checks(ruleset_track_checks)
     filekinds.register_kind("track", TRACK_VERSIONS, track_checker)
     filekinds.register_kind("pack", (1,), _manifest_checker)
     for rid in plugins.ruleset_ids():
         model = content_model(rid)
         for kind in model.data_kinds if model is not None else ():
             filekinds.register_kind(kind, (1,), _file_checker(kind))
+
+
+def register_all() -> None:
+    """Fill in the file kinds and the ruleset track checks (idempotent)."""
+    _register_all()
 
 
 def known_tags() -> list[str]:

@@ -1,5 +1,8 @@
 """Track checks (DESIGN §5): grid, reachability, dead ends, lap cycle and colour warnings.
 
+The checks of the track/2 parts (corners, links, pit lane, features) are in v2checks.py, the
+ruleset-specific ones in needs.py.
+
 Each check returns diagnostics that name the spaces (`lane:first_segment`) and point at the
 token of the lane string in the YAML file (or the grid entry). All checks are linear in the
 size of the move graph.
@@ -15,7 +18,7 @@ from typing import Any
 
 from slipstream.engine.core.diagnostics import Diagnostic, make
 from slipstream.engine.core.yamlsource import SourceMap, json_path
-from slipstream.engine.tracks.movegraph import crosses_finish, successors
+from slipstream.engine.tracks.movegraph import crosses_finish, geometry_successors, successors
 from slipstream.engine.tracks.track import (
     COLOUR_NAMES,
     GEAR_COLOURS,
@@ -137,6 +140,14 @@ class TrackAnalysis:
                     alive.discard(f)
                     changed = True
         return bool(alive)
+
+
+class GeometryAnalysis(TrackAnalysis):
+    """The same facts for the move graph of the geometry alone, before track/2 `links`."""
+
+    @cached_property
+    def succ(self) -> list[list[int]]:
+        return geometry_successors(self.track)
 
 
 def _or_all(bit: list[int], mask: list[int], out: list[int]) -> int:
@@ -289,6 +300,14 @@ def check_track(track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
 
     reach = an.reachable
     unreachable = [i for i in range(len(track.spaces)) if not reach[i]]
+    geo = GeometryAnalysis(track) if track.links else None
+    if geo is not None:
+        # spaces the geometry reaches but the links cut off: the links strand them (T134)
+        geo_reach = geo.reachable
+        stranded = [i for i in unreachable if geo_reach[i]]
+        unreachable = [i for i in unreachable if not geo_reach[i]]
+        diags += _run_diags("T134", _runs(track, stranded), track, loc,
+                            "cannot be reached from the grid once the links are applied", file)
     diags += _run_diags("T110", _runs(track, unreachable), track, loc,
                         "cannot be reached from the grid", file)
 
@@ -301,12 +320,25 @@ def check_track(track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
                         "can never reach the finish line again", file)
 
     if not an.has_lap_cycle():
-        pos = src.value(("layout",))
-        diags.append(make("T113", file, pos.line, pos.column, "$.layout",
-                          "no route leads from the grid across the finish line and round again"))
+        if geo is not None and geo.has_lap_cycle():
+            pos = src.value(("links",))
+            diags.append(make("T133", file, pos.line, pos.column, "$.links",
+                              "the links break every route from the grid across the finish line and round again"))
+        else:
+            pos = src.value(("layout",))
+            diags.append(make("T113", file, pos.line, pos.column, "$.layout",
+                              "no route leads from the grid across the finish line and round again"))
 
-    diags += check_colours(track, an, loc, file)
+    if track.version < 2:
+        # track/2: colours are a ruleset's concern (Automobiles' track checks)
+        diags += check_colours(track, an, loc, file)
     return diags
+
+
+def colour_warnings(track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
+    """The colour warnings (T114, T115) on their own, for rulesets that run them on track/2."""
+    an = TrackAnalysis(track)
+    return check_colours(track, an, _Locator(data, src), src.file) if an.grid_spaces else []
 
 
 def check_colours(track: Track, an: TrackAnalysis, loc: _Locator, file: str) -> list[Diagnostic]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from slipstream.engine.core.yamlsource import SourceMap
 from slipstream.engine.tracks.drawing import TrackDrawing, stadium_centerline
-from slipstream.engine.tracks.track import GEAR_COLOURS, NO_SPACE, Track, parse_track
+from slipstream.engine.tracks.track import GEAR_COLOURS, NO_SPACE, PLAIN, Track, parse_track
 
 Data = dict[str, Any]
 GAP = NO_SPACE
@@ -44,7 +44,7 @@ def lane_runs(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for tok in text.split():
         head, _, k = tok.partition("x")
-        out.append((GAP if head == "-" else int(head), int(k) if k else 1))
+        out.append((GAP if head == "-" else PLAIN if head == "o" else int(head), int(k) if k else 1))
     return out
 
 
@@ -61,7 +61,8 @@ def runs_text(runs: list[tuple[int, int]]) -> str:
         if pending_gap:
             out.append("-" if pending_gap == 1 else f"-x{pending_gap}")
             pending_gap = 0
-        out.append(str(colour) if k == 1 else f"{colour}x{k}")
+        head = "o" if colour == PLAIN else str(colour)
+        out.append(head if k == 1 else f"{head}x{k}")
     if pending_gap:
         out.append("-" if pending_gap == 1 else f"-x{pending_gap}")
     return " ".join(out)

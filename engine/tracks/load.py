@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,7 +16,19 @@ if TYPE_CHECKING:
 
 # PyYAML, the schema and the track checks are imported where they are used: importing this
 # module stays cheap for a cached `slipstream validate`.
-TRACK_VERSIONS = (1,)
+TRACK_VERSIONS = (1, 2)
+SCHEMA_OF_VERSION = {1: "track", 2: "track2"}
+
+# Checks a layer above adds for track/2 files (the ruleset checks keyed by `rulesets:`,
+# engine/packs/trackrules.py): engine/tracks cannot import the rulesets itself.
+TrackCheck = Callable[["Track", Any, "SourceMap"], "list[Diagnostic]"]
+_EXTRA_CHECKS: list[TrackCheck] = []
+
+
+def add_track_checks(check: TrackCheck) -> None:
+    """Run `check(track, data, src)` on every parsed track/2 track from now on."""
+    if check not in _EXTRA_CHECKS:
+        _EXTRA_CHECKS.append(check)
 
 
 @dataclass(slots=True)
@@ -43,24 +56,31 @@ def _check_track_data(data: Any, src: SourceMap) -> tuple[Track | None, list[Dia
     from slipstream.engine.tracks.checks import check_track
     from slipstream.engine.tracks.track import parse_track
 
-    diags = schema_diagnostics("track", data, src)
+    version = 2 if isinstance(data, dict) and data.get("slipstream") == "track/2" else 1
+    diags = schema_diagnostics(SCHEMA_OF_VERSION[version], data, src)
     if diags:
         # The model needs schema-valid data; layout token errors are still worth reporting.
         if isinstance(data, dict) and isinstance(data.get("layout"), list) and all(
             isinstance(x, str) for x in data["layout"]
         ):
-            _, more = parse_track({"layout": data["layout"]}, src)
+            _, more = parse_track({"slipstream": data.get("slipstream"), "layout": data["layout"]}, src)
             diags += [d for d in more if d.code == "T101"]
         return None, diags
     track, more = parse_track(data, src)
     diags += more
     if track is not None:
         diags += check_track(track, data, src)
+        if version >= 2:
+            from slipstream.engine.tracks.v2checks import check_v2_parts
+
+            diags += check_v2_parts(track, data, src)
+            for extra in _EXTRA_CHECKS:
+                diags += extra(track, data, src)
     return track, diags
 
 
 def track_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
-    """The checker of `track/1` files (registered by engine/packs/validate.py)."""
+    """The checker of `track/1` and `track/2` files (registered by engine/packs/validate.py)."""
     return check_track_data(data, src)[1]
 
 

@@ -1,4 +1,5 @@
-"""Pure-Python SVG picture of a track: spaces in gear colours, ticks, finish line, grid."""
+"""Pure-Python SVG picture of a track: spaces in gear colours, ticks, finish line, grid, and in
+track/2 the corners, links and pit lane (overlays.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape
 
 from slipstream.engine.tracks.drawing import Point, TrackDrawing
-from slipstream.engine.tracks.track import COLOUR_NAMES, Track
+from slipstream.engine.tracks.track import COLOUR_NAMES, PLAIN, Track
 
-FILL = {3: "#f6f5ef", 4: "#c2c4c6", 5: "#6b6f73", 6: "#202225"}
-INK = {3: "#202225", 4: "#202225", 5: "#f6f5ef", 6: "#f6f5ef"}
+FILL = {3: "#f6f5ef", 4: "#c2c4c6", 5: "#6b6f73", 6: "#202225", PLAIN: "#9aa0a6"}
+INK = {3: "#202225", 4: "#202225", 5: "#f6f5ef", 6: "#f6f5ef", PLAIN: "#202225"}
 CAR_COLOURS = ("#d62828", "#1d70b8", "#2a9d3f", "#f2a900", "#7b3fa0")
 
 
@@ -29,6 +30,8 @@ def track_svg(
     """An SVG document of the track. `highlight` marks spaces by name, `cars` places cars."""
     d = TrackDrawing(track)
     x0, y0, x1, y1 = d.bounds
+    if track.pit is not None or track.corners:
+        margin += d.lane_width * 1.6  # room for the pit lane and the corner flags
     head = 50.0 if title else 0.0
     w, h = x1 - x0 + 2 * margin, y1 - y0 + 2 * margin + head
     lw = d.lane_width
@@ -69,6 +72,12 @@ def track_svg(
     out.append("</g>")
     # finish line: a chequered band across all lanes at segment 0
     out.append(_finish_line(d))
+    # track/2: pit lane, corners, links
+    from slipstream.engine.tracks.overlays import overlays
+
+    layer = overlays(track, d, font)
+    if layer:
+        out.append(layer)
     # grid slots
     out.append('<g id="grid">')
     for i, slot in enumerate(track.grid):
@@ -84,8 +93,9 @@ def track_svg(
             f'rx="3" fill="none" stroke="{ink}" stroke-width="1.5"/>'
             f'<text y="{-font * 0.1:.1f}" font-size="{font:.1f}" text-anchor="middle" fill="{ink}" '
             f'font-weight="bold">P{i + 1}</text>'
-            f'<text y="{font * 1.05:.1f}" font-size="{font * 0.9:.1f}" text-anchor="middle" '
-            f'fill="{ink}">${slot.money}</text></g>'
+            + (f'<text y="{font * 1.05:.1f}" font-size="{font * 0.9:.1f}" text-anchor="middle" '
+               f'fill="{ink}">${slot.money}</text>' if track.version < 2 or slot.money else "")
+            + "</g>"
         )
     out.append("</g>")
     if cars:

@@ -1,4 +1,5 @@
-"""The track model of track format v1 (DESIGN §4): lanes, spaces, cells and the grid.
+"""The track model of track formats v1 and v2 (DESIGN §4, §4.1): lanes, spaces, cells, the grid,
+and in v2 plain squares, corners, links, the pit lane and fixed board features.
 
 One immutable `Track` serves the validator, the rules engine, the renderer and the editor.
 Parsing never raises for user mistakes: it returns diagnostics that point into the YAML.
@@ -16,10 +17,13 @@ from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path
 
 FORMAT_TAG = "track/1"
 GEAR_COLOURS = (3, 4, 5, 6)
-COLOUR_NAMES = {3: "white", 4: "light grey", 5: "dark grey", 6: "black"}
+PLAIN = 0  # the "colour" of a plain square (track/2 token `o`)
+COLOUR_NAMES = {3: "white", 4: "light grey", 5: "dark grey", 6: "black", PLAIN: "plain"}
 NO_SPACE = -1
+PIT_LANE = -1  # the `lane` of the pit lane's spaces, named `pit:K`
 
 _TOKEN = re.compile(r"^(?:([3-6])|(-))(?:x([1-9][0-9]{0,6}))?$")
+_TOKEN_V2 = re.compile(r"^(?:([3-6o])|(-))(?:x([1-9][0-9]{0,6}))?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +42,7 @@ class Space:
 
     @property
     def name(self) -> str:
-        return f"{self.lane}:{self.first}"
+        return f"pit:{self.first}" if self.lane == PIT_LANE else f"{self.lane}:{self.first}"
 
     def segments(self) -> range:
         return range(self.first, self.first + self.length)
@@ -59,6 +63,86 @@ class Geometry:
 
 
 @dataclass(frozen=True, slots=True)
+class Corner:
+    """A corner zone (track/2) from segment `first` to `last` inclusive; it may wrap the finish."""
+
+    index: int
+    name: str
+    first: int
+    last: int
+    stops: int | None = None
+    speed: int | None = None
+    lane_speeds: tuple[int | None, ...] = ()
+    space_speeds: tuple[tuple[str, int], ...] = ()
+    chicane: bool = False
+
+    def length(self, segments: int) -> int:
+        """Number of segments the corner covers on a loop of `segments`."""
+        return (self.last - self.first) % segments + 1
+
+    def contains(self, segment: int, segments: int) -> bool:
+        return (segment - self.first) % segments < self.length(segments)
+
+    def has_speed_limit(self) -> bool:
+        return self.speed is not None or any(v is not None for v in self.lane_speeds) or bool(self.space_speeds)
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A change to the move graph: add or remove the step from space `src` to space `dst`."""
+
+    index: int
+    add: bool
+    src: str
+    dst: str
+
+
+@dataclass(frozen=True, slots=True)
+class PitEntry:
+    cell: str  # main-track space name
+    to: int  # pit segment
+    speed: int | None = None
+    main: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PitExit:
+    source: int  # pit segment
+    cell: str  # main-track space name
+    main: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PitLane:
+    """The pit lane: its own spaces (lane PIT_LANE), entries, exits and boxes (pit segments)."""
+
+    segments: int
+    spaces: tuple[Space, ...]
+    cells: tuple[int, ...]  # pit segment -> index into `spaces`, or NO_SPACE
+    entries: tuple[PitEntry, ...]
+    exits: tuple[PitExit, ...]
+    boxes: tuple[int, ...] = ()
+    lap_counts: bool = True
+    can_win: bool = True
+    side: str = "outside"
+
+    def space_at(self, segment: int) -> Space | None:
+        if not 0 <= segment < self.segments:
+            return None
+        idx = self.cells[segment]
+        return None if idx == NO_SPACE else self.spaces[idx]
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """A fixed board feature a ruleset declares (e.g. a pit wall) on some spaces."""
+
+    index: int
+    kind: str
+    spaces: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Track:
     """A parsed track. `cells[lane][segment]` is a space index or NO_SPACE."""
 
@@ -72,6 +156,12 @@ class Track:
     grid: tuple[GridSlot, ...]
     geometry: Geometry | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    version: int = 1
+    rulesets: tuple[str, ...] = ()
+    corners: tuple[Corner, ...] = ()
+    links: tuple[Link, ...] = ()
+    pit: PitLane | None = None
+    features: tuple[Feature, ...] = ()
 
     @property
     def lanes(self) -> int:
@@ -87,6 +177,9 @@ class Track:
     def space_named(self, name: str) -> Space | None:
         lane_s, _, seg_s = name.partition(":")
         try:
+            if lane_s == "pit":
+                pit_sp = self.pit.space_at(int(seg_s)) if self.pit is not None else None
+                return pit_sp if pit_sp is not None and pit_sp.first == int(seg_s) else None
             sp = self.space_at(int(lane_s), int(seg_s))
         except ValueError:
             return None
@@ -106,25 +199,32 @@ def layout_tokens(text: str) -> list[tuple[int, str]]:
     return [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
 
 
-def _token_value(tok: str, cache: dict[str, tuple[int, int] | None]) -> tuple[int, int] | None:
+def _token_value(
+    tok: str, cache: dict[str, tuple[int, int] | None], pattern: re.Pattern[str] = _TOKEN
+) -> tuple[int, int] | None:
     """(colour or NO_SPACE, length) of a layout token, or None when it is malformed."""
     if tok not in cache:
-        m = _TOKEN.match(tok)
+        m = pattern.match(tok)
         cache[tok] = None if not m else (
-            int(m.group(1)) if m.group(1) else NO_SPACE, int(m.group(3) or 1)
+            (PLAIN if m.group(1) == "o" else int(m.group(1))) if m.group(1) else NO_SPACE,
+            int(m.group(3) or 1),
         )
     return cache[tok]
 
 
 def _parse_lane(
-    text: str, lane: int, path: PathKey, src: SourceMap, diags: list[Diagnostic]
+    text: str, lane: int, path: PathKey, src: SourceMap, diags: list[Diagnostic], plain: bool = False
 ) -> list[tuple[int, int, int]] | None:
-    """Return (first, length, colour or NO_SPACE) runs of one lane, or None on token errors."""
+    """Return (first, length, colour or NO_SPACE) runs of one lane, or None on token errors.
+
+    `plain` (track/2) also accepts plain squares `o` / `oxK`.
+    """
+    pattern = _TOKEN_V2 if plain else _TOKEN
     cache: dict[str, tuple[int, int] | None] = {}
     runs: list[tuple[int, int, int]] = []
     seg = 0
     for tok in text.split():
-        val = _token_value(tok, cache)
+        val = _token_value(tok, cache, pattern)
         if val is None:
             break
         runs.append((seg, val[1], val[0]))
@@ -134,14 +234,16 @@ def _parse_lane(
     # Slow path, only for broken lanes: report every bad token with its column.
     seg = 0
     for offset, tok in layout_tokens(text):
-        val = _token_value(tok, cache)
+        val = _token_value(tok, cache, pattern)
         if val is None:
             pos = src.in_scalar(path, offset)
+            where = "pit lane" if lane == PIT_LANE else f"lane {lane}"
+            what = "a gear colour 3-6, 'o' (plain) or '-'" if plain else "a gear colour 3-6 or '-'"
             diags.append(
                 make(
                     "T101", src.file, pos.line, pos.column, json_path(path),
-                    f"lane {lane}: bad layout token {tok!r} at segment {seg}",
-                    hint="tokens are a gear colour 3-6 or '-', optionally followed by xK for K segments",
+                    f"{where}: bad layout token {tok!r} at segment {seg}",
+                    hint=f"tokens are {what}, optionally followed by xK for K segments",
                 )
             )
             continue
@@ -156,8 +258,9 @@ def parse_track(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnosti
     layout = data.get("layout", [])
     lane_runs: list[list[tuple[int, int, int]]] = []
     failed = False
+    version = 2 if data.get("slipstream") == "track/2" else 1
     for lane, text in enumerate(layout):
-        runs = _parse_lane(text, lane, ("layout", lane), src, diags)
+        runs = _parse_lane(text, lane, ("layout", lane), src, diags, plain=version >= 2)
         if runs is None:
             failed = True
             lane_runs.append([])
@@ -223,6 +326,23 @@ def parse_track(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnosti
             bool(geo.get("smooth", False)),
         )
     known = {"slipstream", "id", "name", "laps", "lanes", "layout", "grid", "geometry"}
+    v2: dict[str, Any] = {}
+    if version >= 2:
+        known |= {"rulesets", "corners", "links", "pit", "features"}
+        pit = _parse_pit(data.get("pit"), src, diags)
+        if pit is False:
+            return None, diags
+        v2 = {
+            "version": version,
+            "rulesets": tuple(str(r) for r in data.get("rulesets", ())),
+            "corners": tuple(_corner(i, c) for i, c in enumerate(data.get("corners", ()))),
+            "links": tuple(_link(i, x) for i, x in enumerate(data.get("links", ()))),
+            "pit": pit,
+            "features": tuple(
+                Feature(i, str(f["kind"]), tuple(str(s) for s in f["spaces"]))
+                for i, f in enumerate(data.get("features", ()))
+            ),
+        }
     track = Track(
         id=str(data.get("id", "")),
         name=str(data.get("name", data.get("id", ""))),
@@ -234,8 +354,68 @@ def parse_track(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnosti
         grid=tuple(grid),
         geometry=geometry,
         extra={k: v for k, v in data.items() if k not in known},
+        **v2,
     )
     return track, diags
+
+
+def _speed(v: Any) -> int | None:
+    return None if v is None else int(v)
+
+
+def _corner(i: int, c: dict[str, Any]) -> Corner:
+    return Corner(
+        index=i,
+        name=str(c.get("name", f"corner {i + 1}")),
+        first=int(c["from"]),
+        last=int(c["to"]),
+        stops=_speed(c.get("stops")),
+        speed=_speed(c.get("speed")),
+        lane_speeds=tuple(_speed(v) for v in c.get("lane_speeds", ())),
+        space_speeds=tuple((str(k), int(v)) for k, v in dict(c.get("space_speeds", {})).items()),
+        chicane=bool(c.get("chicane", False)),
+    )
+
+
+def _link(i: int, x: dict[str, Any]) -> Link:
+    add = "add" in x
+    a, b = x["add"] if add else x["remove"]
+    return Link(i, add, str(a), str(b))
+
+
+def _parse_pit(pit: Any, src: SourceMap, diags: list[Diagnostic]) -> PitLane | None | bool:
+    """The pit lane of a schema-valid `pit:` mapping; None without one, False on token errors."""
+    if not isinstance(pit, dict):
+        return None
+    runs = _parse_lane(pit["layout"], PIT_LANE, ("pit", "layout"), src, diags, plain=True)
+    if runs is None:
+        return False
+    n = sum(r[1] for r in runs)
+    spaces: list[Space] = []
+    cells = [NO_SPACE] * n
+    for first, length, colour in runs:
+        if colour == NO_SPACE:
+            continue
+        sp = Space(len(spaces), PIT_LANE, first, length, colour)
+        spaces.append(sp)
+        cells[first : first + length] = [sp.index] * length
+    return PitLane(
+        segments=n,
+        spaces=tuple(spaces),
+        cells=tuple(cells),
+        entries=tuple(
+            PitEntry(str(e["from"]), int(e.get("to", 0)), _speed(e.get("speed")), bool(e.get("main", True)))
+            for e in pit["entries"]
+        ),
+        exits=tuple(
+            PitExit(int(x.get("from", max(0, n - 1))), str(x["to"]), bool(x.get("main", True)))
+            for x in pit["exits"]
+        ),
+        boxes=tuple(int(b) for b in pit.get("boxes", ())),
+        lap_counts=bool(pit.get("lap_counts", True)),
+        can_win=bool(pit.get("can_win", True)),
+        side=str(pit.get("side", "outside")),
+    )
 
 
 def layout_string(track: Track, lane: int) -> str:
@@ -255,6 +435,7 @@ def layout_string(track: Track, lane: int) -> str:
             seg = end
         else:
             sp = track.spaces[idx]
-            out.append(str(sp.colour) if sp.length == 1 else f"{sp.colour}x{sp.length}")
+            head = "o" if sp.colour == PLAIN else str(sp.colour)
+            out.append(head if sp.length == 1 else f"{head}x{sp.length}")
             seg += sp.length
     return " ".join(out)

@@ -9,12 +9,17 @@ A file in this style reads back and writes out byte for byte.
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from typing import Any
 
 import yaml
 
-KEY_ORDER = ("slipstream", "id", "name", "laps", "lanes", "layout", "grid", "geometry")
+KEY_ORDER = ("slipstream", "id", "name", "laps", "rulesets", "lanes", "layout", "grid",
+             "corners", "links", "pit", "features", "geometry")
+CORNER_ORDER = ("name", "from", "to", "stops", "speed", "lane_speeds", "space_speeds", "chicane")
+PIT_ORDER = ("layout", "entries", "exits", "boxes", "lap_counts", "can_win", "side")
+ENTRY_ORDER = ("from", "to", "speed", "main")
 GEOMETRY_ORDER = ("centerline", "lane_width", "smooth")
 GRID_ORDER = ("lane", "segment", "money")
 
@@ -66,7 +71,12 @@ def quoted(text: str) -> str:
     return yaml.safe_dump(text, default_style='"', width=1 << 30, allow_unicode=True).rstrip("\n")
 
 
+_SPACE_NAME = re.compile(r"^([0-9]+|pit):[0-9]+$")
+
+
 def _flow(value: Any) -> str:
+    if isinstance(value, str) and _SPACE_NAME.match(value):
+        return quoted(value)  # space names (`1:12`) always in double quotes
     if isinstance(value, dict):
         return "{" + ", ".join(f"{scalar(k)}: {_flow(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list | tuple):
@@ -111,6 +121,28 @@ def dump_track(data: dict[str, Any], header: str = "") -> str:
             for slot in value:
                 keys = _ordered(slot, GRID_ORDER)
                 lines.append("  - {" + ", ".join(f"{scalar(k)}: {_flow(slot[k])}" for k in keys) + "}\n")
+        elif key == "rulesets" and isinstance(value, list) and all(isinstance(s, str) for s in value):
+            lines.append(f"rulesets: {_flow(value)}\n")
+        elif key in ("corners", "links", "features") and isinstance(value, list) and all(
+            isinstance(s, dict) for s in value
+        ):
+            # track/2: one flow mapping per line, like the grid
+            lines.append(f"{key}:\n" if value else f"{key}: []\n")
+            order = CORNER_ORDER if key == "corners" else ()
+            lines += [f"  - {_flow({k: item[k] for k in _ordered(item, order)})}\n" for item in value]
+        elif key == "pit" and isinstance(value, dict):
+            lines.append("pit:\n" if value else "pit: {}\n")
+            for pk in _ordered(value, PIT_ORDER):
+                pv = value[pk]
+                if pk == "layout" and isinstance(pv, str):
+                    lines.append(f"  layout: {quoted(pv)}\n")
+                elif pk in ("entries", "exits") and isinstance(pv, list) and pv and all(
+                    isinstance(e, dict) for e in pv
+                ):
+                    lines.append(f"  {pk}:\n")
+                    lines += [f"    - {_flow({k: e[k] for k in _ordered(e, ENTRY_ORDER)})}\n" for e in pv]
+                else:
+                    lines.append(f"  {scalar(pk)}: {_flow(pv)}\n")
         elif key == "geometry" and isinstance(value, dict):
             lines.append("geometry:\n" if value else "geometry: {}\n")
             for gk in _ordered(value, GEOMETRY_ORDER):

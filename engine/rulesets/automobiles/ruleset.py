@@ -53,7 +53,15 @@ class Automobiles:
     panels = {"editor": "slipstream.editor.rulesets.automobiles:PANELS"}
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
-        return []
+        """track/2 tracks for Automobiles need gear colours; the colour warnings of track/1
+        (T114, T115) then run here, since a track/2 file may be meant for other rulesets."""
+        if getattr(track, "version", 1) < 2:
+            return []
+        from slipstream.engine.tracks.checks import colour_warnings
+        from slipstream.engine.tracks.needs import TrackNeeds, check_needs
+
+        diags = check_needs(track, TrackNeeds(self.id, gear_colours=True), data, src)
+        return diags or colour_warnings(track, data, src)
 
     def setup_problems(self, pack: Any, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
