@@ -24,7 +24,10 @@ def _open_pack(ref: str) -> Pack:
     path = Path(ref)
     if not path.is_dir() and ref in bundled_packs():
         path = bundled_packs()[ref]
-    pack, diags = load_pack(path)
+    try:
+        pack, diags = load_pack(path)
+    except ValueError as e:  # a pack of another ruleset
+        raise click.UsageError(f"{e} (`slipstream cards` lists the cubes of Automobiles packs)") from None
     errors = [d for d in diags if d.is_error]
     if errors or pack is None:
         click.echo(dg.format_text(sorted(diags, key=dg.sort_key)), err=True)

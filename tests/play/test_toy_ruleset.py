@@ -87,3 +87,11 @@ def test_a_cli_process_finds_it_through_the_environment():
                           capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "final standings: P1" in proc.stdout
+
+
+def test_automobiles_only_commands_refuse_its_pack_without_a_traceback():
+    code, out = run("cards", str(TOY))
+    assert code == 2, out
+    assert "a pack of the 'toy' ruleset" in out and "Traceback" not in out
+    code, out = run("season", str(TOY))
+    assert code != 0 and "Traceback" not in out
