@@ -49,6 +49,21 @@ def parse_bots(bots: str, rs: Any = None) -> list[str]:
     return names
 
 
+def race_field(rs: Any, pk: Any, track_id: str | None, bots: str | None,
+               players: int | None) -> tuple[str, tuple[str, ...]]:
+    """The track and the bot of every seat, checked against the pack and the ruleset."""
+    track_id = track_id or _first_track(pk)
+    if track_id not in pk.tracks:
+        raise click.BadParameter(f"no track {track_id!r} in the pack; tracks: {', '.join(sorted(pk.tracks))}",
+                                 param_hint="--track")
+    names = parse_bots(bots if bots is not None else default_bots(rs), rs)
+    n = players or len(names)
+    lo, hi = rs.players
+    if not lo <= n <= hi:
+        raise click.BadParameter(f"a race of {rs.name} needs {lo} to {hi} cars, not {n}", param_hint="--players")
+    return track_id, tuple(names[i % len(names)] for i in range(n))
+
+
 def default_bots(rs: Any) -> str:
     """The field a ruleset races when --bots is not given."""
     return ",".join(getattr(rs, "default_bots", None) or list(rs.bots))
@@ -108,16 +123,7 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
 
     pack_arg = str(pack) if pack else ""
     rs, pk = open_pack(pack_arg)
-    track_id = track_id or _first_track(pk)
-    if track_id not in pk.tracks:
-        raise click.BadParameter(f"no track {track_id!r} in the pack; tracks: {', '.join(sorted(pk.tracks))}",
-                                 param_hint="--track")
-    names = parse_bots(bots if bots is not None else default_bots(rs), rs)
-    n = players or len(names)
-    lo, hi = rs.players
-    if not lo <= n <= hi:
-        raise click.BadParameter(f"a race of {rs.name} needs {lo} to {hi} cars, not {n}", param_hint="--players")
-    seat_bots = tuple(names[i % len(names)] for i in range(n))
+    track_id, seat_bots = race_field(rs, pk, track_id, bots, players)
     drv = tuple((d.strip() or None) for d in drivers.split(",")) if drivers else ()
     setup = parse_setup({"card_set": card_set, "drivers": drv})
     for flag, message in rs.setup_problems(pk, dict(setup)):

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from slipstream.cli.race import default_bots, open_pack, parse_bots, parse_options
+from slipstream.cli.race import open_pack, parse_options, race_field
 
 
 @click.command()
@@ -72,16 +72,7 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, track_id: str 
         vs = [parse_vary(v) for v in varies]
     except SweepError as e:
         raise click.BadParameter(str(e), param_hint="--vary") from None
-    track_id = track_id or ("first-oval" if "first-oval" in pk.tracks else next(iter(pk.tracks), ""))
-    if track_id not in pk.tracks:
-        raise click.BadParameter(f"no track {track_id!r} in the pack; tracks: {', '.join(sorted(pk.tracks))}",
-                                 param_hint="--track")
-    names = parse_bots(bots if bots is not None else default_bots(rs), rs)
-    n = players or len(names)
-    lo, hi = rs.players
-    if not lo <= n <= hi:
-        raise click.BadParameter(f"a race of {rs.name} needs {lo} to {hi} cars, not {n}", param_hint="--players")
-    seat_bots = tuple(names[i % len(names)] for i in range(n))
+    track_id, seat_bots = race_field(rs, pk, track_id, bots, players)
     setup = parse_setup({"card_set": card_set})
     for flag, message in rs.setup_problems(pk, dict(setup)):
         raise click.BadParameter(message, param_hint=flag)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from slipstream.engine.play.decisions import Decision
+from slipstream.engine.play.races import play_out
 from slipstream.engine.rulesets.automobiles.game import Game
 from slipstream.engine.rulesets.automobiles.movement import drafts, step_targets
 from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED
@@ -411,18 +412,4 @@ def make_bot(name: str, seed: int) -> Bot:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
 
 
-def play_out(game: Game, bots: list[Bot], max_decisions: int = 200_000) -> int:
-    """Let the bots play until the race ends; returns the number of decisions made."""
-    n = 0
-    while game.pending is not None:
-        d = game.pending
-        key = bots[d.player].choose(game, d)
-        r = game.apply(key)
-        if r is not None:
-            raise AssertionError(f"bot {bots[d.player].name} chose an illegal option: {r}")
-        n += 1
-        if n > max_decisions:
-            raise AssertionError("race did not end")
-    return n
-
-
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "play_out"]
