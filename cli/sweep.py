@@ -21,6 +21,11 @@ from slipstream.cli.race import open_pack, parse_options, race_field
                    "track:first-oval.grid[0].money=8..12, FILE#FIELD=...; repeat for a grid.")
 @click.option("--races", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
               help="Races per variant (the same seeds for every variant).")
+@click.option("--seasons", type=click.IntRange(1, 100_000),
+              help="Sweep whole seasons instead of races: this many seasons per variant (rulesets with "
+                   "seasons; sponsors only act in seasons).")
+@click.option("--tracks", "tracks_arg", default="", metavar="A,B,C",
+              help="With --seasons: the season's tracks (default: the ruleset's usual season).")
 @click.option("--track", "track_id", metavar="ID", help="Track id in the pack (default: first-oval, else the first).")
 @click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
 @click.option("--bots", default=None, metavar="BOT,BOT,...", help="Bots by seat (default: the ruleset's usual field).")
@@ -44,7 +49,8 @@ from slipstream.cli.race import open_pack, parse_options, race_field
               help="Also write an HTML report with plots.")
 @click.option("--plot", "plot_path", type=click.Path(path_type=Path, dir_okay=False),
               help="Also write the plot of the first varied value: .svg, or .png (gui extra).")
-def sweep(pack: Path | None, varies: tuple[str, ...], races: int, track_id: str | None, players: int | None,
+def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int | None, tracks_arg: str,
+          track_id: str | None, players: int | None,
           bots: str | None, card_set: str, laps: int | None, options: tuple[str, ...], seed: int, jobs: int,
           scheduler: str | None, db_path: Path, fresh: bool, chunk: int, fmt: str, html_path: Path | None,
           plot_path: Path | None) -> None:
@@ -76,7 +82,18 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, track_id: str 
     setup = parse_setup({"card_set": card_set})
     for flag, message in rs.setup_problems(pk, dict(setup)):
         raise click.BadParameter(message, param_hint=flag)
-    fixed = parse_options(rs, options)
+    scopes = ("race", "season") if seasons else ("race",)
+    season: tuple[str, ...] = ()
+    if seasons:
+        if not hasattr(rs, "run_season"):
+            raise click.BadParameter(f"{rs.name} has no seasons", param_hint="--seasons")
+        season = tuple(t.strip() for t in tracks_arg.split(",") if t.strip()) or tuple(rs.season_tracks(pk))
+        unknown = [t for t in season if t not in pk.tracks]
+        if unknown or not season:
+            raise click.BadParameter(f"no track {unknown[0] if unknown else ''!r} in the pack; tracks: "
+                                     f"{', '.join(sorted(pk.tracks))}", param_hint="--tracks")
+        races = seasons
+    fixed = parse_options(rs, options, scopes=scopes)
     if scheduler is not None:
         from importlib.util import find_spec
 
@@ -86,12 +103,13 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, track_id: str 
     root = Path(pk.root)
     work = Path(tempfile.mkdtemp(prefix="slipstream-sweep-"))
     try:
-        variants = make_variants(root, vs, rs, work)
+        variants = make_variants(root, vs, rs, work, scopes)
     except SweepError as e:
         raise click.UsageError(str(e)) from None
     for v in variants:
         v.options = {**fixed, **v.options}
     settings = {"vary": [[v.path, list(v.values)] for v in vs], "races": races, "track": track_id,
+                "season": list(season),
                 "bots": list(seat_bots), "laps": laps, "seed": seed, "setup": dict(setup), "options": fixed}
     key = sweep_key(pk.digest, settings)
     try:
@@ -103,10 +121,11 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, track_id: str 
     seeds = list(range(seed, seed + races))
     total = len(variants) * races
     done = store.done(key)
-    todo = _jobs(variants, seeds, track_id, seat_bots, laps, item_refs(vs), chunk, done, setup)
+    todo = _jobs(variants, seeds, track_id, seat_bots, laps, item_refs(vs), chunk, done, setup, season)
     if todo:
         _run(store, key, todo, total, len(done), jobs, scheduler, fmt)
-    meta = {"pack": pk.id, "ruleset": rs.id, "races": races, "track": track_id, "bots": list(seat_bots),
+    meta = {"pack": pk.id, "ruleset": rs.id, "races": races, "unit": "seasons" if season else "races",
+            "track": ",".join(season) if season else track_id, "bots": list(seat_bots),
             "seed": seed, "vary": [v.path for v in vs], "store": str(db_path)}
     data = report_data(meta, store.variants(key), store.records(key), rs)
     store.close()
@@ -130,8 +149,8 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, track_id: str 
 def _jobs(*args: Any) -> list[Any]:
     from slipstream.engine.play.sweeps import jobs_for
 
-    variants, seeds, track, bots, laps, items, chunk, done, setup = args
-    return jobs_for(variants, seeds, track, bots, laps, items, chunk, done, setup)
+    variants, seeds, track, bots, laps, items, chunk, done, setup, season = args
+    return jobs_for(variants, seeds, track, bots, laps, items, chunk, done, setup, season)
 
 
 def _run(store: Any, key: str, todo: list[Any], total: int, already: int, jobs: int,

@@ -157,6 +157,8 @@ class Ruleset(Protocol):
         ...
 
 
+# Optional: a ruleset with championships also offers `season_tracks(pack)` and
+# `run_season(pack_path, tracks, seed, bots, laps, options, setup)` (engine/play/sweeps.py).
 REQUIRED = ("id", "name", "options", "players", "bots", "default_bots", "content", "file_kinds",
             "setup_keys", "panels", "track_checks", "setup_problems", "setup_choices",
             "new_game", "make_bot", "run_race", "describe", "cars", "view",

@@ -127,12 +127,13 @@ def _pct(r: Mapping[str, Any]) -> str:
 
 
 def format_text(data: Mapping[str, Any]) -> str:
+    unit = data.get("unit", "races")
     lines = [f"sweep of {data['pack']} ({data['ruleset']}): {len(data['variants'])} variants x "
-             f"{data['races']} races on {data['track']}, bots {','.join(data['bots'])}, seeds from {data['seed']}",
+             f"{data['races']} {unit} on {data['track']}, bots {','.join(data['bots'])}, seeds from {data['seed']}",
              ""]
     for v in data["variants"]:
         lines.append(f"variant {v['variant']}: {v['label'] or '(as the pack is)'}")
-        lines.append(f"  races {v['races']}{' (' + str(v['capped']) + ' ended by the round cap)' if v['capped'] else ''},"
+        lines.append(f"  {unit} {v['races']}{' (' + str(v['capped']) + ' ended by the round cap)' if v['capped'] else ''},"
                      f" mean rounds {v['mean_rounds']}, pole wins {_pct(v['pole_win'])}")
         for item, per in v["users"].items():
             for use, d in per.items():

@@ -255,7 +255,8 @@ class Bundle:
     digest: str
 
 
-def make_variants(pack_path: Path, varies: Sequence[Vary], rs: Any, work: Path) -> list[Variant]:
+def make_variants(pack_path: Path, varies: Sequence[Vary], rs: Any, work: Path,
+                  scopes: tuple[str, ...] = ("race",)) -> list[Variant]:
     """Write and validate every variant; SweepError naming the flag when one is not usable."""
     from slipstream.engine.packs.loader import load_pack
     from slipstream.engine.packs.splice import update_text
@@ -268,9 +269,10 @@ def make_variants(pack_path: Path, varies: Sequence[Vary], rs: Any, work: Path) 
         if v.is_option:
             name = v.path.partition(":")[2]
             spec = specs.get(name)
-            if spec is None or spec.scope != "race":
-                known = ", ".join(s.name for s in rs.options if s.scope == "race")
-                raise SweepError(f"{v.flag}: {rs.name} has no race option {name!r}; options: {known}")
+            if spec is None or spec.scope not in scopes:
+                known = ", ".join(s.name for s in rs.options if s.scope in scopes)
+                what = " or ".join(scopes)
+                raise SweepError(f"{v.flag}: {rs.name} has no {what} option {name!r}; options: {known}")
             for value in v.values:
                 problem = spec.problem(value)
                 if problem:
@@ -375,6 +377,7 @@ class Job:
     seeds: tuple[int, ...]
     items: tuple[str, ...]  # KIND:ID of the varied items, for who bought / played / held them
     setup: tuple[tuple[str, Any], ...] = ()
+    season: tuple[str, ...] = ()  # the tracks of a season: each seed is then a whole season
 
 
 def run_job(job: Job) -> list[dict[str, Any]]:
@@ -386,7 +389,10 @@ def run_job(job: Job) -> list[dict[str, Any]]:
     rs, _ = for_pack(path)
     out = []
     for seed in job.seeds:
-        res = rs.run_race(RaceSpec(path, job.track, seed, job.bots, job.laps, job.options, job.setup, False))
+        if job.season:
+            res = rs.run_season(path, job.season, seed, job.bots, job.laps, job.options, job.setup)
+        else:
+            res = rs.run_race(RaceSpec(path, job.track, seed, job.bots, job.laps, job.options, job.setup, False))
         users = {}
         for item in job.items:
             kind, _, item_id = item.partition(":")
@@ -424,7 +430,8 @@ def as_result(rec: Mapping[str, Any]) -> Any:
 
 def jobs_for(variants: Sequence[Variant], seeds: Sequence[int], track: str, bots: tuple[str, ...],
              laps: int | None, items: tuple[str, ...], chunk: int,
-             done: Iterable[tuple[int, int]] = (), setup: tuple[tuple[str, Any], ...] = ()) -> list[Job]:
+             done: Iterable[tuple[int, int]] = (), setup: tuple[tuple[str, Any], ...] = (),
+             season: tuple[str, ...] = ()) -> list[Job]:
     """Jobs of at most `chunk` races for every (variant, seed) not `done` yet."""
     have = set(done)
     out = []
@@ -435,7 +442,7 @@ def jobs_for(variants: Sequence[Variant], seeds: Sequence[int], track: str, bots
         b = bundle_of(v)
         for i in range(0, len(todo), chunk):
             out.append(Job(v.index, b, track, bots, laps, tuple(sorted(v.options.items())),
-                           tuple(todo[i:i + chunk]), items, setup))
+                           tuple(todo[i:i + chunk]), items, setup, season))
     return out
 
 

@@ -143,3 +143,19 @@ def test_html_and_svg_reports(tmp_path):
     page = html.read_text()
     assert page.count("<svg") == 1 and "<polygon" in page and "card:manager.cost" in page
     assert svg.read_text().startswith("<svg") and svg.read_text().count("<circle") == 3
+
+
+def test_seasons_sweep_a_sponsor_and_count_its_holders(tmp_path):
+    data = report(tmp_path, "--seasons", "6", "--vary", "sponsor:e1.brackets.first[0].remove.count=3,6",
+                  "--bots", "greedy", "--players", "3", "--laps", "1", "--db", str(tmp_path / "s.sqlite"))
+    assert data["unit"] == "seasons"
+    assert data["track"] == "first-oval,road-course,first-oval"
+    for v in data["variants"]:
+        assert v["races"] == 6
+        held = v["users"]["sponsor:e1"]["held"]
+        assert held["users"]["n"] + held["others"]["n"] == 6 * 3  # every player of every season
+    code, out = sweep("--seasons", "2", "--vary", "option:season_grid=reverse,winner_pole", "--players", "2",
+                      "--laps", "1", "--db", str(tmp_path / "o.sqlite"))
+    assert code == 0, out
+    code, out = sweep("--vary", "option:season_grid=reverse,winner_pole", "--db", str(tmp_path / "r.sqlite"))
+    assert code == 2 and "has no race option 'season_grid'" in out

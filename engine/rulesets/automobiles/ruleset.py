@@ -24,6 +24,9 @@ def _schema_only(kind: str) -> Any:
     return check
 
 
+_SEASON_NAMES = {s.name for s in OPTIONS if s.scope == "season"}
+
+
 def card_set_of(pack: Any, wanted: str, seed: int) -> str:
     """The card set id a race uses: `wanted` by id or name, `random` by seed, or the first."""
     if wanted == "random":
@@ -158,11 +161,43 @@ class Automobiles:
 
         return run_pack_scenarios(pack, select)
 
+    # -- seasons (optional protocol part: a ruleset with championships offers these) ---------
+    def season_tracks(self, pack: Any) -> list[str]:
+        """The tracks of a season when none are named: the pack's season length, oval first."""
+        ids = sorted(pack.tracks, key=lambda t: (t != "first-oval", t))
+        n = pack.rules.season_races if pack.rules is not None else 3
+        return [ids[i % len(ids)] for i in range(n)] if ids else []
+
+    def run_season(self, pack_path: str, tracks: Sequence[str], seed: int, bots: Sequence[str],
+                   laps: int | None = None, options: Sequence[tuple[str, Any]] = (),
+                   setup: Sequence[tuple[str, Any]] = ()) -> Any:
+        """One bot season; the result reads like a race result (standings = season standings,
+        grid = the first race's grid, rounds and decisions summed) plus who held which sponsor."""
+        from types import SimpleNamespace
+
+        from slipstream.engine.rulesets.automobiles.seasonrun import SeasonSpec, run_season
+
+        race_opts = tuple((k, v) for k, v in options if k not in _SEASON_NAMES)
+        season_opts = tuple((k, v) for k, v in options if k in _SEASON_NAMES)
+        res = run_season(SeasonSpec(pack_path, tuple(tracks), seed, tuple(bots), dict(setup).get("card_set") or "",
+                                    laps, race_opts, season_opts, record=False, keep_lines=False))
+        held = [sorted({r.sponsors[p] for r in res.races if r.sponsors[p]}) for p in range(len(res.bots))]
+        return SimpleNamespace(
+            spec=SimpleNamespace(pack=pack_path, seed=seed), names=res.names, bots=res.bots,
+            grid=list(res.first_grid), standings=list(res.standings),
+            rounds=sum(r.rounds for r in res.races), capped=any(r.capped for r in res.races),
+            decisions=res.decisions, stats={"points": list(res.points)}, drivers=list(res.drivers),
+            kind_ids=[], sponsors_held=held)
+
     def item_users(self, result: Any, kind: str, item_id: str) -> dict[str, list[bool]]:
-        """Who bought and who played the cubes of a card or cube kind; who drove a driver."""
+        """Who bought and who played the cubes of a card or cube kind; who drove a driver; who
+        held a sponsor during a season."""
         from slipstream.engine.play.registry import load_pack
 
         n = len(result.bots)
+        if kind == "sponsor":
+            held = getattr(result, "sponsors_held", None)
+            return {"held": [item_id in h for h in held]} if held is not None else {}
         if kind == "driver":
             return {"held": [d == item_id for d in (result.drivers or [None] * n)]}
         colour = item_id
