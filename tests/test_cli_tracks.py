@@ -109,3 +109,15 @@ def test_every_track_schema_property_has_a_description():
                 walk(v, f"{path}[{i}]")
 
     walk(schema_files()["track.schema.json"], "$")
+
+
+def test_render_draws_a_colour_legend_and_the_direction_of_travel(tmp_path):
+    from slipstream.engine.tracks.load import load_track
+    from slipstream.engine.tracks.render import track_svg
+
+    svg = track_svg(load_track(ROOT / "content/base/tracks/first-oval.yaml").track)
+    legend = svg[svg.index('<g id="legend"'):]
+    legend = legend[:legend.index("</g>")]
+    for name in ("white (3)", "light grey (4)", "dark grey (5)", "black (6)"):
+        assert name in legend
+    assert '<g id="direction"' in svg and "direction of travel" in svg

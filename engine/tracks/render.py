@@ -33,9 +33,10 @@ def track_svg(
     if track.pit is not None or track.corners:
         margin += d.lane_width * 1.6  # room for the pit lane and the corner flags
     head = 50.0 if title else 0.0
-    w, h = x1 - x0 + 2 * margin, y1 - y0 + 2 * margin + head
+    foot = 44.0 if title else 0.0  # the colour legend
+    w, h = x1 - x0 + 2 * margin, y1 - y0 + 2 * margin + head + foot
     lw = d.lane_width
-    font = max(7.0, lw * 0.28)
+    font = max(9.0, lw * 0.32)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0 - margin:.1f} {y0 - margin - head:.1f} '
         f'{w:.1f} {h:.1f}" width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, Arial, sans-serif">',
@@ -110,8 +111,11 @@ def track_svg(
                 f'stroke="#000"/></g>'
             )
         out.append("</g>")
-    # direction arrow and segment numbers every 10 segments along the outside
-    out.append('<g id="labels" font-size="%.1f" fill="#fff" text-anchor="middle">' % (font * 0.9))
+    out.append(_direction_arrow(d, font))
+    if title:
+        out.append(_legend(track, x0 - margin + 16, y1 + margin + foot - 16, font))
+    # segment numbers along the outside
+    out.append('<g id="labels" font-size="%.1f" fill="#fff" text-anchor="middle" font-weight="bold">' % font)
     step = max(1, round(track.segments / 24 / 5) * 5) if track.segments > 24 else 1
     for s in range(0, track.segments, step):
         x, y = d.point(track.lanes - 0.5 + 0.45, s + 0.5)
@@ -137,3 +141,36 @@ def _finish_line(d: TrackDrawing) -> str:
             fill = "#000" if (k + r) % 2 else "#fff"
             cells.append(f'<polygon points="{_pts([a, b, c, e])}" fill="{fill}"/>')
     return '<g id="finish">' + "".join(cells) + "</g>"
+
+
+def _direction_arrow(d: TrackDrawing, font: float) -> str:
+    """An arrow beside the first segments, outside the outer lane: the direction of travel."""
+    lanes = d.track.lanes
+    n = d.track.segments
+    span = max(1.0, min(4.0, n / 16))
+    off = lanes - 0.5 + 1.3
+    pts = [d.point(off, 0.6 + span * k / 8) for k in range(9)]
+    tip = pts[-1]
+    ang = d.direction(0.6 + span)
+    size = font * 0.9
+    left = (tip[0] - size * math.cos(ang - 0.5), tip[1] - size * math.sin(ang - 0.5))
+    right = (tip[0] - size * math.cos(ang + 0.5), tip[1] - size * math.sin(ang + 0.5))
+    return ('<g id="direction" fill="#fff" stroke="#fff">'
+            f'<polyline points="{_pts(pts)}" fill="none" stroke-width="{size * 0.28:.1f}" stroke-linecap="round"/>'
+            f'<polygon points="{_pts([tip, left, right])}" stroke-width="1"/>'
+            "<title>direction of travel</title></g>")
+
+
+def _legend(track: Track, x: float, y: float, font: float) -> str:
+    """Swatches of the space colours the track uses, with their names."""
+    used = sorted({sp.colour for sp in track.spaces}, key=lambda c: (c == PLAIN, c))
+    out = [f'<g id="legend" font-size="{font * 1.1:.1f}" fill="#fff">']
+    for c in used:
+        name = "plain square" if c == PLAIN else f"{COLOUR_NAMES[c]} ({c})"
+        out.append(f'<rect x="{x:.1f}" y="{y - font * 1.1:.1f}" width="{font * 1.4:.1f}" height="{font * 1.4:.1f}" '
+                   f'fill="{FILL[c]}" stroke="#111"/>'
+                   f'<text x="{x + font * 1.9:.1f}" y="{y + font * 0.1:.1f}">{escape(name)}</text>')
+        x += font * (2.6 + 0.62 * len(name))
+    out.append(f'<text x="{x + font:.1f}" y="{y + font * 0.1:.1f}">→ direction of travel beside the finish line</text>')
+    out.append("</g>")
+    return "".join(out)
