@@ -444,6 +444,7 @@ class TrackView(QGraphicsView):
 
     cellClicked = Signal(int, int, object)  # lane, segment, Qt.KeyboardModifiers
     cellDragged = Signal(int, int)
+    cellReleased = Signal()  # the end of a click or drag over cells: one gesture
     backgroundClicked = Signal()
     pointDragged = Signal(int, float, float)
     pointReleased = Signal()
@@ -578,7 +579,10 @@ class TrackView(QGraphicsView):
             self._drag_point = None
             self.pointReleased.emit()
             return
-        self._drag_cell = None
+        if self._drag_cell is not None:
+            self._drag_cell = None
+            self.cellReleased.emit()
+            return
         super().mouseReleaseEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802

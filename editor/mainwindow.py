@@ -109,6 +109,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self.view.cellClicked.connect(self._cell_clicked)
         self.view.cellDragged.connect(self._cell_dragged)
+        self.view.cellReleased.connect(lambda: seal(self.undo_stack))  # one paint stroke, one step
         self.view.backgroundClicked.connect(lambda: self.select(None))
         self.view.pointDragged.connect(lambda i, x, y: self.push(cmds.MovePoint(i, (x, y))))
         self.view.pointReleased.connect(lambda: seal(self.undo_stack))
@@ -313,7 +314,8 @@ class MainWindow(QMainWindow):
         tool = self.view.tool
         if tool == "paint":
             self.select(Selection(lane, seg, seg))
-            self.push(cmds.Paint(lane, seg, self.brush))
+            seal(self.undo_stack)  # a new stroke never joins the one before
+            self.push(cmds.PaintStroke(lane, seg, self.brush))
         elif tool == "grid":
             self.select(Selection(lane, seg, seg))
             index = self._grid_index(lane, seg)
@@ -332,7 +334,7 @@ class MainWindow(QMainWindow):
     def _cell_dragged(self, lane: int, seg: int) -> None:
         if self.view.tool == "paint":
             self.select(Selection(lane, seg, seg))
-            self.push(cmds.Paint(lane, seg, self.brush))
+            self.push(cmds.PaintStroke(lane, seg, self.brush))
         elif self.view.tool == "select" and self.selection is not None and lane == self.selection.lane:
             self.select(Selection(lane, self.selection.first, seg))
 
