@@ -35,6 +35,7 @@ from slipstream.engine.tracks.track import COLOUR_NAMES, GEAR_COLOURS, NO_SPACE
 
 from . import printing, recovery
 from .canvas import Selection, TrackScene, TrackView
+from .docklayout import hide_stray_tab_bars
 from .docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
 from .packview import install as install_pack_menu
 from .racedock import install as install_race_docks
@@ -127,6 +128,7 @@ class MainWindow(QMainWindow):
 
         self._attach(self.doc)
         install_race_docks(self)  # Race menu, Test race and Batch report docks
+        hide_stray_tab_bars(self)
         self.resize(1280, 820)
 
     # --- actions and menus ---------------------------------------------------------------
