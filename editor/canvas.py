@@ -47,6 +47,10 @@ ERROR = QColor("#e01b24")
 WARNING = QColor("#f5a300")
 
 Cell = tuple[int, int]
+# label sizes as a share of the lane width: a fitted track of the bundled size (64 segments,
+# 3 lanes) is drawn at about 0.7 pixel a unit, where these give 12-13 px letters
+SEGMENT_LABEL = 0.45
+GRID_LABEL = 0.36
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,12 +278,13 @@ class TrackScene(QGraphicsScene):
             item.setZValue(1.5)
             self.addItem(item)
             self._static.append(item)
-        # segment numbers along the outside
+        # segment numbers along the outside, big enough to read when the whole track is fitted
         font = QFont("DejaVu Sans")
-        font.setPixelSize(max(7, round(d.lane_width * 0.25)))
+        font.setPixelSize(max(9, round(d.lane_width * SEGMENT_LABEL)))
+        font.setBold(True)
         step = max(1, round(t.segments / 24 / 5) * 5) if t.segments > 24 else 1
         for s in range(0, t.segments, step):
-            x, y = d.point(t.lanes - 0.5 + 0.45, s + 0.5)
+            x, y = d.point(t.lanes - 0.5 + 0.6, s + 0.5)
             label = QGraphicsSimpleTextItem(str(s))
             label.setFont(font)
             label.setBrush(QColor("#ffffff"))
@@ -297,7 +302,7 @@ class TrackScene(QGraphicsScene):
         assert d is not None and t is not None
         lw = d.lane_width
         font = QFont("DejaVu Sans")
-        font.setPixelSize(max(6, round(lw * 0.26)))
+        font.setPixelSize(max(8, round(lw * GRID_LABEL)))
         font.setBold(True)
         for i, slot in enumerate(t.grid):
             if not (0 <= slot.lane < t.lanes and 0 <= slot.segment < t.segments):
@@ -307,7 +312,7 @@ class TrackScene(QGraphicsScene):
             c = d.point(slot.lane, slot.segment + 0.5)
             ang = math.degrees(d.direction(slot.segment + 0.5))
             path = QPainterPath()
-            path.addRoundedRect(QRectF(-lw * 0.42, -lw * 0.36, lw * 0.84, lw * 0.72), 3, 3)
+            path.addRoundedRect(QRectF(-lw * 0.45, -lw * 0.42, lw * 0.9, lw * 0.84), 3, 3)
             box = QGraphicsPathItem(path)
             box.setPen(QPen(ink, 1.5))
             box.setTransform(QTransform().translate(c[0], c[1]).rotate(ang))
@@ -320,7 +325,7 @@ class TrackScene(QGraphicsScene):
                 label.setBrush(ink)
                 r = label.boundingRect()
                 label.setTransform(QTransform().translate(c[0], c[1]).rotate(ang).translate(
-                    -r.width() / 2, -r.height() + k * r.height() * 0.95 + lw * 0.02))
+                    -r.width() / 2, -r.height() + k * r.height() * 0.92 + lw * 0.03))
                 label.setZValue(4)
                 self.addItem(label)
                 self._grid_items.append(label)

@@ -125,3 +125,21 @@ def test_a_new_shape_redraws_only_the_tracks_own_items(window):
     w.push(c.SetLaneCount(4))  # a new shape: every space item is rebuilt
     assert other.scene() is w.scene
     assert len(w.scene.spaces) == len(w.doc.track.spaces)
+
+
+def test_segment_and_grid_labels_are_readable_at_fit_zoom(window, qtbot):
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+    w = window
+    w.open_path(BUNDLED[0], ask=False)
+    w.view.fit()
+    scale = w.view.transform().m11()
+    numbers = [i for i in w.scene._static if isinstance(i, QGraphicsSimpleTextItem)]
+    grid = [i for i in w.scene._grid_items if isinstance(i, QGraphicsSimpleTextItem)]
+    assert numbers and grid
+    # pixel height of the letters on screen (a font's pixel size is its letter height)
+    assert min(i.font().pixelSize() * scale for i in numbers) >= 11
+    assert min(i.font().pixelSize() * scale for i in grid) >= 8.5
+    # and the grid labels still fit inside their slot's box
+    lw = w.scene.drawing.lane_width
+    assert all(i.boundingRect().width() <= lw * 0.9 for i in grid)
