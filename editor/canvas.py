@@ -51,6 +51,9 @@ Cell = tuple[int, int]
 # 3 lanes) is drawn at about 0.7 pixel a unit, where these give 12-13 px letters
 SEGMENT_LABEL = 0.45
 GRID_LABEL = 0.36
+# spaces and their ticks take z values in [0, LAYERS), by segment; every overlay lies above
+LAYERS = 1.0
+TICK_STRETCHES = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,9 +214,16 @@ class TrackScene(QGraphicsScene):
         self._handles.clear()
         self._centerline = None
 
+    def _layer(self, segment: float) -> float:
+        """Z value of what lies at `segment`: later in the lap is drawn higher, so where a track
+        crosses itself (a figure of eight) the later branch passes over as one bridge."""
+        n = self.track.segments if self.track is not None else 1
+        return LAYERS * segment / max(1, n)
+
     def _add_space(self, sp: Space) -> None:
         assert self.drawing is not None
         item = SpaceItem(_poly(band(self.drawing, sp.lane, sp.first, sp.first + sp.length)), sp)
+        item.setZValue(self._layer(sp.first))
         self.addItem(item)
         self.spaces[(sp.lane, sp.first, sp.length)] = item
 
@@ -238,22 +248,26 @@ class TrackScene(QGraphicsScene):
         d, t = self.drawing, self.track
         assert d is not None and t is not None
         cache = self._cross
-        paths = {ink: QPainterPath() for ink in set(INK.values())}
+        # one path per ink and stretch of the lap, just above the spaces of its stretch, so that
+        # the ticks of a branch passing under another stay hidden under it
+        stretches = TICK_STRETCHES
+        paths: dict[tuple[str, int], QPainterPath] = {}
         for sp in t.spaces:
-            path = paths[INK[sp.colour]]
             for s in range(sp.first + 1, sp.first + sp.length):
+                k = min(stretches - 1, sp.first * stretches // max(1, t.segments))
+                path = paths.setdefault((INK[sp.colour], k), QPainterPath())
                 line = cache.get((sp.lane, s))
                 if line is None:
                     line = cache[(sp.lane, s)] = d.cross_line(s, sp.lane)
                 path.moveTo(*line[0])
                 path.lineTo(*line[1])
-        for ink, path in paths.items():
+        for (ink, k), path in paths.items():
             c = QColor(ink)
             c.setAlphaF(0.55)
             pen = QPen(c, 1.0, Qt.PenStyle.DashLine)
             item = QGraphicsPathItem(path)
             item.setPen(pen)
-            item.setZValue(1)
+            item.setZValue(LAYERS * (k + 1) / stretches - 1e-6)
             self.addItem(item)
             self._ticks.append(item)
 
@@ -428,9 +442,19 @@ class TrackScene(QGraphicsScene):
         return None if best is None else best[1]
 
     def cell_at(self, pos: QPointF) -> Cell | None:
+        """The cell under `pos`; where the track crosses itself, the cell drawn on top."""
         if self.drawing is None:
             return None
-        return cell_at(self.drawing, pos.x(), pos.y())
+        found = cell_at(self.drawing, pos.x(), pos.y())
+        top = next((i for i in self.items(pos) if isinstance(i, SpaceItem)), None)
+        if top is None or (found is not None and found[0] == top.space.lane
+                           and top.space.first <= found[1] < top.space.first + top.space.length):
+            return found
+        sp = top.space
+        for seg in range(sp.first, sp.first + sp.length):
+            if _poly(band(self.drawing, sp.lane, seg, seg + 1)).containsPoint(pos, Qt.FillRule.OddEvenFill):
+                return sp.lane, seg % self.drawing.track.segments
+        return found
 
     def cell_centre(self, lane: int, segment: int) -> QPointF:
         assert self.drawing is not None
