@@ -6,7 +6,7 @@ import os
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeyEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
@@ -49,6 +49,8 @@ FILTER = "Slipstream tracks (*.yaml *.yml);;All files (*)"
 
 class MainWindow(QMainWindow):
     """One open track. `settings` and `recovery_dir` can be given (tests use temporary ones)."""
+
+    fileSaved = Signal(object)  # the Path a track was just written to (open pack windows reload it)
 
     def __init__(self, settings: QSettings | None = None, recovery_dir: Path | None = None,
                  autosave_ms: int = AUTOSAVE_MS) -> None:
@@ -537,6 +539,7 @@ class MainWindow(QMainWindow):
         recovery.remove(self.recovery_file)
         self.recovery_file = None
         self._add_recent(path)
+        self.fileSaved.emit(path)
         self._update_title()
         an = self.doc.analysis()
         self.statusBar().showMessage(
