@@ -197,8 +197,9 @@ def validate_paths(paths: Iterable[str | Path], use_cache: bool = True,
     return list(dict.fromkeys(diags)), count
 
 
-def _work(paths: Iterable[str | Path], skip_untagged: bool) -> list[tuple[str, Path, int]]:
-    """What to check, in order: (`pack` | `file` | `named` | `missing`, path, files it holds)."""
+def _work(paths: Iterable[str | Path], skip_untagged: bool, count: bool) -> list[tuple[str, Path, int]]:
+    """What to check, in order: (`pack` | `file` | `named` | `missing`, path, files it holds;
+    a pack's files are counted only when `count`, for a progress bar)."""
     work: list[tuple[str, Path, int]] = []
     for p in paths:
         path = Path(p)
@@ -207,7 +208,7 @@ def _work(paths: Iterable[str | Path], skip_untagged: bool) -> list[tuple[str, P
             for m in sorted(path.rglob(MANIFEST)):
                 if any(part.startswith(".") for part in m.relative_to(path).parts):
                     continue
-                work.append(("pack", m.parent, sum(1 for _ in walk_pack(m.parent))))
+                work.append(("pack", m.parent, sum(1 for _ in walk_pack(m.parent)) if count else 1))
                 packs.append(m.parent)
             for f in _walk(path):
                 if any(h == f.parent or h in f.parents for h in packs):
@@ -224,7 +225,7 @@ def _validate_paths(paths: Iterable[str | Path], skip_untagged: bool = False,
                     progress: Callable[[int, int], None] | None = None) -> tuple[list[Diagnostic], int]:
     diags: list[Diagnostic] = []
     count = 0
-    work = _work(paths, skip_untagged)
+    work = _work(paths, skip_untagged, progress is not None)
     total, done = sum(n for _, _, n in work), 0
     if progress is not None:
         progress(0, total)
