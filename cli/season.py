@@ -156,7 +156,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
             summary["against"] = {"pack": str(against), "sponsors": comparison}
         click.echo(json.dumps(summary, indent=2))
     else:
-        click.echo(format_season_summary(summary))
+        click.echo(format_season_summary(summary, {k: v.name for k, v in pk.sponsors.items()}))
         if comparison is not None:
             click.echo(format_sponsor_comparison(comparison, str(pack or "base"), str(against)))
         runs = seasons * (2 if comparison is not None else 1)

@@ -127,3 +127,12 @@ def test_one_season_says_one_point_and_names_sponsors_by_their_card() -> None:
 
     for ln in applies:  # a name, then the id that --sponsor-first takes
         assert re.search(r" applies [A-Z][\w ]+ \([a-f][1-3]\), (first|middle|last) bracket$", ln), ln
+
+
+def test_season_statistics_name_sponsors_by_their_card() -> None:
+    import re
+
+    r = run("season", "--players", "3", "--bots", "greedy", "--seasons", "2", "--laps", "1")
+    assert r.exit_code == 0, r.output
+    rows = [ln for ln in r.output.splitlines() if re.match(r"  [a-f][1-3] ", ln)]
+    assert rows and all(re.match(r"  [a-f][1-3] [A-Z][\w ]+ I{1,3} +\d", ln) for ln in rows), rows
