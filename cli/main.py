@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -109,11 +111,37 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool, no_cache: bool, sk
     from slipstream.engine.packs.validate import validate_paths
 
     paths = tuple(_bundled_or_path(p) for p in paths)
-    diags, count = validate_paths(paths, use_cache=not no_cache, skip_untagged=skip_untagged)
+    with ExitStack() as stack:
+        diags, count = validate_paths(paths, use_cache=not no_cache, skip_untagged=skip_untagged,
+                                      progress=_validate_progress(stack) if _shows_progress(fmt) else None)
     if strict:
         diags = [dg.Diagnostic(d.code, "error", d.file, d.line, d.column, d.path, d.message, d.hint, d.spaces)
                  if not (skip_untagged and d.code == "F002") else d for d in diags]
     sys.exit(_emit(diags, fmt, count))
+
+
+PROGRESS_FROM = 20  # files: fewer are checked before a bar would be worth drawing
+
+
+def _shows_progress(fmt: str) -> bool:
+    """A progress bar only for people: text output with stderr on a terminal."""
+    return fmt == "text" and sys.stderr.isatty()
+
+
+def _validate_progress(stack: ExitStack) -> Callable[[int, int], None]:
+    """A `progress(done, total)` that draws a bar on stderr once there are many files; the
+    bar is closed with `stack`, before the report is printed."""
+    bar: list[Any] = []
+
+    def progress(done: int, total: int) -> None:
+        if not bar:
+            if total < PROGRESS_FROM:
+                return
+            bar.append(stack.enter_context(click.progressbar(length=total, label="validating",
+                                                             file=sys.stderr, show_pos=True)))
+        bar[0].update(done - bar[0].pos)
+
+    return progress
 
 
 @main.command()

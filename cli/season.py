@@ -129,7 +129,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
         if fmt == "json":
             click.echo(json.dumps(_season_json(res), indent=2))
         else:
-            click.echo(_season_text(res))
+            click.echo(_season_text(res, {k: v.name for k, v in pk.sponsors.items()}))
         return
     t0 = time.perf_counter()
     results = _run(specs, jobs, fmt, f"{seasons} seasons of {len(tracks)} races")
@@ -156,7 +156,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
             summary["against"] = {"pack": str(against), "sponsors": comparison}
         click.echo(json.dumps(summary, indent=2))
     else:
-        click.echo(format_season_summary(summary))
+        click.echo(format_season_summary(summary, {k: v.name for k, v in pk.sponsors.items()}))
         if comparison is not None:
             click.echo(format_sponsor_comparison(comparison, str(pack or "base"), str(against)))
         runs = seasons * (2 if comparison is not None else 1)
@@ -209,9 +209,18 @@ def _season_json(res: Any) -> dict[str, Any]:
     }
 
 
-def _season_text(res: Any) -> str:
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if abs(n) == 1 else "s")
+
+
+def _season_text(res: Any, sponsor_names: dict[str, str] | None = None) -> str:
+    """One season in words; sponsors by their card name with the id `--sponsor-first` takes."""
     names = res.names
     n = len(names)
+    known = sponsor_names or {}
+
+    def sp(sid: str) -> str:
+        return f"{known[sid]} ({sid})" if sid in known and known[sid] != sid else str(sid)
 
     def who(p: int) -> str:
         return f"{names[p]} ({res.bots[p]}" + (f", {res.drivers[p]}" if res.drivers[p] else "") + ")"
@@ -226,34 +235,34 @@ def _season_text(res: Any) -> str:
         lines += ["", f"Race {i}: {rr.track} ({rr.rounds} rounds{', round cap' if rr.capped else ''})",
                   "  grid: " + ", ".join(f"{s + 1}. {names[p]}" for s, p in enumerate(rr.grid))]
         if any(rr.sponsors):
-            lines.append("  sponsors: " + ", ".join(f"{names[p]} {s}" for p, s in enumerate(rr.sponsors) if s))
+            lines.append("  sponsors: " + ", ".join(f"{names[p]} {sp(s)}" for p, s in enumerate(rr.sponsors) if s))
         for place, p in enumerate(rr.finish, start=1):
             totals[p] += rr.points[p]
-            lines.append(f"  {place}. {who(p):<28} +{rr.points[p]} points")
+            lines.append(f"  {place}. {who(p):<28} +{_plural(rr.points[p], 'point')}")
         left = ", ".join(f"{k} {v}" for k, v in rr.stock_left.items() if v)
         lines.append(f"  stock left: {left or 'nothing'}")
         d = drafts.get(i)
         if d is not None:
-            lines.append(f"  draft after race {i}: pool {', '.join(d.pool) or '(empty)'}; pick order "
+            lines.append(f"  draft after race {i}: pool {', '.join(map(sp, d.pool)) or '(empty)'}; pick order "
                          + ", ".join(names[p] for p in d.order))
             for e in d.events:
                 if e["ev"] == "draft_take":
-                    lines.append(f"    {names[e['p']]} takes {e['sponsor']}"
-                                 + (f" (drops {e['replaced']})" if e["replaced"] else ""))
+                    lines.append(f"    {names[e['p']]} takes {sp(e['sponsor'])}"
+                                 + (f" (drops {sp(e['replaced'])})" if e["replaced"] else ""))
                 elif e["ev"] == "draft_keep":
-                    lines.append(f"    {names[e['p']]} keeps {e['sponsor']}"
-                                 + (f", discards {e['discard']}" if e["discard"] else ""))
+                    lines.append(f"    {names[e['p']]} keeps {sp(e['sponsor'])}"
+                                 + (f", discards {sp(e['discard'])}" if e["discard"] else ""))
                 elif e["ev"] == "draft_none":
                     lines.append(f"    {names[e['p']]} gets no sponsor (pool empty)")
                 elif e["ev"] == "draft_unpicked":
-                    lines.append(f"    left in the pool: {', '.join(e['sponsors'])}")
+                    lines.append(f"    left in the pool: {', '.join(map(sp, e['sponsors']))}")
             for p, s, b in d.applied:
-                lines.append(f"    {names[p]} applies {s} ({b} bracket)")
+                lines.append(f"    {names[p]} applies {sp(s)}, {b} bracket")
         order = sorted(range(n), key=lambda p: (-totals[p], rr.finish.index(p)))
         lines.append("  points: " + ", ".join(f"{names[p]} {totals[p]}" for p in order))
     lines += ["", "season standings (ties: better place in the last race):"]
     for place, p in enumerate(res.standings, start=1):
-        lines.append(f"  {place}. {who(p):<28} {res.points[p]} points")
+        lines.append(f"  {place}. {who(p):<28} {_plural(res.points[p], 'point')}")
     ok = all(s == res.supply[0] for s in res.supply)
     lines.append(f"{res.decisions} decisions; cube supply {'conserved' if ok else 'NOT conserved'} across races")
     return "\n".join(lines)

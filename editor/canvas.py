@@ -47,6 +47,13 @@ ERROR = QColor("#e01b24")
 WARNING = QColor("#f5a300")
 
 Cell = tuple[int, int]
+# label sizes as a share of the lane width: a fitted track of the bundled size (64 segments,
+# 3 lanes) is drawn at about 0.7 pixel a unit, where these give 12-13 px letters
+SEGMENT_LABEL = 0.45
+GRID_LABEL = 0.36
+# spaces and their ticks take z values in [0, LAYERS), by segment; every overlay lies above
+LAYERS = 1.0
+TICK_STRETCHES = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,9 +214,16 @@ class TrackScene(QGraphicsScene):
         self._handles.clear()
         self._centerline = None
 
+    def _layer(self, segment: float) -> float:
+        """Z value of what lies at `segment`: later in the lap is drawn higher, so where a track
+        crosses itself (a figure of eight) the later branch passes over as one bridge."""
+        n = self.track.segments if self.track is not None else 1
+        return LAYERS * segment / max(1, n)
+
     def _add_space(self, sp: Space) -> None:
         assert self.drawing is not None
         item = SpaceItem(_poly(band(self.drawing, sp.lane, sp.first, sp.first + sp.length)), sp)
+        item.setZValue(self._layer(sp.first))
         self.addItem(item)
         self.spaces[(sp.lane, sp.first, sp.length)] = item
 
@@ -234,22 +248,26 @@ class TrackScene(QGraphicsScene):
         d, t = self.drawing, self.track
         assert d is not None and t is not None
         cache = self._cross
-        paths = {ink: QPainterPath() for ink in set(INK.values())}
+        # one path per ink and stretch of the lap, just above the spaces of its stretch, so that
+        # the ticks of a branch passing under another stay hidden under it
+        stretches = TICK_STRETCHES
+        paths: dict[tuple[str, int], QPainterPath] = {}
         for sp in t.spaces:
-            path = paths[INK[sp.colour]]
             for s in range(sp.first + 1, sp.first + sp.length):
+                k = min(stretches - 1, sp.first * stretches // max(1, t.segments))
+                path = paths.setdefault((INK[sp.colour], k), QPainterPath())
                 line = cache.get((sp.lane, s))
                 if line is None:
                     line = cache[(sp.lane, s)] = d.cross_line(s, sp.lane)
                 path.moveTo(*line[0])
                 path.lineTo(*line[1])
-        for ink, path in paths.items():
+        for (ink, k), path in paths.items():
             c = QColor(ink)
             c.setAlphaF(0.55)
             pen = QPen(c, 1.0, Qt.PenStyle.DashLine)
             item = QGraphicsPathItem(path)
             item.setPen(pen)
-            item.setZValue(1)
+            item.setZValue(LAYERS * (k + 1) / stretches - 1e-6)
             self.addItem(item)
             self._ticks.append(item)
 
@@ -274,12 +292,13 @@ class TrackScene(QGraphicsScene):
             item.setZValue(1.5)
             self.addItem(item)
             self._static.append(item)
-        # segment numbers along the outside
+        # segment numbers along the outside, big enough to read when the whole track is fitted
         font = QFont("DejaVu Sans")
-        font.setPixelSize(max(7, round(d.lane_width * 0.25)))
+        font.setPixelSize(max(9, round(d.lane_width * SEGMENT_LABEL)))
+        font.setBold(True)
         step = max(1, round(t.segments / 24 / 5) * 5) if t.segments > 24 else 1
         for s in range(0, t.segments, step):
-            x, y = d.point(t.lanes - 0.5 + 0.45, s + 0.5)
+            x, y = d.point(t.lanes - 0.5 + 0.6, s + 0.5)
             label = QGraphicsSimpleTextItem(str(s))
             label.setFont(font)
             label.setBrush(QColor("#ffffff"))
@@ -297,7 +316,7 @@ class TrackScene(QGraphicsScene):
         assert d is not None and t is not None
         lw = d.lane_width
         font = QFont("DejaVu Sans")
-        font.setPixelSize(max(6, round(lw * 0.26)))
+        font.setPixelSize(max(8, round(lw * GRID_LABEL)))
         font.setBold(True)
         for i, slot in enumerate(t.grid):
             if not (0 <= slot.lane < t.lanes and 0 <= slot.segment < t.segments):
@@ -307,7 +326,7 @@ class TrackScene(QGraphicsScene):
             c = d.point(slot.lane, slot.segment + 0.5)
             ang = math.degrees(d.direction(slot.segment + 0.5))
             path = QPainterPath()
-            path.addRoundedRect(QRectF(-lw * 0.42, -lw * 0.36, lw * 0.84, lw * 0.72), 3, 3)
+            path.addRoundedRect(QRectF(-lw * 0.45, -lw * 0.42, lw * 0.9, lw * 0.84), 3, 3)
             box = QGraphicsPathItem(path)
             box.setPen(QPen(ink, 1.5))
             box.setTransform(QTransform().translate(c[0], c[1]).rotate(ang))
@@ -320,7 +339,7 @@ class TrackScene(QGraphicsScene):
                 label.setBrush(ink)
                 r = label.boundingRect()
                 label.setTransform(QTransform().translate(c[0], c[1]).rotate(ang).translate(
-                    -r.width() / 2, -r.height() + k * r.height() * 0.95 + lw * 0.02))
+                    -r.width() / 2, -r.height() + k * r.height() * 0.92 + lw * 0.03))
                 label.setZValue(4)
                 self.addItem(label)
                 self._grid_items.append(label)
@@ -423,9 +442,19 @@ class TrackScene(QGraphicsScene):
         return None if best is None else best[1]
 
     def cell_at(self, pos: QPointF) -> Cell | None:
+        """The cell under `pos`; where the track crosses itself, the cell drawn on top."""
         if self.drawing is None:
             return None
-        return cell_at(self.drawing, pos.x(), pos.y())
+        found = cell_at(self.drawing, pos.x(), pos.y())
+        top = next((i for i in self.items(pos) if isinstance(i, SpaceItem)), None)
+        if top is None or (found is not None and found[0] == top.space.lane
+                           and top.space.first <= found[1] < top.space.first + top.space.length):
+            return found
+        sp = top.space
+        for seg in range(sp.first, sp.first + sp.length):
+            if _poly(band(self.drawing, sp.lane, seg, seg + 1)).containsPoint(pos, Qt.FillRule.OddEvenFill):
+                return sp.lane, seg % self.drawing.track.segments
+        return found
 
     def cell_centre(self, lane: int, segment: int) -> QPointF:
         assert self.drawing is not None
@@ -444,6 +473,7 @@ class TrackView(QGraphicsView):
 
     cellClicked = Signal(int, int, object)  # lane, segment, Qt.KeyboardModifiers
     cellDragged = Signal(int, int)
+    cellReleased = Signal()  # the end of a click or drag over cells: one gesture
     backgroundClicked = Signal()
     pointDragged = Signal(int, float, float)
     pointReleased = Signal()
@@ -578,7 +608,10 @@ class TrackView(QGraphicsView):
             self._drag_point = None
             self.pointReleased.emit()
             return
-        self._drag_cell = None
+        if self._drag_cell is not None:
+            self._drag_cell = None
+            self.cellReleased.emit()
+            return
         super().mouseReleaseEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802

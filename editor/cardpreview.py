@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,9 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 CARD_MM = (63.0, 88.0)  # poker size
-ROLE_NAMES = {"yellow": "Garage", "red": "Handling", "purple": "Pit", "blue": "Engine", "green": "Performance"}
-WEAR_BROWN = QColor("#7a4a26")
+# a kind without a `display` colour (or a card whose kind is unknown) is drawn in neutral grey;
+# every colour of a cube comes from its kind's `display` in the pack
+NO_DISPLAY = "#9a9a9a"
 MONEY_YELLOW = QColor("#e0a800")
 
 
@@ -47,6 +49,7 @@ class CardFace:
     text: str
     ident: str = ""
     buyable: bool = True
+    wear_hex: str = NO_DISPLAY  # the `display` of the pack's wear kind
 
 
 def wear_of(effect: Any) -> int | None:
@@ -63,12 +66,25 @@ def wear_of(effect: Any) -> int | None:
     return None if variable and total == 0 else total
 
 
+@lru_cache(maxsize=1)
+def base_kinds() -> dict[str, Any]:
+    """The cube kinds of the bundled base pack: the colours of a card drawn without its pack."""
+    from slipstream.engine.packs.loader import PackLoader, bundled_packs
+
+    pack, _ = PackLoader().load(bundled_packs()["base"])
+    return dict(pack.cube_kinds) if pack is not None else {}
+
+
 def face_from_data(item: Mapping[str, Any], kinds: Mapping[str, Any] | None = None) -> CardFace:
-    """The face of a card written as YAML data (`kinds`: cube kinds of the pack, for colours)."""
+    """The face of a card written as YAML data; colours are the `display` of the cube kinds
+    `kinds` of its pack (None: of the base pack)."""
+    if kinds is None:
+        kinds = base_kinds()
     colour = str(item.get("colour", ""))
-    kind = (kinds or {}).get(colour)
-    hex_ = getattr(kind, "display", None) or _fallback_colour(colour)
+    kind = kinds.get(colour)
+    hex_ = getattr(kind, "display", None) or NO_DISPLAY
     name = getattr(kind, "name", None) or colour
+    wear = next((k for k in kinds.values() if getattr(k, "role", None) == "wear"), None)
     cost = item.get("cost")
     value = item.get("value")
     return CardFace(
@@ -76,7 +92,7 @@ def face_from_data(item: Mapping[str, Any], kinds: Mapping[str, Any] | None = No
         kind_name=str(name), cost=cost if isinstance(cost, int) else None,
         value=value if isinstance(value, int) else None, wear=wear_of(item.get("effect", ())),
         text=str(item.get("text", "")), ident=str(item.get("id", "")),
-        buyable=bool(item.get("buyable", True)),
+        buyable=bool(item.get("buyable", True)), wear_hex=getattr(wear, "display", None) or NO_DISPLAY,
     )
 
 
@@ -85,11 +101,6 @@ def face_from_card(card: Any, kinds: Mapping[str, Any]) -> CardFace:
     return face_from_data({"id": card.id, "name": card.name, "colour": card.colour, "cost": card.cost,
                            "value": card.value, "text": card.text, "effect": list(card.effect),
                            "buyable": card.buyable}, kinds)
-
-
-def _fallback_colour(colour: str) -> str:
-    return {"yellow": "#f2c21b", "red": "#cc2a2a", "purple": "#7d3c98", "blue": "#2a62c9",
-            "green": "#2e9e4f", "wear": "#7a4a26"}.get(colour, "#9a9a9a")
 
 
 def _ink_on(bg: QColor) -> QColor:
@@ -159,13 +170,14 @@ def paint_card(p: QPainter, rect: QRectF, face: CardFace) -> None:
     wear_right = rect.right() - 4 * u
     cube = 3.6 * u
     n = face.wear
-    p.setPen(QPen(QColor("#3b2210"), 0.3 * u))
-    p.setBrush(WEAR_BROWN)
+    wear_colour = QColor(face.wear_hex)
+    p.setPen(QPen(wear_colour.darker(220), 0.3 * u))
+    p.setBrush(wear_colour)
     if n is None:
         box = QRectF(wear_right - cube, strip_y + 3 * u, cube, cube)
         p.drawRect(box)
         p.setFont(label)
-        p.setPen(QColor("#3b2210"))
+        p.setPen(wear_colour.darker(220))
         p.drawText(QRectF(box.left() - 5 * u, box.top(), 4.5 * u, cube), Qt.AlignmentFlag.AlignRight, "x")
     else:
         for i in range(min(n, 5)):

@@ -156,7 +156,7 @@ class HumanPanel(QWidget):
             b = QPushButton(o.text)
             b.setObjectName(f"option:{o.key}")
             b.setToolTip(o.key)
-            style = self.seat.panels.option_style(o.key)
+            style = self.seat.panels.option_style(o.key, rec)
             if style:
                 # a chip (e.g. a cube to play): two to a row
                 b.setStyleSheet(style)

@@ -6,7 +6,7 @@ import os
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeyEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
@@ -35,6 +35,7 @@ from slipstream.engine.tracks.track import COLOUR_NAMES, GEAR_COLOURS, NO_SPACE
 
 from . import printing, recovery
 from .canvas import Selection, TrackScene, TrackView
+from .docklayout import hide_stray_tab_bars
 from .docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
 from .packview import install as install_pack_menu
 from .racedock import install as install_race_docks
@@ -48,6 +49,8 @@ FILTER = "Slipstream tracks (*.yaml *.yml);;All files (*)"
 
 class MainWindow(QMainWindow):
     """One open track. `settings` and `recovery_dir` can be given (tests use temporary ones)."""
+
+    fileSaved = Signal(object)  # the Path a track was just written to (open pack windows reload it)
 
     def __init__(self, settings: QSettings | None = None, recovery_dir: Path | None = None,
                  autosave_ms: int = AUTOSAVE_MS) -> None:
@@ -109,6 +112,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self.view.cellClicked.connect(self._cell_clicked)
         self.view.cellDragged.connect(self._cell_dragged)
+        self.view.cellReleased.connect(lambda: seal(self.undo_stack))  # one paint stroke, one step
         self.view.backgroundClicked.connect(lambda: self.select(None))
         self.view.pointDragged.connect(lambda i, x, y: self.push(cmds.MovePoint(i, (x, y))))
         self.view.pointReleased.connect(lambda: seal(self.undo_stack))
@@ -126,6 +130,7 @@ class MainWindow(QMainWindow):
 
         self._attach(self.doc)
         install_race_docks(self)  # Race menu, Test race and Batch report docks
+        hide_stray_tab_bars(self)
         self.resize(1280, 820)
 
     # --- actions and menus ---------------------------------------------------------------
@@ -313,7 +318,8 @@ class MainWindow(QMainWindow):
         tool = self.view.tool
         if tool == "paint":
             self.select(Selection(lane, seg, seg))
-            self.push(cmds.Paint(lane, seg, self.brush))
+            seal(self.undo_stack)  # a new stroke never joins the one before
+            self.push(cmds.PaintStroke(lane, seg, self.brush))
         elif tool == "grid":
             self.select(Selection(lane, seg, seg))
             index = self._grid_index(lane, seg)
@@ -332,7 +338,7 @@ class MainWindow(QMainWindow):
     def _cell_dragged(self, lane: int, seg: int) -> None:
         if self.view.tool == "paint":
             self.select(Selection(lane, seg, seg))
-            self.push(cmds.Paint(lane, seg, self.brush))
+            self.push(cmds.PaintStroke(lane, seg, self.brush))
         elif self.view.tool == "select" and self.selection is not None and lane == self.selection.lane:
             self.select(Selection(lane, self.selection.first, seg))
 
@@ -533,6 +539,7 @@ class MainWindow(QMainWindow):
         recovery.remove(self.recovery_file)
         self.recovery_file = None
         self._add_recent(path)
+        self.fileSaved.emit(path)
         self._update_title()
         an = self.doc.analysis()
         self.statusBar().showMessage(

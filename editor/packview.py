@@ -43,12 +43,14 @@ from slipstream.engine.editing.packdoc import (
     Change,
     ItemRef,
     PackDocument,
+    RemoveFile,
     RemoveItem,
     ReplaceFileText,
     SetValue,
     add_item,
     items,
     parse_json_path,
+    rebase,
 )
 
 from .cardpreview import CardPreview, card_png, cards_pdf, face_from_card, face_from_data
@@ -239,6 +241,7 @@ class PackWindow(QMainWindow):
         for kind, title in KIND_TITLES.items():
             e.addAction(self._act(f"New {title}…", lambda k=kind: self.add_item_dialog(k), None, f"new-{kind}"))
         e.addAction(self._act("Remove selected item", self.remove_selected, None, "remove-item"))
+        e.addAction(self._act("Delete selected file", self.delete_selected_file, None, "delete-file"))
         v = mb.addMenu("&View")
         for dock in self.docks.values():
             v.addAction(dock.toggleViewAction())
@@ -621,6 +624,33 @@ class PackWindow(QMainWindow):
         if ref is not None:
             self.push(RemoveItem(ref.rel, (ref.key,), ref.index))
 
+    def delete_selected_file(self) -> bool:
+        """Delete the selected file from the pack: undoable; the file goes at the next save."""
+        rel = self._selected_rel()
+        if rel is None or rel == "pack.yaml" or self.doc.state.file(rel) is None:
+            self.statusBar().showMessage("Select a file to delete (the manifest stays)", 5000)
+            return False
+        self.push(RemoveFile(rel))
+        self.select(None)
+        self.statusBar().showMessage(f"Deleted {rel}: it leaves the disk when the pack is saved", 5000)
+        return True
+
+    def reload_from_disk(self, path: Path) -> bool | None:
+        """A file of this pack was saved by the track canvas: show it as it is on disk. A file
+        with unsaved edits here is left alone, with a note in the status bar."""
+        done = self.doc.reload_file(path)
+        if done is False:
+            self.statusBar().showMessage(
+                f"{Path(path).name} was saved in the track canvas, but has unsaved edits here: "
+                "kept this pack's version", 10000)
+        elif done and self.doc.reloaded is not None:
+            rel, old, new = self.doc.reloaded
+            self.doc.reloaded = None
+            rebase((c.cmd for c in (self.undo_stack.command(i) for i in range(self.undo_stack.count()))
+                    if hasattr(c, "cmd")), rel, old, new)
+            self.statusBar().showMessage(f"Reloaded {rel} (saved in the track canvas)", 5000)
+        return done
+
     # --- diagnostics -------------------------------------------------------------------------
     def go_to_diagnostic(self, diag: Diagnostic | None) -> None:
         """Select the item and outline the field a diagnostic points at."""
@@ -697,6 +727,14 @@ def install(window: QMainWindow, menu: Any) -> QAction:
         win.destroyed.connect(lambda _o=None, w=win: windows.remove(w) if w in windows else None)
         win.show()
         return win
+
+    def track_saved(path: Path) -> None:
+        for win in list(windows):
+            win.reload_from_disk(path)
+
+    saved = getattr(window, "fileSaved", None)
+    if saved is not None:
+        saved.connect(track_saved)
 
     def dialog() -> None:
         name = QFileDialog.getExistingDirectory(window, "Open pack folder (the folder holding pack.yaml)")

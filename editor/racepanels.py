@@ -77,8 +77,9 @@ class RacePanels:
         rows += [f"{html.escape(k)}: {html.escape(v)}" for k, v in rs.view(rec.game, seat)]
         return "<br>".join(rows)
 
-    def option_style(self, key: str) -> str:
-        """A style sheet for the button of option `key` ("": a plain button on a whole row)."""
+    def option_style(self, key: str, rec: Any = None) -> str:
+        """A style sheet for the button of option `key` in the race of recorder `rec` ("": a
+        plain button on a whole row)."""
         return ""
 
     # ------------------------------------------------------------------ batches

@@ -37,6 +37,7 @@ class QtCommand(QUndoCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, QtCommand) or not self.cmd.merge(other.cmd):
             return False
+        self.setText(self.cmd.text)  # e.g. a paint stroke says how many cells it covers
         if self.cmd.changes_nothing:
             self.setObsolete(True)
         return True

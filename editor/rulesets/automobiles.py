@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from PySide6.QtGui import QColor
 
@@ -20,8 +21,16 @@ from slipstream.engine.rulesets.automobiles import runner as auto
 
 from ..racepanels import BatchRun, RacePanels
 
-CUBE_COLOURS = {"gear-3": "#ffffff", "gear-4": "#c8c8c8", "gear-5": "#7a7a7a", "gear-6": "#111111",
-                "wear": "#8b5a2b"}
+NO_DISPLAY = "#d8d8d8"  # a cube kind whose pack gives it no `display` colour
+
+
+def cube_colours(pack: str) -> dict[str, str]:
+    """Kind id -> the `display` colour each cube kind of the pack (folder, "" = base) gives."""
+    try:
+        kinds = auto.load_pack_cached(pack).cube_kinds
+    except (ValueError, RuntimeError, OSError):
+        return {}
+    return {k.id: k.display for k in kinds.values() if k.display}
 
 
 def race_spec(spec: RaceSpec, bots: tuple[str, ...] | None = None) -> auto.RaceSpec:
@@ -41,10 +50,17 @@ def pile_text(d: dict[str, int] | None) -> str:
 class AutomobilesPanels(RacePanels):
     heat_maps = True
 
+    def __init__(self) -> None:
+        super().__init__()
+        # the cube colours of each running race's pack, as long as its recorder lives
+        self._colours: WeakKeyDictionary[Any, dict[str, str]] = WeakKeyDictionary()
+
     def start(self, rs: Any, pack: Any, spec: RaceSpec, track: Any,
               humans: frozenset[int] = frozenset()) -> tuple[Any, dict[int, Any]]:
         game, bots = raceframes.new_game(race_spec(spec), track, humans)
-        return raceframes.FrameRecorder(game), bots
+        rec = raceframes.FrameRecorder(game)
+        self._colours[rec] = cube_colours(spec.pack)
+        return rec, bots
 
     def over(self, rec: Any) -> bool:
         return bool(rec.game.over)
@@ -88,12 +104,11 @@ class AutomobilesPanels(RacePanels):
                 f"<br><b>discard</b>: {html.escape(pile_text(piles.discard))}"
                 f"<br><b>bag</b>: {html.escape(pile_text(piles.bag))}")
 
-    def option_style(self, key: str) -> str:
+    def option_style(self, key: str, rec: Any = None) -> str:
         if not key.startswith("play "):
             return ""
         kid = key[5:]
-        # action cubes are named by their colour (yellow, red, ...)
-        bg = CUBE_COLOURS.get(kid) or (kid if QColor(kid).isValid() else "#f2d16b")
+        bg = self._colours.get(rec, {}).get(kid, NO_DISPLAY) if rec is not None else NO_DISPLAY
         fg = "#ffffff" if QColor(bg).lightnessF() < 0.5 else "#000000"
         return (f"QPushButton{{background:{bg};color:{fg};border:2px solid #333;"
                 f"border-radius:4px;padding:3px 8px}}")

@@ -121,6 +121,25 @@ class Paint(Command):
         return te.paint(data, self.lane, self.segment, self.colour)
 
 
+class PaintStroke(Paint):
+    """One cell of a paint stroke (a drag): the cells of one stroke merge into one undo step,
+    and the stroke ends when the gesture is sealed (the mouse is released)."""
+
+    merge_key = "paint-stroke"
+
+    def __init__(self, lane: int, segment: int, colour: int) -> None:
+        super().__init__(lane, segment, colour)
+        self.cells = [(lane, segment)]
+
+    def merge(self, other: Command) -> bool:
+        if not isinstance(other, PaintStroke) or other.colour != self.colour or not super().merge(other):
+            return False
+        self.cells += [c for c in other.cells if c not in self.cells]
+        if len(self.cells) > 1:
+            self.text = f"Paint stroke of {len(self.cells)} cells {COLOUR_NAMES.get(self.colour, self.colour)}"
+        return True
+
+
 class SplitSpace(Command):
     def __init__(self, lane: int, boundary: int) -> None:
         super().__init__()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -226,6 +226,8 @@ class PackDocument:
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._written: dict[str, str] = {}
         self._loader: PackLoader | None = None
+        # (rel, old, new) of the last file taken in from disk by reload_file
+        self.reloaded: tuple[str, FileState | None, FileState] | None = None
 
     # --- construction ----------------------------------------------------------------------
     @classmethod
@@ -360,10 +362,45 @@ class PackDocument:
             self._scratch.cleanup()
             self._scratch = None
 
+    # --- files changed by another editor --------------------------------------------------
+    def reload_file(self, path: str | Path) -> bool | None:
+        """Take in a file of this pack that another editor (the track canvas) wrote: its
+        state, saved state and disk text follow the disk, with no undo step. Returns None when
+        `path` is not a YAML file of this pack, False when the file has unsaved edits here (it
+        is left as it is: the user decides), True when it was taken in or was already so."""
+        try:
+            rel = Path(path).resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return None
+        if rel not in set(_walk(self.root)):
+            return None
+        text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
+        here, saved = self.state.file(rel), self.saved.file(rel)
+        if here != saved:
+            return False
+        if self.disk.get(rel) == text and here is not None:
+            return True
+        fresh = state_of(rel, text)
+        self.disk[rel] = text
+        self._texts.pop(rel, None)
+        self.saved = self.saved.with_file(fresh)
+        self.reloaded = (rel, here, fresh)
+        self.set_state(self.state.with_file(fresh), reason="load")
+        return True
+
     # --- saving --------------------------------------------------------------------------
     def save(self) -> list[str]:
-        """Write every changed file atomically; returns the paths written."""
+        """Write every changed file atomically and delete removed ones; returns the paths
+        written or deleted."""
         written = []
+        for rel in [r for r in self.disk if self.state.file(r) is None]:
+            target = self.root / rel
+            if not target.exists():
+                continue  # a new file's first lines, kept for when it is added again
+            target.unlink()  # removed with RemoveFile
+            written.append(rel)
+            del self.disk[rel]
+            self._texts.pop(rel, None)
         saved = {f.rel: f for f in self.saved.files}
         for f in self.state.files:
             if saved.get(f.rel) == f and f.rel in self.disk:
@@ -384,6 +421,16 @@ class PackDocument:
         """The file new items of `kind` go to: the last own file of that kind."""
         found = [f.rel for f in self.state.files if f.kind == kind]
         return found[-1] if found else None
+
+
+def rebase(commands: Iterable[Command], rel: str, old: FileState | None, new: FileState) -> None:
+    """After `reload_file`: the undo history's states that held the file as it was on disk
+    hold it as it is now, so undoing an older edit does not bring back the old file."""
+    for cmd in commands:
+        for attr in ("before", "after"):
+            st = getattr(cmd, attr, None)
+            if isinstance(st, PackState) and st.file(rel) == old:
+                setattr(cmd, attr, st.with_file(new))
 
 
 def state_of(rel: str, text: str) -> FileState:
@@ -517,6 +564,21 @@ class AddFile(PackCommand):
         if state.file(self.rel) is not None:
             return state
         return state.with_file(FileState(self.rel, self.data))
+
+
+class RemoveFile(PackCommand):
+    """Delete a file of the pack (from disk at the next save; undo brings it back). The
+    manifest stays: without it the folder is no pack."""
+
+    def __init__(self, rel: str) -> None:
+        super().__init__()
+        self.rel = rel
+        self.text = f"Delete file {rel}"
+
+    def new_state(self, state: Any) -> Any:
+        if self.rel == MANIFEST or state.file(self.rel) is None:
+            return state
+        return PackState(tuple(f for f in state.files if f.rel != self.rel))
 
 
 class Batch(Command):

@@ -11,7 +11,7 @@ encloses it, otherwise against its schema only.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -186,24 +186,28 @@ def pack_folder_result(folder: Path, use_cache: bool | None = None) -> PackValid
 
 
 def validate_paths(paths: Iterable[str | Path], use_cache: bool = True,
-                   skip_untagged: bool = False) -> tuple[list[Diagnostic], int]:
+                   skip_untagged: bool = False,
+                   progress: Callable[[int, int], None] | None = None) -> tuple[list[Diagnostic], int]:
     """Validate files and folders (recursively). Returns diagnostics and the number of files.
 
     A folder holding `pack.yaml` is validated as a whole pack; unchanged packs come from the
     result cache (engine/packs/resultcache.py) unless `use_cache` is False. With `skip_untagged`,
     files given by name are treated as files found in a folder: without a tag, skipped (F002).
+    `progress(done, total)` is told the files checked so far, once before the first and after
+    each file or pack (a pack counts as its files).
     """
     from slipstream.engine.packs.resultcache import using
 
     with using(use_cache):
-        diags, count = _validate_paths(paths, skip_untagged)
+        diags, count = _validate_paths(paths, skip_untagged, progress)
     # a pack's manifest reports the whole pack: given with other files of it, say each once
     return list(dict.fromkeys(diags)), count
 
 
-def _validate_paths(paths: Iterable[str | Path], skip_untagged: bool = False) -> tuple[list[Diagnostic], int]:
-    diags: list[Diagnostic] = []
-    count = 0
+def _work(paths: Iterable[str | Path], skip_untagged: bool, count: bool) -> list[tuple[str, Path, int]]:
+    """What to check, in order: (`pack` | `file` | `named` | `missing`, path, files it holds;
+    a pack's files are counted only when `count`, for a progress bar)."""
+    work: list[tuple[str, Path, int]] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
@@ -211,18 +215,38 @@ def _validate_paths(paths: Iterable[str | Path], skip_untagged: bool = False) ->
             for m in sorted(path.rglob(MANIFEST)):
                 if any(part.startswith(".") for part in m.relative_to(path).parts):
                     continue
-                res = pack_folder_result(m.parent)
-                diags += res.diagnostics
-                count += res.files
+                work.append(("pack", m.parent, sum(1 for _ in walk_pack(m.parent)) if count else 1))
                 packs.append(m.parent)
             for f in _walk(path):
                 if any(h == f.parent or h in f.parents for h in packs):
                     continue
-                count += 1
-                diags += validate_file(f, explicit=False)
+                work.append(("file", f, 1))
         elif path.exists():
-            count += 1
-            diags += validate_file(path, explicit=not skip_untagged)
+            work.append(("file" if skip_untagged else "named", path, 1))
         else:
+            work.append(("missing", path, 0))
+    return work
+
+
+def _validate_paths(paths: Iterable[str | Path], skip_untagged: bool = False,
+                    progress: Callable[[int, int], None] | None = None) -> tuple[list[Diagnostic], int]:
+    diags: list[Diagnostic] = []
+    count = 0
+    work = _work(paths, skip_untagged, progress is not None)
+    total, done = sum(n for _, _, n in work), 0
+    if progress is not None:
+        progress(0, total)
+    for what, path, n in work:
+        if what == "pack":
+            res = pack_folder_result(path)
+            diags += res.diagnostics
+            count += res.files
+        elif what == "missing":
             diags.append(make("F001", str(path), 1, 1, "$", "no such file or folder"))
+        else:
+            count += 1
+            diags += validate_file(path, explicit=what == "named")
+        done += n
+        if progress is not None and n:
+            progress(done, total)
     return diags, count

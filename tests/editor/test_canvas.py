@@ -125,3 +125,53 @@ def test_a_new_shape_redraws_only_the_tracks_own_items(window):
     w.push(c.SetLaneCount(4))  # a new shape: every space item is rebuilt
     assert other.scene() is w.scene
     assert len(w.scene.spaces) == len(w.doc.track.spaces)
+
+
+def test_segment_and_grid_labels_are_readable_at_fit_zoom(window, qtbot):
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+    w = window
+    w.open_path(BUNDLED[0], ask=False)
+    w.view.fit()
+    scale = w.view.transform().m11()
+    numbers = [i for i in w.scene._static if isinstance(i, QGraphicsSimpleTextItem)]
+    grid = [i for i in w.scene._grid_items if isinstance(i, QGraphicsSimpleTextItem)]
+    assert numbers and grid
+    # pixel height of the letters on screen (a font's pixel size is its letter height)
+    assert min(i.font().pixelSize() * scale for i in numbers) >= 11
+    assert min(i.font().pixelSize() * scale for i in grid) >= 8.5
+    # and the grid labels still fit inside their slot's box
+    lw = w.scene.drawing.lane_width
+    assert all(i.boundingRect().width() <= lw * 0.9 for i in grid)
+
+
+def test_the_figure_of_eight_crossing_is_a_bridge_of_the_later_branch(window, qtbot):
+    from PySide6.QtCore import QPointF, QRectF
+
+    from slipstream.editor.canvas import SpaceItem
+
+    w = window
+    w.new_from_template("figure-eight")
+    n = w.doc.track.segments
+    centre = QPointF(0, 0)  # the lemniscate crosses itself at the origin
+    under = [i for i in w.scene.items(centre) if isinstance(i, SpaceItem)]
+    firsts = sorted({i.space.first for i in under})
+    assert len(under) >= 2 and firsts[-1] - firsts[0] > n // 4  # two branches lie there
+    top = under[0]  # items() lists the topmost first
+    assert top.space.first == firsts[-1]  # the later branch passes over
+    # every space of the later branch near the crossing is drawn over every one of the earlier
+    for dx in (-30, 0, 30):
+        for dy in (-30, 0, 30):
+            here = [i for i in w.scene.items(QPointF(dx, dy)) if isinstance(i, SpaceItem)]
+            if len({i.space.first * 4 // n for i in here}) > 1:
+                assert here[0].space.first == max(i.space.first for i in here)
+    # no dashed tick of the branch below is drawn over the bridge
+    near = [t for t in w.scene._ticks if t.path().intersects(QRectF(-20, -20, 40, 40))]
+    assert near
+    for t in near:  # below the bridge, or the bridge's own ticks (its stretch of the lap)
+        assert t.zValue() < top.zValue() or t.zValue() - top.zValue() <= 1 / 16
+    assert any(t.zValue() < top.zValue() for t in near)  # the lower branch's ticks are there
+    # a click at the crossing picks the cell drawn on top
+    lane, seg = w.scene.cell_at(centre)
+    assert top.space.lane == lane and top.space.first <= seg < top.space.first + top.space.length
+    w.doc.saved = w.doc.state

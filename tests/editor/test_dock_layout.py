@@ -19,3 +19,41 @@ def test_grid_table_gets_the_room_the_track_form_does_not_need(window, qtbot) ->
     # and back
     track.raise_()
     qtbot.waitUntil(lambda: track.height() < grid.height(), timeout=2000)
+
+
+
+def _dock_tab_bars(window):
+    from PySide6.QtWidgets import QTabBar
+
+    return [b for b in window.findChildren(QTabBar) if b.parent() is window and b.isVisible()]
+
+
+def test_no_stray_tab_bar_sits_behind_the_canvas(qtbot, tmp_path) -> None:
+    from PySide6.QtCore import QRect, QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from slipstream.editor.mainwindow import MainWindow
+
+    from .conftest import BUNDLED
+
+    # the first frames, before the event loop has run (Qt deletes the stray bar later, but
+    # until then it is drawn: the first paint, a screenshot, a slow start)
+    window = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                        recovery_dir=tmp_path / "recovery", autosave_ms=3_600_000)
+    qtbot.addWidget(window)
+    window.show()
+    window.open_path(BUNDLED[0], ask=False)
+    for step in (lambda: None, window.docks["history"].raise_, window.docks["race"].raise_,
+                 lambda: window.resize(1000, 700)):
+        step()
+        QApplication.processEvents()
+        canvas = window.centralWidget()
+        central = QRect(canvas.mapTo(window, canvas.rect().topLeft()), canvas.size())
+        bars = _dock_tab_bars(window)
+        tabs = [tuple(b.tabText(i) for i in range(b.count())) for b in bars]
+        assert sorted(tabs) == sorted({*tabs}), tabs  # each tab group has one bar
+        assert {("Grid", "History"), ("Track", "Test race")} <= set(tabs)
+        for b in bars:
+            where = QRect(b.mapTo(window, b.rect().topLeft()), b.size())
+            assert not where.intersects(central), (tabs, where, central)
+    window.doc.saved = window.doc.state

@@ -161,3 +161,47 @@ def test_painting_a_range_is_one_step_and_repeating_it_leaves_none(window, qtbot
     assert w.undo_stack.count() == 1
     w.act_undo.trigger()
     assert not w.doc.dirty
+
+
+def test_a_paint_stroke_by_dragging_is_one_undo_step(window, qtbot):
+    w = window
+    w.open_path(BUNDLED[0], ask=False)
+    original = w.doc.state
+    click_tool(qtbot, w, "paint")
+    w.paint_selection(6)  # the brush: black
+    view = w.view
+    cells = [(1, s) for s in range(2, 12)]
+    assert any(w.doc.track.space_at(*x).colour != 6 for x in cells)
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.mapFromScene(w.scene.cell_centre(*cells[0])))
+    for cell in cells[1:]:
+        qtbot.mouseMove(view.viewport(), view.mapFromScene(w.scene.cell_centre(*cell)))
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton,
+                       pos=view.mapFromScene(w.scene.cell_centre(*cells[-1])))
+    assert all(w.doc.track.space_at(*x).colour == 6 for x in cells)
+    assert w.undo_stack.count() == 1
+    assert w.undo_stack.text(0).startswith("Paint stroke of ")
+    painted = w.doc.state
+    # a second stroke is a step of its own
+    w.paint_selection(3)
+    click_cell(qtbot, w, 1, 5)
+    assert w.doc.track.space_at(1, 5).colour == 3 and w.undo_stack.count() == 2
+    w.act_undo.trigger()
+    assert w.doc.state == painted
+    w.act_undo.trigger()
+    assert w.doc.state == original and not w.act_undo.isEnabled()
+
+
+def test_paint_strokes_merge_without_qt_until_sealed():
+    doc = TrackDocument.new({"slipstream": "track/1", "id": "t", "name": "T", "laps": 1, "lanes": 1,
+                             "layout": ["3 3 3 3 3 3"], "grid": [{"lane": 0, "segment": 5}]})
+    stack = c.CommandStack(doc)
+    for s in range(4):
+        stack.push(c.PaintStroke(0, s, 6))
+    assert len(stack.commands) == 1 and stack.commands[0].cells == [(0, 0), (0, 1), (0, 2), (0, 3)]
+    stack.seal()
+    stack.push(c.PaintStroke(0, 4, 6))
+    assert len(stack.commands) == 2
+    stack.undo()
+    stack.undo()
+    assert doc.data["layout"] == ["3 3 3 3 3 3"]

@@ -155,3 +155,52 @@ def test_a_comment_typed_in_the_yaml_tab_survives_later_form_edits(base_copy):
     assert "  # a risky set\n  - id: gamble\n    name: Big Gamble\n" in saved
     stack.undo()
     assert "  # a risky set\n  - id: gamble\n    name: Gamble\n" in doc.text(rel)
+
+
+def test_a_removed_file_is_deleted_at_save_and_undo_brings_it_back(base_copy):
+    from slipstream.engine.editing.packdoc import RemoveFile
+
+    doc = PackDocument.open(base_copy)
+    stack = CommandStack(doc)
+    rel = "sponsors.yaml"
+    original = doc.state
+    assert stack.push(RemoveFile(rel))
+    assert doc.state.file(rel) is None and doc.dirty
+    assert not stack.push(RemoveFile("pack.yaml"))  # the manifest stays: no step
+    stack.undo()
+    assert doc.state is original and not doc.dirty
+    stack.redo()
+    assert doc.save() == [rel]
+    assert not (base_copy / rel).exists() and not doc.dirty
+    assert PackDocument.open(base_copy).state.file(rel) is None
+
+
+def test_reload_file_takes_in_a_file_written_elsewhere_unless_edited_here(base_copy):
+    from slipstream.engine.editing.packdoc import rebase
+
+    doc = PackDocument.open(base_copy)
+    stack = CommandStack(doc)
+    ref = _card(doc, "manager")
+    stack.push(SetValue(ref.rel, (*ref.path, "name"), "Manage"))
+    doc.save()
+    rel = "tracks/first-oval.yaml"
+    path = base_copy / rel
+    path.write_text(path.read_text().replace("name: First Oval", "name: Other Oval"))
+    old = doc.saved.file(rel)
+    assert doc.reload_file(path) is True
+    assert doc.state.file(rel).data["name"] == "Other Oval" and not doc.dirty
+    assert doc.reloaded is not None and doc.reloaded[0] == rel
+    rebase(stack.commands, rel, old, doc.reloaded[2])
+    stack.undo()  # an older edit undone does not bring the old track back
+    assert doc.state.file(rel).data["name"] == "Other Oval"
+    stack.redo()
+    # unsaved edits here win: the file is left alone
+    stack.push(SetValue(rel, ("laps",), 9))
+    path.write_text(path.read_text().replace("name: Other Oval", "name: Third"))
+    assert doc.reload_file(path) is False
+    assert doc.state.file(rel).data["laps"] == 9 and doc.state.file(rel).data["name"] == "Other Oval"
+    # a new file saved into the pack folder joins it; a file elsewhere is none of its business
+    (base_copy / "tracks" / "new.yaml").write_text((base_copy / "tracks" / "first-oval.yaml").read_text())
+    assert doc.reload_file(base_copy / "tracks" / "new.yaml") is True
+    assert doc.state.file("tracks/new.yaml") is not None
+    assert doc.reload_file(base_copy.parent / "elsewhere.yaml") is None

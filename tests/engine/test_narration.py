@@ -75,3 +75,50 @@ def test_a_narrator_of_a_log_header_alone_names_kinds_and_seats():
     # a header of a pack that is not at hand: ids, never an error
     lost = narrator_of({**res.header, "pack_path": "/nowhere/at/all"})
     assert lost.kind("red") == "red"
+
+
+def _positions_told(text: str, names: list[str]) -> list[tuple[str, str, str]]:
+    """(seat, from, to) for every car move the turn-by-turn summary shows, in order."""
+    import re
+
+    shown: list[tuple[str, str, str]] = []
+    for line in text.splitlines():
+        m = re.match(r"R\d+\s+(\S+)\s+(.*)$", line)
+        if not m:
+            continue
+        seat, rest = m.groups()
+        moved = re.search(r"moved ([\d:]+(?: -> [\d:]+)+)", rest)
+        if moved:
+            cells = moved.group(1).split(" -> ")
+            shown.append((seat, cells[0], cells[-1]))
+        for who, a, b in re.findall(r"(?:; |\()(?:(\S+) )?slid ([\d:]+) -> ([\d:]+)", rest):
+            shown.append((who or seat, a, b))
+        for who, b in re.findall(r"(\S+) driven on to ([\d:]+)", rest):
+            shown.append((who, "", b))
+    return shown
+
+
+def test_the_race_summary_shows_momentum_slides_so_no_car_jumps_between_turns():
+    from slipstream.engine.rulesets.automobiles.narration import race_text
+
+    slides = 0
+    for res in [*races(), run_race(RaceSpec("", "first-oval", 7, BOTS[:2] * 2))]:
+        text = race_text(res)
+        slides += sum(1 for e in res.log if e.get("ev") == "momentum")
+        assert text.count(" slid ") == sum(1 for e in res.log if e.get("ev") == "momentum")
+        where: dict[str, str] = {}
+        for seat, a, b in _positions_told(text, res.names):
+            if a and seat in where:
+                assert where[seat] == a, (seat, a, where[seat])  # each move starts where the last ended
+            where[seat] = b
+    assert slides > 0  # the races above do slide
+
+
+def test_a_slide_is_told_with_its_lane_on_the_movers_turn():
+    out = CliRunner().invoke(main, ["race", "--seed", "7"])
+    assert out.exit_code == 0, out.output
+    line = next(ln for ln in out.output.splitlines() if ln.startswith("R33  P2"))
+    assert line.endswith("(+4 wear; P3 slid 0:60 -> 0:61)")
+    after = next(ln for ln in out.output.splitlines() if ln.startswith("R") and " P3 " in ln[:10]
+                 and "moved 0:61 ->" in ln)
+    assert after

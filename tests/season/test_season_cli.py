@@ -110,3 +110,29 @@ def test_tracks_can_be_files(tmp_path: Path) -> None:
             "--laps", "1", "--format", "json", "--log", str(tmp_path))
     assert r.exit_code == 0, r.output
     assert run("replay", str(tmp_path / "season-1.jsonl")).output.strip() == "identical"
+
+
+def test_one_season_says_one_point_and_names_sponsors_by_their_card() -> None:
+    r = run("season", "--players", "4", "--bots", "greedy,random", "--seed", "3", "--laps", "1")
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "+1 points" not in out and " 1 points" not in out
+    assert "+1 point\n" in out and "+2 points" in out
+    placed = [ln for ln in out.splitlines() if ln.startswith("  ") and " point" in ln and ". P" in ln]
+    assert placed and all(ln.rstrip().endswith(("point", "points")) for ln in placed)
+    assert "Apex Bank" in out or "Bolt Brothers" in out or "Clearwater Oils" in out
+    applies = [ln for ln in out.splitlines() if " applies " in ln]
+    assert applies
+    import re
+
+    for ln in applies:  # a name, then the id that --sponsor-first takes
+        assert re.search(r" applies [A-Z][\w ]+ \([a-f][1-3]\), (first|middle|last) bracket$", ln), ln
+
+
+def test_season_statistics_name_sponsors_by_their_card() -> None:
+    import re
+
+    r = run("season", "--players", "3", "--bots", "greedy", "--seasons", "2", "--laps", "1")
+    assert r.exit_code == 0, r.output
+    rows = [ln for ln in r.output.splitlines() if re.match(r"  [a-f][1-3] ", ln)]
+    assert rows and all(re.match(r"  [a-f][1-3] [A-Z][\w ]+ I{1,3} +\d", ln) for ln in rows), rows

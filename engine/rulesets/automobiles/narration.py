@@ -174,6 +174,7 @@ def race_text(res: Any) -> str:
                                   for i, p in enumerate(res.grid)), ""]
     cur: dict[str, Any] | None = None
     out_turns: list[str] = []
+    lanes: dict[int, str] = {}  # seat -> lane of its car, from the last car or drive entry
 
     def flush() -> None:
         if cur is None:
@@ -196,6 +197,7 @@ def race_text(res: Any) -> str:
             extras.append("drafting")
         if cur["bought"]:
             extras.append("bought " + ", ".join(tell.kind(k) for k in cur["bought"]))
+        extras += cur["slides"]
         if cur["lap"]:
             extras.append(cur["lap"])
         out_turns.append(f"R{cur['round']:<3} {names[p]:<4} {what}" + (f" ({'; '.join(extras)})" if extras else ""))
@@ -204,10 +206,13 @@ def race_text(res: Any) -> str:
         if ev.get("t") != "event":
             continue
         e = ev["ev"]
+        if e in ("car", "drive"):
+            lanes[ev["p"]] = str(ev["dst"]).split(":")[0]
         if e == "turn":
             flush()
             cur = {"p": ev["p"], "round": ev["round"], "pit": ev["choice"] == "pit", "pit_wear": 0,
-                   "plays": {}, "move": "", "wear": 0, "draft": False, "bought": [], "lap": ""}
+                   "plays": {}, "move": "", "wear": 0, "draft": False, "bought": [], "lap": "",
+                   "slides": []}
         elif cur is None:
             continue
         elif e == "pit":
@@ -218,6 +223,8 @@ def race_text(res: Any) -> str:
             cur["move"] = f"{ev['src']} -> {ev['dst']}"
         elif e == "drive" and ev["p"] == cur["p"]:
             cur["move"] = (cur["move"] or "") + f" -> {ev['dst']}"
+        elif e in ("car", "drive"):  # another seat's car moved by an effect during this turn
+            cur["slides"].append(f"{tell.who(ev['p'])} driven on to {ev['dst']}")
         elif e == "gain" and ev["p"] == cur["p"]:
             if ev["why"] == "buy":
                 cur["bought"].append(ev["kind"])
@@ -225,6 +232,12 @@ def race_text(res: Any) -> str:
                 cur["wear"] += ev["n"]
         elif e == "decline" and ev["p"] == cur["p"]:
             cur["draft"] = ev["drafting"]
+        elif e == "momentum":  # RULES §4.1: any car may slide after a move, not only the mover's
+            lane = lanes.get(ev["p"])
+            src, dst = (f"{lane}:{ev['src']}", f"{lane}:{ev['dst']}") if lane is not None \
+                else (f"segment {ev['src']}", str(ev["dst"]))
+            mover = "slid" if ev["p"] == cur["p"] else f"{tell.who(ev['p'])} slid"
+            cur["slides"].append(f"{mover} {src} -> {dst}")
         elif e == "final_round":
             cur["lap"] = "finish line: final round"
     flush()

@@ -159,7 +159,15 @@ def _pct(r: dict[str, Any]) -> str:
             f"({r['wins']}/{r['n']})")
 
 
-def format_season_summary(s: dict[str, Any]) -> str:
+def format_season_summary(s: dict[str, Any], sponsor_names: dict[str, str] | None = None) -> str:
+    """The text report of `summarise_seasons`; sponsors with their card names when given."""
+    names = sponsor_names or {}
+    width = max([8, *(len(f"{sp['sponsor']} {names[sp['sponsor']]}") for sp in s["sponsors"]
+                      if sp["sponsor"] in names)])
+
+    def label(sid: str) -> str:
+        return f"{sid} {names[sid]}" if sid in names else sid
+
     lines = [f"{s['seasons']} seasons, {s['races']} races, {s['players']} players"
              + (f" ({s['capped']} races ended by the round cap)" if s["capped"] else ""),
              "season win rate by bot (95% interval):"]
@@ -173,13 +181,13 @@ def format_season_summary(s: dict[str, Any]) -> str:
         even = 100 / s["players"] if s["players"] else 0
         lines.append("sponsors: pick rate when offered, and how often a holder won the race driven "
                      f"with it (even chance {even:.0f}%), 95% intervals:")
-        lines.append(f"  {'sponsor':<8} {'picked/offered':<36} {'holder race wins':<36} {'vs grid':<8} "
+        lines.append(f"  {'sponsor':<{width}} {'picked/offered':<36} {'holder race wins':<36} {'vs grid':<8} "
                      f"{'flag':<7}{'holder season wins':<36} cubes -/+ per use")
         for sp in s["sponsors"]:
             exp = sp["expected_race_wins"]
             ratio = f"x{sp['race_win_rate']['wins'] / exp:.2f}" if exp else "-"
             flag = {"strong": "STRONG", "weak": "weak"}.get(sp.get("verdict", ""), "")
-            lines.append(f"  {sp['sponsor']:<8} {_pct(sp['pick_rate']):<36} {_pct(sp['race_win_rate']):<36} "
+            lines.append(f"  {label(sp['sponsor']):<{width}} {_pct(sp['pick_rate']):<36} {_pct(sp['race_win_rate']):<36} "
                          f"{ratio:<8} {flag:<7}{_pct(sp['season_win_rate']):<36} "
                          f"-{sp['removed_per_use']:.1f} / +{sp['gained_per_use']:.1f}")
         lines.append("  (vs grid: holder race wins / wins expected from the holders' grid slots and bots in races 2+;")
@@ -187,7 +195,7 @@ def format_season_summary(s: dict[str, Any]) -> str:
         lines.append(f"   the interval is widened to z = {s.get('flag_z', 1.96):.2f} for the {len(s['sponsors'])} "
                      "sponsors compared,")
         lines.append("   so a pack of even sponsors gets a false flag about 1 report in 20)")
-        strong = [sp["sponsor"] for sp in s["sponsors"] if sp.get("verdict") == "strong"]
+        strong = [label(sp["sponsor"]) for sp in s["sponsors"] if sp.get("verdict") == "strong"]
         if strong:
             lines.append(f"over-strong sponsors (holders win clearly more than their grid slots predict): "
                          f"{', '.join(strong)}")
