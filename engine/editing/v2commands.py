@@ -12,6 +12,8 @@ Data = dict[str, Any]
 
 
 class PaintPlain(Command):
+    merge_key = "plain"  # a drag paints many squares in one step (the editor seals on release)
+
     def __init__(self, lane: int, segment: int) -> None:
         super().__init__()
         self.lane, self.segment = lane, segment
