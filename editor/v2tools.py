@@ -163,13 +163,17 @@ class Track2Layers:
                 if sp is not None and sp.first != c.first:
                     spots.append((d.point(sp.lane, sp.first + sp.length / 2), value))
             for at, value in spots:
-                ring = QPainterPath()
-                ring.addEllipse(QPointF(*at), r * 1.15, r * 1.15)
-                item = QGraphicsPathItem(ring)
-                item.setBrush(QColor("#ffffff"))
-                item.setPen(QPen(QColor(CORNER_INK), r * 0.3))
-                self._add(item, 2.6)
-                self._text(str(value), at, font, "#000000", 2.7)
+                self._roundel(at, value, font, r)
+
+    def _roundel(self, at: Point, value: int, font: QFont, r: float) -> None:
+        """A speed-limit sign: the value in a red-ringed white disc."""
+        ring = QPainterPath()
+        ring.addEllipse(QPointF(*at), r * 1.15, r * 1.15)
+        item = QGraphicsPathItem(ring)
+        item.setBrush(QColor("#ffffff"))
+        item.setPen(QPen(QColor(CORNER_INK), r * 0.3))
+        self._add(item, 4.6)
+        self._text(str(value), at, font, "#000000", 4.7)
 
     def _links(self, track: Track, d: TrackDrawing) -> None:
         geo = geometry_successors(track)
@@ -226,6 +230,8 @@ class Track2Layers:
             a = space_centre(track, d, e.cell)
             if a is not None and pit.space_at(e.to) is not None:
                 self._pit_arrow(a, place.point(e.to + 0.5), e.main, width)
+                if e.speed is not None:
+                    self._roundel(a, e.speed, font, d.lane_width * 0.3)
         for x in pit.exits:
             b = space_centre(track, d, x.cell)
             if b is not None and pit.space_at(x.source) is not None:

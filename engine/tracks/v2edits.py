@@ -202,17 +202,26 @@ def _pit(data: Data) -> dict[str, Any] | None:
 def draw_pit(data: Data, entry: str, length: int, exit_: str) -> Data:
     """Draw the pit lane: `length` plain squares from main-track space `entry` to `exit_`.
 
-    A pit lane already there keeps its boxes (those still inside it) and its options.
+    A pit lane already there is redrawn: its main entry and exit move, keeping their other
+    fields (an entry speed limit, say); further entries and exits, boxes and options stay,
+    those that would lie beyond the new last square are dropped.
     """
     if length < 1:
         raise ValueError("a pit lane has at least one square")
     old = _pit(data) or {}
+    entries = [dict(e) for e in old.get("entries") or [] if isinstance(e, dict)]
+    exits = [dict(x) for x in old.get("exits") or [] if isinstance(x, dict)]
+    first_entry = {**(entries[0] if entries else {}), "from": entry}
+    if not 0 <= first_entry.get("to", 0) < length:
+        first_entry.pop("to")
+    first_exit = {**(exits[0] if exits else {}), "from": length - 1, "to": exit_}
+    inside = lambda v: isinstance(v, int) and 0 <= v < length  # noqa: E731
     pit: dict[str, Any] = {
         "layout": " ".join(["o"] * length),
-        "entries": [{"from": entry}],
-        "exits": [{"from": length - 1, "to": exit_}],
+        "entries": [first_entry] + [e for e in entries[1:] if inside(e.get("to", 0))],
+        "exits": [first_exit] + [x for x in exits[1:] if inside(x.get("from", length - 1))],
     }
-    boxes = [b for b in old.get("boxes") or [] if isinstance(b, int) and 0 <= b < length]
+    boxes = [b for b in old.get("boxes") or [] if inside(b)]
     if boxes:
         pit["boxes"] = boxes
     for key in PIT_VALUES:

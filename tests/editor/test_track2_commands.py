@@ -127,6 +127,19 @@ def test_boxes_outside_a_shortened_pit_lane_go_with_it():
     assert v2.toggle_box(out, 3)["pit"]["boxes"] == [2, 4, 5]
 
 
+def test_redrawing_a_pit_lane_keeps_its_entry_speed_and_extra_entries():
+    data = TrackDocument.open(REDLINE).data
+    out = v2.draw_pit(data, "0:5", 12, "0:18")
+    assert out["pit"]["entries"] == [{"from": "0:5", "to": 0, "speed": 30},
+                                     {"from": "0:7", "to": 2, "speed": 20, "main": False},
+                                     {"from": "0:10", "to": 5, "speed": 20, "main": False}]
+    assert out["pit"]["exits"] == [{"from": 11, "to": "0:18"}]
+    assert out["pit"]["can_win"] is False and out["pit"]["side"] == "inside"
+    short = v2.draw_pit(data, "0:4", 4, "0:17")
+    assert [e["from"] for e in short["pit"]["entries"]] == ["0:4", "0:7"]  # 0:10 led to pit:5
+    assert v2.draw_pit(data, "0:4", 12, "0:17") is data  # the same lane again: no edit
+
+
 def random_v2_command(rng: random.Random, doc: TrackDocument) -> c.Command:
     """One random track/2 edit (or a space edit) that the editor could make on `doc`."""
     data = doc.data

@@ -106,9 +106,17 @@ def test_a_drag_backwards_marks_the_same_corner_and_a_click_picks_it(window, qtb
     assert w.track2_panel.current_corner() == 3 and w.undo_stack.count() == 2
     w.track2_panel.lane_spins[2].setValue(70)
     assert w.doc.data["corners"][3]["lane_speeds"] == [40, 50, 70]
-    w.undo_stack.undo()
-    w.undo_stack.undo()
-    w.undo_stack.undo()
+    # a space's own limit: select it, then set it in the dock
+    click_tool(qtbot, w, "select")
+    click_cell(qtbot, w, 0, 47)
+    space = w.track2_panel.findChild(QSpinBox, "space-speed")
+    assert space.isEnabled() and w.track2_panel.space_label.text() == "Space 0:47"
+    space.setValue(30)
+    assert w.doc.data["corners"][3]["space_speeds"] == {"0:47": 30}
+    click_cell(qtbot, w, 0, 60)  # outside every corner: nothing to set
+    assert not space.isEnabled()
+    for _ in range(4):
+        w.undo_stack.undo()
     assert w.doc.data["corners"] == before
 
 
