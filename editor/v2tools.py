@@ -1,7 +1,7 @@
 """The track/2 tools of the canvas and what they draw: corners, links, the pit lane and boxes.
 
 `Track2Layers` draws corners (zone outline, stop flag, speed limits), links that differ from
-the geometry (arrows) and the pit lane (squares, boxes, entry and exit arrows) on the track
+the geometry (arrows), the pit lane (squares, boxes, entry and exit arrows) and board features on the track
 scene, with the engine's geometry (TrackDrawing, place_pit) so that they sit where the SVG
 puts them. `Track2Tools` turns mouse input into commands for the tools:
 
@@ -98,7 +98,8 @@ class Track2Layers:
     def show(self, track: Track | None) -> None:
         d = self.scene.drawing
         key = None if track is None or d is None else (
-            track.segments, track.lanes, track.geometry, track.corners, track.links, track.pit, track.spaces)
+            track.segments, track.lanes, track.geometry, track.corners, track.links, track.pit, track.features,
+            track.cells)  # the cells, not the spaces: a recolour leaves these layers as they are
         if key == self._key and key is not None and self.items and self.items[0].scene() is self.scene:
             return
         self._key = key
@@ -114,6 +115,26 @@ class Track2Layers:
         self._corners(track, d, font)
         self._links(track, d)
         self._pit(track, d, font)
+        self._features(track, d)
+
+    def _features(self, track: Track, d: TrackDrawing) -> None:
+        """Board features (a pit wall): a thick dark outline on their spaces, as in the SVG."""
+        path = QPainterPath()
+        for f in track.features:
+            for name in f.spaces:
+                sp = track.space_named(name)
+                if sp is None or (sp.lane == PIT_LANE and self.place is None):
+                    continue
+                poly = self.place.space_polygon(sp) if sp.lane == PIT_LANE and self.place else d.space_polygon(sp)
+                path.addPolygon(_poly(poly))
+                path.closeSubpath()
+        if not path.isEmpty():
+            item = QGraphicsPathItem(path)
+            pen = QPen(QColor("#2b2b2b"), max(2.0, d.lane_width * 0.12))
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            item.setPen(pen)
+            item.setToolTip(", ".join(sorted({f.kind for f in track.features})))
+            self._add(item, 0.8)
 
     def _text(self, text: str, at: Point, font: QFont, ink: str, z: float) -> None:
         label = QGraphicsSimpleTextItem(text)
