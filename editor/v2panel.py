@@ -139,8 +139,15 @@ class Track2Panel(QWidget):
         else:
             text = item.text().strip()
             value = int(text) if text.isdigit() else None
+        before = self._data
         self.push(v.SetCorner(item.row(), key, value))
         self.seal()
+        if self._data is before and before is not None:  # refused (not a number): show the value again
+            self._filling = True
+            try:
+                self._fill(before)
+            finally:
+                self._filling = False
 
     def _remove_corner(self) -> None:
         row = self.current_corner()

@@ -80,6 +80,7 @@ class Track2Layers:
         self.items: list[QGraphicsItem] = []
         self.preview: list[QGraphicsItem] = []
         self.corner_paths: dict[int, QPainterPath] = {}
+        self.link_items: list[QGraphicsPathItem] = []  # one arrow per link that changes the graph
         self.pit_items: dict[int, QGraphicsPathItem] = {}  # pit segment -> its square
         self.place: PitPlacement | None = None
         self._key: object = None
@@ -105,6 +106,7 @@ class Track2Layers:
         self._key = key
         self.clear(self.items)
         self.corner_paths.clear()
+        self.link_items.clear()
         self.pit_items.clear()
         self.place = None
         if track is None or d is None or track.version < 2:
@@ -216,6 +218,7 @@ class Track2Layers:
             item.setPen(QPen(QColor(ADDED_INK if link.add else REMOVED_INK), width))
             item.setToolTip(f"{'add' if link.add else 'remove'} {link.src} → {link.dst}")
             self._add(item, 4.5)
+            self.link_items.append(item)
 
     def _pit(self, track: Track, d: TrackDrawing, font: QFont) -> None:
         place = place_pit(d)

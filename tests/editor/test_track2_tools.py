@@ -64,6 +64,7 @@ def test_the_formula_de_circuit_built_on_the_canvas_saves_as_the_bundled_file(ma
         click_cell(qtbot, w, a_lane, a_seg)
         click_cell(qtbot, w, b_lane, b_seg)
     assert w.doc.data["links"] == original.data["links"]
+    assert len(w.track2_layers.link_items) == 6  # each removed move drawn as a crossed arrow
 
     click_tool(qtbot, w, "pit")
     w.track2_panel.findChild(QSpinBox, "pit-length").setValue(14)
@@ -118,6 +119,53 @@ def test_a_drag_backwards_marks_the_same_corner_and_a_click_picks_it(window, qtb
     for _ in range(4):
         w.undo_stack.undo()
     assert w.doc.data["corners"] == before
+
+
+def test_a_corner_range_that_is_not_a_number_is_refused_and_shown_again(window, qtbot):
+    w = window
+    w.open_path(TILLEULS, ask=False)
+    item = w.track2_panel.table.item(1, 1)
+    item.setText("soon")
+    assert w.undo_stack.count() == 0 and w.track2_panel.table.item(1, 1).text() == "30"
+    w.track2_panel.table.item(1, 1).setText("29")
+    assert w.doc.data["corners"][1]["from"] == 29 and w.undo_stack.count() == 1
+
+
+def test_random_track2_edits_through_the_qt_stack_and_the_canvas_follows(window):
+    import random
+
+    from slipstream.editor.undo import seal
+
+    from .test_track2_commands import random_v2_command
+
+    w = window
+    w.open_path(REDLINE, ask=False)
+    original = w.doc.state
+    rng = random.Random(11)
+    for _ in range(60):
+        w.push(random_v2_command(rng, w.doc))
+        seal(w.undo_stack)  # each edit its own step (as after each gesture)
+    final = w.doc.state
+    steps = w.undo_stack.index()
+    assert steps > 30
+
+    def shown() -> tuple[int, int]:
+        track = w.doc.track
+        n = track.segments
+        corners = sum(1 for c in track.corners if 0 <= c.first < n and 0 <= c.last < n)
+        pit = track.pit.segments if track.pit is not None and w.track2_layers.place is not None else 0
+        return corners, pit
+
+    def drawn() -> tuple[int, int]:
+        return len(w.track2_layers.corner_paths), len(w.track2_layers.pit_items)
+
+    assert drawn() == shown()
+    for _ in range(steps):
+        w.undo_stack.undo()
+    assert w.doc.state == original and drawn() == shown()
+    for _ in range(steps):
+        w.undo_stack.redo()
+    assert w.doc.state == final and drawn() == shown()
 
 
 def test_plain_painting_by_drag_is_one_step_and_makes_the_file_track2(window, qtbot):
