@@ -241,7 +241,8 @@ class MainWindow(QMainWindow):
         self.track2_layers = Track2Layers(self.scene)
         self.track2_tools = Track2Tools(
             self.view, self.track2_layers, self.push, lambda: self.doc.track,
-            self.track2_panel.pit_length.value, self.track2_panel.pick_corner, lambda: seal(self.undo_stack))
+            self.track2_panel.pit_length.value, self.track2_panel.pick_corner, lambda: seal(self.undo_stack),
+            lambda text: self.statusBar().showMessage(text, 10_000))
         dock = QDockWidget("Corners and pit", self)
         dock.setObjectName("dock-track2")
         scroll = QScrollArea()  # a scroll area: the dock's tall form does not squeeze its neighbours

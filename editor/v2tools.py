@@ -42,6 +42,8 @@ TOOLS = (
 )
 TOOL_KEYS = tuple(k for k, _, _ in TOOLS)
 PENDING = QColor("#00e5ff")
+_WATCHED = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseMove, QEvent.Type.MouseButtonRelease,
+            QEvent.Type.KeyPress)
 
 
 def _poly(points: list[Point]) -> QPolygonF:
@@ -315,15 +317,19 @@ class Track2Tools(QObject):
 
     def __init__(self, view: TrackView, layers: Track2Layers, push: Callable[[Command], None],
                  track: Callable[[], Track | None], pit_length: Callable[[], int],
-                 corner_picked: Callable[[int], None], seal: Callable[[], None]) -> None:
+                 corner_picked: Callable[[int], None], seal: Callable[[], None],
+                 status: Callable[[str], None] | None = None) -> None:
         super().__init__(view)
         self.view, self.layers, self.push, self.track = view, layers, push, track
         self.pit_length, self.corner_picked, self.seal = pit_length, corner_picked, seal
+        self.status = status or (lambda _text: None)
         self.anchor: int | None = None  # corner drag: the segment pressed
         self.drag_to: int | None = None
         self.pending: Space | None = None  # link / pit: the first space clicked
         self.last_plain: tuple[int, int] | None = None
-        view.viewport().installEventFilter(self)
+        self.viewport = view.viewport()
+        self.viewport.installEventFilter(self)
+        view.installEventFilter(self)  # Escape drops a half-made link or pit lane
 
     def active(self) -> bool:
         return self.view.tool in TOOL_KEYS
@@ -333,9 +339,15 @@ class Track2Tools(QObject):
         self.layers.show_preview(None)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        if not self.active() or event.type() not in (
-            QEvent.Type.MouseButtonPress, QEvent.Type.MouseMove, QEvent.Type.MouseButtonRelease
-        ):
+        if event.type() not in _WATCHED:  # first: the view may be on its way out
+            return False
+        if event.type() == QEvent.Type.KeyPress and self.pending is not None:
+            if event.key() == Qt.Key.Key_Escape:  # type: ignore[attr-defined]
+                self.reset()
+                self.status("")
+                return True
+            return False
+        if event.type() == QEvent.Type.KeyPress or obj is not self.viewport or not self.active():
             return False
         assert isinstance(event, QMouseEvent)
         if event.type() == QEvent.Type.MouseButtonPress and event.button() != Qt.MouseButton.LeftButton:
@@ -381,7 +393,10 @@ class Track2Tools(QObject):
             if self.pending is None:
                 self.pending = sp
                 self.layers.show_preview(track, pending=sp)
+                what = "the space the link leads to" if tool == "link" else "the space the pit lane rejoins"
+                self.status(f"{sp.name} chosen: click {what} (Escape cancels)")
             else:
+                self.status("")
                 first, self.pending = self.pending, None
                 self.layers.show_preview(track)
                 if tool == "link":

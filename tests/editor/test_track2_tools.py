@@ -168,6 +168,19 @@ def test_random_track2_edits_through_the_qt_stack_and_the_canvas_follows(window)
     assert w.doc.state == final and drawn() == shown()
 
 
+def test_escape_drops_the_first_click_of_a_link(window, qtbot):
+    w = window
+    w.open_path(TILLEULS, ask=False)
+    click_tool(qtbot, w, "link")
+    click_cell(qtbot, w, 1, 10)
+    assert w.track2_tools.pending is not None and "1:10 chosen" in w.statusBar().currentMessage()
+    qtbot.keyClick(w.view, Qt.Key.Key_Escape)
+    assert w.track2_tools.pending is None
+    click_cell(qtbot, w, 0, 10)
+    click_cell(qtbot, w, 2, 12)
+    assert w.doc.data["links"][0] == {"add": ["0:10", "2:12"]}
+
+
 def test_plain_painting_by_drag_is_one_step_and_makes_the_file_track2(window, qtbot):
     w = window
     w.open_path(ROOT / "content" / "base" / "tracks" / "first-oval.yaml", ask=False)
