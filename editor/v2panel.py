@@ -96,6 +96,10 @@ class Track2Panel(QWidget):
         self.pit_length.setKeyboardTracking(False)
         self.pit_length.setToolTip("Squares of the pit lane the Pit lane tool draws (a drawn lane is redrawn)")
         self.pit_length.valueChanged.connect(self._pit_length)
+        self.entry_speed = _spin("pit-entry-speed", 999)
+        self.entry_speed.setToolTip("Speed limit on the way into the pit lane (its main entry)")
+        self.entry_speed.valueChanged.connect(
+            lambda value: None if self._filling else self.push(v.SetEntrySpeed(0, value or None)))
         self.lap_counts = QCheckBox("a lap through the pit counts")
         self.lap_counts.setObjectName("pit-lap-counts")
         self.lap_counts.toggled.connect(lambda on: self._pit_value("lap_counts", on))
@@ -113,6 +117,7 @@ class Track2Panel(QWidget):
         self.remove_pit.clicked.connect(lambda: self.push(v.RemovePit()))
         form.addRow(self.pit_where)
         form.addRow("Length", self.pit_length)
+        form.addRow("Entry speed limit", self.entry_speed)
         form.addRow("", self.lap_counts)
         form.addRow("", self.can_win)
         form.addRow("Side", self.side)
@@ -227,7 +232,7 @@ class Track2Panel(QWidget):
         if row is not None and row < len(corners):
             self.table.setCurrentCell(row, self.table.currentColumn())
         pit = data.get("pit") if isinstance(data.get("pit"), dict) else None
-        for w in (self.lap_counts, self.can_win, self.side, self.remove_pit):
+        for w in (self.entry_speed, self.lap_counts, self.can_win, self.side, self.remove_pit):
             w.setEnabled(pit is not None)
         if pit is None:
             self.pit_where.setText("No pit lane: click its entry, then its exit, with the Pit lane tool.")
@@ -239,6 +244,9 @@ class Track2Panel(QWidget):
         exits = ", ".join(str(x.get("to")) for x in pit.get("exits") or [] if isinstance(x, dict))
         boxes = len(pit.get("boxes") or [])
         self.pit_where.setText(f"Entry {entries} → {length} squares → exit {exits}; {boxes} boxes")
+        first = (pit.get("entries") or [{}])[0]
+        speed = first.get("speed") if isinstance(first, dict) else None
+        self.entry_speed.setValue(speed if isinstance(speed, int) else NO_VALUE)
         self.lap_counts.setChecked(bool(pit.get("lap_counts", True)))
         self.can_win.setChecked(bool(pit.get("can_win", True)))
         self.side.setCurrentText(str(pit.get("side", "outside")))

@@ -124,3 +124,14 @@ class SetPitValue(Command):
 
     def edit(self, data: Data) -> Data:
         return v2.set_pit_value(data, self.key, self.value)
+
+
+class SetEntrySpeed(Command):
+    def __init__(self, index: int, value: int | None) -> None:
+        super().__init__()
+        self.index, self.value = index, value
+        self.merge_key = ("entry-speed", index)
+        self.text = f"Set pit entry {index + 1} speed limit to {value}"
+
+    def edit(self, data: Data) -> Data:
+        return v2.set_entry_speed(data, self.index, self.value)

@@ -257,6 +257,23 @@ def toggle_box(data: Data, segment: int) -> Data:
     return _with(data, "pit", pit)
 
 
+def set_entry_speed(data: Data, index: int, value: int | None) -> Data:
+    """Set (or clear with None) the speed limit of pit entry `index`."""
+    pit = _pit(data)
+    entries = [dict(e) for e in (pit or {}).get("entries") or [] if isinstance(e, dict)]
+    if pit is None or not 0 <= index < len(entries) or entries[index].get("speed") == value:
+        return data
+    if value is None:
+        del entries[index]["speed"]
+    else:
+        # keep the canonical field order: from, to, speed, main
+        e = entries[index]
+        entries[index] = {k: e[k] for k in ("from", "to") if k in e} | {"speed": value} | {
+            k: e[k] for k in e if k not in ("from", "to", "speed")}
+    pit["entries"] = entries
+    return _with(data, "pit", pit)
+
+
 def set_pit_value(data: Data, key: str, value: Any) -> Data:
     """Set `lap_counts`, `can_win` or `side` of the pit lane."""
     if key not in PIT_VALUES:

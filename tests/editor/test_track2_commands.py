@@ -140,6 +140,17 @@ def test_redrawing_a_pit_lane_keeps_its_entry_speed_and_extra_entries():
     assert v2.draw_pit(data, "0:4", 12, "0:17") is data  # the same lane again: no edit
 
 
+def test_the_pit_entry_speed_limit_is_set_in_canonical_field_order_and_cleared():
+    data = TrackDocument.open(TILLEULS).data
+    out = v2.set_entry_speed(data, 0, 20)
+    assert out["pit"]["entries"] == [{"from": "2:114", "speed": 20}]
+    assert v2.set_entry_speed(out, 0, None)["pit"]["entries"] == [{"from": "2:114"}]
+    red = TrackDocument.open(REDLINE).data
+    out = v2.set_entry_speed(red, 1, 30)
+    assert list(out["pit"]["entries"][1]) == ["from", "to", "speed", "main"]
+    assert v2.set_entry_speed(red, 5, 30) is red  # no such entry
+
+
 def random_v2_command(rng: random.Random, doc: TrackDocument) -> c.Command:
     """One random track/2 edit (or a space edit) that the editor could make on `doc`."""
     data = doc.data
@@ -170,6 +181,8 @@ def random_v2_command(rng: random.Random, doc: TrackDocument) -> c.Command:
         return v.DrawPit(cell, rng.randrange(1, 16), other)
     if k == 8:
         return v.ToggleBox(rng.randrange(16))
+    if k == 9 and rng.random() < 0.3:
+        return v.SetEntrySpeed(rng.randrange(3), rng.choice([None, 20, 30]))
     if k == 9:
         return v.SetPitValue(rng.choice(["lap_counts", "can_win"]), rng.choice([True, False]))
     if k == 10:

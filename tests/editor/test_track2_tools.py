@@ -71,6 +71,10 @@ def test_the_formula_de_circuit_built_on_the_canvas_saves_as_the_bundled_file(ma
     click_cell(qtbot, w, 2, 114)
     click_cell(qtbot, w, 2, 12)
     assert len(w.track2_layers.pit_items) == 14  # the canvas draws the pit squares
+    entry_speed = w.track2_panel.findChild(QSpinBox, "pit-entry-speed")
+    entry_speed.setValue(20)
+    assert w.doc.data["pit"]["entries"] == [{"from": "2:114", "speed": 20}]
+    entry_speed.setValue(0)  # "—": no limit (the bundled circuit has none)
     click_tool(qtbot, w, "box")
     for box in original.data["pit"]["boxes"]:
         click_pit_square(qtbot, w, box)
