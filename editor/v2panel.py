@@ -63,7 +63,12 @@ class Track2Panel(QWidget):
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("corners")
         self.table.setHorizontalHeaderLabels(["Name", "From", "To", "Stops", "Speed", "Chicane"])
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in range(1, len(COLUMNS)):  # the numbers and the check box take what they need
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.setMinimumHeight(140)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.table.itemChanged.connect(self._item_changed)
