@@ -7,7 +7,9 @@ On a synthetic 2,000-space track (3 lanes, smooth centreline) it prints
   * re-validation after a single recolour: the document's full check of the edited track,
     the same records `slipstream validate` gives (target < 50 ms), and the whole edit as the
     user sees it (command, checks, canvas and docks updated, view repainted);
-  * fluidity on a 5,000-space track: one repaint of the whole view and one wheel-zoom step.
+  * fluidity on a 5,000-space track: one repaint of the whole view and one wheel-zoom step;
+  * a track/2 file (bench/validate.py's synthetic v2 track, 2,000 segments): open + first paint
+    with corners, links and pit lane drawn, and one Corner or Link tool edit as the user sees it.
 Each figure is also given as a ratio to a baseline measured in the same run: checking the
 same file in-process the way `slipstream validate` does (load_track).
 
@@ -175,6 +177,36 @@ def main() -> int:
         print(f"== {n_big} spaces: open + first paint {t_big * 1e3:.0f} ms; repaint of the whole view "
               f"{paint * 1e3:.1f} ms; one wheel-zoom step with repaint {zoom * 1e3:.1f} ms "
               f"(fluid: < 40 ms) {'OK' if max(paint, zoom) < 0.04 else 'SLOW'}")
+        w.doc.saved = w.doc.state
+        w.close()
+
+        # track/2: corners, links and a pit lane drawn on the canvas; the v2 tools' edits
+        from validate import synthetic_v2  # bench/validate.py, beside this script
+
+        from slipstream.engine.editing import v2commands as v
+
+        v2path = tmpdir / "v2.yaml"
+        v2path.write_text(synthetic_v2(2000), encoding="utf-8")
+        base2 = best_of(args.repeat, lambda: load_track(v2path))
+        w = window()
+        t0 = time.perf_counter()
+        w.open_path(v2path, ask=False)
+        w.view.viewport().grab()
+        t_open2 = time.perf_counter() - t0
+        t2 = w.doc.track
+        edits = []
+        for k in range(args.repeat * 2):
+            seg = (k * 97) % t2.segments
+            for cmd in (v.MarkCorner(seg, (seg + 2) % t2.segments), v.ToggleLink(f"0:{seg}", f"1:{seg + 1}")):
+                t0 = time.perf_counter()
+                w.push(cmd)
+                w.view.viewport().grab()
+                edits.append(time.perf_counter() - t0)
+        t_edit2 = statistics.median(edits)
+        print(f"== track/2, {t2.segments} segments x {t2.lanes} lanes, {len(t2.corners)} corners, "
+              f"{len(t2.links)} links, pit lane; baseline load_track {base2 * 1e3:.1f} ms")
+        print(f"open + first paint {t_open2 * 1e3:.0f} ms (x{t_open2 / base2:4.1f} baseline); "
+              f"whole corner / link edit {t_edit2 * 1e3:.1f} ms (x{t_edit2 / base2:4.2f} baseline)")
         w.doc.saved = w.doc.state
         w.close()
     return 0

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
+    QScrollArea,
     QUndoView,
     QWidget,
 )
@@ -40,6 +41,9 @@ from .docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
 from .packview import install as install_pack_menu
 from .racedock import install as install_race_docks
 from .undo import push, seal
+from .v2panel import Track2Panel
+from .v2tools import TOOLS as TRACK2_TOOLS
+from .v2tools import Track2Layers, Track2Tools
 
 APP = "Slipstream"
 MAX_RECENT = 8
@@ -102,6 +106,7 @@ class MainWindow(QMainWindow):
         self.docks["grid"].raise_()
         self.resizeDocks([self.docks["problems"]], [170], Qt.Orientation.Vertical)
         self.resizeDocks([self.docks["track"]], [330], Qt.Orientation.Horizontal)
+        self._install_track2()
 
         self.status_counts = QLabel()
         self.status_counts.setObjectName("status-counts")
@@ -209,6 +214,7 @@ class MainWindow(QMainWindow):
             ("paint", "Paint", "Click or drag to paint spaces with the brush colour (keys 3-6 set it)"),
             ("grid", "Grid", "Click a cell to add a grid slot there"),
             ("centreline", "Centreline", "Drag points; double-click the line to add one; right-click a point to delete it"),
+            *TRACK2_TOOLS,
         ):
             act = QAction(text, self)
             act.setCheckable(True)
@@ -232,10 +238,32 @@ class MainWindow(QMainWindow):
         bar.addAction(self.act_undo)
         bar.addAction(self.act_redo)
 
+    def _install_track2(self) -> None:
+        """The track/2 tools (editor/v2tools.py), their canvas layers and the Corners & pit dock."""
+        self.track2_panel = Track2Panel(
+            self.push, lambda: None if self.selection is None else self.selection.cell,
+            lambda: seal(self.undo_stack))
+        self.track2_layers = Track2Layers(self.scene)
+        self.track2_tools = Track2Tools(
+            self.view, self.track2_layers, self.push, lambda: self.doc.track,
+            self.track2_panel.pit_length.value, self.track2_panel.pick_corner, lambda: seal(self.undo_stack),
+            lambda text: self.statusBar().showMessage(text, 10_000))
+        dock = QDockWidget("Corners and pit", self)
+        dock.setObjectName("dock-track2")
+        scroll = QScrollArea()  # a scroll area: the dock's tall form does not squeeze its neighbours
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.track2_panel)
+        dock.setWidget(scroll)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        self.tabifyDockWidget(self.docks["grid"], dock)
+        self.docks["grid"].raise_()
+        self.docks["track2"] = dock
+
     def set_tool(self, key: str) -> None:
         self.view.tool = key
         self.tool_actions[key].setChecked(True)
         self.scene.set_show_handles(key == "centreline")
+        self.track2_tools.reset()
 
     # --- the document ------------------------------------------------------------------------
     def _attach(self, doc: TrackDocument) -> None:
@@ -281,6 +309,8 @@ class MainWindow(QMainWindow):
         self.scene.show_problems(an.diagnostics)
         self.problems.show_diagnostics(an.diagnostics)
         self.track_panel.show_document(doc)
+        self.track2_layers.show(track)
+        self.track2_panel.show_document(doc)
         self.grid_panel.show_document(doc)
         if self.docks["source"].isVisible() or rebuild:
             self.source.show_text(an.text, force=rebuild)
@@ -307,6 +337,7 @@ class MainWindow(QMainWindow):
     def select(self, sel: Selection | None, centre: bool = False) -> None:
         self.selection = sel
         self.scene.show_selection(sel)
+        self.track2_panel.show_selection()
         self._update_where()
         if centre and sel is not None:
             self.view.centre_on_cell(sel.lane, sel.first)

@@ -141,8 +141,9 @@ def to_track(data: Data) -> Track | None:
 # --- spaces --------------------------------------------------------------------------------
 
 def paint(data: Data, lane: int, segment: int, colour: int) -> Data:
-    """Give the space at (lane, segment) a gear colour; on a gap, create a 1-segment space."""
-    if colour not in GEAR_COLOURS:
+    """Give the space at (lane, segment) a gear colour (or PLAIN, see v2edits.paint_plain);
+    on a gap, create a 1-segment space."""
+    if colour not in GEAR_COLOURS and colour != PLAIN:
         raise ValueError(f"not a gear colour: {colour}")
     runs = lane_runs(layout(data)[lane])
     i, start = _locate(runs, segment)
