@@ -37,10 +37,12 @@ _TABLE: list[Code] = [
     Code("Y008", "error", "empty file", "The file holds no YAML document.", "Write the content, starting with the `slipstream:` format tag."),
     Code("Y009", "error", "several documents", "The file holds more than one YAML document (`---`).", "Keep one document per file."),
     Code("Y010", "error", "unsupported key", "A mapping key is not a plain scalar (a list or mapping used as a key).", "Use strings as keys."),
+    Code("Y011", "error", "number out of range", "A number is written with more characters than the limit, or is not finite (`.nan`, `.inf`).", "Write an ordinary number of a few digits."),
     # Schema
     Code("S001", "error", "schema violation", "A value does not match the JSON Schema of its file kind.", "Follow the message; `slipstream schema -o DIR` writes the schemas for editor autocompletion."),
     Code("S002", "error", "unknown property", "A mapping has a key that its schema does not define (often a typo).", "Check the key's spelling against the schema."),
     Code("S003", "error", "missing property", "A required key is absent.", "Add the key."),
+    Code("S004", "warning", "schema problems cut off", "A file has more schema problems than the limit; only the first ones are listed.", "Fix the problems listed (often one mistake repeated) and validate again."),
     # Tracks
     Code("T101", "error", "bad layout token", "A layout token is not `G`, `GxK` (G in 3-6, K ≥ 1), `-` or `-xK`.", "Write tokens such as `3`, `4x2`, `-`, `-x3`, separated by spaces."),
     Code("T102", "error", "lane length mismatch", "A lane's tokens cover a different number of segments than the other lanes.", "Make every lane string cover the same number of segments."),

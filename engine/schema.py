@@ -9,7 +9,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from .diagnostics import Diagnostic, make
+from .diagnostics import MAX_VALUE_CHARS, Diagnostic, make, shorten
 from .yamlsource import SourceMap, json_path
 
 if TYPE_CHECKING:  # jsonschema and referencing load lazily: a clean run never needs them
@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # jsonschema and referencing load lazily: a clean run never n
     from referencing import Registry
 
 SCHEMA_PACKAGE = "slipstream.schemas"
+MAX_SCHEMA_PROBLEMS = 200  # schema diagnostics listed per file
 
 
 @cache
@@ -42,12 +43,26 @@ def registry() -> Registry:
 
 
 @cache
+def _validator_class() -> type[Draft202012Validator]:
+    """Draft 2020-12 with a linear `uniqueItems` (jsonschema's falls back to comparing every
+    pair of items when they do not sort, which is quadratic in a long list)."""
+    from jsonschema import Draft202012Validator, validators
+    from jsonschema.exceptions import ValidationError
+
+    from .schemafast import unique_items
+
+    def unique(validator: Any, wanted: Any, instance: Any, schema: Any) -> Any:
+        if wanted and validator.is_type(instance, "array") and not unique_items(instance):
+            yield ValidationError(f"{shorten(instance)} has non-unique elements")
+
+    return validators.extend(Draft202012Validator, {"uniqueItems": unique})  # type: ignore[no-any-return]
+
+
+@cache
 def validator(name: str) -> Draft202012Validator:
     """The validator for one schema, e.g. `validator("track")`."""
-    from jsonschema import Draft202012Validator
-
     schema = schema_files()[f"{name}.schema.json"]
-    return Draft202012Validator(schema, registry=registry())
+    return _validator_class()(schema, registry=registry())
 
 
 def _leaf(err: ValidationError) -> ValidationError:
@@ -70,11 +85,17 @@ def schema_diagnostics(name: str, data: Any, src: SourceMap) -> list[Diagnostic]
     out: list[Diagnostic] = []
     seen: set[tuple[str, int, int, str]] = set()
     for err in validator(name).iter_errors(data):
+        if len(out) >= MAX_SCHEMA_PROBLEMS:
+            # jsonschema reports every bad item of a long list: stop, and say so, rather than
+            # spend seconds on twenty thousand copies of one mistake.
+            out.append(make("S004", src.file, 1, 1, "$",
+                            f"more than {MAX_SCHEMA_PROBLEMS} schema problems; only the first are listed"))
+            break
         err = _leaf(err)
         path = tuple(err.absolute_path)
         code = "S001"
         pos = src.value(path)
-        msg = err.message
+        msg = _message(err)
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
             props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
             pats = err.schema.get("patternProperties", {}) if isinstance(err.schema, dict) else {}
@@ -105,6 +126,22 @@ def schema_diagnostics(name: str, data: Any, src: SourceMap) -> list[Diagnostic]
         out.append(make(code, src.file, pos.line, pos.column, json_path(path), msg,
                         hint=desc if code == "S001" and desc and len(desc) < 200 else None))
     return out
+
+
+def _message(err: ValidationError) -> str:
+    """jsonschema's message, unless it quotes a long value: then the same words around a
+    shortened value (an alias can make one value megabytes long)."""
+    msg = err.message
+    if len(msg) <= 2 * MAX_VALUE_CHARS + 60:
+        return msg
+    inst = shorten(err.instance)
+    if err.validator == "type":
+        return f"{inst} is not of type {shorten(err.validator_value)}"
+    if err.validator in ("oneOf", "anyOf"):
+        return f"{inst} is not valid under any of the given schemas"
+    if err.validator in ("enum", "const"):
+        return f"{inst} is not one of {shorten(err.validator_value)}"
+    return f"{inst} does not satisfy {err.validator} {shorten(err.validator_value)}"
 
 
 def _near(word: str, options: list[str]) -> str | None:
