@@ -138,4 +138,54 @@ def codes_markdown() -> str:
         cause = c.cause.replace("|", "\\|")
         fix = c.fix.replace("|", "\\|")
         lines.append(f"| {c.code} | {c.severity} | {c.title} | {cause} | {fix} |")
+    lines += _limits_markdown()
     return "\n".join(lines) + "\n"
+
+
+def _limits_markdown() -> list[str]:
+    """The section on input limits, with the values the code and the schemas use."""
+    from .diagnostics import MAX_MESSAGE_CHARS, MAX_VALUE_CHARS
+    from .schema import MAX_SCHEMA_PROBLEMS, schema_files
+    from .yamlsource import MAX_BYTES, MAX_DEPTH, MAX_NODES, MAX_NUMBER_CHARS
+
+    schemas = schema_files()
+
+    def at(name: str, *path: str | int) -> object:
+        node: object = schemas[f"{name}.schema.json"]
+        for part in path:
+            node = node[part]  # type: ignore[index]
+        return node
+
+    coordinate = at("track", "$defs", "coordinate")
+    rows = [
+        ("file size", f"{MAX_BYTES:,} bytes", "Y005"),
+        ("nesting of lists and mappings", f"{MAX_DEPTH} levels", "Y006"),
+        ("values after alias expansion", f"{MAX_NODES:,} nodes", "Y004"),
+        ("characters of one number", f"{MAX_NUMBER_CHARS}", "Y011"),
+        ("numbers that are not finite (`.nan`, `.inf`)", "none", "Y011"),
+        ("cubes or coins in one count (pack files)",
+         f"{at('pack', '$defs', 'count', 'maximum'):,}", "S001"),
+        ("a number literal in an effect",
+         f"{at('effect', '$defs', 'number', 'oneOf', 0, 'maximum'):,}", "S001"),
+        ("cubes of one kind in a scenario zone",
+         f"{at('scenario', '$defs', 'zone', 'additionalProperties', 'maximum'):,}", "S001"),
+        ("laps of a race", f"{at('track', 'properties', 'laps', 'maximum')}", "S001"),
+        ("a drawing coordinate, either way from 0",
+         f"{coordinate['maximum']:,}", "S001"),  # type: ignore[index]
+        ("schema problems listed per file", f"{MAX_SCHEMA_PROBLEMS}", "S004"),
+        ("characters of a value quoted in a message", f"about {MAX_VALUE_CHARS}", "-"),
+        ("characters of a message, hint or path", f"{MAX_MESSAGE_CHARS}, then the count left out", "-"),
+    ]
+    out = [
+        "",
+        "## Limits",
+        "",
+        "Every file is read within these bounds, so bad or hostile input ends in diagnostics in",
+        "bounded time and memory, never in a traceback. Mapping keys are text, as in JSON: `1: 7`",
+        "is the key `'1'` (an unknown property wherever a schema does not allow it).",
+        "",
+        "| limit | at most | code |",
+        "|---|---|---|",
+    ]
+    out += [f"| {what} | {value} | {code} |" for what, value, code in rows]
+    return out

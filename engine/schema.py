@@ -55,7 +55,7 @@ def _validator_class() -> type[Draft202012Validator]:
         if wanted and validator.is_type(instance, "array") and not unique_items(instance):
             yield ValidationError(f"{shorten(instance)} has non-unique elements")
 
-    return validators.extend(Draft202012Validator, {"uniqueItems": unique})  # type: ignore[no-any-return]
+    return validators.extend(Draft202012Validator, {"uniqueItems": unique})
 
 
 @cache
