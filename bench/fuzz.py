@@ -8,12 +8,15 @@ the number of mutants that raised (0 expected; their inputs are saved), the slow
 with its time (saved too) against the median of the same run, and the peak resident memory.
 Exit status 1 when any mutant raised.
 
-    .venv/bin/python bench/fuzz.py [--mutants 20000] [--seed 1] [--out DIR]
+    .venv/bin/python bench/fuzz.py [--mutants 20000] [--seed 1] [--jobs 1] [--out DIR]
+
+The mutants are the same for any --jobs (they are made in the main process from the seed).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import resource
 import statistics
@@ -27,6 +30,18 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fuzzing import Outcome, Workbench, mutants  # noqa: E402
 
+_BENCH: Workbench | None = None
+
+
+def _start_worker(work: str) -> None:
+    global _BENCH
+    _BENCH = Workbench(Path(tempfile.mkdtemp(prefix="worker-", dir=work)))
+
+
+def _run(mutant: tuple[str, str, bytes]) -> Outcome:
+    assert _BENCH is not None
+    return _BENCH.run(*mutant)
+
 
 def _save(out: Path, name: str, o: Outcome) -> Path:
     p = out / f"{name}-{o.kind}-{Path(o.rel).name}"
@@ -38,22 +53,27 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mutants", type=int, default=20_000, help="how many mutants (default 20,000)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the mutations")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--out", type=Path, help="folder for saved inputs (default: a new temp folder)")
     args = ap.parse_args()
-    if args.mutants < 1:
-        ap.error("--mutants must be at least 1")
+    if args.mutants < 1 or args.jobs < 1:
+        ap.error("--mutants and --jobs must be at least 1")
     out = args.out or Path(tempfile.mkdtemp(prefix="slipstream-fuzz-"))
     out.mkdir(parents=True, exist_ok=True)
     # the validate result cache gets a folder of its own, removed with the work folder
     os.environ["SLIPSTREAM_CACHE_DIR"] = str(out / "cache")
     with tempfile.TemporaryDirectory(prefix="slipstream-fuzz-work-") as work:
-        bench = Workbench(Path(work))
         times: list[float] = []
         crashed: list[Outcome] = []
         slowest: Outcome | None = None
         start = time.perf_counter()
-        for i, (kind, rel, data) in enumerate(mutants(args.seed, args.mutants), start=1):
-            o = bench.run(kind, rel, data)
+        if args.jobs == 1:
+            _start_worker(work)
+            results = map(_run, mutants(args.seed, args.mutants))
+        else:
+            pool = multiprocessing.get_context("spawn").Pool(args.jobs, _start_worker, (work,))
+            results = pool.imap(_run, mutants(args.seed, args.mutants), chunksize=8)
+        for i, o in enumerate(results, start=1):
             times.append(o.seconds)
             if o.failures:
                 crashed.append(o)
@@ -67,9 +87,14 @@ def main() -> int:
                       f"{rate * 1000:.0f} ms each, slowest {slowest.seconds:.2f} s",
                       end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
+        if args.jobs > 1:
+            pool.close()
+            pool.join()
     assert slowest is not None
     total = time.perf_counter() - start
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    # KiB on Linux; with --jobs the largest worker
+    rss = [resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    peak_mb = max(rss) / 1024
     median = statistics.median(times)
     print(f"mutants: {len(times):,} (seed {args.seed}) in {total:.0f} s")
     print(f"tracebacks: {len(crashed)} mutants")
@@ -79,7 +104,7 @@ def main() -> int:
     print(f"slowest: {slowest.seconds:.3f} s, {slowest.kind} {slowest.rel} ({len(slowest.data):,} bytes), "
           f"{slowest.seconds / median:.0f}x the median of {median * 1000:.1f} ms; "
           f"saved as {_save(out, 'slowest', slowest)}")
-    print(f"peak memory (max RSS): {peak_mb:.0f} MB")
+    print(f"peak memory (max RSS of one process): {peak_mb:.0f} MB")
     print(f"inputs saved under {out}")
     return 1 if crashed else 0
 
