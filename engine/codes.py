@@ -37,7 +37,7 @@ _TABLE: list[Code] = [
     Code("Y008", "error", "empty file", "The file holds no YAML document.", "Write the content, starting with the `slipstream:` format tag."),
     Code("Y009", "error", "several documents", "The file holds more than one YAML document (`---`).", "Keep one document per file."),
     Code("Y010", "error", "unsupported key", "A mapping key is not a plain scalar (a list or mapping used as a key).", "Use strings as keys."),
-    Code("Y011", "error", "number out of range", "A number is written with more characters than the limit, or is not finite (`.nan`, `.inf`).", "Write an ordinary number of a few digits."),
+    Code("Y011", "error", "number too long", "A number is written with more characters than the limit (docs/diagnostics.md lists the limits).", "Write an ordinary number of a few digits."),
     # Schema
     Code("S001", "error", "schema violation", "A value does not match the JSON Schema of its file kind.", "Follow the message; `slipstream schema -o DIR` writes the schemas for editor autocompletion."),
     Code("S002", "error", "unknown property", "A mapping has a key that its schema does not define (often a typo).", "Check the key's spelling against the schema."),
@@ -162,7 +162,7 @@ def _limits_markdown() -> list[str]:
         ("nesting of lists and mappings", f"{MAX_DEPTH} levels", "Y006"),
         ("values after alias expansion", f"{MAX_NODES:,} nodes", "Y004"),
         ("characters of one number", f"{MAX_NUMBER_CHARS}", "Y011"),
-        ("numbers that are not finite (`.nan`, `.inf`)", "none", "Y011"),
+        ("a bounded number that is `.nan` or `.inf`", "none", "S001"),
         ("cubes or coins in one count (pack files)",
          f"{at('pack', '$defs', 'count', 'maximum'):,}", "S001"),
         ("a number literal in an effect",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import re
 from functools import cache
 from importlib import resources
@@ -55,7 +56,21 @@ def _validator_class() -> type[Draft202012Validator]:
         if wanted and validator.is_type(instance, "array") and not unique_items(instance):
             yield ValidationError(f"{shorten(instance)} has non-unique elements")
 
-    return validators.extend(Draft202012Validator, {"uniqueItems": unique})
+    def bounded(keyword: str) -> Any:
+        # `.nan` compares false with every bound, so jsonschema lets it through: a number
+        # that has a bound must be a real number (the fast check already says so)
+        base = Draft202012Validator.VALIDATORS[keyword]
+
+        def check(validator: Any, limit: Any, instance: Any, schema: Any) -> Any:
+            if validator.is_type(instance, "number") and math.isnan(instance):
+                yield ValidationError(f"{instance!r} is not a number")  # one message per value
+                return
+            yield from base(validator, limit, instance, schema)
+
+        return check
+
+    keywords = {k: bounded(k) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")}
+    return validators.extend(Draft202012Validator, {"uniqueItems": unique, **keywords})
 
 
 @cache

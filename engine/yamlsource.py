@@ -8,7 +8,6 @@ kept by its JSON path, so schema errors and model checks can point at `line:colu
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -181,12 +180,7 @@ class _Builder:
             if tag.endswith(":int"):
                 return _constructor.construct_yaml_int(node)
             if tag.endswith(":float"):
-                number = _constructor.construct_yaml_float(node)
-                if not math.isfinite(number):
-                    raise self.fail("Y011", ev.start_mark, path,
-                                    f"{shorten(ev.value)} is not a finite number",
-                                    hint="write an ordinary number: .nan and .inf are not data")
-                return number
+                return _constructor.construct_yaml_float(node)
             if tag.endswith(":bool"):
                 return _constructor.construct_yaml_bool(node)
             if tag.endswith(":null"):

@@ -119,9 +119,21 @@ def test_a_number_at_the_length_limit_is_still_a_number():
 
 
 @pytest.mark.parametrize("value", [".nan", ".NaN", ".inf", "-.inf", "+.Inf"])
-def test_non_finite_coordinates_are_refused(tmp_path, value):
+def test_non_finite_coordinates_are_schema_errors(tmp_path, value):
     p = _write(tmp_path, OVAL.replace("[520, 110]", f"[{value}, 110]"))
-    assert _check(p) == [("Y011", 21, 8, "$.geometry.centerline[2][0]")]
+    assert _check(p) == [("S001", 21, 8, "$.geometry.centerline[2][0]")]
+
+
+def test_a_nan_lane_width_is_a_schema_error(tmp_path):
+    p = _write(tmp_path, OVAL.replace("lane_width: 40", "lane_width: .nan"))
+    diags, _ = validate_paths([p], use_cache=False)
+    assert [(d.code, d.path) for d in diags] == [("S001", "$.geometry.lane_width")]
+    assert "nan is not a number" in diags[0].message
+
+
+def test_nan_in_extension_data_is_only_data(tmp_path):
+    p = _write(tmp_path, OVAL + "x-note: .nan\n")
+    assert _check(p) == []
 
 
 @pytest.mark.parametrize(("old", "new", "path"), [
