@@ -247,3 +247,12 @@ def test_a_card_drawing_a_billion_cubes_is_a_schema_error(pack_copy):
     garage.write_text(text.replace("      - draw: 1\n", "      - draw: 1000000000\n", 1), encoding="utf-8")
     diags, _ = validate_paths([garage], use_cache=False)
     assert {d.code for d in diags} == {"S001"}
+
+
+def test_an_infinite_rule_constant_is_a_schema_error(pack_copy):
+    rules = pack_copy / "rules.yaml"
+    text = rules.read_text(encoding="utf-8")
+    rules.write_text(text.replace("season_races: 3", "season_races: .inf"), encoding="utf-8")
+    line = text.splitlines().index("  season_races: 3") + 1
+    # not an integer, and above the maximum: two messages at the one place
+    assert set(_check(pack_copy)) == {("S001", line, 17, "$.constants.season_races")}
