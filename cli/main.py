@@ -239,7 +239,8 @@ def schema(output: Path) -> None:
 @click.option("--markdown", is_flag=True, help="Print the reference page docs/diagnostics.md.")
 def codes(markdown: bool) -> None:
     """List every diagnostic code with its cause and fix."""
-    from slipstream.engine.core.codes import CODES, codes_markdown
+    from slipstream.engine.core.codes import CODES
+    from slipstream.engine.core.reference import codes_markdown
 
     if markdown:
         click.echo(codes_markdown(), nl=False)

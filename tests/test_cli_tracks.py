@@ -84,7 +84,7 @@ def test_schema_writes_the_schemas(tmp_path):
 
 
 def test_diagnostics_doc_is_generated_from_the_code_table():
-    from slipstream.engine.core.codes import codes_markdown
+    from slipstream.engine.core.reference import codes_markdown
 
     doc = (ROOT / "docs" / "diagnostics.md").read_text()
     assert doc == codes_markdown(), "run: slipstream codes --markdown > docs/diagnostics.md"

@@ -7,6 +7,7 @@ Every problem a user can cause, from a YAML syntax error to an unreachable space
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
@@ -14,6 +15,33 @@ from slipstream.engine.core.codes import CODES
 
 ERROR = "error"
 WARNING = "warning"
+
+# Messages quote the user's values: a value is shown by its first characters and a message is
+# cut, so an alias bomb or a megabyte string cannot turn into megabytes of diagnostics.
+MAX_VALUE_CHARS = 60
+MAX_MESSAGE_CHARS = 400
+
+_repr = reprlib.Repr()
+_repr.maxlevel = 3
+_repr.maxdict = _repr.maxlist = _repr.maxtuple = _repr.maxset = 6
+_repr.maxstring = _repr.maxother = MAX_VALUE_CHARS
+_repr.maxlong = 40
+
+
+def shorten(value: object, limit: int = MAX_VALUE_CHARS) -> str:
+    """`repr(value)` for a message, cut to about `limit` characters in bounded time."""
+    try:
+        text = _repr.repr(value)
+    except ValueError:  # an int beyond Python's digit limit for str()
+        return f"<an integer of {value.bit_length() if isinstance(value, int) else '?'} bits>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def cut(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """A message cut to `limit` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit:,} more characters)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +100,8 @@ def make(
 ) -> Diagnostic:
     """Build a diagnostic whose severity comes from the code table unless overridden."""
     sev = severity or CODES[code].severity
-    return Diagnostic(code, sev, file, line, column, path, message, hint, tuple(spaces))
+    return Diagnostic(code, sev, file, line, column, cut(path), cut(message),
+                      cut(hint) if hint is not None else None, tuple(spaces))
 
 
 def sort_key(d: Diagnostic) -> tuple[str, int, int, str]:

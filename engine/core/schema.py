@@ -6,12 +6,13 @@
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.core import schemafast
-from slipstream.engine.core.diagnostics import Diagnostic, make
+from slipstream.engine.core.diagnostics import MAX_VALUE_CHARS, Diagnostic, make, shorten
 from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE, schema_files
 from slipstream.engine.core.yamlsource import SourceMap, json_path
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:  # jsonschema and referencing load lazily: a clean run never n
     from jsonschema.exceptions import ValidationError
     from referencing import Registry
 
+MAX_SCHEMA_PROBLEMS = 200  # schema diagnostics listed per file
 
 
 @cache
@@ -36,12 +38,40 @@ def registry() -> Registry:
 
 
 @cache
+def _validator_class() -> type[Draft202012Validator]:
+    """Draft 2020-12 with a linear `uniqueItems` (jsonschema's falls back to comparing every
+    pair of items when they do not sort, which is quadratic in a long list)."""
+    from jsonschema import Draft202012Validator, validators
+    from jsonschema.exceptions import ValidationError
+
+    from slipstream.engine.core.schemafast import unique_items
+
+    def unique(validator: Any, wanted: Any, instance: Any, schema: Any) -> Any:
+        if wanted and validator.is_type(instance, "array") and not unique_items(instance):
+            yield ValidationError(f"{shorten(instance)} has non-unique elements")
+
+    def bounded(keyword: str) -> Any:
+        # `.nan` compares false with every bound, so jsonschema lets it through: a number
+        # that has a bound must be a real number (the fast check already says so)
+        base = Draft202012Validator.VALIDATORS[keyword]
+
+        def check(validator: Any, limit: Any, instance: Any, schema: Any) -> Any:
+            if validator.is_type(instance, "number") and math.isnan(instance):
+                yield ValidationError(f"{instance!r} is not a number")  # one message per value
+                return
+            yield from base(validator, limit, instance, schema)
+
+        return check
+
+    keywords = {k: bounded(k) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")}
+    return validators.extend(Draft202012Validator, {"uniqueItems": unique, **keywords})
+
+
+@cache
 def validator(name: str) -> Draft202012Validator:
     """The validator for one schema, e.g. `validator("track")`."""
-    from jsonschema import Draft202012Validator
-
     schema = schema_files()[f"{name}.schema.json"]
-    return Draft202012Validator(schema, registry=registry())
+    return _validator_class()(schema, registry=registry())
 
 
 def _leaf(err: ValidationError) -> ValidationError:
@@ -62,11 +92,17 @@ def schema_diagnostics(name: str, data: Any, src: SourceMap) -> list[Diagnostic]
     out: list[Diagnostic] = []
     seen: set[tuple[str, int, int, str]] = set()
     for err in validator(name).iter_errors(data):
+        if len(out) >= MAX_SCHEMA_PROBLEMS:
+            # jsonschema reports every bad item of a long list: stop, and say so, rather than
+            # spend seconds on twenty thousand copies of one mistake.
+            out.append(make("S004", src.file, 1, 1, "$",
+                            f"more than {MAX_SCHEMA_PROBLEMS} schema problems; only the first are listed"))
+            break
         err = _leaf(err)
         path = tuple(err.absolute_path)
         code = "S001"
         pos = src.value(path)
-        msg = err.message
+        msg = _message(err)
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
             props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
             pats = err.schema.get("patternProperties", {}) if isinstance(err.schema, dict) else {}
@@ -97,6 +133,22 @@ def schema_diagnostics(name: str, data: Any, src: SourceMap) -> list[Diagnostic]
         out.append(make(code, src.file, pos.line, pos.column, json_path(path), msg,
                         hint=desc if code == "S001" and desc and len(desc) < 200 else None))
     return out
+
+
+def _message(err: ValidationError) -> str:
+    """jsonschema's message, unless it quotes a long value: then the same words around a
+    shortened value (an alias can make one value megabytes long)."""
+    msg = err.message
+    if len(msg) <= 2 * MAX_VALUE_CHARS + 60:
+        return msg
+    inst = shorten(err.instance)
+    if err.validator == "type":
+        return f"{inst} is not of type {shorten(err.validator_value)}"
+    if err.validator in ("oneOf", "anyOf"):
+        return f"{inst} is not valid under any of the given schemas"
+    if err.validator in ("enum", "const"):
+        return f"{inst} is not one of {shorten(err.validator_value)}"
+    return f"{inst} does not satisfy {err.validator} {shorten(err.validator_value)}"
 
 
 def _near(word: str, options: list[str]) -> str | None:

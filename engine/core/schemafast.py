@@ -11,7 +11,7 @@ does the caller run `jsonschema` for the messages. Keywords outside the supporte
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import cache
 from typing import Any
 
@@ -52,6 +52,30 @@ def _equal(a: Any, b: Any) -> bool:
     if isinstance(a, list | tuple) and isinstance(b, list | tuple):
         return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
+
+
+def _canonical(x: Any) -> Hashable:
+    """A hashable form under which two values are equal exactly when `_equal` says so."""
+    if isinstance(x, bool):
+        return ("b", x)
+    if isinstance(x, int | float):
+        return ("n", x)  # 1 == 1.0, as in JSON
+    if isinstance(x, dict):
+        return ("o", frozenset((k, _canonical(v)) for k, v in x.items()))
+    if isinstance(x, list | tuple):
+        return ("a", tuple(_canonical(v) for v in x))
+    return ("s", x) if isinstance(x, str) else ("x", x)
+
+
+def unique_items(x: list[Any] | tuple[Any, ...]) -> bool:
+    """`uniqueItems` in linear time (a pairwise comparison is quadratic in the list length)."""
+    seen = set()
+    for v in x:
+        key = _canonical(v)
+        if key in seen:
+            return False
+        seen.add(key)
+    return True
 
 
 def _any_of(fns: list[Check]) -> Check:
@@ -272,7 +296,7 @@ class _Compiler:
             m = s["maxItems"]
             out.append(lambda x: len(x) <= m)
         if s.get("uniqueItems"):
-            out.append(lambda x: all(not _equal(a, b) for i, a in enumerate(x) for b in x[i + 1:]))
+            out.append(unique_items)
         return out
 
     def _number(self, s: dict[str, Any], keys: set[str]) -> list[Check]:

@@ -18,7 +18,7 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
-from slipstream.engine.core.diagnostics import Diagnostic, make
+from slipstream.engine.core.diagnostics import Diagnostic, make, shorten
 
 try:  # libyaml is much faster; the pure-Python parser gives the same events.
     from yaml import CSafeLoader as _Loader
@@ -28,6 +28,10 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 MAX_BYTES = 16 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_NODES = 2_000_000
+# A number longer than this is refused before it is converted: Python's int() is quadratic
+# in the digits of a sexagesimal (`1:0:0:...`) or decimal number and str() refuses more than
+# 4,300 digits, while no value of ours needs more than a few digits.
+MAX_NUMBER_CHARS = 100
 
 PathKey = tuple[str | int, ...]
 
@@ -169,6 +173,9 @@ class _Builder:
         if tag not in _ALLOWED_TAGS:
             raise self.fail("Y003", ev.start_mark, path, f"tag {tag!r} is not allowed; only plain data is read")
         node = ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, ev.style)
+        if tag.endswith((":int", ":float")) and len(ev.value) > MAX_NUMBER_CHARS:
+            raise self.fail("Y011", ev.start_mark, path,
+                            f"a number of {len(ev.value):,} characters; the limit is {MAX_NUMBER_CHARS}")
         try:
             if tag.endswith(":int"):
                 return _constructor.construct_yaml_int(node)
@@ -179,7 +186,7 @@ class _Builder:
             if tag.endswith(":null"):
                 return None
         except (ConstructorError, ValueError) as exc:
-            raise self.fail("Y001", ev.start_mark, path, f"bad scalar {ev.value!r}: {exc}") from None
+            raise self.fail("Y001", ev.start_mark, path, f"bad scalar {shorten(ev.value)}: {exc}") from None
         return ev.value  # str, timestamp and merge keep their text
 
     def plain(self, ev: Any, path: PathKey) -> Any:
@@ -255,13 +262,15 @@ class _Builder:
                     for k, v in m.items():
                         merged.setdefault(k, v)
                 continue
-            if not isinstance(key, str | int) or isinstance(key, bool):
-                key = str(key)
+            if not isinstance(key, str):
+                # JSON (and so every schema) has string keys only: `1: 7` or `yes:` is read
+                # as the key's own text, so it meets the schema as an unknown property.
+                key = kev.value
             kpath: PathKey = (*path, key)
             if key in value:
                 first = self.src.keys.get(kpath)
                 where = f" (first at line {first.line})" if first else ""
-                raise self.fail("Y002", kev.start_mark, kpath, f"duplicate key {key!r}{where}")
+                raise self.fail("Y002", kev.start_mark, kpath, f"duplicate key {shorten(key)}{where}")
             self.src.keys[kpath] = _pos(kev.start_mark)
             value[key] = self.node(events, vev, kpath, depth + 1)
         for k, v in merged.items():

@@ -471,7 +471,7 @@ def _merge_rules(b: Build, kinds: dict[str, CubeKind]) -> Rules | None:
             options=FrozenMap({k: freeze(v) for k, v in options.items()}),
             origin=origin,
         )
-    except (TypeError, ValueError, KeyError, AttributeError):
+    except (TypeError, ValueError, KeyError, AttributeError, OverflowError):  # int(.inf)
         return None  # the schema has reported the bad value already
 
 
