@@ -232,9 +232,25 @@ def test_an_overshoot_costs_a_tyre_point_a_square_and_a_stop_in_the_next_corner_
     d.faces = [4]
     g.apply("gear 2")
     g.apply("to 1:16")
-    assert g.cars[0].wear["tyres"] == 4 - 3
     assert events(g, "overshoot")[-1]["past"] == 3
+    assert g.pending.kind == "split" and g.pending.keys()[0] == "tyres 3 brakes 0"
+    g.apply("tyres 3 brakes 0")
+    assert g.cars[0].wear["tyres"] == 4 - 3
     assert g.cars[0].corner == 1 and g.cars[0].stops == 0
+
+
+def test_an_overshoot_loss_may_be_split_between_tyres_and_brakes():
+    g, d = game(track(CORNER2))
+    park_others(g, 0)
+    put(g, 0, 1, 12, gear=2)
+    g.cars[0].corner, g.cars[0].stops = 0, 1
+    g.cars[0].wear["brakes"] = 2
+    d.faces = [4]
+    g.apply("gear 2")
+    g.apply("to 1:16")
+    assert g.pending.keys() == ["tyres 3 brakes 0", "tyres 2 brakes 1", "tyres 1 brakes 2"]
+    g.apply("tyres 1 brakes 2")
+    assert (g.cars[0].wear["tyres"], g.cars[0].wear["brakes"]) == (3, 0)
 
 
 def test_after_an_overshoot_the_car_keeps_to_the_lane_of_its_first_square_past_the_corner():
@@ -262,6 +278,7 @@ def test_losing_the_last_tyre_point_spins_the_car_into_first_gear():
     d.faces = [3]
     g.apply("gear 2")
     g.apply("to 1:15")
+    g.apply("tyres 2 brakes 0")
     assert g.cars[0].wear["tyres"] == 0 and events(g, "spin") and g.cars[0].gear == 1
     assert not g.cars[0].out
 
@@ -272,6 +289,7 @@ def test_an_overshoot_beyond_the_tyres_left_eliminates():
     put(g, 0, 1, 12, gear=2)
     g.cars[0].corner, g.cars[0].stops = 0, 1
     g.cars[0].wear["tyres"] = 1
+    g.cars[0].wear["brakes"] = 0  # nothing to split with: no split decision
     d.faces = [4]
     g.apply("gear 2")
     g.apply("to 1:16")
@@ -284,7 +302,7 @@ def test_collisions_the_seed_example_neighbours_roll_once_each_then_the_mover_th
     g, d = game(track(), cars=4)
     put(g, 1, 0, 10)  # beside
     put(g, 2, 2, 10)  # beside
-    put(g, 3, 1, 9)   # behind
+    put(g, 3, 1, 11)  # the mover ends behind it
     put(g, 0, 1, 8, gear=2)
     d.faces, d.black = [2], [5, 6, 7, 8, 9, 10]
     g.apply("gear 2")
@@ -297,7 +315,7 @@ def test_a_neighbour_eliminated_by_its_roll_costs_the_mover_a_body_point_instead
     g, d = game(track(), cars=4)
     put(g, 1, 0, 10)
     put(g, 2, 2, 10)
-    put(g, 3, 1, 9)
+    put(g, 3, 1, 11)
     g.cars[2].wear["body"] = 1
     put(g, 0, 1, 8, gear=2)
     d.faces, d.black = [2], [5, 1, 7, 8, 9]
@@ -311,7 +329,7 @@ def test_a_neighbour_eliminated_by_its_roll_costs_the_mover_a_body_point_instead
 def test_a_car_diagonally_behind_counts_unless_the_option_says_not():
     for diagonal, near in ((True, [1]), (False, [])):
         g, d = game(track(), collision_diagonal=diagonal)
-        put(g, 1, 0, 9)
+        put(g, 1, 0, 11)  # the mover ends diagonally behind it
         put(g, 0, 1, 8, gear=2)
         d.faces, d.black = [2], [10, 10]
         g.apply("gear 2")

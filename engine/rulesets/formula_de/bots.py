@@ -42,15 +42,19 @@ def score(game: FormulaDeGame, car: Car, t: Target, gear: int) -> float:
             return OUT
         wear += sum(cost.values())
     tyres = game.points(car, "tyres")
+    spare = 0 if game.pool else max(0, game.points(car, "brakes") - t.brake)  # may take a share
     ex = exits(track, start, t.steps, car.corner, car.stops)
+    owed = 0
     for e in ex:
         if rules.overshoot_eliminates(e.required, e.made):
             return OUT
-        left, outcome = rules.tyre_loss(tyres, e.past)
+        owed += e.past
+    if owed:
+        on_tyres = owed - min(spare, max(0, owed - (tyres - 1)))
+        left, outcome = rules.tyre_loss(tyres, on_tyres)
         if outcome == "out":
             return OUT
-        wear += tyres - left + (6 if outcome == "spin" else 0)
-        tyres = left
+        wear += owed + (6 if outcome == "spin" else 0)
     value = t.steps - WEAR * wear
     end = track.spaces[t.node].first
     brakes = max(0, game.points(car, "brakes") - t.brake)
@@ -86,6 +90,8 @@ class GreedyBot:
 
     def choose(self, game: Any, d: Decision) -> str:
         car = game.cars[d.player]
+        if d.kind == "split":
+            return split_choice(game, car, d)
         if d.kind == "move":
             t = game.turn
             return max(d.keys(), key=lambda k: score(game, car, t.targets[k], car.gear))
@@ -103,6 +109,14 @@ class GreedyBot:
             if v > best_v:
                 best, best_v = key, v
         return best
+
+
+def split_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
+    """Keep a tyre point if the brakes can take the rest; else as much on the brakes as they hold."""
+    tyres = game.points(car, "tyres")
+    splits = [(int(k.split()[1]), int(k.split()[3]), k) for k in d.keys()]
+    keep = [s for s in splits if s[0] < tyres]
+    return max(keep)[2] if keep else min(splits)[2]
 
 
 def make_bot(name: str, seed: int) -> Any:

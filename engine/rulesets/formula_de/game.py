@@ -23,7 +23,6 @@ from slipstream.engine.rulesets.formula_de.moves import exits, reach
 from slipstream.engine.tracks.corners import corner_at
 from slipstream.engine.tracks.neighbours import (
     cell_ahead,
-    cell_behind,
     cells_beside,
     cells_diagonal,
 )
@@ -63,10 +62,11 @@ class Target:
 @dataclass(slots=True)
 class Turn:
     car: int
-    phase: str  # "gear" | "move"
+    phase: str  # "gear" | "move" | "split"
     roll: int = 0
     targets: dict[str, Target] = field(default_factory=dict)
     strained: bool = False  # the roll strains every engine in 5th or 6th
+    owed: int = 0  # tyre points owed for an overshoot this turn
 
 
 class FormulaDeGame:
@@ -186,6 +186,10 @@ class FormulaDeGame:
         if t.phase == "gear":
             opts = tuple(Option(f"gear {g}", self._gear_text(self.cars[t.car], g)) for g in self.gears(t.car))
             return Decision(t.car, "gear", opts, f"{self.names[t.car]}: choose your gear")
+        if t.phase == "split":
+            opts = tuple(Option(f"tyres {a} brakes {b}", f"lose {a} tyre and {b} brake points")
+                         for a, b in self.split_options(t))
+            return Decision(t.car, "split", opts, f"{self.names[t.car]} overshot by {t.owed}: split the loss")
         opts = tuple(Option(k, self._target_text(v)) for k, v in t.targets.items())
         return Decision(t.car, "move", opts, f"{self.names[t.car]} rolled {t.roll}: choose where to stop")
 
@@ -236,6 +240,9 @@ class FormulaDeGame:
         assert self.turn is not None
         if d.kind == "gear":
             self._shift(self.turn, int(key.split()[1]))
+        elif d.kind == "split":
+            parts = key.split()
+            self._overshoot_loss(self.turn, int(parts[1]), int(parts[3]))
         else:
             self._move(self.turn, self.turn.targets[key])
         return None
@@ -297,7 +304,7 @@ class FormulaDeGame:
 
     def _move(self, t: Turn, target: Target) -> None:
         car = self.cars[t.car]
-        track, n = self.track, self.track.segments
+        track = self.track
         start = track.spaces[car.node].first
         ex = exits(track, start, target.steps, car.corner, car.stops)
         car.node, car.progress = target.node, car.progress + target.steps
@@ -306,15 +313,33 @@ class FormulaDeGame:
             self.lose(car, "brakes", target.brake, "brake")
         if target.absorbed and not self._blocked(car, target):
             return self._after_move(t)
-        spun = False
-        nocount = False
+        owed = 0
         for e in ex:
             self.stats["overshoots"][track.corners[e.corner].name] += 1
             self.event("overshoot", p=car.seat, corner=e.corner, required=e.required, made=e.made, past=e.past)
             if rules.overshoot_eliminates(e.required, e.made):
                 self.eliminate(car, "stops missed")
                 return self._after_move(t)
-            left, outcome = rules.tyre_loss(self.points(car, "tyres"), e.past)
+            owed += e.past
+        t.owed = owed
+        if owed and not self.pool and self.points(car, "brakes") > 0:
+            t.phase = "split"  # the car may take part of the loss on its brakes
+            return None
+        self._overshoot_loss(t, owed, 0)
+
+    def split_options(self, t: Turn) -> list[tuple[int, int]]:
+        """(tyres, brakes) splits of an overshoot's loss the car may choose."""
+        most = min(t.owed, self.points(self.cars[t.car], "brakes"))
+        return [(t.owed - b, b) for b in range(most + 1)]
+
+    def _overshoot_loss(self, t: Turn, tyres: int, brakes: int) -> None:
+        """Take an overshoot's loss (spin on the last tyre point, out beyond it), then finish
+        the turn: the stop (none after an overshoot), the finish, collisions."""
+        car = self.cars[t.car]
+        self.lose(car, "brakes", brakes, "overshoot")
+        spun = False
+        if t.owed:
+            left, outcome = rules.tyre_loss(self.points(car, "tyres"), tyres)
             self.lose(car, "tyres", self.points(car, "tyres") - left, "overshoot")
             if self.laps == 1 and not self.pool and car.tyres_lost > rules.ONE_LAP_TYRE_LIMIT:
                 self.eliminate(car, "tyre limit")
@@ -322,14 +347,13 @@ class FormulaDeGame:
             if outcome == "out":
                 self.eliminate(car, "overshoot")
                 return self._after_move(t)
-            spun = spun or outcome == "spin"
-            nocount = True
+            spun = outcome == "spin"
         if spun:
             self.stats["spins"] += 1
             self.event("spin", p=car.seat)
             car.gear = 1
-        self._count_stop(car, nocount and bool(ex))
-        if car.progress >= self.laps * n:
+        self._count_stop(car, t.owed > 0)
+        if car.progress >= self.laps * self.track.segments:
             car.finished = True
             self.finished.append(car.seat)
             self.stats["finished"] += 1
@@ -375,14 +399,14 @@ class FormulaDeGame:
             self.eliminate(car, "collision")
 
     def neighbours(self, car: Car) -> list[int]:
-        """Seats of the cars beside, behind (and diagonally behind, an option) of `car`, in the
-        order they roll."""
+        """Seats of the cars `car` ends beside or behind (and diagonally behind, an option), in
+        the order they roll: beside (inner lane first), directly ahead, diagonally ahead."""
         sp = self.track.spaces[car.node]
         cells = [*cells_beside(self.track, sp.lane, sp.first)]
-        behind = cell_behind(self.track, sp.lane, sp.first)
-        cells += [behind] if behind else []
+        ahead = cell_ahead(self.track, sp.lane, sp.first)
+        cells += [ahead] if ahead else []
         if self.diagonal:
-            cells += cells_diagonal(self.track, sp.lane, sp.first, -1)
+            cells += cells_diagonal(self.track, sp.lane, sp.first, 1)
         occ = self.occupied(car.seat)
         out = []
         for cell in cells:
