@@ -56,6 +56,9 @@ def score(game: FormulaDeGame, car: Car, t: Target, gear: int) -> float:
             return OUT
         wear += owed + (6 if outcome == "spin" else 0)
     value = t.steps - WEAR * wear
+    near = len(game.neighbours_at(t.node, car.seat))
+    if near:  # each neighbour: a 1-in-20 roll for it and one for us; the last body point is the car
+        value -= near * (0.5 + (8.0 if game.points(car, "body") <= 1 else 1.0))
     end = track.spaces[t.node].first
     brakes = max(0, game.points(car, "brakes") - t.brake)
     c = corner_at(track, end)

@@ -130,10 +130,14 @@ class FormulaDeGame:
         if n <= 0:
             return
         key = self.cat(category)
-        car.wear[key] = max(0, car.wear[key] - n)
+        paid = min(n, car.wear[key])
+        car.wear[key] -= paid
         if category == "tyres":
-            car.tyres_lost += n
-        self.event("wear", p=car.seat, what=category, n=n, why=why, left=car.wear[key])
+            car.tyres_lost += paid
+        # a point the car does not have is never taken: the rule that asked for it eliminates
+        # the car (`short` in the log, checked by the tests)
+        extra = {"short": n - paid} if paid < n else {}
+        self.event("wear", p=car.seat, what=category, n=paid, why=why, left=car.wear[key], **extra)
 
     def eliminate(self, car: Car, cause: str) -> None:
         if car.out or car.finished:
@@ -401,13 +405,17 @@ class FormulaDeGame:
     def neighbours(self, car: Car) -> list[int]:
         """Seats of the cars `car` ends beside or behind (and diagonally behind, an option), in
         the order they roll: beside (inner lane first), directly ahead, diagonally ahead."""
-        sp = self.track.spaces[car.node]
+        return self.neighbours_at(car.node, car.seat)
+
+    def neighbours_at(self, node: int, seat: int) -> list[int]:
+        """The cars a car `seat` standing on `node` would risk a collision with."""
+        sp = self.track.spaces[node]
         cells = [*cells_beside(self.track, sp.lane, sp.first)]
         ahead = cell_ahead(self.track, sp.lane, sp.first)
         cells += [ahead] if ahead else []
         if self.diagonal:
             cells += cells_diagonal(self.track, sp.lane, sp.first, 1)
-        occ = self.occupied(car.seat)
+        occ = self.occupied(seat)
         out = []
         for cell in cells:
             other = self.track.space_at(*cell)
