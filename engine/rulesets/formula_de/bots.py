@@ -30,8 +30,9 @@ class RandomBot:
         return self.rng.choice(d.keys())
 
 
-def score(game: FormulaDeGame, car: Car, t: Target, gear: int) -> float:
-    """How good stopping on `t` is for `car` (driving in `gear` next turn)."""
+def score(game: FormulaDeGame, car: Car, t: Target, gear: int, occ: dict[int, int]) -> float:
+    """How good stopping on `t` is for `car` (driving in `gear` next turn; `occ` the occupied
+    squares)."""
     track = game.track
     n = track.segments
     start = track.spaces[car.node].first
@@ -43,7 +44,7 @@ def score(game: FormulaDeGame, car: Car, t: Target, gear: int) -> float:
         wear += sum(cost.values())
     tyres = game.points(car, "tyres")
     spare = 0 if game.pool else max(0, game.points(car, "brakes") - t.brake)  # may take a share
-    ex = exits(track, start, t.steps, car.corner, car.stops)
+    ex = _exits(game, start, t.steps, car.corner, car.stops)
     owed = 0
     for e in ex:
         if rules.overshoot_eliminates(e.required, e.made):
@@ -56,7 +57,7 @@ def score(game: FormulaDeGame, car: Car, t: Target, gear: int) -> float:
             return OUT
         wear += owed + (6 if outcome == "spin" else 0)
     value = t.steps - WEAR * wear
-    near = len(game.neighbours_at(t.node, car.seat))
+    near = len(game.neighbours_at(t.node, car.seat, occ))
     if near:  # each neighbour: a 1-in-20 roll for it and one for us; the last body point is the car
         value -= near * (0.5 + (8.0 if game.points(car, "body") <= 1 else 1.0))
     end = track.spaces[t.node].first
@@ -72,6 +73,14 @@ def score(game: FormulaDeGame, car: Car, t: Target, gear: int) -> float:
     if ahead is not None and (c is None or ex):
         value -= _danger(game, gear, required_stops(ahead), (ahead.last - end) % n, brakes)
     return value
+
+
+def _exits(game: FormulaDeGame, start: int, steps: int, corner: int, stops: int) -> list[Any]:
+    key = (start, steps, corner, stops)
+    hit = game.exit_cache.get(key)
+    if hit is None:
+        hit = game.exit_cache[key] = exits(game.track, start, steps, corner, stops)
+    return hit
 
 
 def _danger(game: FormulaDeGame, gear: int, turns: int, room: int, brakes: int) -> float:
@@ -97,8 +106,10 @@ class GreedyBot:
             return split_choice(game, car, d)
         if d.kind == "move":
             t = game.turn
-            return max(d.keys(), key=lambda k: score(game, car, t.targets[k], car.gear))
+            occ = game.occupied(car.seat)
+            return max(d.keys(), key=lambda k: score(game, car, t.targets[k], car.gear, occ))
         best, best_v = d.keys()[0], float("-inf")
+        occ = game.occupied(car.seat)
         for key in d.keys():
             g = int(key.split()[1])
             if not car.started:
@@ -107,7 +118,7 @@ class GreedyBot:
             total = 0.0
             for roll in set(faces):
                 ts = game.targets(car, roll)
-                total += faces.count(roll) * max(score(game, car, t, g) for t in ts.values())
+                total += faces.count(roll) * max(score(game, car, t, g, occ) for t in ts.values())
             v = total / len(faces) - WEAR * sum((rules.downshift_cost(car.gear, g) or {}).values())
             if v > best_v:
                 best, best_v = key, v

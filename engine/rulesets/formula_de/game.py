@@ -21,6 +21,7 @@ from slipstream.engine.rulesets.formula_de import rules
 from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables
 from slipstream.engine.rulesets.formula_de.moves import exits, reach
 from slipstream.engine.tracks.corners import corner_at
+from slipstream.engine.tracks.movegraph import ByIdentity
 from slipstream.engine.tracks.neighbours import (
     cell_ahead,
     cells_beside,
@@ -29,6 +30,24 @@ from slipstream.engine.tracks.neighbours import (
 from slipstream.engine.tracks.track import Track
 
 ROUND_CAP = 400
+
+
+def _neighbours_(track: Track) -> tuple[list[list[int]], list[list[int]]]:
+    """Per square the squares beside, directly ahead (and diagonally ahead), in rolling order:
+    without and with the diagonal."""
+    out: tuple[list[list[int]], list[list[int]]] = ([], [])
+    for sp in track.spaces:
+        cells = [*cells_beside(track, sp.lane, sp.first)]
+        ahead = cell_ahead(track, sp.lane, sp.first)
+        cells += [ahead] if ahead else []
+        diag = cells + cells_diagonal(track, sp.lane, sp.first, 1)
+        for k, group in enumerate((cells, diag)):
+            nodes = [track.space_at(*c) for c in group]
+            out[k].append([x.index for x in nodes if x is not None])
+    return out
+
+
+_neighbour_nodes = ByIdentity(_neighbours_)
 NO_CORNER = -1
 
 
@@ -87,6 +106,8 @@ class FormulaDeGame:
         self.finished: list[int] = []
         self.eliminated: list[int] = []
         self.queue: list[int] = []
+        # corners left per (start, steps, corner, stops), a pure function of the track: for bots
+        self.exit_cache: dict[tuple[int, int, int, int], Any] = {}
         self.turn: Turn | None = None
         full = self._full_wear()
         order, records = rules.grid_order(range(len(names)), self.black)
@@ -407,21 +428,11 @@ class FormulaDeGame:
         the order they roll: beside (inner lane first), directly ahead, diagonally ahead."""
         return self.neighbours_at(car.node, car.seat)
 
-    def neighbours_at(self, node: int, seat: int) -> list[int]:
-        """The cars a car `seat` standing on `node` would risk a collision with."""
-        sp = self.track.spaces[node]
-        cells = [*cells_beside(self.track, sp.lane, sp.first)]
-        ahead = cell_ahead(self.track, sp.lane, sp.first)
-        cells += [ahead] if ahead else []
-        if self.diagonal:
-            cells += cells_diagonal(self.track, sp.lane, sp.first, 1)
-        occ = self.occupied(seat)
-        out = []
-        for cell in cells:
-            other = self.track.space_at(*cell)
-            if other is not None and other.index in occ:
-                out.append(occ[other.index])
-        return out
+    def neighbours_at(self, node: int, seat: int, occ: Mapping[int, int] | None = None) -> list[int]:
+        """The cars a car `seat` standing on `node` would risk a collision with (`occ`: the
+        occupied squares, when the caller has them)."""
+        occ = self.occupied(seat) if occ is None else occ
+        return [occ[m] for m in _neighbour_nodes(self.track)[self.diagonal][node] if m in occ and occ[m] != seat]
 
     def _collisions(self, car: Car) -> None:
         """Every neighbour rolls once, then the mover once per neighbour, last; a neighbour
@@ -472,7 +483,7 @@ class FormulaDeGame:
     # --- the protocol -----------------------------------------------------------------------------
 
     def copy(self) -> FormulaDeGame:
-        memo = {id(self.track): self.track, id(self.tables): self.tables}
+        memo = {id(self.track): self.track, id(self.tables): self.tables, id(self.exit_cache): self.exit_cache}
         return copy.deepcopy(self, memo)
 
     def standings(self) -> list[int]:
