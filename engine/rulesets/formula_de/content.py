@@ -80,7 +80,9 @@ def _tables(b: Build, gears_f: Any, wear_f: Any, inherited: Tables | None) -> Ta
         g = gears_f.data
         by_gear = {int(e["gear"]): tuple(int(f) for f in e["faces"]) for e in g.get("gears", [])}
         if sorted(by_gear) != list(range(1, len(by_gear) + 1)):
-            b.diags.append(make("P043", gears_f.file, 1, 1, "$.gears", "the gears must be 1, 2, ... without a gap",
+            pos = gears_f.source.value(("gears",))
+            b.diags.append(make("P043", gears_f.file, pos.line, pos.column, "$.gears",
+                                f"the gears must be 1, 2, ... without a gap, not {sorted(by_gear)}",
                                 hint="give one entry per gear, from 1st up"))
             return None
         gears, black = tuple(by_gear[k] for k in sorted(by_gear)), int(g.get("black_die", 20))
