@@ -127,3 +127,21 @@ def test_view_and_cars_show_gear_wear_stops_and_lap():
     assert "stops in this corner" in labels and "lap" in labels
     assert len(RULESET.cars(g)) == 2
     assert RULESET.describe({"t": "event", "ev": "roll", "p": 0, "gear": 3, "roll": 6}) == "P1 rolls 6 in gear 3"
+
+
+def test_the_layers_of_a_larger_roll_give_the_targets_of_every_smaller_roll():
+    g = checked_race(4, ("greedy",) * 6, laps=1)  # a finished race; replay its positions
+    pack = load_pack(PACK)
+    game = RULESET.new_game(pack, pack.tracks["tilleuls"], seats_of(("greedy",) * 6), 4, {}, 1)
+    bots = [make_bot("greedy", bot_seed(4, i)) for i in range(6)]
+    checked = 0
+    while game.pending is not None:
+        d = game.pending
+        if d.kind == "gear" and game.cars[d.player].started:
+            car = game.cars[d.player]
+            big = game.layers(car, 30)
+            for roll in (1, 4, 9, 17, 30):
+                assert game.targets(car, roll, big) == game.targets(car, roll)
+                checked += 1
+        game.apply(bots[d.player].choose(game, d))
+    assert checked > 100 and game.log == g.log

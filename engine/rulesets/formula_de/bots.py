@@ -110,14 +110,16 @@ class GreedyBot:
             return max(d.keys(), key=lambda k: score(game, car, t.targets[k], car.gear, occ))
         best, best_v = d.keys()[0], float("-inf")
         occ = game.occupied(car.seat)
+        if not car.started:
+            return d.keys()[0]
+        top = max(f for k in d.keys() for f in game.tables.gears[int(k.split()[1]) - 1])
+        layers = game.layers(car, top)
         for key in d.keys():
             g = int(key.split()[1])
-            if not car.started:
-                return key
             faces = game.tables.gears[g - 1]
             total = 0.0
             for roll in set(faces):
-                ts = game.targets(car, roll)
+                ts = game.targets(car, roll, layers)
                 total += faces.count(roll) * max(score(game, car, t, g, occ) for t in ts.values())
             v = total / len(faces) - WEAR * sum((rules.downshift_cost(car.gear, g) or {}).values())
             if v > best_v:

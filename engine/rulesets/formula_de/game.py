@@ -305,13 +305,19 @@ class FormulaDeGame:
         self.event("roll", p=car.seat, gear=car.gear, roll=roll)
         return roll
 
-    def targets(self, car: Car, roll: int) -> dict[str, Target]:
-        """The squares `car` may stop on with `roll`: any it reaches in exactly `roll` steps,
-        or fewer by braking (1 brake point a square); when blocked, as far as it can get."""
-        n = self.track.segments
+    def layers(self, car: Car, roll: int) -> list[list[int]]:
+        """The squares `car` reaches in exactly k steps, for k = 0..roll (fewer when blocked).
+        The layers of a roll also give those of every smaller roll: where the car must keep to
+        its lane depends on the corners, not on the roll."""
         start = self.track.spaces[car.node].first
         lock = {roll - e.past + 1 for e in exits(self.track, start, roll, car.corner, car.stops)}
-        layers = reach(self.track, car.node, roll, self.occupied(car.seat), lock)
+        return reach(self.track, car.node, roll, self.occupied(car.seat), lock)
+
+    def targets(self, car: Car, roll: int, layers: list[list[int]] | None = None) -> dict[str, Target]:
+        """The squares `car` may stop on with `roll`: any it reaches in exactly `roll` steps,
+        or fewer by braking (1 brake point a square); when blocked, as far as it can get.
+        `layers` may be those of a larger roll (`layers`)."""
+        layers = self.layers(car, roll) if layers is None else layers[: roll + 1]
         far = len(layers) - 1
         brakes = self.points(car, "brakes")
         out: dict[str, Target] = {}
@@ -324,7 +330,6 @@ class FormulaDeGame:
         else:  # blocked: the car moves as far as it can and pays for the rest
             for node in layers[far]:
                 out[f"to {self.where(node)}"] = Target(node, far, 0, roll - far)
-        assert out, (start, n)
         return out
 
     def _move(self, t: Turn, target: Target) -> None:
