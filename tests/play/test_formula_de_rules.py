@@ -367,3 +367,39 @@ def test_wear_models_give_categories_or_one_pool(model):
     g, _ = game(track(), wear_model=model)
     assert g.cars[0].wear == ({"pool": 18} if model == "basic" else
                               {"tyres": 4, "brakes": 3, "transmission": 2, "body": 2, "engine": 2})
+
+
+def test_a_blocked_car_that_cannot_pay_its_brakes_is_eliminated():
+    g, d = game(track(lanes=1))
+    put(g, 1, 0, 8)
+    put(g, 0, 0, 5, gear=2)
+    g.cars[0].wear["brakes"] = 1
+    d.faces = [4]
+    g.apply("gear 2")
+    assert g.turn.targets["to 0:7"].absorbed == 2
+    g.apply("to 0:7")
+    assert g.cars[0].out == "blocked" and g.cars[1].wear["body"] == 1
+
+
+def test_in_a_one_lap_race_more_than_four_tyre_points_lost_in_all_eliminates():
+    g, d = game(track(CORNER2), laps=1)
+    park_others(g, 0)
+    put(g, 0, 1, 12, gear=2)
+    c = g.cars[0]
+    c.corner, c.stops = 0, 1
+    c.wear["tyres"], c.wear["brakes"], c.tyres_lost = 6, 0, 3  # as if tyres had been restored
+    d.faces = [3]
+    g.apply("gear 2")
+    g.apply("to 1:15")  # 2 squares past the end: 5 tyre points lost in all
+    assert c.out == "tyre limit" and c.wear["tyres"] == 4
+
+
+def test_losing_the_last_engine_point_eliminates():
+    g, d = game(track(segments=80))
+    park_others(g, 0)
+    put(g, 0, 1, 5, gear=6)
+    g.cars[0].wear["engine"] = 1
+    d.faces, d.black = [30], [4]
+    g.apply("gear 6")
+    g.apply("to 1:35")
+    assert g.cars[0].out == "engine"
