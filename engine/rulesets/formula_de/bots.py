@@ -39,7 +39,7 @@ def score(game: FormulaDeGame, car: Car, t: Target, gear: int, occ: dict[int, in
     wear = t.brake
     if t.absorbed:
         cost = rules.blocked_cost(t.absorbed)
-        if cost is None or not rules.can_pay(game._wear_view(car), cost, game.pool):
+        if cost is None or not rules.can_pay(game.wear_view(car), cost, game.pool):
             return OUT
         wear += sum(cost.values())
     tyres = game.points(car, "tyres")

@@ -247,12 +247,13 @@ class FormulaDeGame:
                 continue
             if cost and self.points(car, "transmission") == 0:
                 continue  # with no transmission points left a car can no longer skip gears
-            if cost and self.needs_points and not rules.can_pay(self._wear_view(car), cost, self.pool):
+            if cost and self.needs_points and not rules.can_pay(self.wear_view(car), cost, self.pool):
                 continue
             out.append(g)
         return sorted(out)
 
-    def _wear_view(self, car: Car) -> dict[str, int]:
+    def wear_view(self, car: Car) -> dict[str, int]:
+        """The car's points by category (each category reads the one pool in the basic rules)."""
         return {k: car.wear[self.cat(k)] for k in CATEGORIES} | ({"pool": car.wear["pool"]} if self.pool else {})
 
     def apply(self, key: str) -> Rejection | None:
@@ -277,7 +278,7 @@ class FormulaDeGame:
     def _shift(self, t: Turn, gear: int) -> None:
         car = self.cars[t.car]
         cost = rules.downshift_cost(car.gear, gear) or {}
-        short = not rules.can_pay(self._wear_view(car), cost, self.pool)
+        short = not rules.can_pay(self.wear_view(car), cost, self.pool)
         for k, v in cost.items():
             self.lose(car, k, v, "downshift")
         car.gear = gear
@@ -397,7 +398,7 @@ class FormulaDeGame:
         the car directly ahead that blocked it loses a body point)."""
         cost = rules.blocked_cost(target.absorbed)
         self.event("blocked", p=car.seat, absorbed=target.absorbed)
-        if cost is not None and rules.can_pay(self._wear_view(car), cost, self.pool):
+        if cost is not None and rules.can_pay(self.wear_view(car), cost, self.pool):
             for k, v in cost.items():
                 self.lose(car, k, v, "blocked")
             return True
