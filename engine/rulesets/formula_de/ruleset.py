@@ -14,7 +14,11 @@ from slipstream.engine.play.base import BaseRuleset
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
+from slipstream.engine.tracks.needs import TrackNeeds, check_needs
 from slipstream.engine.tracks.track import Track
+
+# RULES.md A.2: stops on every corner; the base game seats 10 cars
+NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10)
 
 
 def _schema_only(kind: str) -> Any:
@@ -48,6 +52,10 @@ class FormulaDe(BaseRuleset):
     bots = {"random": "picks any legal option", "greedy": "best expected progress for the wear and risk"}
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
     file_kinds = {"gears": ((1,), _schema_only("gears")), "wear": ((1,), _schema_only("wear"))}
+
+    def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
+        """A track/2 track for this ruleset needs stops on every corner and 10 grid slots."""
+        return check_needs(track, NEEDS, data, src) if getattr(track, "version", 1) >= 2 else []
 
     def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,
