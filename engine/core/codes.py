@@ -118,6 +118,7 @@ _TABLE: list[Code] = [
     Code("P040", "warning", "season points too short", "The season points list has fewer places than a race may have players; the rest score nothing.", "List points for every place, or use `players_minus_place`."),
     Code("P041", "error", "player range empty", "`players.min` is greater than `players.max`.", "Swap or fix the two numbers."),
     Code("P042", "error", "sponsor without standard removal", "A sponsor bracket does not start with the standard removal step (`remove` with `as: standard`).", "Start each bracket with `- remove: {from: owned, count: {up_to: N}, as: standard}`."),
+    Code("P043", "error", "dice or wear table missing", "A Formula Dé-style pack (with what it extends) has no gears/1 or wear/1 file, or holds two, or its gear dice do not run from 1st gear without a gap.", "Keep one gears/1 and one wear/1 file in the pack, or extend `formula-de` to inherit them."),
     # Effects checked against the pack (engine/rulesets/automobiles/effectcheck.py)
     Code("E101", "error", "unknown effect primitive", "An effect step names a primitive that the effect vocabulary does not have.", "Use a primitive listed in docs/effects.md (the hint suggests the nearest one)."),
     Code("E102", "error", "unknown zone", "An effect names a zone that does not exist.", "Use a zone of docs/effects.md: bag, active, used, track, discard, revealed, board, owned (or `played` as a source)."),

@@ -25,6 +25,7 @@ ENV = "SLIPSTREAM_RULESETS"
 DEFAULT = "automobiles"
 BUNDLED = {
     "automobiles": "slipstream.engine.rulesets.automobiles.ruleset:RULESET",
+    "formula-de": "slipstream.engine.rulesets.formula_de.ruleset:RULESET",
 }
 # rulesets added at run time (tests, embedding programs): id -> object
 _ADDED: dict[str, Any] = {}

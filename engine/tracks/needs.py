@@ -4,7 +4,7 @@ A ruleset's `track_checks` (engine/play/protocol.py) may simply run `check_needs
 `TrackNeeds`. For rulesets named in the seeds but not installed yet, `KNOWN_NEEDS` holds their
 track requirements so that a track meant for them is checked today; the layer above
 (engine/packs/trackrules.py) reads it when `rulesets:` names such a ruleset.
-TODO(formula-de, speed-hazard): move these entries into the rulesets once they exist.
+TODO(speed-hazard): move its entry into the ruleset once it exists (formula-de's is in its ruleset).
 """
 
 from __future__ import annotations
@@ -35,8 +35,6 @@ class TrackNeeds:
 
 
 KNOWN_NEEDS: dict[str, TrackNeeds] = {
-    # RULES.md A.2: stops on every corner; the base game seats 10 cars
-    "formula-de": TrackNeeds("formula-de", corner_stops=True, min_grid=10),
     # RULES.md A.1: speed limits in km/h, moved in steps of 10; the pit wall is a board feature
     "speed-hazard": TrackNeeds("speed-hazard", corner_speed_limits=True, speed_unit=10,
                                features=("pit-wall",)),

@@ -1,0 +1,502 @@
+"""A Formula Dé-style race as a state machine of decisions (docs/rules/formula-de.md).
+
+Each turn a car first chooses its gear (`gear N`), then the engine rolls the die of that gear
+(the black die on the first turn: the start roll) and the car chooses where to stop among the
+squares it can reach (`to LANE:SEGMENT`). Everything after the move (stops, overshoot, blocked
+lane, collisions, engine damage, the finish) follows from the rules. All dice come from the
+seeded generator in the state, so a race is fixed by its seed and its decisions.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from slipstream.engine.play.decisions import Decision, Option, Rejection
+from slipstream.engine.rulesets.formula_de import rules
+from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables
+from slipstream.engine.rulesets.formula_de.moves import exits, reach
+from slipstream.engine.tracks.corners import corner_at
+from slipstream.engine.tracks.movegraph import ByIdentity
+from slipstream.engine.tracks.neighbours import (
+    cell_ahead,
+    cells_beside,
+    cells_diagonal,
+)
+from slipstream.engine.tracks.track import Track
+
+ROUND_CAP = 400
+
+
+def _neighbours_(track: Track) -> tuple[list[list[int]], list[list[int]]]:
+    """Per square the squares beside, directly ahead (and diagonally ahead), in rolling order:
+    without and with the diagonal."""
+    out: tuple[list[list[int]], list[list[int]]] = ([], [])
+    for sp in track.spaces:
+        cells = [*cells_beside(track, sp.lane, sp.first)]
+        ahead = cell_ahead(track, sp.lane, sp.first)
+        cells += [ahead] if ahead else []
+        diag = cells + cells_diagonal(track, sp.lane, sp.first, 1)
+        for k, group in enumerate((cells, diag)):
+            nodes = [track.space_at(*c) for c in group]
+            out[k].append([x.index for x in nodes if x is not None])
+    return out
+
+
+_neighbour_nodes = ByIdentity(_neighbours_)
+NO_CORNER = -1
+
+
+@dataclass(slots=True)
+class Car:
+    """One car's state: where it stands, its gear, wear points and the stops of its corner."""
+
+    seat: int
+    node: int  # space index (the last square once finished or eliminated)
+    gear: int
+    wear: dict[str, int]
+    progress: int  # segments driven from the grid's reference (the finish line is laps x N)
+    corner: int = NO_CORNER  # the corner the car stands in
+    stops: int = 0  # stops made in that corner
+    tyres_lost: int = 0
+    started: bool = False  # made its start roll
+    finished: bool = False
+    out: str = ""  # the cause of elimination, "" while running
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One destination of the move decision and what ending there costs."""
+
+    node: int
+    steps: int
+    brake: int  # squares braked (not driven although the way was free)
+    absorbed: int  # squares a blocked car could not drive
+
+
+@dataclass(slots=True)
+class Turn:
+    car: int
+    phase: str  # "gear" | "move" | "split"
+    roll: int = 0
+    targets: dict[str, Target] = field(default_factory=dict)
+    strained: bool = False  # the roll strains every engine in 5th or 6th
+    owed: int = 0  # tyre points owed for an overshoot this turn
+
+
+class FormulaDeGame:
+    """One race; `pending` is the decision to make, `apply` makes it."""
+
+    def __init__(self, track: Track, tables: Tables, names: Sequence[str], seed: int, laps: int,
+                 options: Mapping[str, Any], record: bool = True) -> None:
+        self.track, self.tables, self.names, self.laps = track, tables, list(names), laps
+        self.pool = options.get("wear_model", "advanced") == "basic"
+        self.diagonal = bool(options.get("collision_diagonal", True))
+        self.needs_points = bool(options.get("downshift_needs_points", True))
+        self.rng = random.Random(seed)
+        self.record = record
+        self.log: list[dict[str, Any]] = []
+        self.stats: dict[str, Any] = {"out": Counter(), "overshoots": Counter(), "spins": 0, "finished": 0}
+        self.rounds = 1
+        self.capped = False
+        self.finished: list[int] = []
+        self.eliminated: list[int] = []
+        self.queue: list[int] = []
+        # corners left per (start, steps, corner, stops), a pure function of the track: for bots
+        self.exit_cache: dict[tuple[int, int, int, int], Any] = {}
+        self.turn: Turn | None = None
+        full = self._full_wear()
+        order, records = rules.grid_order(range(len(names)), self.black)
+        self.grid = order
+        for r in records:
+            self.event("grid-roll", cars=r["cars"], rolls=r["rolls"])
+        self.cars: list[Car] = [Car(i, -1, 1, dict(full), 0) for i in range(len(names))]
+        for slot, p in enumerate(order):
+            gs = track.grid[slot % len(track.grid)]
+            sp = track.space_at(gs.lane, gs.segment)
+            assert sp is not None
+            self.cars[p].node, self.cars[p].progress = sp.index, track.grid_progress(gs)
+        self.event("grid", order=order)
+        self._start_round()
+
+    # --- plumbing -----------------------------------------------------------------------------
+
+    def _full_wear(self) -> dict[str, int]:
+        if self.pool:
+            return {"pool": self.tables.basic_pool}
+        table = self.tables.wear
+        laps = self.laps if self.laps in table else max(k for k in table if k <= self.laps) \
+            if any(k <= self.laps for k in table) else min(table)
+        return {c: int(table[laps][c]) for c in CATEGORIES}
+
+    def black(self) -> int:
+        return self.rng.randint(1, self.tables.black_die)
+
+    def event(self, ev: str, **data: Any) -> None:
+        if self.record:
+            self.log.append({"t": "event", "ev": ev, **data})
+
+    def cat(self, category: str) -> str:
+        """The wear pool a category draws on (one pool in the basic rules)."""
+        return "pool" if self.pool else category
+
+    def points(self, car: Car, category: str) -> int:
+        return car.wear[self.cat(category)]
+
+    def lose(self, car: Car, category: str, n: int, why: str) -> None:
+        if n <= 0:
+            return
+        key = self.cat(category)
+        paid = min(n, car.wear[key])
+        car.wear[key] -= paid
+        if category == "tyres":
+            car.tyres_lost += paid
+        # a point the car does not have is never taken: the rule that asked for it eliminates
+        # the car (`short` in the log, checked by the tests)
+        extra = {"short": n - paid} if paid < n else {}
+        self.event("wear", p=car.seat, what=category, n=paid, why=why, left=car.wear[key], **extra)
+
+    def eliminate(self, car: Car, cause: str) -> None:
+        if car.out or car.finished:
+            return
+        car.out = cause
+        self.eliminated.append(car.seat)
+        self.stats["out"][cause] += 1
+        self.event("out", p=car.seat, cause=cause)
+
+    def running(self) -> list[Car]:
+        return [c for c in self.cars if not c.out and not c.finished]
+
+    def occupied(self, but: int = -1) -> dict[int, int]:
+        return {c.node: c.seat for c in self.running() if c.seat != but}
+
+    def where(self, node: int) -> str:
+        sp = self.track.spaces[node]
+        return f"{sp.lane}:{sp.first}"
+
+    # --- turn order -----------------------------------------------------------------------------
+
+    def _start_round(self) -> None:
+        # the leader moves first, each turn (base game); level cars: the inner lane first
+        spaces = self.track.spaces
+        self.queue = [c.seat for c in sorted(self.running(), key=lambda c: (-c.progress, spaces[c.node].lane))]
+        self._next_car()
+
+    def _next_car(self) -> None:
+        while self.queue:
+            p = self.queue.pop(0)
+            if not self.cars[p].out and not self.cars[p].finished:
+                self.turn = Turn(p, "gear")
+                return
+        self.turn = None
+        if not self.running():
+            return
+        if self.rounds >= ROUND_CAP:
+            self.capped = True
+            return
+        self.rounds += 1
+        self._start_round()
+
+    # --- decisions --------------------------------------------------------------------------------
+
+    @property
+    def pending(self) -> Decision | None:
+        t = self.turn
+        if t is None:
+            return None
+        if t.phase == "gear":
+            opts = tuple(Option(f"gear {g}", self._gear_text(self.cars[t.car], g)) for g in self.gears(t.car))
+            return Decision(t.car, "gear", opts, f"{self.names[t.car]}: choose your gear")
+        if t.phase == "split":
+            opts = tuple(Option(f"tyres {a} brakes {b}", f"lose {a} tyre and {b} brake points")
+                         for a, b in self.split_options(t))
+            return Decision(t.car, "split", opts, f"{self.names[t.car]} overshot by {t.owed}: split the loss")
+        opts = tuple(Option(k, self._target_text(v)) for k, v in t.targets.items())
+        return Decision(t.car, "move", opts, f"{self.names[t.car]} rolled {t.roll}: choose where to stop")
+
+    def _gear_text(self, car: Car, g: int) -> str:
+        cost = rules.downshift_cost(car.gear, g) or {}
+        extra = ", ".join(f"{v} {k}" for k, v in cost.items())
+        return f"gear {g}" + (f" (costs {extra})" if extra else "")
+
+    def _target_text(self, t: Target) -> str:
+        sp = self.track.spaces[t.node]
+        text = f"stop on lane {sp.lane}, square {sp.first} ({t.steps} squares)"
+        if t.brake:
+            text += f", brake {t.brake}"
+        if t.absorbed:
+            text += f", blocked: {t.absorbed} squares lost"
+        return text
+
+    def gears(self, p: int) -> list[int]:
+        """The gears car `p` may choose now ("Gear" and "Downshifts")."""
+        car = self.cars[p]
+        if not car.started:
+            return [1]
+        top = len(self.tables.gears)
+        out = []
+        for g in range(top, 0, -1):
+            if g > car.gear + 1:
+                continue
+            cost = rules.downshift_cost(car.gear, g)
+            if cost is None:
+                continue
+            if cost and self.points(car, "transmission") == 0:
+                continue  # with no transmission points left a car can no longer skip gears
+            if cost and self.needs_points and not rules.can_pay(self.wear_view(car), cost, self.pool):
+                continue
+            out.append(g)
+        return sorted(out)
+
+    def wear_view(self, car: Car) -> dict[str, int]:
+        """The car's points by category (each category reads the one pool in the basic rules)."""
+        return {k: car.wear[self.cat(k)] for k in CATEGORIES} | ({"pool": car.wear["pool"]} if self.pool else {})
+
+    def apply(self, key: str) -> Rejection | None:
+        d = self.pending
+        if d is None:
+            return Rejection("race-over", "the race is over")
+        if d.option(key) is None:
+            return Rejection("not-an-option", f"{key!r} is not an option now", tuple(d.keys()))
+        self.log.append({"t": "decision", "p": d.player, "kind": d.kind, "choice": key})
+        assert self.turn is not None
+        if d.kind == "gear":
+            self._shift(self.turn, int(key.split()[1]))
+        elif d.kind == "split":
+            parts = key.split()
+            self._overshoot_loss(self.turn, int(parts[1]), int(parts[3]))
+        else:
+            self._move(self.turn, self.turn.targets[key])
+        return None
+
+    # --- the turn ---------------------------------------------------------------------------------
+
+    def _shift(self, t: Turn, gear: int) -> None:
+        car = self.cars[t.car]
+        cost = rules.downshift_cost(car.gear, gear) or {}
+        short = not rules.can_pay(self.wear_view(car), cost, self.pool)
+        for k, v in cost.items():
+            self.lose(car, k, v, "downshift")
+        car.gear = gear
+        self.event("gear", p=car.seat, gear=gear)
+        if short or (cost.get("engine") and self.points(car, "engine") == 0):
+            self.eliminate(car, "downshift")
+            return self._end_turn()
+        if not car.started:
+            car.started = True
+            roll = self.black()
+            kind = rules.start_roll(roll, self.tables.black_die)
+            self.event("start", p=car.seat, roll=roll, result=kind)
+            if kind == "stall":
+                return self._end_turn()
+            t.roll = rules.FLYING_START_SQUARES if kind == "flying" else self._gear_roll(car)
+        else:
+            t.roll = self._gear_roll(car)
+            t.strained = rules.engine_strained(car.gear, t.roll, self.tables.gears[car.gear - 1])
+        t.targets = self.targets(car, t.roll)
+        t.phase = "move"
+
+    def _gear_roll(self, car: Car) -> int:
+        faces = self.tables.gears[car.gear - 1]
+        roll = faces[self.rng.randrange(len(faces))]
+        self.event("roll", p=car.seat, gear=car.gear, roll=roll)
+        return roll
+
+    def layers(self, car: Car, roll: int) -> list[list[int]]:
+        """The squares `car` reaches in exactly k steps, for k = 0..roll (fewer when blocked).
+        The layers of a roll also give those of every smaller roll: where the car must keep to
+        its lane depends on the corners, not on the roll."""
+        start = self.track.spaces[car.node].first
+        lock = {roll - e.past + 1 for e in exits(self.track, start, roll, car.corner, car.stops)}
+        return reach(self.track, car.node, roll, self.occupied(car.seat), lock)
+
+    def targets(self, car: Car, roll: int, layers: list[list[int]] | None = None) -> dict[str, Target]:
+        """The squares `car` may stop on with `roll`: any it reaches in exactly `roll` steps,
+        or fewer by braking (1 brake point a square); when blocked, as far as it can get.
+        `layers` may be those of a larger roll (`layers`)."""
+        layers = self.layers(car, roll) if layers is None else layers[: roll + 1]
+        far = len(layers) - 1
+        brakes = self.points(car, "brakes")
+        out: dict[str, Target] = {}
+        if far == roll:
+            for k in range(roll, -1, -1):
+                if roll - k > brakes:
+                    break
+                for node in layers[k]:
+                    out[f"to {self.where(node)}"] = Target(node, k, roll - k, 0)
+        else:  # blocked: the car moves as far as it can and pays for the rest
+            for node in layers[far]:
+                out[f"to {self.where(node)}"] = Target(node, far, 0, roll - far)
+        return out
+
+    def _move(self, t: Turn, target: Target) -> None:
+        car = self.cars[t.car]
+        track = self.track
+        start = track.spaces[car.node].first
+        ex = exits(track, start, target.steps, car.corner, car.stops)
+        car.node, car.progress = target.node, car.progress + target.steps
+        self.event("move", p=car.seat, to=self.where(target.node), steps=target.steps, roll=t.roll)
+        if target.brake:
+            self.lose(car, "brakes", target.brake, "brake")
+        if target.absorbed and not self._blocked(car, target):
+            return self._after_move(t)
+        owed = 0
+        for e in ex:
+            self.stats["overshoots"][track.corners[e.corner].name] += 1
+            self.event("overshoot", p=car.seat, corner=e.corner, required=e.required, made=e.made, past=e.past)
+            if rules.overshoot_eliminates(e.required, e.made):
+                self.eliminate(car, "stops missed")
+                return self._after_move(t)
+            owed += e.past
+        t.owed = owed
+        if owed and not self.pool and self.points(car, "brakes") > 0:
+            t.phase = "split"  # the car may take part of the loss on its brakes
+            return None
+        self._overshoot_loss(t, owed, 0)
+
+    def split_options(self, t: Turn) -> list[tuple[int, int]]:
+        """(tyres, brakes) splits of an overshoot's loss the car may choose."""
+        most = min(t.owed, self.points(self.cars[t.car], "brakes"))
+        return [(t.owed - b, b) for b in range(most + 1)]
+
+    def _overshoot_loss(self, t: Turn, tyres: int, brakes: int) -> None:
+        """Take an overshoot's loss (spin on the last tyre point, out beyond it), then finish
+        the turn: the stop (none after an overshoot), the finish, collisions."""
+        car = self.cars[t.car]
+        self.lose(car, "brakes", brakes, "overshoot")
+        spun = False
+        if t.owed:
+            left, outcome = rules.tyre_loss(self.points(car, "tyres"), tyres)
+            self.lose(car, "tyres", self.points(car, "tyres") - left, "overshoot")
+            if self.laps == 1 and not self.pool and car.tyres_lost > rules.ONE_LAP_TYRE_LIMIT:
+                self.eliminate(car, "tyre limit")
+                return self._after_move(t)
+            if outcome == "out":
+                self.eliminate(car, "overshoot")
+                return self._after_move(t)
+            spun = outcome == "spin"
+        if spun:
+            self.stats["spins"] += 1
+            self.event("spin", p=car.seat)
+            car.gear = 1
+        self._count_stop(car, t.owed > 0)
+        if car.progress >= self.laps * self.track.segments:
+            car.finished = True
+            self.finished.append(car.seat)
+            self.stats["finished"] += 1
+            self.event("finish", p=car.seat, place=len(self.finished))
+            return self._after_move(t)
+        self._collisions(car)
+        self._after_move(t)
+
+    def _blocked(self, car: Car, target: Target) -> bool:
+        """Pay for the squares a blocked car could not drive; False when it is eliminated (and
+        the car directly ahead that blocked it loses a body point)."""
+        cost = rules.blocked_cost(target.absorbed)
+        self.event("blocked", p=car.seat, absorbed=target.absorbed)
+        if cost is not None and rules.can_pay(self.wear_view(car), cost, self.pool):
+            for k, v in cost.items():
+                self.lose(car, k, v, "blocked")
+            return True
+        sp = self.track.spaces[target.node]
+        ahead = cell_ahead(self.track, sp.lane, sp.first)
+        self.eliminate(car, "blocked")
+        if ahead is not None:
+            ahead_sp = self.track.space_at(*ahead)
+            blocker = self.occupied().get(ahead_sp.index) if ahead_sp is not None else None
+            if blocker is not None:
+                self._body_hit(self.cars[blocker], "blocking")
+        return False
+
+    def _count_stop(self, car: Car, nocount: bool) -> None:
+        """A turn that ends inside a corner counts one stop there (not after an overshoot)."""
+        c = corner_at(self.track, self.track.spaces[car.node].first)
+        if c is None:
+            car.corner, car.stops = NO_CORNER, 0
+            return
+        if c.index != car.corner:
+            car.corner, car.stops = c.index, 0
+        if not nocount:
+            car.stops += 1
+            self.event("stop", p=car.seat, corner=c.index, stops=car.stops)
+
+    def _body_hit(self, car: Car, why: str) -> None:
+        self.lose(car, "body", 1, why)
+        if self.points(car, "body") == 0:
+            self.eliminate(car, "collision")
+
+    def neighbours(self, car: Car) -> list[int]:
+        """Seats of the cars `car` ends beside or behind (and diagonally behind, an option), in
+        the order they roll: beside (inner lane first), directly ahead, diagonally ahead."""
+        return self.neighbours_at(car.node, car.seat)
+
+    def neighbours_at(self, node: int, seat: int, occ: Mapping[int, int] | None = None) -> list[int]:
+        """The cars a car `seat` standing on `node` would risk a collision with (`occ`: the
+        occupied squares, when the caller has them)."""
+        occ = self.occupied(seat) if occ is None else occ
+        return [occ[m] for m in _neighbour_nodes(self.track)[self.diagonal][node] if m in occ and occ[m] != seat]
+
+    def _collisions(self, car: Car) -> None:
+        """Every neighbour rolls once, then the mover once per neighbour, last; a neighbour
+        eliminated by its roll costs the mover a body point instead of a roll."""
+        near = self.neighbours(car)
+        if not near:
+            return
+        self.event("collision-check", p=car.seat, near=near)
+        for q in near:
+            roll = self.black()
+            self.event("collision-roll", p=q, roll=roll)
+            if rules.collision_hit(roll):
+                self._body_hit(self.cars[q], "collision")
+        for q in near:
+            if car.out:
+                return
+            if self.cars[q].out:
+                self._body_hit(car, "collision")
+                continue
+            roll = self.black()
+            self.event("collision-roll", p=car.seat, roll=roll)
+            if rules.collision_hit(roll):
+                self._body_hit(car, "collision")
+
+    def _engine_damage(self, roller: int) -> None:
+        """Every car in 5th or 6th gear, the roller first, rolls the black die; 1-4 costs an
+        engine point, and the last engine point lost eliminates the car."""
+        cars = sorted(self.running(), key=lambda c: (c.seat != roller, c.seat))
+        self.event("engine-strain", p=roller)
+        for c in cars:
+            if c.gear < 5:
+                continue
+            roll = self.black()
+            self.event("engine-roll", p=c.seat, roll=roll)
+            if rules.engine_damage(roll):
+                self.lose(c, "engine", 1, "engine")
+                if self.points(c, "engine") == 0:
+                    self.eliminate(c, "engine")
+
+    def _after_move(self, t: Turn) -> None:
+        if t.strained:
+            self._engine_damage(t.car)
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self._next_car()
+
+    # --- the protocol -----------------------------------------------------------------------------
+
+    def copy(self) -> FormulaDeGame:
+        memo = {id(self.track): self.track, id(self.tables): self.tables, id(self.exit_cache): self.exit_cache}
+        return copy.deepcopy(self, memo)
+
+    def standings(self) -> list[int]:
+        running = sorted(self.running(), key=lambda c: -c.progress)
+        return self.finished + [c.seat for c in running] + list(reversed(self.eliminated))
+
+    def result(self) -> dict[str, Any]:
+        return {"t": "result", "standings": [self.names[i] for i in self.standings()],
+                "rounds": self.rounds, "capped": self.capped,
+                "out": {self.names[i]: self.cars[i].out for i in self.eliminated}}

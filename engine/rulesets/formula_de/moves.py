@@ -1,0 +1,72 @@
+"""Where a car can go with its roll ("A turn", step 3, and the overshoot rules).
+
+On a track of plain squares every step, forward or diagonally forward along the move graph
+(with the track's links), advances exactly one segment, so the squares a route of k steps
+passes and the corners it leaves depend on k alone; only the lanes differ between routes. A
+car leaving a corner with too few stops keeps to the lane of the first square past its end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from slipstream.engine.tracks.corners import corner_at
+from slipstream.engine.tracks.movegraph import successors
+from slipstream.engine.tracks.track import Corner, Track
+
+
+@dataclass(frozen=True, slots=True)
+class Exit:
+    """A corner left during a move: how many stops it needed and had, and the squares driven
+    past its end by the end of the move."""
+
+    corner: int
+    required: int
+    made: int
+    past: int
+
+
+def required_stops(c: Corner) -> int:
+    return c.stops if c.stops is not None else 1
+
+
+def exits(track: Track, start: int, steps: int, corner: int, stops: int) -> list[Exit]:
+    """The corners a move of `steps` squares from segment `start` leaves with too few stops.
+    `corner`/`stops` are the corner the car stands in and the stops it made there."""
+    n = track.segments
+    out: list[Exit] = []
+    for j in range(steps):
+        seg = (start + j) % n
+        c = corner_at(track, seg)
+        if c is None or c.last != seg:
+            continue
+        made = stops if c.index == corner else 0
+        need = required_stops(c)
+        if made < need:
+            out.append(Exit(c.index, need, made, steps - j))
+    return out
+
+
+def reach(track: Track, node: int, roll: int, occupied: Collection[int], lock_after: Collection[int]) -> list[list[int]]:
+    """Per number of steps k (0..roll) the squares (space indices) a car on `node` can end on,
+    never passing or ending on an `occupied` square. After step j in `lock_after` (the step that
+    first leaves an under-stopped corner) the car keeps to its lane. The list stops at the
+    last k with a square."""
+    succ = successors(track)
+    spaces = track.spaces
+    layers: list[list[int]] = [[node]]
+    frontier: set[tuple[int, bool]] = {(node, False)}
+    for k in range(1, roll + 1):
+        nxt: set[tuple[int, bool]] = set()
+        for at, locked in frontier:
+            lane = spaces[at].lane
+            for to in succ[at]:
+                if to in occupied or (locked and spaces[to].lane != lane):
+                    continue
+                nxt.add((to, locked or k in lock_after))
+        if not nxt:
+            break
+        frontier = nxt
+        layers.append(sorted({at for at, _ in nxt}, key=lambda i: spaces[i].lane))
+    return layers

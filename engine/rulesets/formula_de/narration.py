@@ -1,0 +1,43 @@
+"""Plain sentences for the events of a Formula Dé-style race log (`describe`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+
+def describe(e: Mapping[str, Any], names: Sequence[str] | None = None) -> str | None:
+    """One sentence for a log entry, None for entries not worth telling."""
+    if e.get("t") != "event":
+        return None
+
+    def who(p: Any) -> str:
+        return names[p] if names is not None and isinstance(p, int) and 0 <= p < len(names) else f"P{int(p) + 1}"
+
+    fn = _SENTENCES.get(str(e.get("ev")))
+    return fn(e, who) if fn is not None else None
+
+
+Who = Callable[[Any], str]
+
+_SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
+    "grid-roll": lambda e, w: "grid rolls: " + ", ".join(f"{w(c)} {r}" for c, r in zip(e["cars"], e["rolls"], strict=False)),
+    "grid": lambda e, w: "grid: " + ", ".join(w(p) for p in e["order"]),
+    "gear": lambda e, w: f"{w(e['p'])} in gear {e['gear']}",
+    "start": lambda e, w: f"{w(e['p'])} start roll {e['roll']}: "
+                          + {"stall": "stalls", "flying": "flying start, 4 squares"}.get(e["result"], "gets away"),
+    "roll": lambda e, w: f"{w(e['p'])} rolls {e['roll']} in gear {e['gear']}",
+    "move": lambda e, w: f"{w(e['p'])} drives {e['steps']} squares to {e['to']}",
+    "wear": lambda e, w: f"{w(e['p'])} loses {e['n']} {e['what']} ({e['why']}), {e['left']} left",
+    "stop": lambda e, w: f"{w(e['p'])} makes stop {e['stops']} in corner {e['corner'] + 1}",
+    "overshoot": lambda e, w: f"{w(e['p'])} overshoots corner {e['corner'] + 1} by {e['past']} "
+                              f"({e['made']} of {e['required']} stops)",
+    "spin": lambda e, w: f"{w(e['p'])} spins and drops to 1st gear",
+    "blocked": lambda e, w: f"{w(e['p'])} is blocked and loses {e['absorbed']} squares",
+    "collision-check": lambda e, w: f"{w(e['p'])} ends beside " + ", ".join(w(q) for q in e["near"]),
+    "collision-roll": lambda e, w: f"{w(e['p'])} collision roll {e['roll']}",
+    "engine-strain": lambda e, w: f"{w(e['p'])} strains the engines in 5th and 6th",
+    "engine-roll": lambda e, w: f"{w(e['p'])} engine roll {e['roll']}",
+    "out": lambda e, w: f"{w(e['p'])} is eliminated ({e['cause']})",
+    "finish": lambda e, w: f"{w(e['p'])} finishes, place {e['place']}",
+}
