@@ -12,7 +12,7 @@ but the protocol.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -113,19 +113,7 @@ class Recorder:
     def play_bots(self, bots: dict[int, Bot], stop: Callable[[], bool] | None = None,
                   max_decisions: int = 200_000) -> int:
         """Let bots decide for their seats until a seat without a bot must decide, or the end."""
-        n = 0
-        g = self.game
-        while g.pending is not None and g.pending.player in bots:
-            if stop is not None and stop():
-                break
-            d = g.pending
-            r = self.apply(bots[d.player].choose(g, d))
-            if r is not None:
-                raise AssertionError(f"the bot of seat {d.player} chose an illegal option: {r.message}")
-            n += 1
-            if n > max_decisions:
-                raise AssertionError("race did not end")
-        return n
+        return play_bot_seats(self.game, self.apply, bots, stop, max_decisions)
 
 
 def _round_of(game: Any) -> int:
@@ -171,3 +159,21 @@ def run_on_track(job: tuple[RaceSpec, Any]) -> Result:
                   rounds=int(result.get("rounds", 0)), capped=bool(result.get("capped", False)),
                   decisions=n, stats=dict(getattr(game, "stats", {}) or {}), log=[],
                   header=header(rs, spec, pack, track), result=result)
+
+
+def play_bot_seats(game: Any, apply: Callable[[str], Any], bots: Mapping[int, Any],
+                   stop: Callable[[], bool] | None = None, max_decisions: int = 200_000) -> int:
+    """Decisions of the seats that have a bot, through `apply` (a recorder's), until a seat
+    without a bot must decide, `stop()` turns true, or the race ends; returns how many."""
+    n = 0
+    while game.pending is not None and game.pending.player in bots:
+        if stop is not None and stop():
+            break
+        d = game.pending
+        r = apply(bots[d.player].choose(game, d))
+        if r is not None:
+            raise AssertionError(f"the bot of seat {d.player} chose an illegal option: {r.message}")
+        n += 1
+        if n > max_decisions:
+            raise AssertionError("race did not end")
+    return n

@@ -126,19 +126,9 @@ class FrameRecorder:
     def play_bots(self, bots: dict[int, Any], stop: Callable[[], bool] | None = None,
                   max_decisions: int = 200_000) -> int:
         """Let bots decide for their seats until a seat without a bot must decide, or the end."""
-        n = 0
-        g = self.game
-        while g.pending is not None and g.pending.player in bots:
-            if stop is not None and stop():
-                break
-            d = g.pending
-            r = self.apply(bots[d.player].choose(g, d))
-            if r is not None:
-                raise AssertionError(f"bot chose an illegal option: {r.message}")
-            n += 1
-            if n > max_decisions:
-                raise AssertionError("race did not end")
-        return n
+        from slipstream.engine.play.watch import play_bot_seats
+
+        return play_bot_seats(self.game, self.apply, bots, stop, max_decisions)
 
     @property
     def current(self) -> TurnFrame | None:
