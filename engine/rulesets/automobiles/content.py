@@ -273,15 +273,14 @@ def load_pack(path: str | Path, *, search: Sequence[str | Path] = ()) -> tuple[P
 @cache
 def base_pack() -> Pack:
     """The bundled base pack. Raises RuntimeError if it has errors (a bug in the package)."""
-    folder = loader.bundled_packs().get("base")
-    if folder is None:
-        raise RuntimeError("the bundled base pack is missing")
-    pack, diags = load_pack(folder)
-    errors = [d for d in diags if d.is_error]
-    if pack is None or errors:
-        from slipstream.engine.core.diagnostics import format_text
+    from slipstream.engine.play.registry import load_pack as load_cached
 
-        raise RuntimeError("the bundled base pack has errors:\n" + format_text(errors))
+    try:
+        pack = load_cached("")  # the one cached load every part of the process shares
+    except ValueError as e:
+        raise RuntimeError(f"the bundled base pack cannot be used: {e}") from None
+    if not isinstance(pack, Pack):
+        raise RuntimeError("the bundled base pack is not an Automobiles pack")
     return pack
 
 

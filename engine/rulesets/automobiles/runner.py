@@ -50,15 +50,14 @@ class RaceResult:
 
 @cache
 def load_pack_cached(path: str) -> Any:
-    from slipstream.engine.rulesets.automobiles.content import base_pack, load_pack
+    """The Automobiles pack of a folder ("" for the bundled base pack), loaded once per process
+    through the registry's cache (engine/play/registry.py); ValueError when it has errors."""
+    from slipstream.engine.play.registry import load_pack
+    from slipstream.engine.rulesets.automobiles.content import Pack
 
-    if not path:
-        return base_pack()
-    pack, diags = load_pack(path)
-    if pack is None or any(d.is_error for d in diags):
-        from slipstream.engine.core.diagnostics import format_text
-
-        raise ValueError("the pack has errors:\n" + format_text([d for d in diags if d.is_error]))
+    pack = load_pack(path)
+    if not isinstance(pack, Pack):
+        raise ValueError(f"{path} is a pack of the {pack.ruleset!r} ruleset; this needs an Automobiles pack")
     return pack
 
 
