@@ -4,6 +4,7 @@ crash the checks, and every space reported stranded (T134) or unreachable (T110)
 import networkx as nx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_track_properties import layout_rows
 
 from slipstream.engine.core.yamlsource import load_text
 from slipstream.engine.packs.trackrules import ruleset_track_checks
@@ -21,17 +22,7 @@ name = st.tuples(st.integers(0, 4), st.integers(0, 24)).map(lambda t: f'"{t[0]}:
 def tracks(draw):
     lanes = draw(st.integers(1, 4))
     n = draw(st.integers(4, 24))
-    rows = []
-    for _ in range(lanes):
-        toks, seg = [], 0
-        while seg < n:
-            tok = draw(token)
-            k = int(tok.partition("x")[2] or 1)
-            if seg + k > n:
-                tok, k = tok[0], 1
-            toks.append(tok)
-            seg += k
-        rows.append(" ".join(toks))
+    rows = layout_rows(draw, token, lanes, n)
     cell = st.tuples(st.integers(0, lanes - 1), st.integers(0, n - 1))
     text = "slipstream: track/2\nid: prop\n"
     text += "rulesets: [%s]\n" % ", ".join(draw(st.lists(

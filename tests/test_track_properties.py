@@ -14,10 +14,8 @@ token = st.one_of(
 )
 
 
-@st.composite
-def layouts(draw):
-    lanes = draw(st.integers(1, 4))
-    n = draw(st.integers(4, 30))
+def layout_rows(draw, token, lanes: int, n: int) -> list[str]:
+    """One layout string per lane, each covering exactly `n` segments with drawn tokens."""
     rows = []
     for _ in range(lanes):
         toks, seg = [], 0
@@ -29,6 +27,14 @@ def layouts(draw):
             toks.append(tok)
             seg += k
         rows.append(" ".join(toks))
+    return rows
+
+
+@st.composite
+def layouts(draw):
+    lanes = draw(st.integers(1, 4))
+    n = draw(st.integers(4, 30))
+    rows = layout_rows(draw, token, lanes, n)
     slots = draw(st.lists(st.tuples(st.integers(0, lanes), st.integers(0, n)), max_size=6))
     return rows, n, slots
 
