@@ -352,16 +352,15 @@ def _place(g: FormulaDeGame, sc: Prepared) -> None:
 def run_prepared(sc: Prepared) -> ScenarioResult:
     g, dice = build_game(sc)
     problems: list[str] = []
-    where = ""
+    at: list[Any] = [("decisions",), "the setup"]  # where the game is: path and words
     try:
-        where = "decisions"
-        problems += _play(g, sc)
+        problems += _play(g, sc, at)
         if not problems and "bot" in sc.data:
-            where = "bot"
+            at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
             _bot_play(g, sc)
     except DiceOut as e:
-        line = _line(sc.src, (where,)) if where in sc.data else 1
-        problems.append(f"line {line}: the script ran out of {e.die} rolls ({_who(g)})")
+        problems.append(f"line {_line(sc.src, at[0])}: the script ran out of {e.die} rolls "
+                        f"during {at[1]} ({_who(g)})")
     if not problems:
         problems += check_expect(g, sc)
         left = dice.unused() if dice is not None else {}
@@ -386,19 +385,20 @@ def _first_line(problems: list[str]) -> int:
     return 0
 
 
-def _play(g: FormulaDeGame, sc: Prepared) -> list[str]:
+def _play(g: FormulaDeGame, sc: Prepared, at: list[Any]) -> list[str]:
     for i, dec in enumerate(sc.data.get("decisions", [])):
         line = _line(sc.src, ("decisions", i))
         key, want = (dec, None) if isinstance(dec, str) else (dec["choose"], dec["rejected"])
+        at[:] = [("decisions", i), f"decision {i + 1} {key!r}"]
         pend = g.pending
-        at = f"{pend.kind} decision of {g.names[pend.player]}" if pend else "no decision (the race is over)"
+        here = f"{pend.kind} decision of {g.names[pend.player]}" if pend else "no decision (the race is over)"
         r = g.apply(key)
         if want is None or want is False:
             if r is not None:
-                return [f"line {line}: decision {i + 1} {key!r} refused at the {at}: {r.message}; "
+                return [f"line {line}: decision {i + 1} {key!r} refused at the {here}: {r.message}; "
                         f"legal: {', '.join(r.legal) or 'none'}"]
         elif r is None:
-            return [f"line {line}: decision {i + 1} {key!r} was accepted at the {at} but should be refused"]
+            return [f"line {line}: decision {i + 1} {key!r} was accepted at the {here} but should be refused"]
         elif isinstance(want, str) and want not in r.message:
             return [f"line {line}: decision {i + 1} {key!r} refused, but the reason is {r.message!r}, "
                     f"expected it to say {want!r}"]
@@ -537,7 +537,8 @@ def run_pack_scenarios(pack_path: str, select: str = "") -> Report:
         return Report([], [make("C100", pack_path, 1, 1, "$", f"the pack cannot be loaded: {e}")])
     tests = (root / "tests").resolve()
     # a malformed scenario is reported by its own run below, not as a broken pack
-    errors = [d for d in diags if d.is_error and tests not in Path(root / d.file).resolve().parents]
+    errors = [d for d in diags if d.is_error
+              and not any(tests in f.resolve().parents for f in (Path(d.file), root / d.file))]
     if pack is None or errors or getattr(pack, "tables", None) is None:
         shown = "; ".join(f"{d.file}:{d.line}: {d.code} {d.message}" for d in errors[:5]) or "no gear or wear tables"
         return Report([], [make("C100", pack_path, 1, 1, "$", f"the pack cannot be loaded: {shown}")])
