@@ -71,7 +71,7 @@ class FormulaDe(BaseRuleset):
     def run_scenarios(self, pack: str, select: str = "") -> Any:
         from slipstream.engine.rulesets.formula_de.scenarios import run_pack_scenarios
 
-        return run_pack_scenarios(pack, select)
+        return run_pack_scenarios(pack, self, select)
 
     def make_bot(self, name: str, seed: int) -> Any:
         from slipstream.engine.rulesets.formula_de.bots import make_bot

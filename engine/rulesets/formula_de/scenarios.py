@@ -83,6 +83,7 @@ class Prepared:
     options: dict[str, Any]
     squares: list[int | None]  # per car its space index (None: start from the grid)
     covers: tuple[str, ...]
+    ruleset: Any  # the Formula Dé ruleset object: its options and bots
 
 
 def _diag(src: SourceMap, code: str, path: PathKey, msg: str, hint: str | None = None) -> Diagnostic:
@@ -151,10 +152,9 @@ def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Tra
     return (None if errors else track), out
 
 
-def check_scenario(data: Any, src: SourceMap, pack: Any) -> tuple[Prepared | None, list[Diagnostic]]:
-    """Schema and reference checks of one scenario against a Formula Dé-style pack."""
-    from slipstream.engine.rulesets.formula_de.ruleset import OPTIONS, RULESET
-
+def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[Prepared | None, list[Diagnostic]]:
+    """Schema and reference checks of one scenario against a Formula Dé-style pack (`ruleset`:
+    the ruleset object, for its options and bots)."""
     diags = schema_diagnostics(KIND, data, src)
     if diags:
         return None, diags
@@ -166,7 +166,7 @@ def check_scenario(data: Any, src: SourceMap, pack: Any) -> tuple[Prepared | Non
         if rid not in RULES:
             diags.append(_diag(src, "C105", ("covers", i), f"covers unknown rule {rid!r}",
                                hint="rule ids: docs/formula-de-scenarios.md"))
-    specs = {s.name: s for s in OPTIONS}
+    specs = {s.name: s for s in ruleset.options}
     for k, v in (data.get("options") or {}).items():
         spec = specs.get(k)
         if spec is None:
@@ -188,8 +188,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any) -> tuple[Prepared | Non
                                f"unknown track {tspec!r}" if tspec is not None else "the pack has no track; give `track:`",
                                hint="tracks: " + ", ".join(sorted(pack.tracks))))
     laps = data.get("laps", 1)
-    if "bot" in data and data["bot"] not in RULESET.bots:
-        diags.append(_diag(src, "C105", ("bot",), f"unknown bot {data['bot']!r}", hint="bots: " + ", ".join(RULESET.bots)))
+    if "bot" in data and data["bot"] not in ruleset.bots:
+        diags.append(_diag(src, "C105", ("bot",), f"unknown bot {data['bot']!r}", hint="bots: " + ", ".join(ruleset.bots)))
     diags += _check_dice(data, src, tables)
     if track is None:
         return None, diags
@@ -219,7 +219,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any) -> tuple[Prepared | Non
     if diags:
         return None, diags
     opts = dict(data.get("options") or {})
-    return Prepared(data["id"], src.file, data, src, tables, track, laps, opts, squares, tuple(data["covers"])), []
+    return Prepared(data["id"], src.file, data, src, tables, track, laps, opts, squares, tuple(data["covers"]),
+                    ruleset), []
 
 
 def _check_dice(data: dict[str, Any], src: SourceMap, tables: Tables) -> list[Diagnostic]:
@@ -406,9 +407,7 @@ def _play(g: FormulaDeGame, sc: Prepared, at: list[Any]) -> list[str]:
 
 
 def _bot_play(g: FormulaDeGame, sc: Prepared) -> None:
-    from slipstream.engine.rulesets.formula_de.bots import make_bot
-
-    bots = [make_bot(sc.data["bot"], sc.data.get("seed", 0) * 100 + i) for i in range(len(g.cars))]
+    bots = [sc.ruleset.make_bot(sc.data["bot"], sc.data.get("seed", 0) * 100 + i) for i in range(len(g.cars))]
     budget = sc.data.get("bot_decisions", 100_000)
     while budget > 0 and g.pending is not None:
         d = g.pending
@@ -516,17 +515,18 @@ def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
     return out
 
 
-def run_file(path: Path, pack: Any) -> tuple[ScenarioResult | None, list[Diagnostic]]:
+def run_file(path: Path, pack: Any, ruleset: Any) -> tuple[ScenarioResult | None, list[Diagnostic]]:
+    """Check and run one scenario file: its result, or None and the diagnostics."""
     loaded = load_file(path)
     if loaded.data is None:
         return None, loaded.diagnostics
-    sc, diags = check_scenario(loaded.data, loaded.source, pack)
+    sc, diags = check_scenario(loaded.data, loaded.source, pack, ruleset)
     if sc is None:
         return None, diags
     return run_prepared(sc), diags
 
 
-def run_pack_scenarios(pack_path: str, select: str = "") -> Report:
+def run_pack_scenarios(pack_path: str, ruleset: Any, select: str = "") -> Report:
     """Every scenario of the pack folder's `tests/` (`select`: ids containing it)."""
     from slipstream.engine.packs.loader import load_pack
 
@@ -546,7 +546,7 @@ def run_pack_scenarios(pack_path: str, select: str = "") -> Report:
     out: list[Diagnostic] = []
     files = sorted(Path(f) for f in (getattr(pack, "scenario_files", ()) or ()))
     for f in files:
-        res, ds = run_file(f, pack)
+        res, ds = run_file(f, pack, ruleset)
         chosen = not select or (select in res.id if res is not None else select in f.stem)
         if chosen:
             out += ds
