@@ -292,7 +292,7 @@ class FormulaDeGame:
             elif cost is None:
                 reason = f"{car.gear} to {g} skips {car.gear - g - 1} gears, more than {rules.MAX_SKIP}"
             elif self.points(car, "transmission") == 0:
-                reason = "with no gearbox point left the car cannot skip gears"
+                reason = "with no transmission point left the car cannot skip gears"
             else:
                 reason = "the skip costs " + ", ".join(f"{v} {k}" for k, v in cost.items()) + \
                          ", more than the car has left"
