@@ -1,4 +1,6 @@
-"""`slipstream season`: bot championships of several races with drivers, sponsors and points."""
+"""`slipstream season`: bot championships of several races with points; Automobiles seasons
+with drivers, sponsors and drafts here, those of other rulesets through the registry
+(cli/championship.py)."""
 
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ def _default_tracks(pack: Any) -> list[str]:
 @click.argument("pack", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--tracks", "tracks_arg", default="", metavar="A,B,C",
               help="Tracks in race order: ids of the pack or track files (3-5; default: the pack's tracks).")
-@click.option("--players", type=click.IntRange(2, 5), help="Number of cars (default: the number of bots).")
+@click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
 @click.option("--bots", default="greedy,greedy,greedy,random", show_default=True,
               help="Comma-separated bots by seat, repeated to fill --players (random, greedy).")
 @click.option("--set", "card_set", default="", metavar="NAME|random",
@@ -63,7 +65,9 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
            log_dir: Path | None, against: Path | None, fmt: str) -> None:
     """Run a season of races between bots on PACK (default: the bundled base pack).
 
-    Cube collections and the stock carry over from race to race; race 1 has a random grid,
+    A pack of another ruleset with championships (e.g. formula-de) runs that ruleset's
+    season: its races, points and standings (docs/seasons.md).
+    Automobiles: cube collections and the stock carry over from race to race; race 1 has a random grid,
     later races start in the previous finishing order; sponsors are drafted between races.
     One season prints every race, the drafts and the points table; several seasons show a
     progress bar and statistics (season win rates by bot and first-race grid slot, sponsor
@@ -79,6 +83,9 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     )
 
     pack_arg = str(pack) if pack else ""
+    if _other_ruleset(pack_arg, tracks_arg, players, bots, card_set, seed, seasons, jobs, laps, drivers, draft,
+                      sponsor_first, options, log_dir, against, fmt):
+        return
     try:
         pk = load_pack_cached(pack_arg)
     except (ValueError, RuntimeError) as e:
@@ -161,6 +168,33 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
             click.echo(format_sponsor_comparison(comparison, str(pack or "base"), str(against)))
         runs = seasons * (2 if comparison is not None else 1)
         click.echo(f"{runs} seasons in {elapsed:.1f}s ({runs / elapsed:.2f} seasons/s, {jobs} job(s))")
+
+
+def _other_ruleset(pack_arg: str, tracks_arg: str, players: int | None, bots: str, card_set: str, seed: int,
+                   seasons: int, jobs: int, laps: int | None, drivers: bool | None, draft: str,
+                   sponsor_first: str, options: tuple[str, ...], log_dir: Path | None, against: Path | None,
+                   fmt: str) -> bool:
+    """Run the season of a pack whose ruleset offers championships through the protocol;
+    False for the Automobiles seasons of this module (a usage error for a ruleset without any)."""
+    from slipstream.cli.championship import offers_championships, run_championships
+    from slipstream.cli.race import _ruleset_id
+    from slipstream.engine.play.registry import RulesetError, get
+
+    try:
+        rs = get(_ruleset_id(pack_arg))
+    except RulesetError as e:
+        raise click.UsageError(str(e)) from None
+    if not offers_championships(rs):
+        if hasattr(rs, "run_season"):
+            return False  # Automobiles: drivers, sponsors and drafts, below
+        raise click.UsageError(f"{rs.name} has no championships")
+    ctx = click.get_current_context()
+    given_bots = None if ctx.get_parameter_source("bots") == click.core.ParameterSource.DEFAULT else bots
+    run_championships(rs, pack_arg, {"--set": card_set, "--drivers": drivers is not None,
+                                     "--draft": draft != "value", "--sponsor-first": sponsor_first,
+                                     "--against": against is not None},
+                      tracks_arg, players, given_bots, seed, seasons, jobs, laps, options, log_dir, fmt)
+    return True
 
 
 def _check_tracks(pk: Any, tracks: list[str], option: str) -> None:

@@ -70,6 +70,10 @@ class BaseRuleset:
     def format_summary(self, summary: Mapping[str, Any]) -> str:
         return format_races(dict(summary))
 
+    def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
+        """Heat maps of a batch keyed `corner:INDEX` or `space:LANE:SEGMENT` (none here)."""
+        return {}
+
     def run_scenarios(self, pack: str, select: str = "") -> Report:
         return Report([], [])
 
