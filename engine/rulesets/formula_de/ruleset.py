@@ -92,8 +92,20 @@ class FormulaDe(BaseRuleset):
             corner = game.track.corners[c.corner]
             stops = f"{c.stops} of {corner.stops or 1} ({corner.name})"
         state = "eliminated: " + c.out if c.out else ("finished" if c.finished else "running")
-        return [("gear", str(c.gear)), *((k, str(v)) for k, v in c.wear.items()),
+        return [("gear", str(c.gear)), ("last roll", _last_roll(game, seat)), *((k, str(v)) for k, v in c.wear.items()),
                 ("stops in this corner", stops or "-"), ("lap", f"{lap} of {game.laps}"), ("state", state)]
+
+    def brief(self, game: Any, seat: int) -> str:
+        """One line per car for a face's table of the field: gear, last roll, state."""
+        c = game.cars[seat]
+        state = f"out ({c.out})" if c.out else "finished" if c.finished else ""
+        return ", ".join(x for x in (f"gear {c.gear}", f"rolled {_last_roll(game, seat)}", state) if x)
+
+    def route(self, game: Any, key: str) -> list[tuple[int, int]]:
+        """The squares the moving car passes if the pending `move` option `key` is taken."""
+        from slipstream.engine.rulesets.formula_de.routes import route_of
+
+        return route_of(game, key)
 
     def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
         """The shared win rates plus finish rate, eliminations by cause and, per corner (by
@@ -194,6 +206,11 @@ class FormulaDe(BaseRuleset):
 _CORNER_STATS = {"stops_at": "stops", "overshoots_at": "overshoots", "missed_at": "stops_missed"}
 _HEAT_TITLES = {"stops": "Stops made per race", "overshoots": "Overshoots per race",
                 "stops_missed": "Stops missed per race"}
+
+
+def _last_roll(game: Any, seat: int) -> str:
+    roll = getattr(game, "last_roll", {}).get(seat)
+    return "-" if roll is None else str(roll)
 
 
 def _corner_names(results: Sequence[Any]) -> list[str]:

@@ -1,5 +1,6 @@
-"""Per-corner counts of a race for batch statistics and heat maps: stops made, overshoots and
-stops missed, keyed by corner index (as a string, so the stats stay JSON-able).
+"""What the faces want of a race beyond the rules: per-corner counts for batch statistics and
+heat maps (stops made, overshoots and stops missed, keyed by corner index as a string, so the
+stats stay JSON-able) and each car's last gear roll for the watched race's panels.
 
 The game announces every rule outcome through `event`; `TalliedGame` counts the corner ones
 into `stats` as they happen, logged or not, so a batch that drops the logs still has them.
@@ -14,10 +15,13 @@ from slipstream.engine.rulesets.formula_de.game import FormulaDeGame
 
 
 class TalliedGame(FormulaDeGame):
-    """A race that also counts `stops_at`, `overshoots_at` and `missed_at` per corner."""
+    """A race that also counts `stops_at`, `overshoots_at` and `missed_at` per corner and keeps
+    `last_roll` (seat -> the last gear die it rolled)."""
 
     def event(self, ev: str, **data: Any) -> None:
-        if ev == "stop":
+        if ev == "roll":
+            self.__dict__.setdefault("last_roll", {})[data["p"]] = data["roll"]
+        elif ev == "stop":
             self.stats.setdefault("stops_at", Counter())[str(data["corner"])] += 1
         elif ev == "overshoot":
             key = str(data["corner"])
