@@ -74,13 +74,11 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     pick rates and how often their holders win, with 95% intervals).
     """
     from slipstream.cli.race import check_card_set, parse_bots
-    from slipstream.engine.rulesets.automobiles.runner import load_pack_cached
-    from slipstream.engine.rulesets.automobiles.season import season_config
-    from slipstream.engine.rulesets.automobiles.seasonrun import SeasonSpec, run_season
-    from slipstream.engine.rulesets.automobiles.seasonstats import (
-        format_season_summary,
-        summarise_seasons,
-    )
+
+    kit = _kit()
+    load_pack_cached, season_config, SeasonSpec, run_season = (  # noqa: N806 - a class
+        kit.load_pack_cached, kit.season_config, kit.SeasonSpec, kit.run_season)
+    format_season_summary, summarise_seasons = kit.format_season_summary, kit.summarise_seasons
 
     pack_arg = str(pack) if pack else ""
     if _other_ruleset(pack_arg, tracks_arg, players, bots, card_set, seed, seasons, jobs, laps, drivers, draft,
@@ -149,10 +147,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     if against is not None:
         from dataclasses import replace
 
-        from slipstream.engine.rulesets.automobiles.seasonstats import (
-            compare_sponsors,
-            format_sponsor_comparison,
-        )
+        compare_sponsors, format_sponsor_comparison = kit.compare_sponsors, kit.format_sponsor_comparison
 
         other_specs = [replace(sp, pack=against_arg, record=False) for sp in specs]
         other_results = _run(other_specs, jobs, fmt, f"{seasons} seasons on {against}")
@@ -197,9 +192,15 @@ def _other_ruleset(pack_arg: str, tracks_arg: str, players: int | None, bots: st
     return True
 
 
-def _check_tracks(pk: Any, tracks: list[str], option: str) -> None:
-    from slipstream.engine.rulesets.automobiles.seasonrun import resolve_track
+def _kit() -> Any:
+    """The Automobiles season toolkit, through the registry."""
+    from slipstream.engine.play.registry import get
 
+    return get("automobiles").season_kit()  # type: ignore[attr-defined]
+
+
+def _check_tracks(pk: Any, tracks: list[str], option: str) -> None:
+    resolve_track = _kit().resolve_track
     for t in tracks:
         try:
             resolve_track(pk, t)
@@ -209,8 +210,7 @@ def _check_tracks(pk: Any, tracks: list[str], option: str) -> None:
 
 def _run(specs: list[Any], jobs: int, fmt: str, label: str) -> list[Any]:
     """Run the seasons, with a progress bar on stderr for text output."""
-    from slipstream.engine.rulesets.automobiles.seasonrun import run_seasons
-
+    run_seasons = _kit().run_seasons
     if fmt != "text":
         return run_seasons(specs, jobs)
     with click.progressbar(length=len(specs), label=label, file=sys.stderr) as bar:
@@ -220,9 +220,7 @@ def _run(specs: list[Any], jobs: int, fmt: str, label: str) -> list[Any]:
 def _write(res: Any, log_dir: Path | None) -> None:
     if not log_dir:
         return
-    from slipstream.engine.rulesets.automobiles.racelog import write_log
-
-    write_log(log_dir / f"season-{res.spec.seed}.jsonl", res.lines)
+    _kit().write_log(log_dir / f"season-{res.spec.seed}.jsonl", res.lines)
 
 
 def _season_json(res: Any) -> dict[str, Any]:
