@@ -161,3 +161,50 @@ def test_race_batch_json_has_the_per_corner_figures():
     assert {"finish_rate", "eliminations_by_cause", "overshoots_by_corner", "stops_missed_by_corner",
             "corners", "win_rate_by_slot"} <= set(s)
     assert len(s["corners"]) == 8
+
+
+GOLDEN_SEASON = ROOT / "tests" / "play" / "golden-formula-de-season" / "two-races-one-lap.jsonl"
+
+
+def test_the_golden_season_log_replays_identically(monkeypatch):
+    """Written from the repository root by `slipstream season content/formula-de --players 3
+    --bots greedy,random --laps 1 --option season_races=2 --seed 9 --log DIR`; regenerate it
+    so when the rules or the pack change on purpose."""
+    monkeypatch.chdir(ROOT)  # the header names the pack by its path from the repository root
+    lines = GOLDEN_SEASON.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["t"] == "season"
+    rep = replay_lines(lines)
+    assert rep.identical, f"{rep.message} at line {rep.line}"
+
+
+def test_broken_season_logs_end_in_a_report_never_a_traceback():
+    """Seeded mutants of the golden season log (lines dropped, cut, repeated, fields changed
+    or removed, header fields of every type): each gives a report naming a line."""
+    import random
+
+    lines = GOLDEN_SEASON.read_text(encoding="utf-8").splitlines()
+    rng = random.Random(14)
+    values = [None, True, -1, 10**30, "x", [], {}, [1, 2], 1.5, "P1"]
+    mutants = []
+    for _ in range(30):
+        ls = list(lines)
+        i = rng.randrange(len(ls))
+        how = rng.randrange(4)
+        if how == 0:
+            del ls[i]
+        elif how == 1:
+            ls[i] = ls[i][: rng.randrange(len(ls[i]))]
+        elif how == 2:
+            ls.insert(i, ls[rng.randrange(len(ls))])
+        else:
+            obj = json.loads(ls[i])
+            obj[rng.choice(sorted(obj))] = rng.choice(values)
+            ls[i] = json.dumps(obj, sort_keys=True, separators=(",", ":"))
+        mutants.append(ls)
+    head = json.loads(lines[0])
+    for key in ("tracks", "seats", "season_options", "options", "laps", "seed", "digest"):
+        mutants.append([json.dumps({**head, key: rng.choice(values)})] + lines[1:])
+    for ls in mutants:
+        rep = replay_lines(ls)
+        if ls != lines:
+            assert not rep.identical and rep.line >= 1 and rep.message

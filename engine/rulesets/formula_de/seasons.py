@@ -12,7 +12,6 @@ logged decisions and recomputes the points, comparing every line.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ RULESET_ID = "formula-de"
 # HOUSE VALUES: no source gives a championship for this game; these are ours.
 HOUSE_POINTS = (10, 8, 6, 5, 4, 3, 2, 1)
 HOUSE_RACES = 3
+MAX_RACES = 100  # races a season log may hold (replay refuses longer ones)
 
 SEASON_OPTIONS = (
     OptionSpec("season_races", "int", HOUSE_RACES,
@@ -335,8 +335,8 @@ def _spec_from_header(rs: Any, n: int, head: dict[str, Any]) -> SeasonSpec:
     for key in ("pack", "pack_path", "digest"):
         need(head, key, "str", n)
     tracks = need(head, "tracks", "list", n)
-    if not tracks or not all(isinstance(t, str) for t in tracks):
-        raise LogError(n, "the header's 'tracks' must be a list of track ids")
+    if not tracks or len(tracks) > MAX_RACES or not all(isinstance(t, str) for t in tracks):
+        raise LogError(n, f"the header's 'tracks' must be a list of 1 to {MAX_RACES} track ids")
     season_opts = need(head, "season_options", "dict", n)
     lo, hi = rs.players
     seats = check_seats(head, n, lo, hi, drivers=False)
@@ -394,11 +394,9 @@ def replay_season(rs: Any, lines: list[str]) -> ReplayReport:
         # the logged decisions of this race: up to its result line
         while at < len(rows):
             try:
-                obj = json.loads(rows[at][1])
-            except (ValueError, RecursionError):
-                return _fail(rows[at][0], rows[at][1], f"line {rows[at][0]} is not JSON", kind="malformed")
-            if not isinstance(obj, dict):
-                return _fail(rows[at][0], rows[at][1], f"line {rows[at][0]} is not a log entry", kind="malformed")
+                obj = parse(*rows[at])
+            except LogError as e:
+                return _fail(e.line, rows[at][1], e.message, kind=e.kind)
             at += 1
             if obj.get("t") == "result":
                 break
