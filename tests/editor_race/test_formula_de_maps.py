@@ -108,6 +108,11 @@ def test_a_watched_race_shows_every_cars_gear_and_roll_and_walks_the_route(qtbot
     assert fr.route[0] == fr.cars_before[fr.player] and fr.route[-1] == fr.cars_after[fr.player]
     assert all((b[1] - a[1]) % n == 1 for a, b in zip(fr.route, fr.route[1:], strict=False))
 
+    mid = next(k for k, f in enumerate(frames) if k > len(frames) // 3 and len(f.route) >= 4)
+    panel.step_to_turn(mid, moved=False)  # the planned route, square by square
+    qtbot.wait(50)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert fd_window.grab().save(str(SHOTS / "formula-de-mid-race.png"))
     panel.step_to_turn(i, moved=True)
     text = panel.player_panel.text()
     assert "The field" in text
