@@ -135,3 +135,18 @@ def test_a_watched_race_shows_every_cars_gear_and_roll_and_walks_the_route(qtbot
     assert len(seen) >= 3  # the car was drawn on squares between its start and its stop
     end = overlay.cell_centre(tuple(fr.cars_after[fr.player]))
     assert abs(car.centre().x() - end.x()) < 1e-6 and abs(car.centre().y() - end.y()) < 1e-6
+
+
+def test_map_keys_name_corners_by_index_and_spaces_by_name():
+    from slipstream.engine.tracks.drawing import TrackDrawing
+
+    _, pack = for_pack(str(PACK))
+    track = pack.tracks["tilleuls"]
+    d = TrackDrawing(track)
+    c = track.corners[2]
+    outline, mid, name = zone(d, track, "corner:2")
+    assert name == c.name and len(outline) >= 4
+    sp = track.space_at(1, 10)
+    assert zone(d, track, f"space:{sp.name}")[2] == f"space {sp.name}"
+    for bad in ("corner:99", "corner:x", "space:9:9999", "lane:1", ""):
+        assert zone(d, track, bad) is None
