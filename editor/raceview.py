@@ -130,7 +130,9 @@ class RaceOverlay:
 
     # ------------------------------------------------------------------ drawing
     def show_cars(self, cars: Sequence[Sequence[int]]) -> None:
-        """Each car at its cell: (lane, segment, ...) per seat."""
+        """Each car at its cell: (lane, segment, ...) per seat (a walk in progress ends)."""
+        self._walk = []
+        self._walk_timer.stop()
         self._ensure(len(cars))
         d = self.scene.drawing
         if d is None:
@@ -173,7 +175,6 @@ class RaceOverlay:
         self.show_cars(frame.cars_after if moved and frame.cars_after else frame.cars_before)
         self.show_route(frame.player, frame.route if frame.player >= 0 else [], faded=moved)
         self.show_targets([])
-        self.stop_walk()
         p = frame.player
         if (moved and walk_ms > 0 and len(frame.route) > 2 and 0 <= p < len(self.cars)
                 and p < len(frame.cars_after) and tuple(frame.cars_after[p][:2]) == tuple(frame.route[-1])):

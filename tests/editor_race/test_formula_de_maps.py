@@ -135,6 +135,13 @@ def test_a_watched_race_shows_every_cars_gear_and_roll_and_walks_the_route(qtbot
     assert len(seen) >= 3  # the car was drawn on squares between its start and its stop
     end = overlay.cell_centre(tuple(fr.cars_after[fr.player]))
     assert abs(car.centre().x() - end.x()) < 1e-6 and abs(car.centre().y() - end.y()) < 1e-6
+    # stepping elsewhere mid-walk ends the walk: the car stays where the new step puts it
+    overlay.show_frame(fr, True, walk_ms=5)
+    overlay.show_frame(frames[0], True)
+    qtbot.wait(40)
+    assert not overlay.walking
+    grid = overlay.cell_centre(tuple(frames[0].cars_after[fr.player]))
+    assert abs(car.centre().x() - grid.x()) < 1e-6 and abs(car.centre().y() - grid.y()) < 1e-6
 
 
 def test_map_keys_name_corners_by_index_and_spaces_by_name():
