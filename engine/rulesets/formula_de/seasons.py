@@ -72,6 +72,7 @@ class RaceRecord:
     points: list[int]  # per seat
     rounds: int
     capped: bool
+    finished: int = 0  # how many cars crossed the line (the first places)
 
 
 @dataclass(slots=True)
@@ -181,7 +182,9 @@ def record_of(k: int, track: str, seed: int, r: Any, config: Mapping[str, Any]) 
     name_to_seat = {nm: i for i, nm in enumerate(r.names)}
     out = {name_to_seat[nm]: str(c) for nm, c in dict(r.result.get("out", {})).items() if nm in name_to_seat}
     pts = race_points(config["season_points"], r.standings, out, bool(config["season_eliminated_score"]))
-    return RaceRecord(track, seed, list(r.grid), list(r.standings), out, pts, int(r.rounds), bool(r.capped))
+    finished = int(dict(getattr(r, "stats", {}) or {}).get("finished", len(r.standings) - len(out)))
+    return RaceRecord(track, seed, list(r.grid), list(r.standings), out, pts, int(r.rounds), bool(r.capped),
+                      finished)
 
 
 def run_season(rs: Any, spec: SeasonSpec) -> SeasonResult:
@@ -237,7 +240,7 @@ def season_text(res: SeasonResult) -> str:
                   "  grid: " + ", ".join(f"{s + 1}. {names[p]}" for s, p in enumerate(rr.grid))]
         for place, p in enumerate(rr.standings, start=1):
             totals[p] += rr.points[p]
-            how = f"out ({rr.out[p]})" if p in rr.out else "finished" if not rr.capped else "running"
+            how = f"out ({rr.out[p]})" if p in rr.out else "finished" if place <= rr.finished else "running"
             lines.append(f"  {place}. {names[p]} ({bots[p]}) {how:<22} +{rr.points[p]}")
         order = sorted(range(len(names)), key=lambda p: (-totals[p], rr.standings.index(p)))
         lines.append("  points: " + ", ".join(f"{names[p]} {totals[p]}" for p in order))
@@ -414,7 +417,7 @@ def replay_season(rs: Any, lines: list[str]) -> ReplayReport:
         result = game.result()
         r = SimpleNamespace(names=names, grid=list(getattr(game, "grid", range(len(names)))), standings=std,
                             result=result, rounds=int(result.get("rounds", 0)),
-                            capped=bool(result.get("capped", False)))
+                            capped=bool(result.get("capped", False)), stats=dict(getattr(game, "stats", {})))
         rec = record_of(k, track, seed, r, config)
         races.append(rec)
         totals = [a + b for a, b in zip(totals, rec.points, strict=True)]
