@@ -1,4 +1,6 @@
-"""`slipstream season`: bot championships of several races with drivers, sponsors and points."""
+"""`slipstream season`: bot championships of several races with points; Automobiles seasons
+with drivers, sponsors and drafts here, those of other rulesets through the registry
+(cli/championship.py)."""
 
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ def _default_tracks(pack: Any) -> list[str]:
 @click.argument("pack", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--tracks", "tracks_arg", default="", metavar="A,B,C",
               help="Tracks in race order: ids of the pack or track files (3-5; default: the pack's tracks).")
-@click.option("--players", type=click.IntRange(2, 5), help="Number of cars (default: the number of bots).")
+@click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
 @click.option("--bots", default="greedy,greedy,greedy,random", show_default=True,
               help="Comma-separated bots by seat, repeated to fill --players (random, greedy).")
 @click.option("--set", "card_set", default="", metavar="NAME|random",
@@ -63,22 +65,25 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
            log_dir: Path | None, against: Path | None, fmt: str) -> None:
     """Run a season of races between bots on PACK (default: the bundled base pack).
 
-    Cube collections and the stock carry over from race to race; race 1 has a random grid,
+    A pack of another ruleset with championships (e.g. formula-de) runs that ruleset's
+    season: its races, points and standings (docs/seasons.md).
+    Automobiles: cube collections and the stock carry over from race to race; race 1 has a random grid,
     later races start in the previous finishing order; sponsors are drafted between races.
     One season prints every race, the drafts and the points table; several seasons show a
     progress bar and statistics (season win rates by bot and first-race grid slot, sponsor
     pick rates and how often their holders win, with 95% intervals).
     """
     from slipstream.cli.race import check_card_set, parse_bots
-    from slipstream.engine.rulesets.automobiles.runner import load_pack_cached
-    from slipstream.engine.rulesets.automobiles.season import season_config
-    from slipstream.engine.rulesets.automobiles.seasonrun import SeasonSpec, run_season
-    from slipstream.engine.rulesets.automobiles.seasonstats import (
-        format_season_summary,
-        summarise_seasons,
-    )
+
+    kit = _kit()
+    load_pack_cached, season_config, SeasonSpec, run_season = (  # noqa: N806 - a class
+        kit.load_pack_cached, kit.season_config, kit.SeasonSpec, kit.run_season)
+    format_season_summary, summarise_seasons = kit.format_season_summary, kit.summarise_seasons
 
     pack_arg = str(pack) if pack else ""
+    if _other_ruleset(pack_arg, tracks_arg, players, bots, card_set, seed, seasons, jobs, laps, drivers, draft,
+                      sponsor_first, options, log_dir, against, fmt):
+        return
     try:
         pk = load_pack_cached(pack_arg)
     except (ValueError, RuntimeError) as e:
@@ -142,10 +147,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     if against is not None:
         from dataclasses import replace
 
-        from slipstream.engine.rulesets.automobiles.seasonstats import (
-            compare_sponsors,
-            format_sponsor_comparison,
-        )
+        compare_sponsors, format_sponsor_comparison = kit.compare_sponsors, kit.format_sponsor_comparison
 
         other_specs = [replace(sp, pack=against_arg, record=False) for sp in specs]
         other_results = _run(other_specs, jobs, fmt, f"{seasons} seasons on {against}")
@@ -163,9 +165,42 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
         click.echo(f"{runs} seasons in {elapsed:.1f}s ({runs / elapsed:.2f} seasons/s, {jobs} job(s))")
 
 
-def _check_tracks(pk: Any, tracks: list[str], option: str) -> None:
-    from slipstream.engine.rulesets.automobiles.seasonrun import resolve_track
+def _other_ruleset(pack_arg: str, tracks_arg: str, players: int | None, bots: str, card_set: str, seed: int,
+                   seasons: int, jobs: int, laps: int | None, drivers: bool | None, draft: str,
+                   sponsor_first: str, options: tuple[str, ...], log_dir: Path | None, against: Path | None,
+                   fmt: str) -> bool:
+    """Run the season of a pack whose ruleset offers championships through the protocol;
+    False for the Automobiles seasons of this module (a usage error for a ruleset without any)."""
+    from slipstream.cli.championship import offers_championships, run_championships
+    from slipstream.cli.race import _ruleset_id
+    from slipstream.engine.play.registry import RulesetError, get
 
+    try:
+        rs = get(_ruleset_id(pack_arg))
+    except RulesetError as e:
+        raise click.UsageError(str(e)) from None
+    if not offers_championships(rs):
+        if hasattr(rs, "run_season"):
+            return False  # Automobiles: drivers, sponsors and drafts, below
+        raise click.UsageError(f"{rs.name} has no championships")
+    ctx = click.get_current_context()
+    given_bots = None if ctx.get_parameter_source("bots") == click.core.ParameterSource.DEFAULT else bots
+    run_championships(rs, pack_arg, {"--set": card_set, "--drivers": drivers is not None,
+                                     "--draft": draft != "value", "--sponsor-first": sponsor_first,
+                                     "--against": against is not None},
+                      tracks_arg, players, given_bots, seed, seasons, jobs, laps, options, log_dir, fmt)
+    return True
+
+
+def _kit() -> Any:
+    """The Automobiles season toolkit, through the registry."""
+    from slipstream.engine.play.registry import get
+
+    return get("automobiles").season_kit()  # type: ignore[attr-defined]
+
+
+def _check_tracks(pk: Any, tracks: list[str], option: str) -> None:
+    resolve_track = _kit().resolve_track
     for t in tracks:
         try:
             resolve_track(pk, t)
@@ -175,8 +210,7 @@ def _check_tracks(pk: Any, tracks: list[str], option: str) -> None:
 
 def _run(specs: list[Any], jobs: int, fmt: str, label: str) -> list[Any]:
     """Run the seasons, with a progress bar on stderr for text output."""
-    from slipstream.engine.rulesets.automobiles.seasonrun import run_seasons
-
+    run_seasons = _kit().run_seasons
     if fmt != "text":
         return run_seasons(specs, jobs)
     with click.progressbar(length=len(specs), label=label, file=sys.stderr) as bar:
@@ -186,9 +220,7 @@ def _run(specs: list[Any], jobs: int, fmt: str, label: str) -> list[Any]:
 def _write(res: Any, log_dir: Path | None) -> None:
     if not log_dir:
         return
-    from slipstream.engine.rulesets.automobiles.racelog import write_log
-
-    write_log(log_dir / f"season-{res.spec.seed}.jsonl", res.lines)
+    _kit().write_log(log_dir / f"season-{res.spec.seed}.jsonl", res.lines)
 
 
 def _season_json(res: Any) -> dict[str, Any]:

@@ -308,9 +308,14 @@ class BatchReport(QWidget):
         buttons.addWidget(self.png_button)
         buttons.addWidget(self.html_button)
         right.addLayout(buttons)
+        from .heatoverlay import MapPane  # maps by corner or space (Ruleset.heat)
+
+        self.map_pane = MapPane()
+        self.map_pane.setVisible(False)
         top = QHBoxLayout(self)
         top.addLayout(left, 2)
         top.addWidget(self.heat_pane, 3)
+        top.addWidget(self.map_pane, 3)
         self._set_enabled(False)
 
     def _set_enabled(self, on: bool) -> None:
@@ -343,6 +348,7 @@ class BatchReport(QWidget):
         self.length.setText(length_text(data))
         self.hist.set_values(data.rounds)
         self.other.setText(data.note)
+        self.map_pane.show_maps(track, data.maps)
         self.heat_pane.setVisible(data.heat is not None)
         self._set_enabled(True)
         if data.heat is None:
@@ -393,6 +399,7 @@ class BatchReport(QWidget):
             return f"<table><tr>{head}</tr>{body}</table>"
 
         heat = "" if d.heat is None else self._heat_html(table)
+        heat += self._maps_html()
         st = d.settings
         card_set = f"; card set {html.escape(str(st['card_set']))}" if "card_set" in st else ""
         return f"""<!doctype html>
@@ -423,6 +430,20 @@ options {html.escape(str(st.get('options')))}; {d.seconds:.1f} s
                 f"<h2>Gear colours of placed cubes by part of the lap</h2>"
                 f"{table(['segments', *colour_headers(d.heat), 'cubes'], section_rows(self.track, d.heat))}\n"
                 f"<h2>Heat maps</h2>{imgs}\n")
+
+    def _maps_html(self) -> str:
+        """The maps by corner or space (Ruleset.heat) as embedded images."""
+        assert self.data is not None and self.track is not None
+        if not self.data.maps:
+            return ""
+        from .heatoverlay import map_image
+
+        races = self.data.summary.get("races", 0)
+        imgs = "".join(
+            f"<figure><img alt='{html.escape(t)}' src='data:image/png;base64,"
+            f"{base64.b64encode(_png_bytes(map_image(self.track, v, f'{t}, {races} races'))).decode()}'>"
+            f"<figcaption>{html.escape(t)}</figcaption></figure>" for t, v in self.data.maps.items())
+        return f"<h2>Maps</h2>{imgs}\n"
 
     def export_html(self, path: Path) -> None:
         from slipstream.engine.core.files import atomic_write_text

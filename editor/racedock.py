@@ -622,7 +622,11 @@ class RacePanel(QWidget):
             return
         i, moved = self.frame_at(self.step)
         fr = self.frames[i]
-        self.overlay.show_frame(fr, moved)
+        # while playing, a car drives its route square by square within the step's time
+        walk = 0
+        if self.play_timer.isActive() and len(fr.route) > 2:
+            walk = max(1, int(0.8 * self.speed.currentData() / (len(fr.route) - 1)))
+        self.overlay.show_frame(fr, moved, walk)
         if i == 0:
             self.turn_label.setText(f"The grid (turn 0 of {len(self.frames) - 1})")
             self.player_panel.setText(self._standings_html(fr))
@@ -681,6 +685,7 @@ def install(window: QMainWindow) -> RacePanel:
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, report_dock)
     panel = RacePanel(window, report)
     panel.report_dock = report_dock
+    report.map_pane.canvas_scene = window.scene  # type: ignore[attr-defined]
     dock = QDockWidget("Test race", window)
     dock.setObjectName("dock-race")
     # scrollable, so that the tall panel does not force its height on the Track tab beside it

@@ -68,14 +68,15 @@ class RacePanels:
         pos = (fr.positions if moved else before or fr.positions)[p]
         rows = [f"<b style='color:{colour}'>P{p + 1}</b> {html.escape(fr.choice)}", f"position {pos}"]
         rows += [f"{html.escape(k)}: {html.escape(v)}" for k, v in (fr.view if moved else [])]
-        return "<br>".join(rows)
+        return "<br>".join(rows[:2]) + field_html(getattr(fr, "briefs", [])) + "<br>".join(["", *rows[2:]])
 
     def seat_html(self, rs: Any, rec: Any, seat: int, colour: str) -> str:
         """The human seat's panel while the race is played."""
         rows = [f"<b style='color:{colour}'>You: P{seat + 1}</b>",
                 f"position {watch.positions_of(rec.game)[seat]}"]
         rows += [f"{html.escape(k)}: {html.escape(v)}" for k, v in rs.view(rec.game, seat)]
-        return "<br>".join(rows)
+        return "<br>".join(rows[:2]) + field_html(rec.briefs() if hasattr(rec, "briefs") else []) \
+            + "<br>".join(["", *rows[2:]])
 
     def option_style(self, key: str, rec: Any = None) -> str:
         """A style sheet for the button of option `key` in the race of recorder `rec` ("": a
@@ -101,6 +102,17 @@ class RacePanels:
     def batch_note(self, summary: dict[str, Any], heat: Any) -> str:
         """One line of the ruleset's own figures under the race length."""
         return f"{summary['capped']} race(s) ended by the round cap" if summary.get("capped") else ""
+
+
+def field_html(briefs: Sequence[str]) -> str:
+    """Every car's `Ruleset.brief` (gear and last roll, ...) in its player colour ("" without)."""
+    if not briefs:
+        return ""
+    from .raceview import player_colour
+
+    rows = [f"<span style='color:{player_colour(p).name()}'><b>P{p + 1}</b></span> {html.escape(b)}"
+            for p, b in enumerate(briefs)]
+    return "<br><b>The field</b><br>" + "<br>".join(rows) + "<br>"
 
 
 GENERIC = RacePanels()

@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import (
     QGraphicsPathItem,
@@ -87,6 +87,10 @@ class RaceOverlay:
         self.targets.setBrush(fill)
         self.target_cells: list[Cell] = []
         self._added = False
+        # a car driving its route square by square (`walk`): the cells still to show
+        self._walk: list[tuple[CarItem, Cell]] = []
+        self._walk_timer = QTimer()
+        self._walk_timer.timeout.connect(self._walk_step)
 
     # ------------------------------------------------------------------ items
     def _ensure(self, players: int) -> None:
@@ -108,6 +112,8 @@ class RaceOverlay:
                 self.scene.addItem(c)
 
     def clear(self) -> None:
+        self._walk = []
+        self._walk_timer.stop()
         for item in [*self.cars, self.route, self.cubes, self.targets]:
             if item.scene() is self.scene:
                 self.scene.removeItem(item)
@@ -124,7 +130,9 @@ class RaceOverlay:
 
     # ------------------------------------------------------------------ drawing
     def show_cars(self, cars: Sequence[Sequence[int]]) -> None:
-        """Each car at its cell: (lane, segment, ...) per seat."""
+        """Each car at its cell: (lane, segment, ...) per seat (a walk in progress ends)."""
+        self._walk = []
+        self._walk_timer.stop()
         self._ensure(len(cars))
         d = self.scene.drawing
         if d is None:
@@ -161,11 +169,59 @@ class RaceOverlay:
         self.cubes.setBrush(colour)
         self.cubes.setPath(cubes)
 
-    def show_frame(self, frame: Any, moved: bool) -> None:
-        """Before the move: cars where the turn began and the route; after: cars where it ended."""
+    def show_frame(self, frame: Any, moved: bool, walk_ms: int = 0) -> None:
+        """Before the move: cars where the turn began and the route; after: cars where it ended
+        (with `walk_ms`, the moving car first drives its route, one square every `walk_ms`)."""
         self.show_cars(frame.cars_after if moved and frame.cars_after else frame.cars_before)
         self.show_route(frame.player, frame.route if frame.player >= 0 else [], faded=moved)
         self.show_targets([])
+        p = frame.player
+        if (moved and walk_ms > 0 and len(frame.route) > 2 and 0 <= p < len(self.cars)
+                and p < len(frame.cars_after) and tuple(frame.cars_after[p][:2]) == tuple(frame.route[-1])):
+            self.walk(p, frame.route, walk_ms)
+
+    def walk(self, player: int, route: list[Cell], ms: int) -> None:
+        """Drive the car of `player` along `route` one cell every `ms` milliseconds; the car
+        keeps its logical cell (`CarItem.cell`), only the drawing moves, and ends on the last cell."""
+        car = self.cars[player]
+        cells = [c for c in route if self._valid(c)]
+        if len(cells) < 2:
+            return
+        final = car.cell
+        self._walk = [(car, c) for c in cells[1:]]
+        self._place(car, cells[0])
+        car.cell = final
+        self._walk_timer.start(max(1, ms))
+
+    def _place(self, car: CarItem, cell: Cell) -> None:
+        d = self.scene.drawing
+        if d is not None:
+            final = car.cell
+            car.place(self.cell_centre(cell), math.degrees(d.direction(cell[1] + 0.5)), cell)
+            car.cell = final
+
+    def _walk_step(self) -> None:
+        if not self._walk:
+            self._walk_timer.stop()
+            return
+        car, cell = self._walk.pop(0)
+        if car.scene() is self.scene:
+            self._place(car, cell)
+        if not self._walk:
+            self._walk_timer.stop()
+
+    def stop_walk(self) -> None:
+        """End a walk at once (the car stays where `show_cars` put it)."""
+        if self._walk:
+            car, cell = self._walk[-1]
+            self._walk = []
+            if car.scene() is self.scene:
+                self._place(car, cell)
+        self._walk_timer.stop()
+
+    @property
+    def walking(self) -> bool:
+        return bool(self._walk)
 
     def show_targets(self, cells: list[Cell]) -> None:
         """Outline the cells a human player may click."""

@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -76,13 +76,14 @@ class BatchReportData:
     cancelled: bool = False
     ruleset: str = ""
     note: str = ""  # the ruleset's own figures in a line (RacePanels.batch_note)
+    maps: dict[str, dict[str, float]] = field(default_factory=dict)  # `Ruleset.heat` of the summary
 
     def to_dict(self) -> dict[str, Any]:
         return {"settings": self.settings, "track_id": self.track_id, "summary": self.summary,
                 "rounds": self.rounds, "turns": self.turns,
                 "heat": self.heat.to_dict() if self.heat is not None else None,
                 "seconds": self.seconds, "cancelled": self.cancelled, "ruleset": self.ruleset,
-                "note": self.note}
+                "note": self.note, "maps": self.maps}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BatchReportData:
@@ -90,7 +91,8 @@ class BatchReportData:
         heat = panels_of_id(rid).heat_from_dict(d["heat"]) if d.get("heat") is not None else None
         return cls(d["settings"], d["track_id"], d["summary"], list(d["rounds"]), list(d["turns"]),
                    heat, float(d.get("seconds", 0.0)), bool(d.get("cancelled")), rid,
-                   str(d.get("note", "")))
+                   str(d.get("note", "")),
+                   {str(k): {str(a): float(b) for a, b in dict(v).items()} for k, v in dict(d.get("maps") or {}).items()})
 
 
 class ResultCache:
@@ -211,5 +213,6 @@ class BatchWorker(QThread):
             track_id=self.track.id, summary=summary,
             rounds=[r.rounds for r in res], turns=[self.panels.turns(r) for r in res],
             heat=batch.heat, seconds=round(time.perf_counter() - t0, 2), cancelled=batch.cancelled,
-            ruleset=self.rs.id, note=self.panels.batch_note(summary, batch.heat) if res else "")
+            ruleset=self.rs.id, note=self.panels.batch_note(summary, batch.heat) if res else "",
+            maps=dict(self.rs.heat(summary)) if res and hasattr(self.rs, "heat") else {})
         self.done.emit()

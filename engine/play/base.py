@@ -70,6 +70,18 @@ class BaseRuleset:
     def format_summary(self, summary: Mapping[str, Any]) -> str:
         return format_races(dict(summary))
 
+    def brief(self, game: Any, seat: int) -> str:
+        """One short line about a seat's car for a face's table of the field ("": none)."""
+        return ""
+
+    def route(self, game: Any, key: str) -> list[tuple[int, int]]:
+        """The cells the car of the pending decision passes if `key` is taken ([]: unknown)."""
+        return []
+
+    def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
+        """Heat maps of a batch keyed `corner:INDEX` or `space:LANE:SEGMENT` (none here)."""
+        return {}
+
     def run_scenarios(self, pack: str, select: str = "") -> Report:
         return Report([], [])
 

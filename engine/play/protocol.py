@@ -159,6 +159,19 @@ class Ruleset(Protocol):
 
 # Optional: a ruleset with championships also offers `season_tracks(pack)` and
 # `run_season(pack_path, tracks, seed, bots, laps, options, setup)` (engine/play/sweeps.py).
+# `slipstream season` runs the championships of a ruleset that also offers
+# `season_tracks(pack, races)`, `run_season(..., record)` (`record`: the result keeps its
+# season log in `lines`), `season_text(result)`, `season_json(result)`,
+# `summarise_seasons(results)` and `format_season_summary(summary)` (cli/championship.py).
+#
+# Optional, for a face showing a race: `brief(game, seat)` (one short line about a seat's car,
+# e.g. its gear and last roll, for a table of the whole field) and `route(game, key)` (the
+# (lane, segment) cells the car of the pending decision passes if option `key` is taken, its
+# own cell first, so a face moves it square by square; [] when unknown). BaseRuleset: "" and [].
+#
+# Optional: `heat(summary)` gives the heat maps of a batch, {map title: {key: value}}, where a
+# key is `corner:INDEX` (a corner of the track, by its index) or `space:LANE:SEGMENT` (a space
+# by its name); a face draws them over the track ({} or absent: no maps; BaseRuleset's default).
 REQUIRED = ("id", "name", "options", "players", "bots", "default_bots", "content", "file_kinds",
             "setup_keys", "panels", "track_checks", "setup_problems", "setup_choices",
             "new_game", "make_bot", "run_race", "describe", "cars", "view",

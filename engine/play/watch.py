@@ -44,6 +44,7 @@ class Frame:
     events: list[str] = field(default_factory=list)
     view: list[tuple[str, str]] = field(default_factory=list)  # the seat's view after it
     log_end: int = 0
+    briefs: list[str] = field(default_factory=list)  # `Ruleset.brief` of every seat after it
 
 
 def positions_of(game: Game) -> list[int]:
@@ -66,6 +67,7 @@ class Recorder:
         cars = rs.cars(game)
         grid = Frame(0, 0, -1, "", cars, list(cars), positions=positions_of(game))
         grid.events = self._new_events()
+        grid.briefs = self.briefs()
         self.frames: list[Frame] = [grid]
 
     @property
@@ -87,6 +89,14 @@ class Recorder:
         self._seen = len(log)
         return [t for t in told if t]
 
+    def briefs(self) -> list[str]:
+        """`Ruleset.brief` of every seat now (empty when the ruleset offers none)."""
+        brief = getattr(self.rs, "brief", None)
+        if brief is None:
+            return []
+        out = [brief(self.game, i) for i in range(len(self.names))]
+        return out if any(out) else []
+
     def apply(self, key: str) -> Rejection | None:
         """Apply one option of the pending decision and add its frame."""
         g = self.game
@@ -95,6 +105,8 @@ class Recorder:
             return Rejection("race-over", "the race is over")
         text = next((o.text for o in d.options if o.key == key), key)
         before = self.rs.cars(g)
+        route_of = getattr(self.rs, "route", None)
+        path = list(route_of(g, key)) if route_of is not None else []
         r = g.apply(key)
         if r is not None:
             return r
@@ -102,10 +114,13 @@ class Recorder:
         p = d.player
         fr = Frame(len(self.frames), _round_of(g), p, text, before, after)
         if 0 <= p < len(before) and p < len(after) and before[p] != after[p]:
-            fr.route = [before[p], after[p]]
+            # the ruleset's route square by square when it gives one that fits, else a jump
+            ok = len(path) > 1 and path[0] == before[p] and path[-1] == after[p]
+            fr.route = [tuple(c) for c in path] if ok else [before[p], after[p]]
         fr.positions = positions_of(g)
         fr.events = self._new_events()
         fr.view = list(self.rs.view(g, p))
+        fr.briefs = self.briefs()
         fr.log_end = len(g.log)
         self.frames.append(fr)
         return None

@@ -189,6 +189,12 @@ class Automobiles:
             decisions=res.decisions, stats={"points": list(res.points)}, drivers=list(res.drivers),
             kind_ids=[], sponsors_held=held)
 
+    def season_kit(self) -> Any:
+        """The season toolkit `slipstream season` runs Automobiles seasons with (seasonkit.py)."""
+        from slipstream.engine.rulesets.automobiles import seasonkit
+
+        return seasonkit
+
     def item_users(self, result: Any, kind: str, item_id: str) -> dict[str, list[bool]]:
         """Who bought and who played the cubes of a card or cube kind; who drove a driver; who
         held a sponsor during a season."""

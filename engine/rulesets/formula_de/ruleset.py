@@ -14,6 +14,7 @@ from slipstream.engine.play.base import BaseRuleset
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
+from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs
 from slipstream.engine.tracks.track import Track
 
@@ -47,7 +48,7 @@ class FormulaDe(BaseRuleset):
     id = RULESET_ID
     name = "Formula Dé-style racing"
     content = CONTENT
-    options = OPTIONS
+    options = OPTIONS + SEASON_OPTIONS
     players = (1, 10)
     bots = {"random": "picks any legal option", "greedy": "best expected progress for the wear and risk"}
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
@@ -61,11 +62,11 @@ class FormulaDe(BaseRuleset):
     def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,
                  setup: Mapping[str, Any] | None = None, record: bool = True) -> Any:
-        from slipstream.engine.rulesets.formula_de.game import FormulaDeGame
+        from slipstream.engine.rulesets.formula_de.tally import TalliedGame
 
         if pack.tables is None:
             raise ValueError(f"pack {pack.id!r} has no gear dice or wear table (P043)")
-        return FormulaDeGame(track, pack.tables, [s.name for s in seats], seed, laps or track.laps,
+        return TalliedGame(track, pack.tables, [s.name for s in seats], seed, laps or track.laps,
                              options, record)
 
     def run_scenarios(self, pack: str, select: str = "") -> Any:
@@ -97,30 +98,138 @@ class FormulaDe(BaseRuleset):
             corner = game.track.corners[c.corner]
             stops = f"{c.stops} of {corner.stops or 1} ({corner.name})"
         state = "eliminated: " + c.out if c.out else ("finished" if c.finished else "running")
-        return [("gear", str(c.gear)), *((k, str(v)) for k, v in c.wear.items()),
+        return [("gear", str(c.gear)), ("last roll", _last_roll(game, seat)), *((k, str(v)) for k, v in c.wear.items()),
                 ("stops in this corner", stops or "-"), ("lap", f"{lap} of {game.laps}"), ("state", state)]
 
+    def brief(self, game: Any, seat: int) -> str:
+        """One line per car for a face's table of the field: gear, last roll, state."""
+        c = game.cars[seat]
+        state = f"out ({c.out})" if c.out else "finished" if c.finished else ""
+        return ", ".join(x for x in (f"gear {c.gear}", f"rolled {_last_roll(game, seat)}", state) if x)
+
+    def route(self, game: Any, key: str) -> list[tuple[int, int]]:
+        """The squares the moving car passes if the pending `move` option `key` is taken."""
+        from slipstream.engine.rulesets.formula_de.routes import route_of
+
+        return route_of(game, key)
+
     def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
+        """The shared win rates plus finish rate, eliminations by cause and, per corner (by
+        index, first corner 0), the stops made, the overshoots and the stops missed."""
         s = super().summarise(results)
         out: Counter[str] = Counter()
         over: Counter[str] = Counter()
+        per: dict[str, Counter[str]] = {k: Counter() for k in _CORNER_STATS}
         cars = finished = 0
         for r in results:
             out.update(r.stats.get("out", {}))
             over.update(r.stats.get("overshoots", {}))
-            cars += len(r.names)
+            for k in _CORNER_STATS:
+                per[k].update(r.stats.get(k, {}))
+            cars += int(r.stats.get("cars", len(r.names)))
             finished += int(r.stats.get("finished", 0))
         s["finish_rate"] = round(finished / cars, 4) if cars else 0.0
         s["eliminations_by_cause"] = dict(sorted(out.items()))
         s["overshoots_by_corner"] = dict(sorted(over.items()))
+        names = _corner_names(results)
+        keys = sorted({k for c in per.values() for k in c} | {str(i) for i in range(len(names))}, key=int)
+        s["corners"] = [{"index": int(k), "name": names[int(k)] if int(k) < len(names) else f"corner {int(k) + 1}",
+                         **{label: per[stat][k] for stat, label in _CORNER_STATS.items()}} for k in keys]
+        s["stops_missed_by_corner"] = {c["name"]: c["stops_missed"] for c in s["corners"] if c["stops_missed"]}
         return s
 
     def format_summary(self, summary: Mapping[str, Any]) -> str:
         lines = [super().format_summary(summary),
                  f"finish rate: {100 * summary['finish_rate']:.1f}% of cars",
                  "eliminations by cause: " + (", ".join(f"{k} {v}" for k, v in summary["eliminations_by_cause"].items()) or "none"),
-                 "overshoots by corner: " + (", ".join(f"{k} {v}" for k, v in summary["overshoots_by_corner"].items()) or "none")]
+                 "overshoots by corner: " + (", ".join(f"{k} {v}" for k, v in summary["overshoots_by_corner"].items()) or "none"),
+                 "stops missed by corner: " + (", ".join(f"{k} {v}" for k, v in summary.get("stops_missed_by_corner", {}).items()) or "none")]
+        corners = summary.get("corners", [])
+        if corners:
+            races = max(1, int(summary.get("races", 1)))
+            lines.append("per corner, per race: stops made, overshoots, stops missed")
+            lines += [f"  {c['index'] + 1:>2} {c['name']:<20} {c['stops'] / races:7.2f} {c['overshoots'] / races:7.2f} "
+                      f"{c['stops_missed'] / races:7.2f}" for c in corners]
         return "\n".join(lines)
 
+    def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
+        """Per-race means of the corner counts of a batch, as maps keyed `corner:INDEX`."""
+        races = max(1, int(summary.get("races", 1)))
+        return {title: {f"corner:{c['index']}": round(c[stat] / races, 4) for c in summary.get("corners", [])}
+                for stat, title in _HEAT_TITLES.items()}
+
+    # -- championships (optional protocol part) ------------------------------------------------
+    def season_tracks(self, pack: Any, races: int | None = None) -> list[str]:
+        """The pack's circuits in turn, `season_races` races (house value 3)."""
+        from slipstream.engine.rulesets.formula_de.seasons import HOUSE_RACES, default_tracks
+
+        return default_tracks(pack, races or HOUSE_RACES)
+
+    def run_season(self, pack_path: str, tracks: Sequence[str], seed: int, bots: Sequence[str],
+                   laps: int | None = None, options: Sequence[tuple[str, Any]] = (),
+                   setup: Sequence[tuple[str, Any]] = (), record: bool = False) -> Any:
+        """One bot championship (docs/seasons.md); `record` keeps its log in `lines`."""
+        from slipstream.engine.rulesets.formula_de.seasons import SeasonSpec, run_season
+
+        race_opts = tuple((k, v) for k, v in options if k not in SEASON_NAMES)
+        season_opts = tuple((k, v) for k, v in options if k in SEASON_NAMES)
+        return run_season(self, SeasonSpec(pack_path, tuple(tracks), seed, tuple(bots), laps, race_opts,
+                                           season_opts, record))
+
+    def season_text(self, result: Any) -> str:
+        from slipstream.engine.rulesets.formula_de.seasons import season_text
+
+        return season_text(result)
+
+    def season_json(self, result: Any) -> dict[str, Any]:
+        from slipstream.engine.rulesets.formula_de.seasons import season_json
+
+        return season_json(result)
+
+    def summarise_seasons(self, results: Sequence[Any]) -> dict[str, Any]:
+        from slipstream.engine.rulesets.formula_de.seasons import summarise_seasons
+
+        return summarise_seasons(results)
+
+    def format_season_summary(self, summary: Mapping[str, Any]) -> str:
+        from slipstream.engine.rulesets.formula_de.seasons import format_season_summary
+
+        return format_season_summary(summary)
+
+    def replay(self, lines: list[str]) -> Any:
+        """A race log, or a season log (its header says `t: season`)."""
+        from slipstream.engine.play.racelog import ReplayReport, header_of
+
+        head = header_of(lines)
+        if not isinstance(head, ReplayReport) and head.get("t") == "season":
+            from slipstream.engine.rulesets.formula_de.seasons import replay_season
+
+            return replay_season(self, lines)
+        return super().replay(lines)
+
+
+# per-corner stats of a race (engine/rulesets/formula_de/tally.py) -> their summary names
+_CORNER_STATS = {"stops_at": "stops", "overshoots_at": "overshoots", "missed_at": "stops_missed"}
+_HEAT_TITLES = {"stops": "Stops made per race", "overshoots": "Overshoots per race",
+                "stops_missed": "Stops missed per race"}
+
+
+def _last_roll(game: Any, seat: int) -> str:
+    roll = getattr(game, "last_roll", {}).get(seat)
+    return "-" if roll is None else str(roll)
+
+
+def _corner_names(results: Sequence[Any]) -> list[str]:
+    """The corner names of the batch's track (the pack's track of that id; [] if unknown)."""
+    if not results:
+        return []
+    spec = results[0].spec
+    try:
+        from slipstream.engine.play.registry import load_pack
+
+        track = load_pack(str(getattr(spec, "pack", ""))).tracks.get(getattr(spec, "track", ""))
+    except (ValueError, RuntimeError, OSError, AttributeError):
+        return []
+    return [c.name for c in track.corners] if track is not None else []
 
 RULESET = FormulaDe()

@@ -1,0 +1,30 @@
+"""What the faces want of a race beyond the rules: per-corner counts for batch statistics and
+heat maps (stops made, overshoots and stops missed, keyed by corner index as a string, so the
+stats stay JSON-able) and each car's last gear roll for the watched race's panels.
+
+The game announces every rule outcome through `event`; `TalliedGame` counts the corner ones
+into `stats` as they happen, logged or not, so a batch that drops the logs still has them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from slipstream.engine.rulesets.formula_de.game import FormulaDeGame
+
+
+class TalliedGame(FormulaDeGame):
+    """A race that also counts `stops_at`, `overshoots_at` and `missed_at` per corner and keeps
+    `last_roll` (seat -> the last gear die it rolled)."""
+
+    def event(self, ev: str, **data: Any) -> None:
+        if ev == "roll":
+            self.__dict__.setdefault("last_roll", {})[data["p"]] = data["roll"]
+        elif ev == "stop":
+            self.stats.setdefault("stops_at", Counter())[str(data["corner"])] += 1
+        elif ev == "overshoot":
+            key = str(data["corner"])
+            self.stats.setdefault("overshoots_at", Counter())[key] += 1
+            self.stats.setdefault("missed_at", Counter())[key] += max(0, int(data["required"]) - int(data["made"]))
+        super().event(ev, **data)
