@@ -163,6 +163,40 @@ def test_no_overtaking_in_the_pit_lane_and_no_loss_for_waiting_behind():
     g.apply("pit")
     assert c1.pit == 0 and c1.wear == g._full_wear()
     assert not events(g, "blocked") and not events(g, "engine-roll")
+    assert dict(RULESET.view(g, 1))["state"] == "in the pit lane"
+
+
+def test_a_car_whose_way_out_is_taken_waits_in_the_lane_at_no_cost():
+    g, d = game(pit_track(), laps=2, cars=2)
+    put(g, 1, 2, 36)  # on the exit square
+    put(g, 0, 2, 20, gear=5)
+    d.faces, d.black = [14], [10]  # box 1, then 5 squares: the lane's last square, not out
+    g.apply("gear 5")
+    g.apply("pit")
+    c = g.cars[0]
+    assert c.pit == 5 and not events(g, "pit-out") and c.wear == g._full_wear()
+
+
+def test_with_one_wear_pool_the_box_gives_back_the_points_lost_on_tyres():
+    g, d = game(pit_track(), laps=2, wear_model="basic")
+    park_others(g, 0)
+    c = g.cars[0]
+    c.wear["pool"], c.tyres_lost = 10, 3
+    to_pit(g, d, segment=20, gear=5, face=14)
+    d.black = [15]
+    g.apply("pit")
+    assert c.wear["pool"] == 13 and c.tyres_lost == 0
+
+
+def test_the_greedy_bot_pits_on_worn_tyres_and_stays_out_on_fresh_ones():
+    from slipstream.engine.rulesets.formula_de.bots import make_bot
+
+    for tyres, choice in ((2, "pit"), (6, "stay out")):
+        g, d = game(pit_track(), laps=2)
+        park_others(g, 0)
+        g.cars[0].wear["tyres"] = tyres
+        dec = to_pit(g, d, segment=20, gear=5, face=14)
+        assert make_bot("greedy", 1).choose(g, dec) == choice
 
 
 def test_cars_in_the_pit_lane_neither_collide_nor_block_the_track():
@@ -223,6 +257,9 @@ def test_each_player_drives_several_cars_named_by_owner_and_placed_by_the_best()
     assert g.car_standings() == [1, 2, 3, 0] and g.standings() == [0, 1]
     assert g.result()["car_standings"] == ["P1 #2", "P2 #1", "P2 #2", "P1 #1"]
     assert g.result()["standings"] == ["P1", "P2"]
+    view = RULESET.view(g, 1)  # the player's car to move, else their first car racing
+    shown = g.names[g.turn.car] if g.owner[g.turn.car] == 1 else "P2 #1"
+    assert view[0] == ("car", shown) and ("gear", "1") in view
 
 
 def test_more_cars_than_grid_slots_line_up_behind_the_grid():
@@ -261,3 +298,14 @@ def test_a_flying_start_with_a_free_way_is_offered_no_swerve_it_does_not_need():
     g.apply("gear 1")
     plain = g.targets(g.cars[0], 4)
     assert {k for k, t in g.turn.targets.items() if not t.swerve} == set(plain)
+
+
+def test_a_race_of_two_cars_a_player_is_told_by_car_and_reported_by_player():
+    from slipstream.engine.play.races import RaceSpec
+
+    res = RULESET.run_race(RaceSpec(str(PACK), "tilleuls", 4, ("greedy", "random"), 1, (("cars_per_player", 2),)))
+    assert sorted(res.standings) == [0, 1] and len(res.result["car_standings"]) == 4
+    text = RULESET.race_text(res)
+    assert "P1 #1" in text and "P2 #2" in text and "P3" not in text and "P4" not in text
+    assert text.splitlines()[-1].startswith("cars in race order: ")
+    assert [c["name"] for c in RULESET.race_json(res)["cars"]] == res.result["car_standings"]
