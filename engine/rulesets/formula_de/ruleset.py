@@ -40,12 +40,12 @@ OPTIONS = (
     OptionSpec("downshift_needs_points", "bool", True,
                "A downshift skip needing a wear point the car no longer has is not allowed "
                "(false: allowed, and the car is eliminated)."),
-    OptionSpec("wear_model", "choice", "advanced",
-               "Wear points by category (advanced) or one pool (basic).",
-               choices=("advanced", "basic")),
     OptionSpec("pit_entry_max_gear", "int", 0,
                "The highest gear a car may enter the pit lane in (0: no limit, as in the seed; "
                "several base-game sources say 4).", minimum=0, maximum=6),
+    OptionSpec("wear_model", "choice", "advanced",
+               "Wear points by category (advanced) or one pool (basic).",
+               choices=("advanced", "basic")),
 )
 
 
