@@ -663,8 +663,7 @@ class FormulaDeGame:
     # --- the protocol -----------------------------------------------------------------------------
 
     def copy(self) -> FormulaDeGame:
-        memo = {id(self.track): self.track, id(self.tables): self.tables, id(self.exit_cache): self.exit_cache,
-                id(self.pit_route): self.pit_route}
+        memo = {id(self.track): self.track, id(self.tables): self.tables, id(self.exit_cache): self.exit_cache}
         return copy.deepcopy(self, memo)
 
     def car_standings(self) -> list[int]:
