@@ -111,14 +111,6 @@ class FormulaDeGame:
         self.pool = options.get("wear_model", "advanced") == "basic"
         self.diagonal = bool(options.get("collision_diagonal", True))
         self.needs_points = bool(options.get("downshift_needs_points", True))
-        self.pit_max_gear = int(options.get("pit_entry_max_gear", 0) or 0)
-        self.pit_route = pit_route(track)
-        # each player drives `per` cars: cars are seats of the race, players decide for them
-        self.per = max(1, int(options.get("cars_per_player", 1) or 1))
-        self.players = list(names)
-        if self.per > 1:
-            self.names = [f"{n} #{j + 1}" for n in names for j in range(self.per)]
-        self.owner = [c // self.per for c in range(len(self.names))]
         self.rng = random.Random(seed)
         self.record = record
         self.log: list[dict[str, Any]] = []
@@ -132,6 +124,15 @@ class FormulaDeGame:
         # corners left per (start, steps, corner, stops), a pure function of the track: for bots
         self.exit_cache: dict[tuple[int, int, int, int], Any] = {}
         self.turn: Turn | None = None
+        self.pit_max_gear = int(options.get("pit_entry_max_gear", 0) or 0)
+        self.pit_route = pit_route(track)
+        # each player drives `per` cars: cars are seats of the race, players decide for them
+        self.per = max(1, int(options.get("cars_per_player", 1) or 1))
+        self.players = list(names)
+        if self.per > 1:
+            self.names = [f"{n} #{j + 1}" for n in names for j in range(self.per)]
+        self.owner = [c // self.per for c in range(len(self.names))]
+        self.stats["cars"] = len(self.names)
         full = self._full_wear()
         order, records = rules.grid_order(range(len(self.names)), self.black)
         self.grid_cars = order

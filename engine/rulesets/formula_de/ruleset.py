@@ -94,30 +94,6 @@ class FormulaDe(BaseRuleset):
             out.append((sp.lane, sp.first))
         return out
 
-    def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
-        """The player's car about to move (their first car still racing, else their first)."""
-        mine = [c for c in game.cars if game.owner[c.seat] == seat]
-        turn = game.turn
-        c = next((x for x in mine if turn is not None and x.seat == turn.car), None) \
-            or next((x for x in mine if not x.out and not x.finished), mine[0])
-        rows = self._car_view(game, c)
-        return rows if game.per == 1 else [("car", game.names[c.seat]), *rows]
-
-    def _car_view(self, game: Any, c: Any) -> list[tuple[str, str]]:
-        n = game.track.segments
-        lap = min(game.laps, max(1, c.progress // n + 1))
-        stops = ""
-        if c.corner >= 0:
-            corner = game.track.corners[c.corner]
-            stops = f"{c.stops} of {corner.stops or 1} ({corner.name})"
-        state = "eliminated: " + c.out if c.out else ("finished" if c.finished else "running")
-        if c.pit >= 0 and not c.out:
-            boxes = game.pit_route.boxes
-            state = f"in box {boxes.index(c.pit) + 1}" if c.serviced and c.pit in boxes \
-                and c.pit == game.box_of(c) else "in the pit lane"
-        return [("gear", str(c.gear)), *((k, str(v)) for k, v in c.wear.items()),
-                ("stops in this corner", stops or "-"), ("lap", f"{lap} of {game.laps}"), ("state", state)]
-
     def race_text(self, result: Any) -> str:
         cars = (result.result or {}).get("car_standings")
         text = super().race_text(result)
@@ -128,18 +104,43 @@ class FormulaDe(BaseRuleset):
         cars = (result.result or {}).get("car_standings")
         return out | ({"cars": [{"place": i + 1, "name": n} for i, n in enumerate(cars)]} if cars else {})
 
+    def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
+        """The player's car about to move (their first car still racing, else their first)."""
+        mine = [c for c in game.cars if game.owner[c.seat] == seat]
+        turn = game.turn
+        c = next((x for x in mine if turn is not None and x.seat == turn.car), None) \
+            or next((x for x in mine if not x.out and not x.finished), mine[0])
+        rows = self._car_view(game, c.seat)
+        if c.pit >= 0 and not c.out:
+            boxes = game.pit_route.boxes
+            state = f"in box {boxes.index(c.pit) + 1}" if c.serviced and c.pit == game.box_of(c) else "in the pit lane"
+            rows = [(k, state if k == "state" else v) for k, v in rows]
+        return rows if game.per == 1 else [("car", game.names[c.seat]), *rows]
+
+    def _car_view(self, game: Any, seat: int) -> list[tuple[str, str]]:
+        c = game.cars[seat]
+        n = game.track.segments
+        lap = min(game.laps, max(1, c.progress // n + 1))
+        stops = ""
+        if c.corner >= 0:
+            corner = game.track.corners[c.corner]
+            stops = f"{c.stops} of {corner.stops or 1} ({corner.name})"
+        state = "eliminated: " + c.out if c.out else ("finished" if c.finished else "running")
+        return [("gear", str(c.gear)), *((k, str(v)) for k, v in c.wear.items()),
+                ("stops in this corner", stops or "-"), ("lap", f"{lap} of {game.laps}"), ("state", state)]
+
     def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
         s = super().summarise(results)
         out: Counter[str] = Counter()
         over: Counter[str] = Counter()
-        cars = finished = pits = 0
+        cars = finished = 0
         for r in results:
             out.update(r.stats.get("out", {}))
             over.update(r.stats.get("overshoots", {}))
-            cars += len((r.result or {}).get("car_names") or r.names)  # several cars a player
+            cars += int(r.stats.get("cars", len(r.names)))
             finished += int(r.stats.get("finished", 0))
-            pits += int(r.stats.get("pit_stops", 0))
         s["finish_rate"] = round(finished / cars, 4) if cars else 0.0
+        pits = sum(int(r.stats.get("pit_stops", 0)) for r in results)
         s["pit_stops_per_race"] = round(pits / len(results), 3) if results else 0.0
         s["eliminations_by_cause"] = dict(sorted(out.items()))
         s["overshoots_by_corner"] = dict(sorted(over.items()))
@@ -147,10 +148,10 @@ class FormulaDe(BaseRuleset):
 
     def format_summary(self, summary: Mapping[str, Any]) -> str:
         lines = [super().format_summary(summary),
-                 f"finish rate: {100 * summary['finish_rate']:.1f}% of cars",
+                 f"finish rate: {100 * summary['finish_rate']:.1f}% of cars; "
+                 f"pit stops: {summary.get('pit_stops_per_race', 0.0):.2f} per race",
                  "eliminations by cause: " + (", ".join(f"{k} {v}" for k, v in summary["eliminations_by_cause"].items()) or "none"),
-                 "overshoots by corner: " + (", ".join(f"{k} {v}" for k, v in summary["overshoots_by_corner"].items()) or "none"),
-                 f"pit stops: {summary.get('pit_stops_per_race', 0.0):.2f} per race"]
+                 "overshoots by corner: " + (", ".join(f"{k} {v}" for k, v in summary["overshoots_by_corner"].items()) or "none")]
         return "\n".join(lines)
 
 
