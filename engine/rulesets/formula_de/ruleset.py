@@ -137,8 +137,9 @@ class FormulaDe(BaseRuleset):
         for r in results:
             out.update(r.stats.get("out", {}))
             over.update(r.stats.get("overshoots", {}))
-            cars += int(r.stats.get("cars", len(r.names)))
+            cars += len(r.names)
             finished += int(r.stats.get("finished", 0))
+        cars = sum(int(r.stats.get("cars", len(r.names))) for r in results)  # several cars a player
         s["finish_rate"] = round(finished / cars, 4) if cars else 0.0
         pits = sum(int(r.stats.get("pit_stops", 0)) for r in results)
         s["pit_stops_per_race"] = round(pits / len(results), 3) if results else 0.0
