@@ -23,6 +23,14 @@ def test_there_are_three_golden_logs_of_both_lengths_and_both_wear_models():
     assert any(h["laps"] == 1 for h in heads) and any(h["options"].get("wear_model") == "basic" for h in heads)
 
 
+def test_a_golden_log_has_pit_stops_and_two_cars_a_player():
+    logs = {p.stem: [json.loads(x) for x in p.read_text().splitlines()] for p in GOLDEN}
+    pit = logs["pit-stops-two-cars-each"]
+    assert pit[0]["options"] == {"cars_per_player": 2}
+    assert {e["result"] for e in pit if e.get("ev") == "pit-exit"} == {"quick", "slow"}
+    assert any(e.get("ev") == "pit-out" for e in pit)
+
+
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
 def test_golden_log_replays_identically(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)  # the header names the pack by its path from the repository root

@@ -101,7 +101,9 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def choose(self, game: Any, d: Decision) -> str:
-        car = game.cars[d.player]
+        car = game.cars[game.turn.car]  # the player's car whose turn it is
+        if d.kind == "pit" or (d.kind == "gear" and car.pit >= 0):
+            return _pit_choice(game, car, d)
         if d.kind == "split":
             return split_choice(game, car, d)
         if d.kind == "move":
@@ -133,6 +135,17 @@ def split_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
     splits = [(int(k.split()[1]), int(k.split()[3]), k) for k in d.keys()]
     keep = [s for s in splits if s[0] < tyres]
     return max(keep)[2] if keep else min(splits)[2]
+
+
+def _pit_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
+    """Greedy in the pit lane: enter it when the box gives back at least half the race's tyre
+    points (never below 2); inside it, the highest gear up to 4th (the box stops the car anyway)."""
+    if d.kind == "pit":
+        full = game.race_wear()["tyres"]
+        gain = car.tyres_lost if game.pool else full - game.points(car, "tyres")
+        return "pit" if gain >= max(2, full // 2) else "stay out"
+    gears = [int(k.split()[1]) for k in d.keys()]
+    return f"gear {max((g for g in gears if g <= 4), default=min(gears))}"
 
 
 def make_bot(name: str, seed: int) -> Any:

@@ -19,7 +19,14 @@ from typing import Any
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.formula_de import rules
 from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables
-from slipstream.engine.rulesets.formula_de.moves import exits, reach
+from slipstream.engine.rulesets.formula_de.moves import exits, reach, reach_swerving
+from slipstream.engine.rulesets.formula_de.pitlane import (
+    QUICK_STOP_GEAR,
+    QUICK_STOP_NEXT,
+    SLOW_STOP_MAX_GEAR,
+    pit_exit,
+    pit_route,
+)
 from slipstream.engine.tracks.corners import corner_at
 from slipstream.engine.tracks.movegraph import ByIdentity
 from slipstream.engine.tracks.neighbours import (
@@ -66,6 +73,10 @@ class Car:
     started: bool = False  # made its start roll
     finished: bool = False
     out: str = ""  # the cause of elimination, "" while running
+    pit: int = -1  # the pit segment the car stands on, -1 off the pit lane
+    pit_base: int = 0  # progress on the pit entry square, while in the pit lane
+    serviced: bool = False  # tyres changed: on its way out of the pit lane
+    next_gears: tuple[int, ...] = ()  # the gears allowed next turn after a pit stop
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,16 +87,19 @@ class Target:
     steps: int
     brake: int  # squares braked (not driven although the way was free)
     absorbed: int  # squares a blocked car could not drive
+    swerve: bool = False  # only reached by the flying start's swerve
 
 
 @dataclass(slots=True)
 class Turn:
     car: int
-    phase: str  # "gear" | "move" | "split"
+    phase: str  # "gear" | "pit" | "move" | "split"
     roll: int = 0
     targets: dict[str, Target] = field(default_factory=dict)
     strained: bool = False  # the roll strains every engine in 5th or 6th
     owed: int = 0  # tyre points owed for an overshoot this turn
+    pit_steps: int = -1  # squares to the pit entry when the car may enter the pit lane
+    pit_rest: int = 0  # squares left for the pit lane once the car has chosen to enter it
 
 
 class FormulaDeGame:
@@ -101,7 +115,8 @@ class FormulaDeGame:
         self.rng = random.Random(seed) if dice is None else dice
         self.record = record
         self.log: list[dict[str, Any]] = []
-        self.stats: dict[str, Any] = {"out": Counter(), "overshoots": Counter(), "spins": 0, "finished": 0}
+        self.stats: dict[str, Any] = {"out": Counter(), "overshoots": Counter(), "spins": 0, "finished": 0,
+                                      "pit_stops": 0}
         self.rounds = 1
         self.capped = False
         self.finished: list[int] = []
@@ -110,25 +125,51 @@ class FormulaDeGame:
         # corners left per (start, steps, corner, stops), a pure function of the track: for bots
         self.exit_cache: dict[tuple[int, int, int, int], Any] = {}
         self.turn: Turn | None = None
+        self.pit_max_gear = int(options.get("pit_entry_max_gear", 0) or 0)
+        self.pit_route = pit_route(track)
+        # each player drives `per` cars: cars are seats of the race, players decide for them
+        self.per = max(1, int(options.get("cars_per_player", 1) or 1))
+        self.players = list(names)
+        if self.per > 1:
+            self.names = [f"{n} #{j + 1}" for n in names for j in range(self.per)]
+        self.owner = [c // self.per for c in range(len(self.names))]
+        self.stats["cars"] = len(self.names)
         full = self._full_wear()
-        order, records = rules.grid_order(range(len(names)), self.black)
-        self.grid = order
+        order, records = rules.grid_order(range(len(self.names)), self.black)
+        self.grid_cars = order
+        # the grid by player (who owns the car in each slot), as the race statistics count it
+        self.grid = [self.owner[c] for c in order]
         for r in records:
             self.event("grid-roll", cars=r["cars"], rolls=r["rolls"])
-        self.cars: list[Car] = [Car(i, -1, 1, dict(full), 0) for i in range(len(names))]
+        self.cars: list[Car] = [Car(i, -1, 1, dict(full), 0) for i in range(len(self.names))]
         for slot, p in enumerate(order):
-            gs = track.grid[slot % len(track.grid)]
-            sp = track.space_at(gs.lane, gs.segment)
-            assert sp is not None
-            self.cars[p].node, self.cars[p].progress = sp.index, track.grid_progress(gs)
+            self.cars[p].node, self.cars[p].progress = self._grid_square(slot)
         self.event("grid", order=order)
         self._start_round()
 
     # --- plumbing -----------------------------------------------------------------------------
 
+    def _grid_square(self, slot: int) -> tuple[int, int]:
+        """(space, progress) of grid slot `slot`; cars beyond the track's slots line up behind
+        its last row in the same pattern (house rule, for several cars per player)."""
+        track = self.track
+        grid = track.grid
+        gs = grid[slot % len(grid)]
+        depth = len({g.segment for g in grid})
+        back = depth * (slot // len(grid))
+        for extra in range(track.segments):  # a missing square: further back in that lane
+            sp = track.space_at(gs.lane, gs.segment - back - extra)
+            if sp is not None:
+                return sp.index, track.grid_progress(gs) - back - extra
+        raise ValueError(f"lane {gs.lane} of the grid has no square")
+
     def _full_wear(self) -> dict[str, int]:
         if self.pool:
             return {"pool": self.tables.basic_pool}
+        return self.race_wear()
+
+    def race_wear(self) -> dict[str, int]:
+        """The wear points by category the table gives this race length."""
         table = self.tables.wear
         laps = self.laps if self.laps in table else max(k for k in table if k <= self.laps) \
             if any(k <= self.laps for k in table) else min(table)
@@ -173,7 +214,18 @@ class FormulaDeGame:
         return [c for c in self.cars if not c.out and not c.finished]
 
     def occupied(self, but: int = -1) -> dict[int, int]:
-        return {c.node: c.seat for c in self.running() if c.seat != but}
+        """Main-track squares with a car on them (cars in the pit lane stand on none)."""
+        return {c.node: c.seat for c in self.running() if c.seat != but and c.pit < 0}
+
+    def pit_occupied(self, but: int = -1) -> set[int]:
+        """Pit segments with a car on them."""
+        return {c.pit for c in self.running() if c.seat != but and c.pit >= 0}
+
+    def box_of(self, car: Car) -> int:
+        """The pit segment of `car`'s box (one box per car, in seat order)."""
+        assert self.pit_route is not None
+        boxes = self.pit_route.boxes
+        return boxes[car.seat % len(boxes)]
 
     def where(self, node: int) -> str:
         sp = self.track.spaces[node]
@@ -209,15 +261,21 @@ class FormulaDeGame:
         t = self.turn
         if t is None:
             return None
+        who = self.owner[t.car]  # the player decides for each of their cars
         if t.phase == "gear":
             opts = tuple(Option(f"gear {g}", self._gear_text(self.cars[t.car], g)) for g in self.gears(t.car))
-            return Decision(t.car, "gear", opts, f"{self.names[t.car]}: choose your gear")
+            return Decision(who, "gear", opts, f"{self.names[t.car]}: choose your gear")
         if t.phase == "split":
             opts = tuple(Option(f"tyres {a} brakes {b}", f"lose {a} tyre and {b} brake points")
                          for a, b in self.split_options(t))
-            return Decision(t.car, "split", opts, f"{self.names[t.car]} overshot by {t.owed}: split the loss")
+            return Decision(who, "split", opts, f"{self.names[t.car]} overshot by {t.owed}: split the loss")
+        if t.phase == "pit":
+            box = self.pit_route.boxes.index(self.box_of(self.cars[t.car])) + 1 if self.pit_route else 0
+            opts = (Option("pit", f"enter the pit lane after {t.pit_steps} squares (box {box})"),
+                    Option("stay out", "stay on the track"))
+            return Decision(who, "pit", opts, f"{self.names[t.car]} rolled {t.roll}: enter the pit lane?")
         opts = tuple(Option(k, self._target_text(v)) for k, v in t.targets.items())
-        return Decision(t.car, "move", opts, f"{self.names[t.car]} rolled {t.roll}: choose where to stop")
+        return Decision(who, "move", opts, f"{self.names[t.car]} rolled {t.roll}: choose where to stop")
 
     def _gear_text(self, car: Car, g: int) -> str:
         cost = rules.downshift_cost(car.gear, g) or {}
@@ -231,6 +289,8 @@ class FormulaDeGame:
             text += f", brake {t.brake}"
         if t.absorbed:
             text += f", blocked: {t.absorbed} squares lost"
+        if t.swerve:
+            text += ", swerving"
         return text
 
     def gears(self, p: int) -> list[int]:
@@ -239,6 +299,10 @@ class FormulaDeGame:
         if not car.started:
             return [1]
         top = len(self.tables.gears)
+        if car.next_gears:  # after a pit stop
+            return [g for g in car.next_gears if g <= top]
+        if car.pit >= 0:  # downshift costs are suspended in the pit lane
+            return list(range(1, min(top, car.gear + 1) + 1))
         out = []
         for g in range(top, 0, -1):
             if g > car.gear + 1:
@@ -268,6 +332,8 @@ class FormulaDeGame:
         assert self.turn is not None
         if d.kind == "gear":
             self._shift(self.turn, int(key.split()[1]))
+        elif d.kind == "pit":
+            self._pit_choice(self.turn, key == "pit")
         elif d.kind == "split":
             parts = key.split()
             self._overshoot_loss(self.turn, int(parts[1]), int(parts[3]))
@@ -315,8 +381,9 @@ class FormulaDeGame:
 
     def _shift(self, t: Turn, gear: int) -> None:
         car = self.cars[t.car]
-        cost = rules.downshift_cost(car.gear, gear) or {}
+        cost = {} if car.pit >= 0 else rules.downshift_cost(car.gear, gear) or {}
         short = not rules.can_pay(self.wear_view(car), cost, self.pool)
+        car.next_gears = ()
         for k, v in cost.items():
             self.lose(car, k, v, "downshift")
         car.gear = gear
@@ -331,12 +398,23 @@ class FormulaDeGame:
             self.event("start", p=car.seat, roll=roll, result=kind)
             if kind == "stall":
                 return self._end_turn()
-            t.roll = rules.FLYING_START_SQUARES if kind == "flying" else self._gear_roll(car)
+            if kind == "flying":
+                t.roll = rules.FLYING_START_SQUARES
+                t.targets = self.swerve_targets(car, t.roll)
+                t.phase = "move"
+                return None
+            t.roll = self._gear_roll(car)
         else:
             t.roll = self._gear_roll(car)
+            if car.pit >= 0:  # engine damage is suspended in the pit lane
+                return self._pit_drive(t, t.roll)
             t.strained = rules.engine_strained(car.gear, t.roll, self.tables.gears[car.gear - 1])
         t.targets = self.targets(car, t.roll)
         t.phase = "move"
+        k = self.pit_steps(car, t.roll)
+        if k is not None:
+            t.phase, t.pit_steps = "pit", k
+        return None
 
     def _gear_roll(self, car: Car) -> int:
         faces = self.tables.gears[car.gear - 1]
@@ -371,13 +449,108 @@ class FormulaDeGame:
                 out[f"to {self.where(node)}"] = Target(node, far, 0, roll - far)
         return out
 
+    def swerve_targets(self, car: Car, roll: int) -> dict[str, Target]:
+        """The flying start's squares: those of any move of `roll`, and those only a swerve
+        across two lanes (one step of the move) reaches."""
+        plain = self.targets(car, roll)
+        layers = reach_swerving(self.track, car.node, roll, self.occupied(car.seat))
+        out = self.targets(car, roll, layers)
+        return {k: (v if k in plain else Target(v.node, v.steps, v.brake, v.absorbed, True)) for k, v in out.items()}
+
+    # --- the pit lane (docs/rules/formula-de.md, "Pit stop") -------------------------------------
+
+    def pit_steps(self, car: Car, roll: int) -> int | None:
+        """The squares to the pit entry when `car` may enter the pit lane with `roll`, else None:
+        a race of 2 laps or more, a lap that does not end in the pit lane, the entry reachable
+        short of the roll, the first pit square free, and the gear limit if the option sets one."""
+        r = self.pit_route
+        if r is None or self.laps < 2 or car.pit >= 0:
+            return None
+        if self.pit_max_gear and car.gear > self.pit_max_gear:
+            return None
+        n = self.track.segments
+        k = (r.entry_segment - self.track.spaces[car.node].first) % n
+        if k >= roll or car.progress + k + r.span >= self.laps * n or r.first in self.pit_occupied():
+            return None
+        layers = self.layers(car, roll)
+        return k if k < len(layers) and r.entry in layers[k] else None
+
+    def _pit_choice(self, t: Turn, enter: bool) -> None:
+        if not enter:
+            t.phase = "move"
+            return
+        assert self.pit_route is not None
+        t.pit_rest = t.roll - t.pit_steps
+        self._move(t, Target(self.pit_route.entry, t.pit_steps, 0, 0))
+
+    def _enter_pit(self, t: Turn) -> None:
+        """The car turns into the pit lane with the squares left of its roll."""
+        car = self.cars[t.car]
+        assert self.pit_route is not None
+        rest, t.pit_rest, t.owed = t.pit_rest, 0, 0
+        car.pit_base, car.pit, car.serviced = car.progress, self.pit_route.first - 1, False
+        car.corner, car.stops = NO_CORNER, 0
+        self.event("pit-in", p=car.seat)
+        self._pit_drive(t, rest)
+
+    def _pit_drive(self, t: Turn, steps: int) -> None:
+        """Drive up to `steps` squares along the pit lane: to the box (squares beyond it are
+        dropped), or out of the lane once serviced; never past a car ahead, and with no loss for
+        squares not driven (the blocked-lane and brake rules are suspended there)."""
+        car = self.cars[t.car]
+        r = self.pit_route
+        assert r is not None
+        pos = car.pit
+        goal = r.last if car.serviced else self.box_of(car)
+        ahead = min((q for q in self.pit_occupied(car.seat) if q > pos), default=None)
+        stop = min(pos + steps, goal, ahead - 1 if ahead is not None else goal)
+        if stop > pos:
+            car.pit, car.progress = stop, car.pit_base + r.offset(stop)
+            self.event("pit-move", p=car.seat, to=stop, steps=stop - pos, roll=t.roll)
+        if not car.serviced and stop == goal:
+            return self._box(t)
+        if car.serviced and stop == r.last and pos + steps > r.last and r.exit not in self.occupied(car.seat):
+            rest = pos + steps - r.last - 1
+            car.pit, car.node, car.progress = -1, r.exit, car.pit_base + r.span
+            self.event("pit-out", p=car.seat, to=self.where(r.exit), rest=rest)
+            t.owed = 0
+            if rest == 0:
+                return self._overshoot_loss(t, 0, 0)
+            t.roll, t.targets, t.phase = rest, self.targets(car, rest), "move"
+            return None
+        return self._after_move(t)
+
+    def _box(self, t: Turn) -> None:
+        """In its box the car gets fresh tyres, then rolls the black die for the stop's length."""
+        car = self.cars[t.car]
+        assert self.pit_route is not None
+        if self.pool:  # one pool: the points lost on tyres come back
+            gain = min(car.tyres_lost, self.tables.basic_pool - car.wear["pool"])
+        else:
+            gain = self._full_wear()["tyres"] - car.wear["tyres"]
+        car.wear[self.cat("tyres")] += gain
+        car.tyres_lost, car.serviced = 0, True
+        self.stats["pit_stops"] += 1
+        box = self.pit_route.boxes.index(car.pit) + 1
+        self.event("box", p=car.seat, box=box, tyres=gain, left=car.wear[self.cat("tyres")])
+        roll = self.black()
+        kind, squares = pit_exit(roll)
+        self.event("pit-exit", p=car.seat, roll=roll, result=kind, squares=squares)
+        if kind == "quick":
+            car.gear, car.next_gears = QUICK_STOP_GEAR, QUICK_STOP_NEXT
+            self.event("gear", p=car.seat, gear=car.gear)
+            return self._pit_drive(t, squares)
+        car.next_gears = tuple(range(1, SLOW_STOP_MAX_GEAR + 1))
+        return self._after_move(t)
+
     def _move(self, t: Turn, target: Target) -> None:
         car = self.cars[t.car]
         track = self.track
         start = track.spaces[car.node].first
         ex = exits(track, start, target.steps, car.corner, car.stops)
         car.node, car.progress = target.node, car.progress + target.steps
-        self.event("move", p=car.seat, to=self.where(target.node), steps=target.steps, roll=t.roll)
+        swerve = {"swerve": True} if target.swerve else {}
+        self.event("move", p=car.seat, to=self.where(target.node), steps=target.steps, roll=t.roll, **swerve)
         if target.brake:
             self.lose(car, "brakes", target.brake, "brake")
         if target.absorbed and not self._blocked(car, target):
@@ -421,6 +594,8 @@ class FormulaDeGame:
             self.stats["spins"] += 1
             self.event("spin", p=car.seat)
             car.gear = 1
+        elif t.pit_rest:
+            return self._enter_pit(t)
         self._count_stop(car, t.owed > 0)
         if car.progress >= self.laps * self.track.segments:
             car.finished = True
@@ -507,7 +682,7 @@ class FormulaDeGame:
         cars = sorted(self.running(), key=lambda c: (c.seat != roller, c.seat))
         self.event("engine-strain", p=roller)
         for c in cars:
-            if c.gear < 5:
+            if c.gear < 5 or c.pit >= 0:  # engine damage is suspended in the pit lane
                 continue
             roll = self.black()
             self.event("engine-roll", p=c.seat, roll=roll)
@@ -530,11 +705,23 @@ class FormulaDeGame:
         memo = {id(self.track): self.track, id(self.tables): self.tables, id(self.exit_cache): self.exit_cache}
         return copy.deepcopy(self, memo)
 
-    def standings(self) -> list[int]:
+    def car_standings(self) -> list[int]:
+        """Cars in race order: finishers, cars still running by progress, eliminated cars."""
         running = sorted(self.running(), key=lambda c: -c.progress)
         return self.finished + [c.seat for c in running] + list(reversed(self.eliminated))
 
+    def standings(self) -> list[int]:
+        """Players in race order, each placed by their best car (Readings: cars per player)."""
+        order = self.car_standings()
+        if self.per == 1:
+            return order
+        return list(dict.fromkeys(self.owner[c] for c in order))
+
     def result(self) -> dict[str, Any]:
-        return {"t": "result", "standings": [self.names[i] for i in self.standings()],
-                "rounds": self.rounds, "capped": self.capped,
-                "out": {self.names[i]: self.cars[i].out for i in self.eliminated}}
+        out = {"t": "result", "standings": [self.players[i] for i in self.standings()],
+               "rounds": self.rounds, "capped": self.capped,
+               "out": {self.names[i]: self.cars[i].out for i in self.eliminated}}
+        if self.per > 1:
+            out["car_names"] = list(self.names)
+            out["car_standings"] = [self.names[i] for i in self.car_standings()]
+        return out

@@ -70,3 +70,29 @@ def reach(track: Track, node: int, roll: int, occupied: Collection[int], lock_af
         frontier = nxt
         layers.append(sorted({at for at, _ in nxt}, key=lambda i: spaces[i].lane))
     return layers
+
+
+def reach_swerving(track: Track, node: int, roll: int, occupied: Collection[int]) -> list[list[int]]:
+    """`reach` for a flying start: besides the usual steps, one step of the move may swerve
+    across two lanes, to the square two lanes over one segment ahead, even past a car in the
+    lane between (the swerve is how the car gets round the cars ahead; see Readings)."""
+    succ = successors(track)
+    spaces = track.spaces
+    layers: list[list[int]] = [[node]]
+    frontier: set[tuple[int, bool]] = {(node, False)}
+    for _ in range(roll):
+        nxt: set[tuple[int, bool]] = set()
+        for at, swerved in frontier:
+            nxt.update((to, swerved) for to in succ[at] if to not in occupied)
+            if swerved:
+                continue
+            sp = spaces[at]
+            for side in (-1, 1):
+                far = track.space_at(sp.lane + 2 * side, sp.last + 1)
+                if far is not None and far.index not in occupied:
+                    nxt.add((far.index, True))
+        if not nxt:
+            break
+        frontier = nxt
+        layers.append(sorted({at for at, _ in nxt}, key=lambda i: spaces[i].lane))
+    return layers

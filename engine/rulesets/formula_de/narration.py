@@ -27,7 +27,16 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
     "start": lambda e, w: f"{w(e['p'])} start roll {e['roll']}: "
                           + {"stall": "stalls", "flying": "flying start, 4 squares"}.get(e["result"], "gets away"),
     "roll": lambda e, w: f"{w(e['p'])} rolls {e['roll']} in gear {e['gear']}",
-    "move": lambda e, w: f"{w(e['p'])} drives {e['steps']} squares to {e['to']}",
+    "move": lambda e, w: f"{w(e['p'])} drives {e['steps']} squares to {e['to']}"
+                         + (", swerving across two lanes" if e.get("swerve") else ""),
+    "pit-in": lambda e, w: f"{w(e['p'])} turns into the pit lane",
+    "pit-move": lambda e, w: f"{w(e['p'])} drives {e['steps']} squares in the pit lane to pit:{e['to']}",
+    "box": lambda e, w: f"{w(e['p'])} stops in box {e['box']}: {e['tyres']} tyre points back, {e['left']} now",
+    "pit-exit": lambda e, w: f"{w(e['p'])} pit exit roll {e['roll']}: "
+                             + (f"quick stop, leaves with {e['squares']} squares in 4th gear"
+                                if e["result"] == "quick" else "slow stop, waits for the next turn"),
+    "pit-out": lambda e, w: f"{w(e['p'])} leaves the pit lane at {e['to']}"
+                            + (f" with {e['rest']} squares to go" if e["rest"] else ""),
     "wear": lambda e, w: f"{w(e['p'])} loses {e['n']} {e['what']} ({e['why']}), {e['left']} left",
     "stop": lambda e, w: f"{w(e['p'])} makes stop {e['stops']} in corner {e['corner'] + 1}",
     "overshoot": lambda e, w: f"{w(e['p'])} overshoots corner {e['corner'] + 1} by {e['past']} "

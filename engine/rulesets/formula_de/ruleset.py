@@ -16,7 +16,7 @@ from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs
-from slipstream.engine.tracks.track import Track
+from slipstream.engine.tracks.track import PIT_LANE, Track
 
 # RULES.md A.2: stops on every corner; the base game seats 10 cars
 NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10)
@@ -33,11 +33,17 @@ def _schema_only(kind: str) -> Any:
 
 
 OPTIONS = (
+    OptionSpec("cars_per_player", "int", 1,
+               "How many cars each player drives (each has its own grid roll and box; a player "
+               "is placed by their best car).", minimum=1, maximum=5),
     OptionSpec("collision_diagonal", "bool", True,
                "A car diagonally behind the mover counts for collisions (Readings)."),
     OptionSpec("downshift_needs_points", "bool", True,
                "A downshift skip needing a wear point the car no longer has is not allowed "
                "(false: allowed, and the car is eliminated)."),
+    OptionSpec("pit_entry_max_gear", "int", 0,
+               "The highest gear a car may enter the pit lane in (0: no limit, as in the seed; "
+               "several base-game sources say 4).", minimum=0, maximum=6),
     OptionSpec("wear_model", "choice", "advanced",
                "Wear points by category (advanced) or one pool (basic).",
                choices=("advanced", "basic")),
@@ -80,16 +86,45 @@ class FormulaDe(BaseRuleset):
         return make_bot(name, seed)
 
     def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
-        return describe(event, getattr(context, "names", None))
+        result = getattr(context, "result", None)
+        names = result.get("car_names") if isinstance(result, dict) else None
+        return describe(event, names or getattr(context, "names", None))
 
     def cars(self, game: Any) -> list[tuple[int, int]]:
+        """(lane, segment) of every car; a car in the pit lane is on (PIT_LANE, pit segment)."""
         out = []
         for c in game.cars:
+            if c.pit >= 0:
+                out.append((PIT_LANE, c.pit))
+                continue
             sp = game.track.spaces[c.node]
             out.append((sp.lane, sp.first))
         return out
 
+    def race_text(self, result: Any) -> str:
+        cars = (result.result or {}).get("car_standings")
+        text = super().race_text(result)
+        return text + ("\ncars in race order: " + ", ".join(cars) if cars else "")
+
+    def race_json(self, result: Any) -> dict[str, Any]:
+        out = super().race_json(result)
+        cars = (result.result or {}).get("car_standings")
+        return out | ({"cars": [{"place": i + 1, "name": n} for i, n in enumerate(cars)]} if cars else {})
+
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
+        """The player's car about to move (their first car still racing, else their first)."""
+        mine = [c for c in game.cars if game.owner[c.seat] == seat]
+        turn = game.turn
+        c = next((x for x in mine if turn is not None and x.seat == turn.car), None) \
+            or next((x for x in mine if not x.out and not x.finished), mine[0])
+        rows = self._car_view(game, c.seat)
+        if c.pit >= 0 and not c.out:
+            boxes = game.pit_route.boxes
+            state = f"in box {boxes.index(c.pit) + 1}" if c.serviced and c.pit == game.box_of(c) else "in the pit lane"
+            rows = [(k, state if k == "state" else v) for k, v in rows]
+        return rows if game.per == 1 else [("car", game.names[c.seat]), *rows]
+
+    def _car_view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         c = game.cars[seat]
         n = game.track.segments
         lap = min(game.laps, max(1, c.progress // n + 1))
@@ -128,7 +163,10 @@ class FormulaDe(BaseRuleset):
                 per[k].update(r.stats.get(k, {}))
             cars += int(r.stats.get("cars", len(r.names)))
             finished += int(r.stats.get("finished", 0))
+        cars = sum(int(r.stats.get("cars", len(r.names))) for r in results)  # several cars a player
         s["finish_rate"] = round(finished / cars, 4) if cars else 0.0
+        pits = sum(int(r.stats.get("pit_stops", 0)) for r in results)
+        s["pit_stops_per_race"] = round(pits / len(results), 3) if results else 0.0
         s["eliminations_by_cause"] = dict(sorted(out.items()))
         s["overshoots_by_corner"] = dict(sorted(over.items()))
         names = _corner_names(results)
@@ -140,7 +178,8 @@ class FormulaDe(BaseRuleset):
 
     def format_summary(self, summary: Mapping[str, Any]) -> str:
         lines = [super().format_summary(summary),
-                 f"finish rate: {100 * summary['finish_rate']:.1f}% of cars",
+                 f"finish rate: {100 * summary['finish_rate']:.1f}% of cars; "
+                 f"pit stops: {summary.get('pit_stops_per_race', 0.0):.2f} per race",
                  "eliminations by cause: " + (", ".join(f"{k} {v}" for k, v in summary["eliminations_by_cause"].items()) or "none"),
                  "overshoots by corner: " + (", ".join(f"{k} {v}" for k, v in summary["overshoots_by_corner"].items()) or "none"),
                  "stops missed by corner: " + (", ".join(f"{k} {v}" for k, v in summary.get("stops_missed_by_corner", {}).items()) or "none")]
