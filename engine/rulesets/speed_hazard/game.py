@@ -23,8 +23,7 @@ from typing import Any
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.speed_hazard import rules
 from slipstream.engine.rulesets.speed_hazard.content import ActionCard, Decks, Equipment, HazardCard
-from slipstream.engine.rulesets.speed_hazard.moves import graphs, ram_targets, reach_ram
-from slipstream.engine.tracks.corners import corner_at, speed_limit
+from slipstream.engine.rulesets.speed_hazard.moves import board, reach_ram
 from slipstream.engine.tracks.track import Track
 
 ROUND_CAP = 300
@@ -106,6 +105,7 @@ class SpeedHazardGame:
         self._pending: Decision | None = None
         setup = decks.setup
         self.n = track.segments
+        self.b = board(track)
         self.m = len(track.spaces)
         self.equip_by_id: dict[str, Equipment] = {e.id: e for e in decks.equipment}
         self.actions = [a for a in decks.actions if self.o_uturn or not a.optional]
@@ -122,8 +122,9 @@ class SpeedHazardGame:
         self.supply = {k: setup.supply for k in kinds}
         self.on_board: dict[int, str] = {}  # main square -> token kind
         self.wall_squares = self._wall_squares()
-        self.grid = list(range(len(names)))  # seat order on the grid, pole first
-        self.cars: list[Car] = []
+        self.grid = list(range(len(names)))  # seat per grid slot, pole first: drawn by lot (house)
+        self.rng.shuffle(self.grid)
+        cars: dict[int, Car] = {}
         for slot, p in enumerate(self.grid):
             gs = track.grid[slot % len(track.grid)]
             sp = track.space_at(gs.lane, gs.segment)
@@ -133,8 +134,9 @@ class SpeedHazardGame:
                 take = min(setup.token_start, self.supply[k])
                 self.supply[k] -= take
                 tokens[k] = take
-            self.cars.append(Car(p, sp.index, track.grid_progress(gs), setup.start, setup.maximum, setup.luck, tokens,
-                                 goal=laps * self.n))
+            cars[p] = Car(p, sp.index, track.grid_progress(gs), setup.start, setup.maximum, setup.luck, tokens,
+                          goal=laps * self.n)
+        self.cars: list[Car] = [cars[p] for p in range(len(names))]
         self.event("grid", order=self.grid)
         self._start_round()
 
@@ -145,7 +147,7 @@ class SpeedHazardGame:
             self.log.append({"t": "event", "ev": ev, **data})
 
     def where(self, node: int) -> str:
-        return self.track.spaces[node].name
+        return self.b.name[node]
 
     def running(self) -> list[Car]:
         return [c for c in self.cars if not c.wreck]
@@ -159,11 +161,10 @@ class SpeedHazardGame:
         return {c.node: c.seat for c in self.cars if not c.wreck and not c.in_pit and c.seat != but}
 
     def limit(self, car: Car, node: int) -> int | None:
-        sp = self.track.spaces[node]
-        lim = speed_limit(self.track, sp.lane, sp.first)
-        if lim is None:
+        lim = self.b.limit[node]
+        if lim < 0:
             return None
-        return lim + sum(self.equip_by_id[e].grip for e in car.equipment)
+        return lim + sum(self.equip_by_id[e].grip for e in car.equipment) if car.equipment else lim
 
     def _wall_squares(self) -> frozenset[int]:
         """Main squares of the lane next to the pit road between its main entry and exit
@@ -458,8 +459,8 @@ class SpeedHazardGame:
     def _owe(self, t: Turn, car: Car, n: int, node: int) -> None:
         t.owed += n
         self.stats["hazards"] += n
-        c = corner_at(self.track, self.track.spaces[node].first) if node >= 0 else None
-        key = str(c.index) if c is not None else "pit" if car.in_pit else "-"
+        c = self.b.corner[node] if node >= 0 else -1
+        key = str(c) if c >= 0 else "pit" if car.in_pit else "straight"
         self.stats["hazards_by_corner"][key] += n
         self.event("hazards", p=car.seat, n=n, at=key)
 
@@ -539,12 +540,11 @@ class SpeedHazardGame:
 
     def step_nodes(self, car: Car) -> list[int]:
         """Squares the car may step to now (free main squares, and an open pit entry)."""
-        fwd, back, _ = graphs(self.track)
         occ = self.blocked()
         if car.reversed:
-            return [x for x in back[car.node] if x not in occ]
+            return [x for x in self.b.back[car.node] if x not in occ]
         out = []
-        for x in fwd[car.node]:
+        for x in self.b.fwd[car.node]:
             if x >= self.m:
                 if self._entry_open(car.node):
                     out.append(x)
@@ -597,8 +597,16 @@ class SpeedHazardGame:
         out: dict[str, Any] = {}
         if car.in_pit:
             return out
-        for node, how in ram_targets(self.track, car.node, car.reversed, self.o_beside, self.targets_map(car.seat)):
-            target = self.cars[self.targets_map(car.seat)[node]]
+        cars = self.targets_map(car.seat)
+        if not cars:
+            return out
+        b, x = self.b, car.node
+        direct, side = (b.behind[x], b.diag_b[x]) if car.reversed else (b.ahead[x], b.diag[x])
+        found = [(y, "rear") for y in direct if y in cars] + [(y, "side") for y in side if y in cars]
+        if self.o_beside:
+            found += [(y, "side") for y in b.level[x] if y in cars]
+        for node, how in found:
+            target = self.cars[cars[node]]
             kind = "head-on" if how == "rear" and target.reversed != car.reversed else how
             out[f"ram {self.where(node)}"] = (f"{kind} ram on {self.names[target.seat]}", self._ram, target.seat, kind)
         return out
@@ -622,23 +630,25 @@ class SpeedHazardGame:
 
     def _curve_checks(self, t: Turn, car: Car, before: int, x: int) -> None:
         """Curve entry, free passage, the inner-lane exception and leaving (an option)."""
-        track = self.track
-        a, b = track.spaces[before], track.spaces[x]
-        ca, cb = corner_at(track, a.first), corner_at(track, b.first)
-        if cb is not None and (ca is None or ca.index != cb.index):
-            follows = ca is not None and car.free_corner == ca.index and (
+        ia, ib = self.b.corner[before], self.b.corner[x]
+        if ia < 0 and ib < 0:
+            return
+        corners = self.track.corners
+        if ib >= 0 and ia != ib:
+            ca, cb = (corners[ia] if ia >= 0 else None), corners[ib]
+            follows = ca is not None and car.free_corner == ia and (
                 (ca.last + 1) % self.n == cb.first if not car.reversed else (cb.last + 1) % self.n == ca.first)
             if not follows:
                 lim = self.limit(car, x)
                 n = rules.hazards_over(car.speed, lim) if lim is not None else 0
                 if n:
                     self._owe(t, car, n, x)
-            car.free_corner = cb.index
-        elif cb is not None and ca is not None and b.lane < a.lane:
+            car.free_corner = ib
+        elif ib >= 0 and self.b.lane[x] < self.b.lane[before]:
             lim = self.limit(car, x)
             if lim is not None and car.speed > lim:
                 self._owe(t, car, 1, x)
-        if ca is not None and cb is None:
+        if ia >= 0 and ib < 0:
             car.free_corner = NO_CORNER
             if self.o_leaving:
                 lim = self.limit(car, before)
@@ -664,9 +674,8 @@ class SpeedHazardGame:
 
     def _forced_bump(self, t: Turn, car: Car, rams: dict[str, Any]) -> None:
         """All squares ahead taken: bump one blocker from behind (or ram, with a Ram card)."""
-        fwd, back, main = graphs(self.track)
         occ = self.blocked()
-        ahead = [x for x in (back if car.reversed else main)[car.node] if x in occ]
+        ahead = [x for x in (self.b.back if car.reversed else self.b.main)[car.node] if x in occ]
         if not ahead:  # the road ends: the move is over
             return self._after_move(t)
         opts = dict(rams)

@@ -82,3 +82,26 @@ def reach_ram(track: Track, node: int, steps: int, reversed_: bool, beside: bool
         if not layer:
             return False
     return False
+
+
+class Board:
+    """Per main square what the rules ask again and again, computed once per track: segment,
+    lane, name, curve index (-1 on a straight), speed limit (-1 without), and the steps."""
+
+    def __init__(self, track: Track) -> None:
+        sp = track.spaces
+        self.seg = [s.first for s in sp]
+        self.lane = [s.lane for s in sp]
+        self.name = [s.name for s in sp]
+        from slipstream.engine.tracks.corners import corner_at, speed_limit
+
+        cs = [corner_at(track, s.first) for s in sp]
+        self.corner = [c.index if c is not None else -1 for c in cs]
+        lims = [speed_limit(track, s.lane, s.first) for s in sp]
+        self.limit = [v if v is not None else -1 for v in lims]
+        self.fwd, self.back, self.main = graphs(track)
+        self.ahead, self.diag, self.behind, self.diag_b, self.level = cells(track)
+        self.by_name = {s.name: s.index for s in sp}
+
+
+board = ByIdentity(Board)
