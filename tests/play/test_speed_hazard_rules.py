@@ -510,3 +510,10 @@ def test_copy_is_independent():
     h = g.copy()
     h.cars[0].speed = 99
     assert g.cars[0].speed != 99
+
+
+def test_cars_beyond_the_grid_slots_line_up_behind_the_grid():
+    t = track(lanes=1)
+    g = SpeedHazardGame(t, load_pack(str(PACK)).decks, [f"P{i + 1}" for i in range(4)], 3, 3, {})
+    places = sorted((c.progress, g.b.name[c.node]) for c in g.cars)
+    assert places == [(-4, "0:36"), (-3, "0:37"), (-2, "0:38"), (-1, "0:39")]
