@@ -26,6 +26,7 @@ DEFAULT = "automobiles"
 BUNDLED = {
     "automobiles": "slipstream.engine.rulesets.automobiles.ruleset:RULESET",
     "formula-de": "slipstream.engine.rulesets.formula_de.ruleset:RULESET",
+    "speed-hazard": "slipstream.engine.rulesets.speed_hazard.ruleset:RULESET",
 }
 # rulesets added at run time (tests, embedding programs): id -> object
 _ADDED: dict[str, Any] = {}

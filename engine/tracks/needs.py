@@ -4,7 +4,7 @@ A ruleset's `track_checks` (engine/play/protocol.py) may simply run `check_needs
 `TrackNeeds`. For rulesets named in the seeds but not installed yet, `KNOWN_NEEDS` holds their
 track requirements so that a track meant for them is checked today; the layer above
 (engine/packs/trackrules.py) reads it when `rulesets:` names such a ruleset.
-TODO(speed-hazard): move its entry into the ruleset once it exists (formula-de's is in its ruleset).
+Formula-de and speed-hazard keep theirs in their rulesets.
 """
 
 from __future__ import annotations
@@ -34,11 +34,7 @@ class TrackNeeds:
     features: tuple[str, ...] = ()  # fixed board feature kinds the ruleset reads
 
 
-KNOWN_NEEDS: dict[str, TrackNeeds] = {
-    # RULES.md A.1: speed limits in km/h, moved in steps of 10; the pit wall is a board feature
-    "speed-hazard": TrackNeeds("speed-hazard", corner_speed_limits=True, speed_unit=10,
-                               features=("pit-wall",)),
-}
+KNOWN_NEEDS: dict[str, TrackNeeds] = {}  # every ruleset of the seeds is installed now
 
 
 def _at(code: str, src: SourceMap, path: tuple[Any, ...], message: str, **kw: Any) -> Diagnostic:

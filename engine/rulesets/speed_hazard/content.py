@@ -1,0 +1,290 @@
+"""The speed-and-hazard content model: tracks plus five data kinds (docs/rules/speed-hazard.md):
+the action cards (`action-cards/1`), the hazard, nitrous and equipment decks (`hazard-deck/1`,
+`nitrous-deck/1`, `equipment-deck/1`) and the car setup (`car-setup/1`: speeds, damage die,
+tokens, luck, pit prices, collision dice).
+
+A pack holds at most one file of each kind; a pack that extends another inherits the kinds it
+does not give itself. A kind missing from the whole lineage, a second file of a kind, action
+cards without one of the four base actions, a duplicate id or a speed that is not a multiple
+of 10 km/h is reported (P044).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from slipstream.engine.core.diagnostics import make
+from slipstream.engine.core.schema import validator
+from slipstream.engine.packs.loader import Build
+from slipstream.engine.packs.trackpack import TrackPack, TracksOnly
+
+RULESET_ID = "speed-hazard"
+KINDS = ("action-cards", "hazard-deck", "nitrous-deck", "equipment-deck", "car-setup")
+BASE_ACTIONS = ("brake", "accelerate", "ram", "sabotage")
+SPEED_UNIT = 10
+
+
+@dataclass(frozen=True, slots=True)
+class ActionCard:
+    """An action card (or the action side of an equipment card: `equipment` is its id)."""
+
+    id: str
+    name: str
+    number: int
+    kind: str  # brake | accelerate | ram | sabotage | u-turn
+    amounts: tuple[int, ...] = ()
+    nitrous: bool = False
+    drops: tuple[int, ...] = (1, 2)
+    optional: bool = False
+    equipment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HazardCard:
+    id: str
+    name: str
+    damage: int = 0
+    slow: int = 0
+    spin: bool = False
+    insanity: str = ""  # no-brake | late | no-luck
+    late: int = 0
+    keep: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NitrousCard:
+    id: str
+    name: str
+    adds: int = 0
+    damage: int = 0
+    click: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Equipment:
+    id: str
+    name: str
+    action: ActionCard | None = None
+    armour: int = 0
+    grip: int = 0
+    sane: bool = False
+    nitrous_safe: bool = False
+    immune: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TokenKind:
+    id: str
+    name: str
+    damage: int = 0
+    hazards: int = 0
+    slow: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """car-setup/1: speeds in km/h, the damage die, tokens, luck, limits, prices, dice."""
+
+    start: int
+    maximum: int
+    cap: int
+    die: tuple[int, ...]
+    luck: int
+    tokens: tuple[TokenKind, ...]
+    token_start: int
+    token_hold: int
+    supply: int
+    equipment_hold: int
+    equipment_draw: int
+    points: int
+    prices: tuple[tuple[str, int], ...]  # equipment, repair, token, therapy
+    dice: tuple[tuple[str, tuple[int, ...]], ...]  # forced_rear_end, side_ram, ... pit_wall
+
+    def price(self, what: str) -> int:
+        return dict(self.prices)[what]
+
+    def dice_of(self, what: str) -> tuple[int, ...]:
+        return dict(self.dice)[what]
+
+
+@dataclass(frozen=True, slots=True)
+class Decks:
+    """Everything the rules read from a pack. Decks list one entry per card copy."""
+
+    actions: tuple[ActionCard, ...]
+    hazards: tuple[HazardCard, ...]
+    nitrous: tuple[NitrousCard, ...]
+    equipment: tuple[Equipment, ...]
+    setup: Setup
+
+
+@dataclass(frozen=True, slots=True)
+class SHPack(TrackPack):
+    """A loaded speed-and-hazard pack: a track pack with its decks (None when unusable)."""
+
+    decks: Decks | None = None
+
+
+def _own(b: Build, kind: str) -> Any:
+    files = b.whole.get(kind, [])
+    if len(files) > 1:
+        b.diags.append(make("P044", files[1].file, 1, 1, "$", f"a second {kind}/1 file in the pack",
+                            hint="keep one file of each kind"))
+    return files[0] if files else None
+
+
+class SHContent(TracksOnly):
+    """Tracks merged as for any track pack, plus the five data kinds."""
+
+    data_kinds = KINDS
+
+    def build(self, b: Build) -> SHPack:
+        tp = super().build(b)
+        inherited = next((p.decks for p in reversed(b.parents) if getattr(p, "decks", None)), None)
+        own = {k: _own(b, k) for k in KINDS}
+        decks = inherited
+        if any(f is not None for f in own.values()) or inherited is None:
+            decks = _decks(b, own, inherited)
+        return SHPack(**{f.name: getattr(tp, f.name) for f in fields(TrackPack)}, decks=decks)
+
+
+class _Bad(Exception):
+    pass
+
+
+def _decks(b: Build, own: dict[str, Any], inherited: Decks | None) -> Decks | None:
+    missing = [k for k, f in own.items() if f is None]
+    if missing and inherited is None:
+        b.diags.append(make("P044", "pack.yaml", 1, 1, "$",
+                            "no " + ", ".join(f"{k}/1" for k in missing) + " file in the pack",
+                            hint="add the missing files, or extend `speed-hazard` to inherit them"))
+        return None
+    if not all(f is None or validator(k).is_valid(f.data) for k, f in own.items()):
+        return None  # the schema diagnostics say what is wrong
+    try:
+        got = {k: (_READERS[k](b, f) if f is not None else None) for k, f in own.items()}
+    except _Bad:
+        return None
+    def pick(k: str, old: Any) -> Any:
+        return got[k] if got[k] is not None else old
+
+    base = inherited
+    return Decks(
+        actions=pick("action-cards", base.actions if base else ()),
+        hazards=pick("hazard-deck", base.hazards if base else ()),
+        nitrous=pick("nitrous-deck", base.nitrous if base else ()),
+        equipment=pick("equipment-deck", base.equipment if base else ()),
+        setup=pick("car-setup", base.setup if base else None))
+
+def _bad(b: Build, f: Any, path: tuple[Any, ...], message: str, hint: str) -> _Bad:
+    pos = f.source.value(path)
+    jp = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+    b.diags.append(make("P044", f.file, pos.line, pos.column, jp, message, hint=hint))
+    return _Bad()
+
+
+def _speeds(b: Build, f: Any, path: tuple[Any, ...], values: Any) -> None:
+    """Every km/h value must be a multiple of 10 (cars move one square per 10 km/h)."""
+    items = values if isinstance(values, list) else [values]
+    for i, v in enumerate(items):
+        if int(v) % SPEED_UNIT:
+            at = (*path, i) if isinstance(values, list) else path
+            raise _bad(b, f, at, f"{v} km/h is not a multiple of {SPEED_UNIT}",
+                       hint="speeds move in steps of 10 km/h")
+
+
+def _unique(b: Build, f: Any, cards: list[dict[str, Any]]) -> None:
+    seen: set[str] = set()
+    for i, c in enumerate(cards):
+        if c["id"] in seen:
+            raise _bad(b, f, ("cards", i, "id"), f"a second card with id {c['id']!r}", hint="give every card its own id")
+        seen.add(c["id"])
+
+
+def _action(b: Build, f: Any, path: tuple[Any, ...], c: dict[str, Any], cid: str, name: str, equipment: str = "") -> ActionCard:
+    kind = c["kind"]
+    amounts = [int(a) for a in c.get("amounts", [])]
+    if kind in ("brake", "accelerate") and not amounts:
+        raise _bad(b, f, path, f"a {kind} card needs its `amounts`", hint="list the km/h it offers, e.g. [10, 20]")
+    _speeds(b, f, (*path, "amounts"), amounts) if amounts else None
+    return ActionCard(cid, name, int(c["number"]), kind, tuple(amounts), bool(c.get("nitrous", False)),
+                      tuple(int(x) for x in c.get("drops", [1, 2])), bool(c.get("optional", False)), equipment)
+
+
+def _read_actions(b: Build, f: Any) -> tuple[ActionCard, ...]:
+    cards = f.data["cards"]
+    _unique(b, f, cards)
+    out = tuple(_action(b, f, ("cards", i), c, c["id"], c["name"]) for i, c in enumerate(cards))
+    lacking = [k for k in BASE_ACTIONS if not any(a.kind == k and not a.optional for a in out)]
+    if lacking:
+        raise _bad(b, f, ("cards",), "no " + " or ".join(lacking) + " card among the action cards",
+                   hint="every car holds a Brake, Accelerate, Ram and Sabotage card")
+    return out
+
+
+def _read_hazards(b: Build, f: Any) -> tuple[HazardCard, ...]:
+    cards = f.data["cards"]
+    _unique(b, f, cards)
+    out: list[HazardCard] = []
+    for i, c in enumerate(cards):
+        if "slow" in c:
+            _speeds(b, f, ("cards", i, "slow"), c["slow"])
+        card = HazardCard(c["id"], c["name"], int(c.get("damage", 0)), int(c.get("slow", 0)), bool(c.get("spin", False)),
+                          str(c.get("insanity", "")), int(c.get("late", 0)), bool(c.get("keep", False)))
+        out += [card] * int(c["count"])
+    return tuple(out)
+
+
+def _read_nitrous(b: Build, f: Any) -> tuple[NitrousCard, ...]:
+    cards = f.data["cards"]
+    _unique(b, f, cards)
+    out: list[NitrousCard] = []
+    for i, c in enumerate(cards):
+        if "adds" in c:
+            _speeds(b, f, ("cards", i, "adds"), c["adds"])
+        out += [NitrousCard(c["id"], c["name"], int(c.get("adds", 0)), int(c.get("damage", 0)), bool(c.get("click", False)))] * int(c["count"])
+    return tuple(out)
+
+
+def _read_equipment(b: Build, f: Any) -> tuple[Equipment, ...]:
+    cards = f.data["cards"]
+    _unique(b, f, cards)
+    out: list[Equipment] = []
+    for i, c in enumerate(cards):
+        act = None
+        if "action" in c:
+            act = _action(b, f, ("cards", i, "action"), c["action"], c["id"], c["name"], equipment=c["id"])
+        if "grip" in c:
+            _speeds(b, f, ("cards", i, "grip"), c["grip"])
+        out += [Equipment(c["id"], c["name"], act, int(c.get("armour", 0)), int(c.get("grip", 0)), bool(c.get("sane", False)),
+                          bool(c.get("nitrous_safe", False)), tuple(c.get("immune", [])))] * int(c["count"])
+    return tuple(out)
+
+
+def _read_setup(b: Build, f: Any) -> Setup:
+    d = f.data
+    for k in ("start", "maximum", "cap"):
+        _speeds(b, f, ("speed", k), d["speed"][k])
+    for i, t in enumerate(d["tokens"]["kinds"]):
+        if "slow" in t:
+            _speeds(b, f, ("tokens", "kinds", i, "slow"), t["slow"])
+    if d["speed"]["maximum"] > d["speed"]["cap"]:
+        raise _bad(b, f, ("speed", "maximum"), "the starting maximum is above the repair cap", hint="keep maximum <= cap")
+    if d["speed"]["start"] > d["speed"]["maximum"]:
+        raise _bad(b, f, ("speed", "start"), "the starting speed is above the starting maximum", hint="keep start <= maximum")
+    kinds = tuple(TokenKind(t["id"], t["name"], int(t.get("damage", 0)), int(t.get("hazards", 0)), int(t.get("slow", 0)))
+                  for t in d["tokens"]["kinds"])
+    dice = d["dice"]
+    return Setup(int(d["speed"]["start"]), int(d["speed"]["maximum"]), int(d["speed"]["cap"]),
+                 tuple(int(x) for x in d["damage_die"]), int(d["luck"]), kinds, int(d["tokens"]["start"]),
+                 int(d["tokens"]["hold"]), int(d["tokens"]["supply"]), int(d["equipment"]["hold"]),
+                 int(d["equipment"]["draw"]), int(d["pit"]["points"]),
+                 tuple((k, int(d["pit"][k])) for k in ("equipment", "repair", "token", "therapy")),
+                 tuple((k, tuple(int(x) for x in v) if isinstance(v, list) else (int(v),)) for k, v in dice.items()))
+
+
+_READERS: dict[str, Any] = {"action-cards": _read_actions, "hazard-deck": _read_hazards, "nitrous-deck": _read_nitrous,
+                            "equipment-deck": _read_equipment, "car-setup": _read_setup}
+
+CONTENT = SHContent(RULESET_ID)

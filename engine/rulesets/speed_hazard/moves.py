@@ -1,0 +1,111 @@
+"""The squares around a car on a speed-and-hazard board: where it may step, which cars it may
+ram, and whether a ram target can be reached this turn (docs/rules/speed-hazard.md).
+
+Nodes are those of engine/tracks/movegraph.py `full_successors`: the main squares first, then
+the pit road's squares. A car driving against the direction (after a U-turn) steps to the
+squares of which its own is a successor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from slipstream.engine.tracks.movegraph import ByIdentity, full_successors
+from slipstream.engine.tracks.track import Track
+
+
+def _graphs_(track: Track) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
+    """(forward steps over main squares and pit entries, backward steps over main squares,
+    forward steps over main squares only)."""
+    full = full_successors(track)
+    m = len(track.spaces)
+    fwd = [list(full[i]) for i in range(m)]
+    main = [[j for j in row if j < m] for row in fwd]
+    back: list[list[int]] = [[] for _ in range(m)]
+    for i, row in enumerate(main):
+        for j in row:
+            back[j].append(i)
+    return fwd, back, main
+
+
+graphs = ByIdentity(_graphs_)
+
+
+def _cells_(track: Track) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[int]]]:
+    """Per main square the squares directly ahead, diagonally ahead, directly behind and
+    diagonally behind (by segment and lane, as the board shows them), and level beside."""
+    n = track.segments
+    out: tuple[list[list[int]], ...] = ([], [], [], [], [])
+    for sp in track.spaces:
+        ln, s = sp.lane, sp.first
+        def at(lane: int, seg: int) -> list[int]:
+            x = track.space_at(lane, seg % n) if 0 <= lane < track.lanes else None
+            return [x.index] if x is not None else []
+        out[0].append(at(ln, s + 1))
+        out[1].append(at(ln - 1, s + 1) + at(ln + 1, s + 1))
+        out[2].append(at(ln, s - 1))
+        out[3].append(at(ln - 1, s - 1) + at(ln + 1, s - 1))
+        out[4].append(at(ln - 1, s) + at(ln + 1, s))
+    return out[0], out[1], out[2], out[3], out[4]  # type: ignore[return-value]
+
+
+cells = ByIdentity(_cells_)
+
+
+def ram_targets(track: Track, node: int, reversed_: bool, beside: bool,
+                cars: Mapping[int, int]) -> list[tuple[int, str]]:
+    """(target node, side | rear) of the running cars (`cars`: node -> seat) a car on `node`
+    may ram: diagonally ahead (side) or directly ahead (rear), never behind; level beside only
+    with the option `ram_beside` (Readings 3). Head-on is decided by the caller."""
+    ahead, diag, behind, diag_b, level = cells(track)
+    direct, side = (behind[node], diag_b[node]) if reversed_ else (ahead[node], diag[node])
+    out = [(x, "rear") for x in direct if x in cars]
+    out += [(x, "side") for x in side if x in cars]
+    if beside:
+        out += [(x, "side") for x in level[node] if x in cars]
+    return out
+
+
+def reach_ram(track: Track, node: int, steps: int, reversed_: bool, beside: bool,
+              blocked: Collection[int], cars: Mapping[int, int]) -> bool:
+    """Can a car on `node` driving up to `steps` squares over free squares stand, at some point
+    of its move, where it may ram one of `cars` (Readings 8)?"""
+    fwd, back, main = graphs(track)
+    succ = back if reversed_ else main
+    ahead, diag, behind, diag_b, level = cells(track)
+    near = [behind, diag_b] if reversed_ else [ahead, diag]
+    if beside:
+        near.append(level)
+    layer = {node}
+    for k in range(steps + 1):
+        if any(y in cars for x in layer for rows in near for y in rows[x]):
+            return True
+        if k == steps:
+            break
+        layer = {y for x in layer for y in succ[x] if y not in blocked}
+        if not layer:
+            return False
+    return False
+
+
+class Board:
+    """Per main square what the rules ask again and again, computed once per track: segment,
+    lane, name, curve index (-1 on a straight), speed limit (-1 without), and the steps."""
+
+    def __init__(self, track: Track) -> None:
+        sp = track.spaces
+        self.seg = [s.first for s in sp]
+        self.lane = [s.lane for s in sp]
+        self.name = [s.name for s in sp]
+        from slipstream.engine.tracks.corners import corner_at, speed_limit
+
+        cs = [corner_at(track, s.first) for s in sp]
+        self.corner = [c.index if c is not None else -1 for c in cs]
+        lims = [speed_limit(track, s.lane, s.first) for s in sp]
+        self.limit = [v if v is not None else -1 for v in lims]
+        self.fwd, self.back, self.main = graphs(track)
+        self.ahead, self.diag, self.behind, self.diag_b, self.level = cells(track)
+        self.by_name = {s.name: s.index for s in sp}
+
+
+board = ByIdentity(Board)

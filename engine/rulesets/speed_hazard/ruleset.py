@@ -1,0 +1,144 @@
+"""The speed-and-hazard ruleset object (id `speed-hazard`): what the faces and tools see.
+
+Races are played by engine/play/races.py (`play_race`) and replayed by `replay_simple`
+(BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from slipstream.engine.play.base import BaseRuleset
+from slipstream.engine.play.options import OptionSpec
+from slipstream.engine.rulesets.speed_hazard.content import CONTENT, KINDS, RULESET_ID
+from slipstream.engine.rulesets.speed_hazard.narration import describe
+from slipstream.engine.tracks.needs import TrackNeeds, check_needs
+from slipstream.engine.tracks.track import PIT_LANE, Track
+
+# RULES.md A.1: speed limits in km/h on every curve, moved in steps of 10; the pit wall
+NEEDS = TrackNeeds(RULESET_ID, corner_speed_limits=True, speed_unit=10, features=("pit-wall",))
+
+
+def _schema_only(kind: str) -> Any:
+    def check(data: Any, src: Any) -> Any:
+        """A lone data file: its schema."""
+        from slipstream.engine.core.schema import schema_diagnostics
+
+        return schema_diagnostics(kind, data, src)
+
+    return check
+
+
+OPTIONS = (
+    OptionSpec("check_leaving_curve", "bool", False,
+               "Stepping off a curve above its limit also draws hazard cards (Readings 2)."),
+    OptionSpec("ram_beside", "bool", False, "A car level beside may be side-rammed (Readings 3)."),
+    OptionSpec("nitrous_until", "choice", "turn", "Nitrous ignores the maximum until the end of the turn or of the curve "
+               "(Readings 5).", choices=("turn", "curve")),
+    OptionSpec("curve_accel_hazards", "choice", "accelerated", "Accelerating in a curve draws per 10 km/h accelerated "
+               "or per 10 km/h over the limit (Readings 6).", choices=("accelerated", "over")),
+    OptionSpec("sabotage_start_square", "bool", True, "The square a car starts its turn on counts as passed for "
+               "Sabotage (Readings 10)."),
+    OptionSpec("pit_wall_slide", "bool", True, "A car side-rammed beside the pit road hits the pit wall (Readings 12)."),
+    OptionSpec("all_pit_entries", "bool", False, "Every pit entry and exit is open, not only the main ones (Readings 25)."),
+    OptionSpec("u_turn", "bool", False, "Deal the optional U-turn card."),
+)
+
+
+class SpeedHazard(BaseRuleset):
+    id = RULESET_ID
+    name = "Speed-and-hazard racing"
+    content = CONTENT
+    options = OPTIONS
+    players = (1, 6)
+    bots = {"random": "picks any legal option", "greedy": "manages its speed against the curves ahead, rams when it pays, "
+            "pits when damaged"}
+    default_bots = ("greedy", "greedy", "random", "random")
+    file_kinds = {k: ((1,), _schema_only(k)) for k in KINDS}
+    track_features = NEEDS.features
+
+    def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
+        """A track/2 track for this ruleset needs a speed limit on every curve, in steps of 10."""
+        return check_needs(track, NEEDS, data, src) if getattr(track, "version", 1) >= 2 else []
+
+    def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
+                 options: Mapping[str, Any], laps: int | None = None,
+                 setup: Mapping[str, Any] | None = None, record: bool = True) -> Any:
+        from slipstream.engine.rulesets.speed_hazard.game import SpeedHazardGame
+
+        if getattr(pack, "decks", None) is None:
+            raise ValueError(f"pack {pack.id!r} has no usable speed-and-hazard data (P044)")
+        return SpeedHazardGame(track, pack.decks, [s.name for s in seats], seed, laps or track.laps, options, record)
+
+    def make_bot(self, name: str, seed: int) -> Any:
+        from slipstream.engine.rulesets.speed_hazard.bots import make_bot
+
+        return make_bot(name, seed)
+
+    def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
+        return describe(event, getattr(context, "names", None))
+
+    def cars(self, game: Any) -> list[tuple[int, int]]:
+        out = []
+        for c in game.cars:
+            if c.in_pit:
+                out.append((PIT_LANE, c.pit_node))
+            else:
+                sp = game.track.spaces[max(c.node, 0)]
+                out.append((sp.lane, sp.first))
+        return out
+
+    def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
+        c = game.cars[seat]
+        n = game.track.segments
+        lap = min(game.laps, max(1, c.progress // n + 1))
+        state = "wreck" if c.wreck else "winner" if game.winner == seat else "in the pit road" if c.in_pit else "running"
+        speed = f"{c.speed} km/h" + (" (nitrous)" if c.nitrous else "")
+        return [("speed", speed), ("maximum", f"{c.maximum} km/h"),
+                ("damage", f"{(game.decks.setup.maximum - c.maximum) // 10} points"),
+                ("tokens", ", ".join(f"{k} {v}" for k, v in c.tokens.items())), ("luck", str(c.luck)),
+                ("equipment", ", ".join(c.equipment) or "-"),
+                ("insanity", ", ".join(game.decks.hazards[i].id for i in c.insanity) or "-"),
+                ("lap", f"{lap} of {game.laps}"), ("state", state)]
+
+    def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
+        s = super().summarise(results)
+        by_corner: Counter[str] = Counter()
+        rams: Counter[str] = Counter()
+        wrecks = pits = hazards = bumps = won = 0
+        for r in results:
+            st = r.stats
+            by_corner.update(st.get("hazards_by_corner", {}))
+            rams.update(st.get("rams", {}))
+            wrecks += int(st.get("wrecks", 0))
+            pits += int(st.get("pit_visits", 0))
+            hazards += int(st.get("hazards", 0))
+            bumps += int(st.get("bumps", 0))
+            won += int(st.get("finished", 0))
+        races = len(results) or 1
+        s["wrecks"] = wrecks
+        s["wrecks_per_race"] = round(wrecks / races, 3)
+        s["pit_visits"] = pits
+        s["hazards"] = hazards
+        s["bumps"] = bumps
+        s["rams"] = dict(sorted(rams.items()))
+        s["races_won"] = won
+        # keyed by corner index ("pit" for pit entries), for per-corner heat maps
+        s["hazards_by_corner"] = dict(sorted(by_corner.items(), key=lambda kv: (not kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else 0, kv[0])))
+        return s
+
+    def format_summary(self, summary: Mapping[str, Any]) -> str:
+        corners = ", ".join(f"{'curve ' + str(int(k) + 1) if k.isdigit() else k} {v}" for k, v in summary["hazards_by_corner"].items())
+        lines = [super().format_summary(summary),
+                 f"races won outright: {summary['races_won']} of {summary['races']}",
+                 f"wrecks: {summary['wrecks']} ({summary['wrecks_per_race']} per race)",
+                 f"pit visits: {summary['pit_visits']}",
+                 f"hazard cards drawn: {summary['hazards']}; by curve: {corners or 'none'}",
+                 "rams: " + (", ".join(f"{k} {v}" for k, v in summary["rams"].items()) or "none")
+                 + f"; forced rear-ends: {summary['bumps']}"]
+        return "\n".join(lines)
+
+
+RULESET = SpeedHazard()
