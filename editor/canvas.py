@@ -318,6 +318,8 @@ class TrackScene(QGraphicsScene):
         font = QFont("DejaVu Sans")
         font.setPixelSize(max(8, round(lw * GRID_LABEL)))
         font.setBold(True)
+        # grid money is Automobiles' (track/1); a track/2 grid shows it only where it sets some
+        show_money = getattr(t, "version", 1) < 2 or any(slot.money for slot in t.grid)
         for i, slot in enumerate(t.grid):
             if not (0 <= slot.lane < t.lanes and 0 <= slot.segment < t.segments):
                 continue
@@ -333,7 +335,8 @@ class TrackScene(QGraphicsScene):
             box.setZValue(4)
             self.addItem(box)
             self._grid_items.append(box)
-            for k, text in enumerate((f"P{i + 1}", f"${slot.money}")):
+            texts = (f"P{i + 1}", f"${slot.money}") if show_money else (f"P{i + 1}",)
+            for k, text in enumerate(texts):
                 label = QGraphicsSimpleTextItem(text)  # top-level items: no parent/child ownership
                 label.setFont(font)
                 label.setBrush(ink)

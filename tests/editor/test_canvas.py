@@ -175,3 +175,22 @@ def test_the_figure_of_eight_crossing_is_a_bridge_of_the_later_branch(window, qt
     lane, seg = w.scene.cell_at(centre)
     assert top.space.lane == lane and top.space.first <= seg < top.space.first + top.space.length
     w.doc.saved = w.doc.state
+
+
+def _grid_texts(w):
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+    return [i.text() for i in w.scene._grid_items if isinstance(i, QGraphicsSimpleTextItem)]
+
+
+def test_grid_money_is_drawn_only_where_the_track_has_some(window):
+    from pathlib import Path
+
+    w = window
+    w.open_path(BUNDLED[0], ask=False)  # track/1: every slot has its money
+    texts = _grid_texts(w)
+    assert any(t.startswith("$") for t in texts) and "P1" in texts
+    v2 = Path(__file__).resolve().parents[2] / "content" / "tracks-v2" / "tilleuls.yaml"
+    w.open_path(v2, ask=False)  # a Formula Dé-style grid has no money: no "$0" labels
+    texts = _grid_texts(w)
+    assert "P1" in texts and not any(t.startswith("$") for t in texts)
