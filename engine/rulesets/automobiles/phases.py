@@ -150,6 +150,12 @@ class HookAsk(Frame):
             use_hook(g, self.player, self.hook)
 
 
+def ask_hook(g: Game, player: int, hook: str) -> None:
+    """Push the question of a driver ability at this point of the turn, if it is usable now."""
+    if driver_hook(g, player, hook) is not None:
+        g.stack.append(HookAsk(player, hook))
+
+
 def use_hook(g: Game, player: int, hook: str) -> None:
     eff = driver_hook(g, player, hook)
     if eff is None:
@@ -190,7 +196,7 @@ class TurnFrame(Frame):
         elif st == "car":
             t.stage = "car"
             g.car_phase(me)
-            g.stack.append(HookAsk(me, "car"))
+            ask_hook(g, me, "car")
             self.stage = "car_scheduled"
         elif st == "car_scheduled":
             self.push_scheduled(g, "after_car_move")
@@ -198,20 +204,20 @@ class TurnFrame(Frame):
         elif st == "decline":
             t.stage = "decline"
             g.decline_phase(me)
-            g.stack.append(HookAsk(me, "decline"))
+            ask_hook(g, me, "decline")
             self.stage = "end"
         elif st == "end":
             t.stage = "end"
             g.cleanup(me)
-            g.stack.append(HookAsk(me, "end_before_draw"))
+            ask_hook(g, me, "end_before_draw")
             self.stage = "end_draw"
         elif st == "end_draw":
             for _ in range(g.rules.hand_size):
                 g.draw(me, ACTIVE, end_phase=True)
-            g.stack.append(HookAsk(me, "end_draw"))
+            ask_hook(g, me, "end_draw")
             self.stage = "end_after"
         elif st == "end_after":
-            g.stack.append(HookAsk(me, "end_after_draw"))
+            ask_hook(g, me, "end_after_draw")
             self.stage = "after_end"
         elif st == "after_end":
             t.stage = "after_end"
