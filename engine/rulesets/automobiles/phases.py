@@ -258,20 +258,13 @@ class ActionPhase(Frame):
 
     def run(self, g: Game) -> Decision | None:
         me = self.player
-        p = g.race.players[me]
-        opts = []
+        active = g.race.players[me].zones[ACTIVE]
         rs = g.rules
-        for k, n in enumerate(p.zones[ACTIVE]):
-            if not n:
-                continue
-            kind = rs.kinds[k]
-            if kind.role == "wear" and not rs.options.wear_card_playable:
-                continue
-            if not kind.effect:
-                continue
-            if rs.options.strict_play and not g.playable(me, k):
-                continue
-            opts.append(g.play_option[k])
+        wear_ok = rs.options.wear_card_playable
+        strict = rs.options.strict_play
+        opts = [g.play_option[k] for k in rs.with_effect
+                if active[k] and (wear_ok or rs.kinds[k].role != "wear")
+                and not (strict and not g.playable(me, k))]
         if driver_hook(g, me, "action") is not None:
             opts.append(ABILITY)
         opts.append(END_ACTION)

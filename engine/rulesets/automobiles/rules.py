@@ -119,8 +119,10 @@ class Ruleset:
     by_id: dict[str, int] = field(default_factory=dict, compare=False)
     gear_index: dict[int, int] = field(default_factory=dict, compare=False)
     wear: int = field(default=-1, compare=False)
+    with_effect: tuple[int, ...] = field(default=(), compare=False)  # kinds whose card does something
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "with_effect", tuple(k.index for k in self.kinds if k.effect))
         by_id = {k.id: k.index for k in self.kinds}
         for k in self.kinds:
             if k.gear is not None:
