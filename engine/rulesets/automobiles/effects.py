@@ -748,13 +748,13 @@ class Move(Frame):
         if not tg:
             self.finish(g)
             return None
+        if len(tg) == 1 and not self.optional:  # the only space: no decision
+            self.step(g, tg[0][1], tg[0][2])
+            return None
         opts = [opt(f"to {ln}:{s}", f"to {ln}:{s} ({GEAR_NAMES[g.track.spaces[sp].colour]})")
                 for sp, ln, s in tg]
         if self.optional:
             opts.append(opt("stop"))
-        if len(opts) == 1 and not self.optional:
-            self.choose(g, opts[0].key)
-            return None
         return Decision(me, "drive" if self.drive else "move", tuple(opts),
                         f"{'drive' if self.drive else 'place the cube'}: step {self.steps + 1}"
                         f"{'' if self.left >= 10_000 else f' of up to {self.steps + self.left}' if self.optional else ''}")
@@ -772,7 +772,10 @@ class Move(Frame):
             self.finish(g)
             return
         ln_s = key[3:].split(":")
-        lane, s = int(ln_s[0]), int(ln_s[1])
+        self.step(g, int(ln_s[0]), int(ln_s[1]))
+
+    def step(self, g: Game, lane: int, s: int) -> None:
+        """One step of the move to (lane, s)."""
         sp = g.track.cells[lane][s]
         if self.steps == 0 and not self.drive and not g.rules.options.placement_chain:
             car = g.race.players[self.ctx.me].car
