@@ -112,6 +112,8 @@ class EffectList(Frame):
             return None
         eff = self.effects[self.i]
         self.i += 1
+        if self.i == len(self.effects):
+            g.stack.pop()  # the last effect: the list has nothing left to do after it
         start(g, eff, self.ctx)
         return None
 
