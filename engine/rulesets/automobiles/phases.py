@@ -182,6 +182,15 @@ class TurnFrame(Frame):
         if st == "start":
             race.turn = TurnState(me)
             return Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
+        # one stage after another, until a stage puts a frame on the stack (or ends the turn)
+        while True:
+            self.run_stage(g)
+            if not g.stack or g.stack[-1] is not self:
+                return None
+
+    def run_stage(self, g: Game) -> None:
+        race, me = g.race, self.player
+        st = self.stage
         t = race.turn
         assert t is not None
         if st == "action":
@@ -226,7 +235,6 @@ class TurnFrame(Frame):
         else:
             g.stack.pop()
             g.finish_turn(me)
-        return None
 
     def push_scheduled(self, g: Game, at: str) -> None:
         t = g.race.turn
