@@ -796,6 +796,8 @@ class Move(Frame):
             self.cols = {g.track.spaces[sp].colour}
         if self.drive:
             g.drive_step(self.ctx.me, lane, s, sp, s < g.race.players[self.ctx.me].car.segment)
+        if self.left <= 0:  # the last step: what the next run would do
+            self.finish(g)
 
     def finish(self, g: Game) -> None:
         g.stack.pop()
