@@ -146,6 +146,8 @@ def momentum(race: RaceState, ix: TrackIndex, opts: Options) -> list[tuple[int, 
         for i in standings(race, ix, opts):
             car = race.players[i].car
             sp = track.spaces[track.cells[car.lane][car.segment]]
+            if sp.last == car.segment:
+                continue  # already on the front-most segment of its space
             occ = occupancy(race, exclude=i)
             for s in range(sp.last, car.segment, -1):
                 if (car.lane, s) not in occ:
