@@ -120,9 +120,12 @@ class Ruleset:
     gear_index: dict[int, int] = field(default_factory=dict, compare=False)
     wear: int = field(default=-1, compare=False)
     with_effect: tuple[int, ...] = field(default=(), compare=False)  # kinds whose card does something
+    for_sale: tuple[tuple[int, int], ...] = field(default=(), compare=False)  # (kind, cost) buyable
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "with_effect", tuple(k.index for k in self.kinds if k.effect))
+        object.__setattr__(self, "for_sale", tuple((k.index, k.cost) for k in self.kinds
+                                                   if k.buyable and k.role != "wear"))
         by_id = {k.id: k.index for k in self.kinds}
         for k in self.kinds:
             if k.gear is not None:
