@@ -26,6 +26,7 @@ from slipstream.engine.rulesets.automobiles.state import (
 
 if TYPE_CHECKING:
     from slipstream.engine.rulesets.automobiles.game import Game
+    from slipstream.engine.rulesets.automobiles.rules import Ruleset
 
 ZONE_ALIASES: dict[str, tuple[int, ...]] = {
     "bag": (BAG,), "active": (ACTIVE,), "used": (USED,), "track": (USED,), "discard": (DISCARD,),
@@ -134,7 +135,20 @@ def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+_ZONES: dict[Any, tuple[int, ...]] = {}  # zone spec -> zone indices, worked out once
+
+
 def zones_of(spec: Any) -> tuple[int, ...]:
+    try:
+        return _ZONES[spec]
+    except KeyError:
+        got = _ZONES[spec] = _zones_of(spec)
+        return got
+    except TypeError:  # a list (effects not from a pack): not hashable
+        return _zones_of(spec)
+
+
+def _zones_of(spec: Any) -> tuple[int, ...]:
     if spec is None:
         return ZONE_ALIASES["board"]
     out: list[int] = []
@@ -144,8 +158,22 @@ def zones_of(spec: Any) -> tuple[int, ...]:
 
 
 def kind_filter(g: Game, spec: Mapping[str, Any]) -> set[int] | None:
-    """Allowed kind indices from `kind` / `kinds` / `not_kinds` (None = any)."""
-    rs = g.rules
+    """Allowed kind indices from `kind` / `kinds` / `not_kinds` (None = any; not to be changed).
+
+    Worked out once per effect and ruleset (`Ruleset.memo`, by the effect mapping's identity).
+    """
+    memo = g.rules.memo
+    got = memo.get(id(spec))
+    if got is not None and got[0] is spec:
+        return got[1]
+    allowed = _kind_filter(g.rules, spec)
+    if len(memo) > 10_000:  # effects made on the fly (tests, scenarios) do not pile up
+        memo.clear()
+    memo[id(spec)] = (spec, allowed)  # holding `spec` keeps its id from being reused
+    return allowed
+
+
+def _kind_filter(rs: Ruleset, spec: Mapping[str, Any]) -> set[int] | None:
     allowed: set[int] | None = None
     for key in ("kind", "kinds"):
         if key in spec:

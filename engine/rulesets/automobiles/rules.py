@@ -121,6 +121,7 @@ class Ruleset:
     wear: int = field(default=-1, compare=False)
     with_effect: tuple[int, ...] = field(default=(), compare=False)  # kinds whose card does something
     for_sale: tuple[tuple[int, int], ...] = field(default=(), compare=False)  # (kind, cost) buyable
+    memo: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)  # effects.kind_filter
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "with_effect", tuple(k.index for k in self.kinds if k.effect))
@@ -164,7 +165,7 @@ class Ruleset:
         raise KeyError(ref)
 
     def with_options(self, values: Mapping[str, Any]) -> Ruleset:
-        return replace(self, options=self.options.updated(values), by_id={}, gear_index={})
+        return replace(self, options=self.options.updated(values), by_id={}, gear_index={}, memo={})
 
 
 def gear_kinds_inline(costs: Mapping[int, tuple[int, int]] | None = None, supply: int = 40) -> list[Kind]:
