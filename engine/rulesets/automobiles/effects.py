@@ -290,6 +290,8 @@ def bracket(g: Game, ctx: Ctx) -> str:
 
 def count_spec(g: Game, x: Any, ctx: Ctx) -> tuple[int | None, bool]:
     """(limit, optional) of a count: `all` gives None; `{up_to: N}` is optional."""
+    if type(x) is int:  # the common case first (not a bool: those are refused by `number`)
+        return x, False
     if x is None:
         return 1, False
     if x == "all":
