@@ -104,8 +104,8 @@ def distance(ix: TrackIndex, car: Car, opts: Options) -> int:
 
 def standings(race: RaceState, ix: TrackIndex, opts: Options) -> list[int]:
     """Player indices, leader first: by distance, ties to the inner lane (RULES §4.1)."""
-    return sorted(range(len(race.players)),
-                  key=lambda i: (-distance(ix, race.players[i].car, opts), race.players[i].car.lane))
+    keys = [(-distance(ix, p.car, opts), p.car.lane) for p in race.players]
+    return sorted(range(len(keys)), key=keys.__getitem__)
 
 
 def positions(race: RaceState, ix: TrackIndex, opts: Options) -> dict[int, int]:
