@@ -20,7 +20,7 @@ Cell = tuple[int, int]
 class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
-    __slots__ = ("track", "n", "_ahead", "_segs", "_steps")
+    __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next")
 
     def __init__(self, track: Track) -> None:
         self.track = track
@@ -28,6 +28,7 @@ class TrackIndex:
         self._ahead: dict[Cell, tuple[int, ...]] = {}
         self._segs: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._steps: dict[Cell, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
+        self._next: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
 
     def ahead(self, lane: int, seg: int) -> tuple[int, ...]:
         key = (lane, seg)
@@ -41,6 +42,18 @@ class TrackIndex:
         got = self._segs.get(key)
         if got is None:
             got = self._segs[key] = tuple(segments_ahead(self.track, lane, seg, target))
+        return got
+
+    def next_space(self, lane: int, seg: int) -> tuple[int, tuple[Cell, ...]]:
+        """The last segment of the space at (lane, seg), and the cells of the space after it."""
+        key = (lane, seg)
+        got = self._next.get(key)
+        if got is None:
+            track = self.track
+            sp = track.spaces[track.cells[lane][seg]]
+            nidx = track.cells[lane][(sp.last + 1) % self.n]
+            cells = () if nidx < 0 else tuple((lane, t) for t in track.spaces[nidx].segments())
+            got = self._next[key] = (sp.last, cells)
         return got
 
     def steps(self, lane: int, seg: int) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
@@ -115,20 +128,16 @@ def positions(race: RaceState, ix: TrackIndex, opts: Options) -> dict[int, int]:
 
 def drafts(ix: TrackIndex, opts: Options, occ: dict[Cell, int], car: Car) -> bool:
     """Drafting test of RULES §3.5 / DESIGN §5 (option `drafting`); same lane only."""
-    track = ix.track
     lane, s = car.lane, car.segment
     nxt = (s + 1) % ix.n
     if opts.drafting in ("segment_or_space", "segment") and (lane, nxt) in occ:
         return True
     if opts.drafting == "segment":
         return False
-    sp = track.spaces[track.cells[lane][s]]
-    if opts.drafting == "segment_or_space" and s != sp.last:
+    last, next_cells = ix.next_space(lane, s)
+    if opts.drafting == "segment_or_space" and s != last:
         return False
-    nidx = track.cells[lane][(sp.last + 1) % ix.n]
-    if nidx < 0:
-        return False
-    return any((lane, t) in occ for t in track.spaces[nidx].segments())
+    return not occ.keys().isdisjoint(next_cells)
 
 
 def momentum(race: RaceState, ix: TrackIndex, opts: Options) -> list[tuple[int, int, int]]:
