@@ -50,7 +50,7 @@ class Game:
                  setup: bool = True) -> None:
         self.rules = rules
         self.track = track
-        self.ix = mv.TrackIndex(track)
+        self.ix = mv.track_index(track)
         self.seed = seed
         self.record = record
         self.log: list[dict[str, Any]] = []

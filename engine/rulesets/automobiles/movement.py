@@ -68,6 +68,19 @@ class TrackIndex:
         return got
 
 
+_INDEXES: dict[int, TrackIndex] = {}  # by id of the track (the index holds the track)
+
+
+def track_index(track: Track) -> TrackIndex:
+    """The one TrackIndex of `track`, shared by its races (its tables depend on the track only)."""
+    ix = _INDEXES.get(id(track))
+    if ix is None or ix.track is not track:
+        if len(_INDEXES) >= 64:  # many tracks (editor, tests): start over rather than grow
+            _INDEXES.clear()
+        ix = _INDEXES[id(track)] = TrackIndex(track)
+    return ix
+
+
 def occupancy(race: RaceState, exclude: int | None = None) -> dict[Cell, int]:
     """Cell → player index of every car except `exclude`."""
     return {(p.car.lane, p.car.segment): i for i, p in enumerate(race.players) if i != exclude}
