@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from slipstream.engine.play.decisions import Decision, opt
+from slipstream.engine.play.decisions import Decision, Option, opt
 from slipstream.engine.rulesets.automobiles.movement import step_targets
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES
 from slipstream.engine.rulesets.automobiles.state import (
@@ -609,11 +609,10 @@ class Cubes(Frame):
         if len(cands) == 1 and not self.optional:
             self.take(g, *cands[0])
             return None
-        verb = {"remove": "remove", "move_cubes": "move", "select": "select"}[self.op]
-        opts = [opt(f"{ZONE_NAMES_[z]}:{g.rules.kinds[k].id}",
-                    f"{verb} {g.rules.kinds[k].id} from {ZONE_NAMES_[z]}") for z, k in cands]
+        verb = _VERBS[self.op]
+        opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
         if self.optional:
-            opts.append(opt("stop"))
+            opts.append(STOP)
         return Decision(me, self.op, tuple(opts),
                         f"{verb} {'up to ' if self.optional else ''}"
                         f"{'any number of' if self.left >= 10_000 else self.left} cube(s)")
@@ -627,6 +626,20 @@ class Cubes(Frame):
 
 
 ZONE_NAMES_ = ("bag", "active", "used", "discard", "revealed")
+_VERBS = {"remove": "remove", "move_cubes": "move", "select": "select"}
+STOP = opt("stop")
+_CUBE_OPTIONS: dict[tuple[str, int, str], Option] = {}
+
+
+def cube_option(verb: str, zone: int, kid: str) -> Option:
+    """The option `ZONE:KIND` of a cube choice (made once per verb, zone and kind)."""
+    got = _CUBE_OPTIONS.get((verb, zone, kid))
+    if got is None:
+        if len(_CUBE_OPTIONS) >= 10_000:
+            _CUBE_OPTIONS.clear()
+        got = _CUBE_OPTIONS[verb, zone, kid] = opt(f"{ZONE_NAMES_[zone]}:{kid}",
+                                                   f"{verb} {kid} from {ZONE_NAMES_[zone]}")
+    return got
 
 
 class Gain(Frame):
