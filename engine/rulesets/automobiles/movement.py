@@ -20,7 +20,7 @@ Cell = tuple[int, int]
 class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
-    __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next")
+    __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour")
 
     def __init__(self, track: Track) -> None:
         self.track = track
@@ -29,6 +29,7 @@ class TrackIndex:
         self._segs: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._steps: dict[Cell, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
         self._next: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
+        self._by_colour: dict[tuple[int, int, int], tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
 
     def ahead(self, lane: int, seg: int) -> tuple[int, ...]:
         key = (lane, seg)
@@ -42,6 +43,15 @@ class TrackIndex:
         got = self._segs.get(key)
         if got is None:
             got = self._segs[key] = tuple(segments_ahead(self.track, lane, seg, target))
+        return got
+
+    def steps_of_colour(self, lane: int, seg: int,
+                        colour: int) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
+        """`steps(lane, seg)` of the spaces of one colour only (in the same order)."""
+        key = (lane, seg, colour)
+        got = self._by_colour.get(key)
+        if got is None:
+            got = self._by_colour[key] = tuple(x for x in self.steps(lane, seg) if x[1] == colour)
         return got
 
     def next_space(self, lane: int, seg: int) -> tuple[int, tuple[Cell, ...]]:
@@ -106,7 +116,10 @@ def step_targets(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int,
     out: list[tuple[int, int, int]] = []
     per_segment = opts.occupancy == "segment"
     weaving = opts.weaving
-    for sp_idx, colour, sp_lane, segs in ix.steps(lane, seg):
+    # one colour (a gear cube): only the spaces of that colour
+    steps = ix.steps_of_colour(lane, seg, next(iter(colours))) if colours is not None and len(
+        colours) == 1 else ix.steps(lane, seg)
+    for sp_idx, colour, sp_lane, segs in steps:
         if colours is not None and colour not in colours:
             continue
         for s in segs:
