@@ -235,6 +235,10 @@ def memory_batch(total: int = 10_000, first: int = 1_000) -> None:
 
 
 def main() -> None:
+    import signal
+
+    # a stopped run still removes its temporary worktree (the `finally` of compare_with)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--races", type=int, default=20, help="races per measurement (default 20)")
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
