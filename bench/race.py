@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""Race speed: greedy races per second on each bundled track, growth with players and track
-length, and the speed-up of parallel jobs.
+"""Race speed against a baseline revision, per-decision cost, memory, and every ruleset.
 
-    .venv/bin/python bench/race.py [--races N] [--baseline REV]
+    .venv/bin/python bench/race.py [--races N] [--rounds R] [--baseline REV] [--memory] [--more]
 
-Single-core figures use CPU time of this process (stable on a busy machine); the jobs
-comparison uses wall time. Ratios are against baselines measured in the same run.
+By default it measures this checkout against the engine at git revision REV (default 54df754,
+the commit before the speed work of issue 20), checked out into a temporary `git worktree`
+and imported from there, each side in a fresh process, alternating R rounds (median of each):
+on both bundled Automobiles tracks, races per CPU second of 4 greedy bots and replays per CPU
+second of those races' logs (`replay_lines`, which checks every line), the same seeds on both
+sides, with the ratio this/baseline (1.0 = as fast) and the cost per decision (µs, bot
+included for races). Then every ruleset of the registry: its races per CPU second on the
+first track of its bundled pack (a ruleset without a bundled pack is listed as such).
 
-With `--baseline REV` it also measures the engine at git revision REV (checked out into a
-temporary worktree, imported from there) against this checkout, on the same seeds, each
-side in a fresh process, alternating several rounds: races per CPU second of 4 greedy bots on
-both bundled tracks and replays per CPU second of those races' logs, with the ratio
-this/baseline (1.0 = as fast).
+`--memory` plays a 10,000-race batch (4 greedy bots, first-oval, no logs kept) in this
+process and prints the resident memory after 1,000 and 10,000 races: it should not grow.
+`--more` adds time per race by players and by track length and the speed-up of `--jobs 2`.
+
+Figures use CPU time of the measuring process (steadier on a busy machine than wall time,
+but still noisy under load); only ratios of the same run compare.
 """
 
 from __future__ import annotations
@@ -63,44 +69,77 @@ def stretched(track: Track, times: int) -> Track:
     return out
 
 
-# Runs in a fresh process against either checkout: the import paths of before and after the
-# engine's split into parts (docs/architecture.md) are both tried.
+# Runs in a fresh process against either checkout (argv: races, the checkout's root).
 _WORKER = r"""
 import json, sys, time
-try:
-    from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
-    from slipstream.engine.rulesets.automobiles.content import base_pack
-    from slipstream.engine.rulesets.automobiles.game import Game, Seat
-    from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
-    from slipstream.engine.rulesets.automobiles.racelog import log_lines, replay_lines
-    from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_race
-except ImportError:
-    from slipstream.engine.bots import GreedyBot, play_out
-    from slipstream.engine.pack import base_pack
-    from slipstream.engine.game import Game, Seat
-    from slipstream.engine.ruleset import ruleset_from_pack
-    from slipstream.engine.racelog import log_lines, replay_lines
-    from slipstream.engine.runner import RaceSpec, run_race
-races = int(sys.argv[1])
+from pathlib import Path
+from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
+from slipstream.engine.rulesets.automobiles.content import base_pack
+from slipstream.engine.rulesets.automobiles.game import Game, Seat
+from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
+from slipstream.engine.rulesets.automobiles.racelog import log_lines, replay_lines
+from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_race
+races, root = int(sys.argv[1]), Path(sys.argv[2]).resolve()
 pack = base_pack()
 rules = ruleset_from_pack(pack)
-out = {}
+out = {"automobiles": {}, "rulesets": {}}
 for tid, track in sorted(pack.tracks.items()):
+    seats = [Seat(f"P{i + 1}", "greedy") for i in range(4)]
     t0 = time.process_time()
+    decisions = 0
     for seed in range(races):
-        g = Game(rules, track, [Seat(f"P{i + 1}", "greedy") for i in range(4)], seed=seed, record=False)
-        play_out(g, [GreedyBot(seed * 10 + i) for i in range(4)])
-    race_rate = races / (time.process_time() - t0)
+        g = Game(rules, track, seats, seed=seed, record=False)
+        decisions += play_out(g, [GreedyBot(seed * 10 + i) for i in range(4)])
+    dt = time.process_time() - t0
     logs = []
-    for seed in range(max(2, races // 4)):
+    for seed in range(max(2, races // 2)):
         res = run_race(RaceSpec("", tid, seed, ("greedy",) * 4))
         logs.append(log_lines(res.header, res.log, res.result))
+    replayed = sum(1 for lines in logs for line in lines if '"t":"decision"' in line)
     t0 = time.process_time()
     for lines in logs:
         rep = replay_lines(lines)
         assert rep.identical, rep.message  # a replay that stops early would measure nothing
-    replay_rate = len(logs) / (time.process_time() - t0)
-    out[tid] = [race_rate, replay_rate]
+    dr = time.process_time() - t0
+    out["automobiles"][tid] = {"races": races / dt, "race_us": 1e6 * dt / decisions,
+                               "replays": len(logs) / dr, "replay_us": 1e6 * dr / replayed}
+# every ruleset of the registry, on the first track of its bundled pack
+from slipstream.engine.packs.loader import bundled_packs
+from slipstream.engine.play import registry
+from slipstream.engine.play.races import RaceSpec as AnyRaceSpec
+packs = {}
+for pid, folder in bundled_packs().items():
+    try:
+        loaded = registry.load_pack("" if pid == "base" else str(folder))
+    except Exception as e:  # a broken bundled pack is reported, not skipped
+        packs.setdefault("?", []).append(f"{pid}: {e}")
+        continue
+    packs.setdefault(loaded.ruleset, []).append(("" if pid == "base" else str(folder), loaded))
+for rid in registry.ids():
+    try:
+        rs = registry.get(rid)
+    except Exception as e:
+        out["rulesets"][rid] = {"note": f"not loadable: {str(e)[:80]}"}
+        continue
+    src = Path(sys.modules[type(rs).__module__].__file__).resolve()
+    if root not in src.parents:
+        out["rulesets"][rid] = {"note": "not in this checkout"}
+        continue
+    found = [x for x in packs.get(rid, []) if isinstance(x, tuple)]
+    if not found:
+        out["rulesets"][rid] = {"note": "no bundled pack"}
+        continue
+    path, loaded = found[0]
+    tid = sorted(loaded.tracks)[0]
+    bot = "greedy" if "greedy" in rs.bots else sorted(rs.bots)[0]
+    n = max(rs.players[0], min(4, rs.players[1]))
+    rs.run_race(AnyRaceSpec(pack=path, track=tid, seed=0, bots=(bot,) * n, record=False))  # warm up
+    t0 = time.process_time()
+    for seed in range(races):
+        res = rs.run_race(AnyRaceSpec(pack=path, track=tid, seed=seed, bots=(bot,) * n, record=False))
+    dt = time.process_time() - t0
+    out["rulesets"][rid] = {"races": races / dt, "track": tid, "field": f"{n} {bot}",
+                            "pack": loaded.id}
 print(json.dumps(out))
 """
 
@@ -114,50 +153,109 @@ def _shim(root: Path, into: Path) -> Path:
     return into
 
 
-def _measure(path_dir: Path, races: int) -> dict[str, list[float]]:
+def _measure(path_dir: Path, root: Path, races: int) -> dict[str, dict[str, dict[str, float]]]:
     env = {**os.environ, "PYTHONPATH": str(path_dir), "SLIPSTREAM_CACHE_DIR": tempfile.mkdtemp()}
-    done = subprocess.run([sys.executable, "-c", _WORKER, str(races)], capture_output=True, text=True,
-                          env=env, cwd=path_dir)
+    done = subprocess.run([sys.executable, "-c", _WORKER, str(races), str(root)], capture_output=True,
+                          text=True, env=env, cwd=path_dir)
     if done.returncode != 0:
         raise SystemExit(f"benchmark worker failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout)
+    result: dict[str, dict[str, dict[str, float]]] = json.loads(done.stdout)
+    return result
+
+
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
 
 
 def compare_with(rev: str, races: int, rounds: int = 3) -> None:
-    """This checkout against the engine at `rev`, alternating `rounds` times (median ratios)."""
+    """This checkout against the engine at `rev`, alternating `rounds` times (median figures)."""
     here = Path(__file__).resolve().parent.parent
     tmp = Path(tempfile.mkdtemp(prefix="slipstream-bench-"))
     wt = tmp / "baseline"
     try:
         subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", "-q", str(wt), rev], check=True)
-        paths = {"baseline": _shim(wt, tmp / "shim-baseline"), "this": _shim(here, tmp / "shim-this")}
-        runs: dict[str, list[dict[str, list[float]]]] = {"baseline": [], "this": []}
+        sides = {"baseline": (_shim(wt, tmp / "shim-baseline"), wt), "this": (_shim(here, tmp / "shim-this"), here)}
+        runs: dict[str, list[dict[str, dict[str, dict[str, float]]]]] = {"baseline": [], "this": []}
         for r in range(rounds):
             for side in (("baseline", "this") if r % 2 == 0 else ("this", "baseline")):
-                runs[side].append(_measure(paths[side], races))
-        print(f"\nthis checkout against {rev} ({races} races a track, {rounds} alternating rounds, "
-              "median of each; per CPU second):")
-        for tid in sorted(runs["this"][0]):
-            for k, what in ((0, "races  "), (1, "replays")):
-                a = sorted(x[tid][k] for x in runs["baseline"])[rounds // 2]
-                b = sorted(x[tid][k] for x in runs["this"])[rounds // 2]
-                print(f"  {tid:<14} {what} baseline {a:7.1f}/s  this {b:7.1f}/s  ratio x{b / a:4.2f}")
+                runs[side].append(_measure(*sides[side], races))
+        print(f"this checkout against {rev}: {races} races and {max(2, races // 2)} replays a track, "
+              f"4 greedy bots, median of {rounds} alternating rounds, per CPU second:")
+        print(f"  {'track':<13} {'what':<8} {'baseline':>10} {'this':>10} {'ratio':>7}"
+              f" {'µs/decision (baseline → this)':>32}")
+        for tid in sorted(runs["this"][0]["automobiles"]):
+            for what, rate, us in (("races", "races", "race_us"), ("replays", "replays", "replay_us")):
+                a = _median([x["automobiles"][tid][rate] for x in runs["baseline"]])
+                b = _median([x["automobiles"][tid][rate] for x in runs["this"]])
+                ua = _median([x["automobiles"][tid][us] for x in runs["baseline"]])
+                ub = _median([x["automobiles"][tid][us] for x in runs["this"]])
+                print(f"  {tid:<13} {what:<8} {a:8.1f}/s {b:8.1f}/s  x{b / a:4.2f}"
+                      f" {ua:20.1f} → {ub:5.1f}")
+        print("\nevery ruleset of the registry (races per CPU second on its bundled pack's first track):")
+        for rid, got in runs["this"][0]["rulesets"].items():
+            if "note" in got:
+                print(f"  {rid:<13} {got['note']}")
+                continue
+            b = _median([x["rulesets"][rid]["races"] for x in runs["this"]])
+            base = [float(x["rulesets"].get(rid, {}).get("races") or 0.0) for x in runs["baseline"]]
+            vs = (f"  baseline {_median(base):6.1f}/s  x{b / _median(base):4.2f}"
+                  if all(base) else "  (not in the baseline)")
+            print(f"  {rid:<13} {b:6.1f}/s  pack {got['pack']}, track {got['track']}, {got['field']}{vs}")
     finally:
         subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force", str(wt)], check=False)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _rss_mib() -> float:
+    """Resident memory of this process now (Linux /proc; the peak elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def memory_batch(total: int = 10_000, first: int = 1_000) -> None:
+    """Resident memory after `first` and `total` races of one batch (no growth per race)."""
+    from slipstream.engine.rulesets.automobiles.runner import run_race
+
+    print(f"\nmemory: a {total:,}-race batch (4 greedy bots, first-oval, no logs kept), one process:")
+    t0 = time.process_time()
+    at_first = 0.0
+    for seed in range(total):
+        run_race(RaceSpec("", "first-oval", seed, ("greedy",) * 4, record=False))
+        if seed + 1 == first:
+            at_first = _rss_mib()
+            print(f"  RSS after {first:>6,} races: {at_first:7.1f} MiB", flush=True)
+    end = _rss_mib()
+    print(f"  RSS after {total:>6,} races: {end:7.1f} MiB  (growth {end - at_first:+.1f} MiB; "
+          f"{total / (time.process_time() - t0):.1f} races per CPU second)")
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    import signal
+
+    # a stopped run still removes its temporary worktree (the `finally` of compare_with)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--races", type=int, default=20, help="races per measurement (default 20)")
-    ap.add_argument("--baseline", metavar="REV", help="also compare with the engine at git revision REV")
-    ap.add_argument("--only-baseline", action="store_true", help="with --baseline: only the comparison")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
+    ap.add_argument("--baseline", metavar="REV", default="54df754",
+                    help="compare with the engine at git revision REV (default 54df754)")
+    ap.add_argument("--memory", action="store_true", help="also the 10,000-race memory batch")
+    ap.add_argument("--more", action="store_true", help="also players, track length and --jobs 2")
     args = ap.parse_args()
     n = args.races
-    if args.baseline:
-        compare_with(args.baseline, n)
-        if args.only_baseline:
-            return
+    compare_with(args.baseline, n, args.rounds)
+    if args.memory:
+        memory_batch()
+    if args.more:
+        more(n)
+
+
+def more(n: int) -> None:
     pack = base_pack()
     rules = ruleset_from_pack(pack)
     print(f"card set {rules.card_set}, {n} races per figure, greedy bots")

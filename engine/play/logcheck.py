@@ -30,9 +30,13 @@ class LogError(Exception):
         self.text = text
 
 
+# Built once: `json.dumps` / `json.loads` with options build a new encoder or decoder per call.
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def dumps(obj: dict[str, Any]) -> str:
     """One log line: sorted keys, no spaces, so equal races give equal bytes."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(obj)
 
 
 def numbered(lines: list[str]) -> list[tuple[int, str]]:
@@ -92,10 +96,13 @@ def parse(line: int, text: str) -> dict[str, Any]:
     """One log line as a JSON object, or a LogError naming the line."""
     if len(text) > MAX_LINE:
         raise LogError(line, f"line {line} is longer than {MAX_LINE} characters", text=text[:300])
-    if _depth(text) > MAX_DEPTH:
+    # a line with few opening brackets cannot nest deeply (the scan is for the others)
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
         raise LogError(line, f"line {line} nests deeper than {MAX_DEPTH} levels", text=text[:300])
     try:
-        obj = json.loads(text, parse_constant=_reject_constant)
+        if text.startswith("\ufeff"):  # what json.loads says of a byte-order mark
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        obj = _DECODER.decode(text)
     except json.JSONDecodeError as e:
         raise LogError(line, f"line {line} is not JSON ({e.msg} at column {e.colno})", text=text[:300]) from None
     except (ValueError, RecursionError) as e:  # e.g. an integer beyond Python's digit limit
@@ -103,6 +110,9 @@ def parse(line: int, text: str) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise LogError(line, f"line {line} is not a JSON object but {_json_type(obj)}", text=text[:300])
     return obj
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def _json_type(v: Any) -> str:

@@ -16,7 +16,7 @@ from slipstream.engine.play.decisions import Decision
 from slipstream.engine.play.races import play_out
 from slipstream.engine.rulesets.automobiles.game import Game
 from slipstream.engine.rulesets.automobiles.movement import drafts, step_targets
-from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED
+from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED, Car
 
 
 class Bot:
@@ -171,8 +171,6 @@ class GreedyBot(Bot):
         reach = 2 if t.gear_spaces is not None else 1
         memo: dict[tuple[Any, ...], tuple[float, list[tuple[int, str]]]] = {}
         wear_by = rs.wear_by_gear
-        from slipstream.engine.rulesets.automobiles.state import Car
-
         draft_cache: dict[tuple[int, int], bool] = {}
         tcache: dict[tuple[tuple[int, int], int], list[tuple[tuple[int, int], int]]] = {}
 

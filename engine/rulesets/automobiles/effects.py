@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from slipstream.engine.play.decisions import Decision, opt
+from slipstream.engine.play.decisions import Decision, Option, opt
 from slipstream.engine.rulesets.automobiles.movement import step_targets
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES
 from slipstream.engine.rulesets.automobiles.state import (
@@ -26,6 +26,7 @@ from slipstream.engine.rulesets.automobiles.state import (
 
 if TYPE_CHECKING:
     from slipstream.engine.rulesets.automobiles.game import Game
+    from slipstream.engine.rulesets.automobiles.rules import Ruleset
 
 ZONE_ALIASES: dict[str, tuple[int, ...]] = {
     "bag": (BAG,), "active": (ACTIVE,), "used": (USED,), "track": (USED,), "discard": (DISCARD,),
@@ -112,6 +113,8 @@ class EffectList(Frame):
             return None
         eff = self.effects[self.i]
         self.i += 1
+        if self.i == len(self.effects):
+            g.stack.pop()  # the last effect: the list has nothing left to do after it
         start(g, eff, self.ctx)
         return None
 
@@ -132,7 +135,20 @@ def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+_ZONES: dict[Any, tuple[int, ...]] = {}  # zone spec -> zone indices, worked out once
+
+
 def zones_of(spec: Any) -> tuple[int, ...]:
+    try:
+        return _ZONES[spec]
+    except KeyError:
+        got = _ZONES[spec] = _zones_of(spec)
+        return got
+    except TypeError:  # a list (effects not from a pack): not hashable
+        return _zones_of(spec)
+
+
+def _zones_of(spec: Any) -> tuple[int, ...]:
     if spec is None:
         return ZONE_ALIASES["board"]
     out: list[int] = []
@@ -142,8 +158,22 @@ def zones_of(spec: Any) -> tuple[int, ...]:
 
 
 def kind_filter(g: Game, spec: Mapping[str, Any]) -> set[int] | None:
-    """Allowed kind indices from `kind` / `kinds` / `not_kinds` (None = any)."""
-    rs = g.rules
+    """Allowed kind indices from `kind` / `kinds` / `not_kinds` (None = any; not to be changed).
+
+    Worked out once per effect and ruleset (`Ruleset.memo`, by the effect mapping's identity).
+    """
+    memo = g.rules.memo
+    got = memo.get(id(spec))
+    if got is not None and got[0] is spec:
+        return got[1]
+    allowed = _kind_filter(g.rules, spec)
+    if len(memo) > 10_000:  # effects made on the fly (tests, scenarios) do not pile up
+        memo.clear()
+    memo[id(spec)] = (spec, allowed)  # holding `spec` keeps its id from being reused
+    return allowed
+
+
+def _kind_filter(rs: Ruleset, spec: Mapping[str, Any]) -> set[int] | None:
     allowed: set[int] | None = None
     for key in ("kind", "kinds"):
         if key in spec:
@@ -260,6 +290,8 @@ def bracket(g: Game, ctx: Ctx) -> str:
 
 def count_spec(g: Game, x: Any, ctx: Ctx) -> tuple[int | None, bool]:
     """(limit, optional) of a count: `all` gives None; `{up_to: N}` is optional."""
+    if type(x) is int:  # the common case first (not a bool: those are refused by `number`)
+        return x, False
     if x is None:
         return 1, False
     if x == "all":
@@ -577,11 +609,10 @@ class Cubes(Frame):
         if len(cands) == 1 and not self.optional:
             self.take(g, *cands[0])
             return None
-        verb = {"remove": "remove", "move_cubes": "move", "select": "select"}[self.op]
-        opts = [opt(f"{ZONE_NAMES_[z]}:{g.rules.kinds[k].id}",
-                    f"{verb} {g.rules.kinds[k].id} from {ZONE_NAMES_[z]}") for z, k in cands]
+        verb = _VERBS[self.op]
+        opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
         if self.optional:
-            opts.append(opt("stop"))
+            opts.append(STOP)
         return Decision(me, self.op, tuple(opts),
                         f"{verb} {'up to ' if self.optional else ''}"
                         f"{'any number of' if self.left >= 10_000 else self.left} cube(s)")
@@ -595,6 +626,20 @@ class Cubes(Frame):
 
 
 ZONE_NAMES_ = ("bag", "active", "used", "discard", "revealed")
+_VERBS = {"remove": "remove", "move_cubes": "move", "select": "select"}
+STOP = opt("stop")
+_CUBE_OPTIONS: dict[tuple[str, int, str], Option] = {}
+
+
+def cube_option(verb: str, zone: int, kid: str) -> Option:
+    """The option `ZONE:KIND` of a cube choice (made once per verb, zone and kind)."""
+    got = _CUBE_OPTIONS.get((verb, zone, kid))
+    if got is None:
+        if len(_CUBE_OPTIONS) >= 10_000:
+            _CUBE_OPTIONS.clear()
+        got = _CUBE_OPTIONS[verb, zone, kid] = opt(f"{ZONE_NAMES_[zone]}:{kid}",
+                                                   f"{verb} {kid} from {ZONE_NAMES_[zone]}")
+    return got
 
 
 class Gain(Frame):
@@ -748,13 +793,13 @@ class Move(Frame):
         if not tg:
             self.finish(g)
             return None
+        if len(tg) == 1 and not self.optional:  # the only space: no decision
+            self.step(g, tg[0][1], tg[0][2])
+            return None
         opts = [opt(f"to {ln}:{s}", f"to {ln}:{s} ({GEAR_NAMES[g.track.spaces[sp].colour]})")
                 for sp, ln, s in tg]
         if self.optional:
             opts.append(opt("stop"))
-        if len(opts) == 1 and not self.optional:
-            self.choose(g, opts[0].key)
-            return None
         return Decision(me, "drive" if self.drive else "move", tuple(opts),
                         f"{'drive' if self.drive else 'place the cube'}: step {self.steps + 1}"
                         f"{'' if self.left >= 10_000 else f' of up to {self.steps + self.left}' if self.optional else ''}")
@@ -772,7 +817,10 @@ class Move(Frame):
             self.finish(g)
             return
         ln_s = key[3:].split(":")
-        lane, s = int(ln_s[0]), int(ln_s[1])
+        self.step(g, int(ln_s[0]), int(ln_s[1]))
+
+    def step(self, g: Game, lane: int, s: int) -> None:
+        """One step of the move to (lane, s)."""
         sp = g.track.cells[lane][s]
         if self.steps == 0 and not self.drive and not g.rules.options.placement_chain:
             car = g.race.players[self.ctx.me].car
@@ -791,6 +839,8 @@ class Move(Frame):
             self.cols = {g.track.spaces[sp].colour}
         if self.drive:
             g.drive_step(self.ctx.me, lane, s, sp, s < g.race.players[self.ctx.me].car.segment)
+        if self.left <= 0:  # the last step: what the next run would do
+            self.finish(g)
 
     def finish(self, g: Game) -> None:
         g.stack.pop()

@@ -50,7 +50,7 @@ class Game:
                  setup: bool = True) -> None:
         self.rules = rules
         self.track = track
-        self.ix = mv.TrackIndex(track)
+        self.ix = mv.track_index(track)
         self.seed = seed
         self.record = record
         self.log: list[dict[str, Any]] = []
@@ -217,8 +217,7 @@ class Game:
 
     def buy_options(self, money: int) -> list[Option]:
         stock = self.race.stock
-        return [self.buy_option[k.index] for k in self.rules.kinds
-                if k.buyable and k.role != "wear" and stock[k.index] > 0 and k.cost <= money]
+        return [self.buy_option[k] for k, cost in self.rules.for_sale if stock[k] > 0 and cost <= money]
 
     def drawable(self, player: int) -> int:
         z = self.race.players[player].zones

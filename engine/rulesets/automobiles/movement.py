@@ -20,7 +20,7 @@ Cell = tuple[int, int]
 class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
-    __slots__ = ("track", "n", "_ahead", "_segs", "_steps")
+    __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour")
 
     def __init__(self, track: Track) -> None:
         self.track = track
@@ -28,6 +28,8 @@ class TrackIndex:
         self._ahead: dict[Cell, tuple[int, ...]] = {}
         self._segs: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._steps: dict[Cell, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
+        self._next: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
+        self._by_colour: dict[tuple[int, int, int], tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
 
     def ahead(self, lane: int, seg: int) -> tuple[int, ...]:
         key = (lane, seg)
@@ -43,6 +45,27 @@ class TrackIndex:
             got = self._segs[key] = tuple(segments_ahead(self.track, lane, seg, target))
         return got
 
+    def steps_of_colour(self, lane: int, seg: int,
+                        colour: int) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
+        """`steps(lane, seg)` of the spaces of one colour only (in the same order)."""
+        key = (lane, seg, colour)
+        got = self._by_colour.get(key)
+        if got is None:
+            got = self._by_colour[key] = tuple(x for x in self.steps(lane, seg) if x[1] == colour)
+        return got
+
+    def next_space(self, lane: int, seg: int) -> tuple[int, tuple[Cell, ...]]:
+        """The last segment of the space at (lane, seg), and the cells of the space after it."""
+        key = (lane, seg)
+        got = self._next.get(key)
+        if got is None:
+            track = self.track
+            sp = track.spaces[track.cells[lane][seg]]
+            nidx = track.cells[lane][(sp.last + 1) % self.n]
+            cells = () if nidx < 0 else tuple((lane, t) for t in track.spaces[nidx].segments())
+            got = self._next[key] = (sp.last, cells)
+        return got
+
     def steps(self, lane: int, seg: int) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
         """(space, colour, lane, segments ahead front-most first) for each space ahead."""
         key = (lane, seg)
@@ -53,6 +76,19 @@ class TrackIndex:
                 (i, spaces[i].colour, spaces[i].lane, self.segments(lane, seg, i))
                 for i in self.ahead(lane, seg))
         return got
+
+
+_INDEXES: dict[int, TrackIndex] = {}  # by id of the track (the index holds the track)
+
+
+def track_index(track: Track) -> TrackIndex:
+    """The one TrackIndex of `track`, shared by its races (its tables depend on the track only)."""
+    ix = _INDEXES.get(id(track))
+    if ix is None or ix.track is not track:
+        if len(_INDEXES) >= 64:  # many tracks (editor, tests): start over rather than grow
+            _INDEXES.clear()
+        ix = _INDEXES[id(track)] = TrackIndex(track)
+    return ix
 
 
 def occupancy(race: RaceState, exclude: int | None = None) -> dict[Cell, int]:
@@ -80,7 +116,10 @@ def step_targets(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int,
     out: list[tuple[int, int, int]] = []
     per_segment = opts.occupancy == "segment"
     weaving = opts.weaving
-    for sp_idx, colour, sp_lane, segs in ix.steps(lane, seg):
+    # one colour (a gear cube): only the spaces of that colour
+    steps = ix.steps_of_colour(lane, seg, next(iter(colours))) if colours is not None and len(
+        colours) == 1 else ix.steps(lane, seg)
+    for sp_idx, colour, sp_lane, segs in steps:
         if colours is not None and colour not in colours:
             continue
         for s in segs:
@@ -104,8 +143,8 @@ def distance(ix: TrackIndex, car: Car, opts: Options) -> int:
 
 def standings(race: RaceState, ix: TrackIndex, opts: Options) -> list[int]:
     """Player indices, leader first: by distance, ties to the inner lane (RULES §4.1)."""
-    return sorted(range(len(race.players)),
-                  key=lambda i: (-distance(ix, race.players[i].car, opts), race.players[i].car.lane))
+    keys = [(-distance(ix, p.car, opts), p.car.lane) for p in race.players]
+    return sorted(range(len(keys)), key=keys.__getitem__)
 
 
 def positions(race: RaceState, ix: TrackIndex, opts: Options) -> dict[int, int]:
@@ -115,20 +154,16 @@ def positions(race: RaceState, ix: TrackIndex, opts: Options) -> dict[int, int]:
 
 def drafts(ix: TrackIndex, opts: Options, occ: dict[Cell, int], car: Car) -> bool:
     """Drafting test of RULES §3.5 / DESIGN §5 (option `drafting`); same lane only."""
-    track = ix.track
     lane, s = car.lane, car.segment
     nxt = (s + 1) % ix.n
     if opts.drafting in ("segment_or_space", "segment") and (lane, nxt) in occ:
         return True
     if opts.drafting == "segment":
         return False
-    sp = track.spaces[track.cells[lane][s]]
-    if opts.drafting == "segment_or_space" and s != sp.last:
+    last, next_cells = ix.next_space(lane, s)
+    if opts.drafting == "segment_or_space" and s != last:
         return False
-    nidx = track.cells[lane][(sp.last + 1) % ix.n]
-    if nidx < 0:
-        return False
-    return any((lane, t) in occ for t in track.spaces[nidx].segments())
+    return not occ.keys().isdisjoint(next_cells)
 
 
 def momentum(race: RaceState, ix: TrackIndex, opts: Options) -> list[tuple[int, int, int]]:
@@ -146,6 +181,8 @@ def momentum(race: RaceState, ix: TrackIndex, opts: Options) -> list[tuple[int, 
         for i in standings(race, ix, opts):
             car = race.players[i].car
             sp = track.spaces[track.cells[car.lane][car.segment]]
+            if sp.last == car.segment:
+                continue  # already on the front-most segment of its space
             occ = occupancy(race, exclude=i)
             for s in range(sp.last, car.segment, -1):
                 if (car.lane, s) not in occ:

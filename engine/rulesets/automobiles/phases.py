@@ -150,6 +150,12 @@ class HookAsk(Frame):
             use_hook(g, self.player, self.hook)
 
 
+def ask_hook(g: Game, player: int, hook: str) -> None:
+    """Push the question of a driver ability at this point of the turn, if it is usable now."""
+    if driver_hook(g, player, hook) is not None:
+        g.stack.append(HookAsk(player, hook))
+
+
 def use_hook(g: Game, player: int, hook: str) -> None:
     eff = driver_hook(g, player, hook)
     if eff is None:
@@ -176,6 +182,15 @@ class TurnFrame(Frame):
         if st == "start":
             race.turn = TurnState(me)
             return Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
+        # one stage after another, until a stage puts a frame on the stack (or ends the turn)
+        while True:
+            self.run_stage(g)
+            if not g.stack or g.stack[-1] is not self:
+                return None
+
+    def run_stage(self, g: Game) -> None:
+        race, me = g.race, self.player
+        st = self.stage
         t = race.turn
         assert t is not None
         if st == "action":
@@ -190,7 +205,7 @@ class TurnFrame(Frame):
         elif st == "car":
             t.stage = "car"
             g.car_phase(me)
-            g.stack.append(HookAsk(me, "car"))
+            ask_hook(g, me, "car")
             self.stage = "car_scheduled"
         elif st == "car_scheduled":
             self.push_scheduled(g, "after_car_move")
@@ -198,20 +213,20 @@ class TurnFrame(Frame):
         elif st == "decline":
             t.stage = "decline"
             g.decline_phase(me)
-            g.stack.append(HookAsk(me, "decline"))
+            ask_hook(g, me, "decline")
             self.stage = "end"
         elif st == "end":
             t.stage = "end"
             g.cleanup(me)
-            g.stack.append(HookAsk(me, "end_before_draw"))
+            ask_hook(g, me, "end_before_draw")
             self.stage = "end_draw"
         elif st == "end_draw":
             for _ in range(g.rules.hand_size):
                 g.draw(me, ACTIVE, end_phase=True)
-            g.stack.append(HookAsk(me, "end_draw"))
+            ask_hook(g, me, "end_draw")
             self.stage = "end_after"
         elif st == "end_after":
-            g.stack.append(HookAsk(me, "end_after_draw"))
+            ask_hook(g, me, "end_after_draw")
             self.stage = "after_end"
         elif st == "after_end":
             t.stage = "after_end"
@@ -220,7 +235,6 @@ class TurnFrame(Frame):
         else:
             g.stack.pop()
             g.finish_turn(me)
-        return None
 
     def push_scheduled(self, g: Game, at: str) -> None:
         t = g.race.turn
@@ -252,20 +266,13 @@ class ActionPhase(Frame):
 
     def run(self, g: Game) -> Decision | None:
         me = self.player
-        p = g.race.players[me]
-        opts = []
+        active = g.race.players[me].zones[ACTIVE]
         rs = g.rules
-        for k, n in enumerate(p.zones[ACTIVE]):
-            if not n:
-                continue
-            kind = rs.kinds[k]
-            if kind.role == "wear" and not rs.options.wear_card_playable:
-                continue
-            if not kind.effect:
-                continue
-            if rs.options.strict_play and not g.playable(me, k):
-                continue
-            opts.append(g.play_option[k])
+        wear_ok = rs.options.wear_card_playable
+        strict = rs.options.strict_play
+        opts = [g.play_option[k] for k in rs.with_effect
+                if active[k] and (wear_ok or rs.kinds[k].role != "wear")
+                and not (strict and not g.playable(me, k))]
         if driver_hook(g, me, "action") is not None:
             opts.append(ABILITY)
         opts.append(END_ACTION)

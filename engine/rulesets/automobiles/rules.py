@@ -119,8 +119,14 @@ class Ruleset:
     by_id: dict[str, int] = field(default_factory=dict, compare=False)
     gear_index: dict[int, int] = field(default_factory=dict, compare=False)
     wear: int = field(default=-1, compare=False)
+    with_effect: tuple[int, ...] = field(default=(), compare=False)  # kinds whose card does something
+    for_sale: tuple[tuple[int, int], ...] = field(default=(), compare=False)  # (kind, cost) buyable
+    memo: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)  # effects.kind_filter
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "with_effect", tuple(k.index for k in self.kinds if k.effect))
+        object.__setattr__(self, "for_sale", tuple((k.index, k.cost) for k in self.kinds
+                                                   if k.buyable and k.role != "wear"))
         by_id = {k.id: k.index for k in self.kinds}
         for k in self.kinds:
             if k.gear is not None:
@@ -159,7 +165,7 @@ class Ruleset:
         raise KeyError(ref)
 
     def with_options(self, values: Mapping[str, Any]) -> Ruleset:
-        return replace(self, options=self.options.updated(values), by_id={}, gear_index={})
+        return replace(self, options=self.options.updated(values), by_id={}, gear_index={}, memo={})
 
 
 def gear_kinds_inline(costs: Mapping[int, tuple[int, int]] | None = None, supply: int = 40) -> list[Kind]:
