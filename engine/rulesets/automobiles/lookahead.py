@@ -9,7 +9,8 @@ moves the real game's generator; the same seed gives the same decisions. Every o
 tried against the same sampled draws (common random numbers), so options differ by what
 they do, not by luck. Other decisions are the greedy bot's.
 
-`lookahead:N` sets the budget: N rollouts per searched decision, shared by its options.
+`lookahead:N` sets the budget: N rollouts per searched decision, shared by its options (with
+fewer than one each, greedy's choice and the first other options are tried).
 """
 
 from __future__ import annotations
@@ -55,12 +56,14 @@ class LookaheadBot(GreedyBot):
 
     def search(self, g: Game, d: Decision) -> str:
         """The option with the best mean rollout score (ties: greedy's own choice)."""
-        keys = d.keys()
         default = super().choose(g, d)
+        keys = [default, *(k for k in d.keys() if k != default)]
+        if self.budget < len(keys):  # a small budget tries greedy's choice and the first others
+            keys = keys[:max(2, self.budget)]
         samples = max(1, self.budget // len(keys))
         seeds = [self.rng.getrandbits(64) for _ in range(samples)]
         best, best_score = default, float("-inf")
-        for key in [default, *(k for k in keys if k != default)]:
+        for key in keys:
             score = sum(self.rollout(g, d.player, key, s) for s in seeds) / samples
             if score > best_score + 1e-9:
                 best, best_score = key, score

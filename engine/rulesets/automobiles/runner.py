@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from slipstream.engine.rulesets.automobiles.bots import play_out
-from slipstream.engine.rulesets.automobiles.roster import make_bot
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
+from slipstream.engine.rulesets.automobiles.roster import make_bot
 from slipstream.engine.rulesets.automobiles.rules import Ruleset, ruleset_from_pack
 from slipstream.engine.tracks.track import Track
 
