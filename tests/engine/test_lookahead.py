@@ -99,3 +99,33 @@ def test_bot_names_with_settings(name: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_bot(name, 0)
     assert make_bot("lookahead:50", 0).budget == 50  # type: ignore[attr-defined]
+
+
+def still_turns_in_log(log: list[dict]) -> tuple[int, int]:
+    """(standard turns in which the player's car entered no space, all turns), read from a log."""
+    still = turns = 0
+    cur, moved, standard = None, False, False
+    for e in log:
+        if e.get("t") != "event":
+            continue
+        if e["ev"] == "turn":
+            still += cur is not None and standard and not moved
+            turns += 1
+            cur, moved, standard = e["p"], False, e["choice"] == "standard"
+        elif e["ev"] == "decline" and e["p"] == cur:
+            moved = True  # the Decline phase runs on the spaces the car entered
+    still += cur is not None and standard and not moved
+    return still, turns
+
+
+def test_batch_statistics_count_the_turns_standing_still() -> None:
+    from slipstream.engine.rulesets.automobiles.stats import format_summary, summarise
+
+    results = [run_race(RaceSpec("", "first-oval", s, ("greedy", "greedy", "random"), laps=1)) for s in (1, 2)]
+    counted = [still_turns_in_log(r.log) for r in results]
+    still, turns = sum(c[0] for c in counted), sum(c[1] for c in counted)
+    s = summarise(results)
+    assert still > 0
+    assert s["still_turn_rate"] == round(still / turns, 4)
+    assert s["bots"] == ["greedy", "greedy", "random"]
+    assert "bots by seat: greedy, greedy, random" in format_summary(s)
