@@ -47,7 +47,7 @@ def test_same_seed_same_decisions() -> None:
     one = race_log(("lookahead:6", "greedy", "lookahead:6"), 5)
     two = race_log(("lookahead:6", "greedy", "lookahead:6"), 5)
     assert one == two
-    assert any(e.get("kind") == "turn" and e.get("choice") == "pit" for e in one) or len(one) > 100
+    assert one != race_log(("greedy", "greedy", "greedy"), 5)  # the rollouts changed decisions
 
 
 def test_a_budget_of_zero_is_the_greedy_bot() -> None:
