@@ -132,6 +132,8 @@ def rate(ls: LadderSpec, races: Sequence[Race], results: Sequence[Any]) -> dict[
 
     pair_rows = []
     for a, b in itertools.combinations(names, 2):
+        if ratings[b] > ratings[a]:  # each row from the side of the higher-rated bot
+            a, b = b, a
         got = [res for race, res in zip(races, results, strict=True)
                if race.kind == "1v1" and set(race.spec.bots) == {a, b}]
         if got:
