@@ -26,6 +26,7 @@ LAZY_COMMANDS = {
     "new": "slipstream.cli.packs:new",
     "rulesets": "slipstream.cli.race:rulesets",
     "sweep": "slipstream.cli.sweep:sweep",
+    "ladder": "slipstream.cli.ladder:ladder",
 }
 
 

@@ -44,8 +44,14 @@ def parse_bots(bots: str, rs: Any = None) -> list[str]:
         raise click.BadParameter(f"name at least one bot; bots: {', '.join(sorted(rs.bots))}",
                                  param_hint="--bots")
     for b in names:
-        if b not in rs.bots:
+        base, _, setting = b.partition(":")
+        if base not in rs.bots:
             raise click.BadParameter(f"unknown bot {b!r}; bots: {', '.join(sorted(rs.bots))}", param_hint="--bots")
+        if setting:  # `NAME:SETTING` (e.g. lookahead:200): the ruleset's make_bot judges it
+            try:
+                rs.make_bot(b, 0)
+            except (ValueError, TypeError, KeyError) as e:
+                raise click.BadParameter(str(e), param_hint="--bots") from None
     return names
 
 

@@ -38,7 +38,7 @@ def _default_tracks(pack: Any) -> list[str]:
               help="Tracks in race order: ids of the pack or track files (3-5; default: the pack's tracks).")
 @click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
 @click.option("--bots", default="greedy,greedy,greedy,random", show_default=True,
-              help="Comma-separated bots by seat, repeated to fill --players (random, greedy).")
+              help="Comma-separated bots by seat, repeated to fill --players (random, greedy, lookahead[:N]).")
 @click.option("--set", "card_set", default="", metavar="NAME|random",
               help="Card set by id or name, or `random` (default: the pack's first set).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first season.")

@@ -51,8 +51,11 @@ def summarise_races(results: Sequence[Any]) -> dict[str, Any]:
         rounds += r.rounds
         capped += r.capped
     races = len(results)
+    fields = list(dict.fromkeys(tuple(r.bots) for r in results))
     return {
         "races": races,
+        # the bots that produced these figures, by seat (one list per distinct field)
+        "bots": list(fields[0]) if len(fields) == 1 else [list(f) for f in fields],
         "capped": capped,
         "win_rate_by_slot": [Rate(f"slot {s + 1}", slot_w[s], slot_n[s]).as_dict() for s in sorted(slot_n)],
         "win_rate_by_bot": [Rate(b, bot_w[b], bot_n[b]).as_dict() for b in sorted(bot_n)],
@@ -66,12 +69,20 @@ def format_rate_lines(s: dict[str, Any]) -> list[str]:
         return (f"  {r['label']:<10} {100 * r['rate']:5.1f}%  [{100 * r['low']:5.1f}%, "
                 f"{100 * r['high']:5.1f}%]  ({r['wins']}/{r['n']})")
 
-    lines = [f"{s['races']} races" + (f" ({s['capped']} ended by the round cap)" if s["capped"] else ""),
+    lines = [f"{s['races']} races" + (f" ({s['capped']} ended by the round cap)" if s["capped"] else "")
+             + (f", bots by seat: {bots_text(s['bots'])}" if s.get("bots") else ""),
              "win rate by grid slot (95% interval):"]
     lines += [rate_line(r) for r in s["win_rate_by_slot"]]
     lines.append("win rate by bot (95% interval):")
     lines += [rate_line(r) for r in s["win_rate_by_bot"]]
     return lines
+
+
+def bots_text(bots: list[Any]) -> str:
+    """A summary's `bots` as text: one field `a, b, c`, or several fields `a, b | c, d`."""
+    if bots and isinstance(bots[0], list):
+        return " | ".join(", ".join(f) for f in bots)
+    return ", ".join(bots)
 
 
 def format_races(s: dict[str, Any]) -> str:

@@ -83,6 +83,13 @@ class GreedyBot(Bot):
         self._ranks: dict[str, float] = {}
         self._plan_key: tuple[Any, ...] = ()
 
+    def reset(self, seed: int) -> None:
+        """Start afresh with a new generator (a playout bot of the look-ahead reuses one)."""
+        self.rng.seed(seed)
+        self._target = None
+        self._plan = []
+        self._plan_key = ()
+
     def traits(self, g: Game, k: int) -> set[str]:
         got = self._traits.get(k)
         if got is None:

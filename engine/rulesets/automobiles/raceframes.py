@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from slipstream.engine.play.decisions import Rejection
-from slipstream.engine.rulesets.automobiles.bots import make_bot
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.narration import narrator_of
+from slipstream.engine.rulesets.automobiles.roster import make_bot
 from slipstream.engine.rulesets.automobiles.runner import (
     RaceSpec,
     _ruleset,

@@ -45,7 +45,9 @@ class Automobiles:
     content = CONTENT
     options = OPTIONS
     players = (2, 5)
-    bots = {"random": "picks any legal option", "greedy": "plays its best move each turn"}
+    bots = {"random": "picks any legal option", "greedy": "plays its best move each turn",
+            "lookahead": "greedy with Monte Carlo rollouts at the turn choice and the buys "
+                         "(lookahead:N = N rollouts a decision)"}
     default_bots = ("greedy", "greedy", "greedy", "random")
     file_kinds = {
         "scenario": ((1,), _schema_only("scenario")),
@@ -104,7 +106,7 @@ class Automobiles:
         return Game(rules, track, game_seats, seed=seed, laps=laps, record=record)
 
     def make_bot(self, name: str, seed: int) -> Any:
-        from slipstream.engine.rulesets.automobiles.bots import make_bot
+        from slipstream.engine.rulesets.automobiles.roster import make_bot
 
         return make_bot(name, seed)
 

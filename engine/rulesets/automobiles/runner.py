@@ -8,8 +8,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from slipstream.engine.rulesets.automobiles.bots import make_bot, play_out
+from slipstream.engine.rulesets.automobiles.bots import play_out
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
+from slipstream.engine.rulesets.automobiles.roster import make_bot
 from slipstream.engine.rulesets.automobiles.rules import Ruleset, ruleset_from_pack
 from slipstream.engine.tracks.track import Track
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from slipstream.engine.play.racelog import ReplayReport, dumps
-from slipstream.engine.rulesets.automobiles.bots import make_bot
 from slipstream.engine.rulesets.automobiles.game import Seat
 from slipstream.engine.rulesets.automobiles.options import RACE_OPTIONS
+from slipstream.engine.rulesets.automobiles.roster import make_bot
 from slipstream.engine.rulesets.automobiles.season import (
     Season,
     SeasonConfig,

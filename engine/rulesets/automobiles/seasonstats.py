@@ -15,7 +15,7 @@ from collections import Counter
 from statistics import NormalDist
 from typing import Any
 
-from slipstream.engine.play.stats import Rate, wilson
+from slipstream.engine.play.stats import Rate, bots_text, wilson
 
 
 def summarise_seasons(results: list[Any]) -> dict[str, Any]:
@@ -110,8 +110,11 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
     flag_z = flag_z_for(sum(1 for sp in sponsors if sp["race_win_rate"]["n"]))
     for sp in sponsors:
         sp["verdict"] = sponsor_verdict(sp["race_win_rate"], sp["grid_rate"], flag_z)
+    fields = list(dict.fromkeys(tuple(r.bots) for r in results))
     return {
         "seasons": len(results),
+        # the bots that produced these figures, by seat (one list per distinct field)
+        "bots": list(fields[0]) if len(fields) == 1 else [list(f) for f in fields],
         "players": players,
         "races": races,
         "capped": capped,
@@ -169,7 +172,8 @@ def format_season_summary(s: dict[str, Any], sponsor_names: dict[str, str] | Non
         return f"{sid} {names[sid]}" if sid in names else sid
 
     lines = [f"{s['seasons']} seasons, {s['races']} races, {s['players']} players"
-             + (f" ({s['capped']} races ended by the round cap)" if s["capped"] else ""),
+             + (f" ({s['capped']} races ended by the round cap)" if s["capped"] else "")
+             + (f", bots by seat: {bots_text(s['bots'])}" if s.get("bots") else ""),
              "season win rate by bot (95% interval):"]
     lines += [f"  {r['label']:<12} {_pct(r)}" for r in s["win_rate_by_bot"]]
     lines.append("season win rate by first-race grid slot (95% interval):")

@@ -13,7 +13,7 @@ def summarise(results: list[Any], kind_names: list[str] | None = None) -> dict[s
     """Aggregate RaceResults (see runner.RaceResult): the shared rates, then wear, pit stops,
     drafting and the most bought cubes."""
     out = summarise_races(results)
-    wear = pits = drafts = moves = player_races = 0
+    wear = pits = drafts = moves = player_races = turns = 0
     bought: Counter[str] = Counter()
     for r in results:
         st = r.stats
@@ -21,6 +21,7 @@ def summarise(results: list[Any], kind_names: list[str] | None = None) -> dict[s
         pits += sum(st["pits"])
         drafts += sum(st["drafts"])
         moves += sum(st["moves"])
+        turns += sum(st.get("turns", ()))
         player_races += len(r.bots)
         names = getattr(r, "kind_ids", None) or kind_names
         for row in st["bought"]:
@@ -31,6 +32,8 @@ def summarise(results: list[Any], kind_names: list[str] | None = None) -> dict[s
         "mean_wear_per_player": round(wear / player_races, 2) if player_races else 0.0,
         "pit_stops_per_player": round(pits / player_races, 2) if player_races else 0.0,
         "drafting_rate": round(drafts / moves, 4) if moves else 0.0,
+        # standard turns in which the car entered no space ("stayed")
+        "still_turn_rate": round((turns - pits - moves) / turns, 4) if turns else 0.0,
         "most_bought": bought.most_common(5),
     })
     return out
@@ -42,5 +45,7 @@ def format_summary(s: dict[str, Any]) -> str:
     lines.append(f"mean wear gained per player: {s['mean_wear_per_player']}")
     lines.append(f"pit stops per player and race: {s['pit_stops_per_player']}")
     lines.append(f"drafting rate (moves ending in the draft): {100 * s['drafting_rate']:.1f}%")
+    if "still_turn_rate" in s:
+        lines.append(f"turns standing still (standard turns, no space entered): {100 * s['still_turn_rate']:.1f}%")
     lines.append("most bought cubes: " + ", ".join(f"{k} ({n})" for k, n in s["most_bought"]))
     return "\n".join(lines)

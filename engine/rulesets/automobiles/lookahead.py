@@ -1,0 +1,117 @@
+"""The look-ahead bot: Monte Carlo rollouts over `Game.copy()` with greedy playouts.
+
+At the decisions that shape the next turns (standard turn or pit stop, what to buy) the bot
+tries every option on copies of the game, plays each copy on with greedy bots in every seat
+until its own turn has ended `HORIZON` times, and scores the end position: progress, wear
+owned, money, and what its collection of cubes is worth. Each copy gets a fresh generator
+drawn from the bot's own seeded one, so a rollout never peeks at the real draws and never
+moves the real game's generator; the same seed gives the same decisions. Every option is
+tried against the same sampled draws (common random numbers), so options differ by what
+they do, not by luck. Other decisions are the greedy bot's.
+
+`lookahead:N` sets the budget: N rollouts per searched decision, shared by its options (with
+fewer than one each, greedy's choice and the first other options are tried).
+"""
+
+from __future__ import annotations
+
+import random
+
+from slipstream.engine.play.decisions import Decision
+from slipstream.engine.rulesets.automobiles.bots import GreedyBot
+from slipstream.engine.rulesets.automobiles.game import Game
+from slipstream.engine.rulesets.automobiles.state import ACTIVE
+
+
+class LookaheadBot(GreedyBot):
+    """Greedy play, with rollouts at the turn choice and in the Buy phase."""
+
+    name = "lookahead"
+    DEFAULT_BUDGET = 24
+    HORIZON = 2  # own turns played to the end in a rollout (this one included)
+    SEARCHED = frozenset({"turn", "buy", "purchase"})
+    WEAR_COST = 1.0  # segments a wear cube owned is worth
+    FINISH_BONUS = 1000.0
+
+    def __init__(self, seed: int = 0, budget: int | None = None) -> None:
+        super().__init__(seed)
+        self.budget = self.DEFAULT_BUDGET if budget is None else budget
+        self._players: list[GreedyBot] = []
+        self.rollouts = 0  # rollouts played so far (for cost figures)
+
+    # ------------------------------------------------------------------ deciding
+    def choose(self, game: Game, decision: Decision) -> str:
+        if self.budget > 0 and decision.kind in self.SEARCHED and len(decision.options) > 1 \
+                and self.worth_searching(game, decision):
+            return self.search(game, decision)
+        return super().choose(game, decision)
+
+    def worth_searching(self, g: Game, d: Decision) -> bool:
+        """A pit stop only removes the active pile's wear: without any, a standard turn is never
+        worse, so the turn choice is searched only with wear in hand."""
+        if d.kind == "turn":
+            w = g.rules.wear
+            return w >= 0 and g.race.players[d.player].zones[ACTIVE][w] > 0
+        return True
+
+    def search(self, g: Game, d: Decision) -> str:
+        """The option with the best mean rollout score (ties: greedy's own choice)."""
+        default = super().choose(g, d)
+        keys = [default, *(k for k in d.keys() if k != default)]
+        if self.budget < len(keys):  # a small budget tries greedy's choice and the first others
+            keys = keys[:max(2, self.budget)]
+        samples = max(1, self.budget // len(keys))
+        seeds = [self.rng.getrandbits(64) for _ in range(samples)]
+        best, best_score = default, float("-inf")
+        for key in keys:
+            score = sum(self.rollout(g, d.player, key, s) for s in seeds) / samples
+            if score > best_score + 1e-9:
+                best, best_score = key, score
+        return best
+
+    def rollout(self, g: Game, me: int, key: str, seed: int) -> float:
+        """Score of one playout of `key`: greedy bots in every seat, fresh draws from `seed`."""
+        self.rollouts += 1
+        c = g.copy()
+        c.race.rng = random.Random(seed)
+        players = self._playout_bots(len(c.race.players), seed)
+        stop = c.race.stats["turns"][me] + self.HORIZON
+        c.apply(key)
+        turns = c.race.stats["turns"]
+        steps = 0
+        while c.pending is not None and turns[me] < stop:
+            d = c.pending
+            c.apply(players[d.player].choose(c, d))
+            steps += 1
+            if steps > 5000:  # a safety net: a playout this long has gone astray
+                break
+        return self.evaluate(c, me)
+
+    def _playout_bots(self, n: int, seed: int) -> list[GreedyBot]:
+        while len(self._players) < n:
+            self._players.append(GreedyBot(0))
+        for i, b in enumerate(self._players[:n]):
+            b.reset(seed + i)
+        return self._players
+
+    # ------------------------------------------------------------------ scoring
+    def evaluate(self, g: Game, me: int) -> float:
+        """Progress net of the wear owned, with a bonus for finishing first."""
+        race = g.race
+        rs = g.rules
+        p = race.players[me]
+        score = float(g.distance(me))
+        if rs.wear >= 0:
+            score -= self.WEAR_COST * sum(z[rs.wear] for z in p.zones)
+        if race.over:
+            score += self.FINISH_BONUS if g.standings()[0] == me else -self.FINISH_BONUS
+        return score
+
+
+def make_lookahead(seed: int, arg: str) -> LookaheadBot:
+    """`lookahead` or `lookahead:N` (N rollouts per searched decision, 0 = plain greedy)."""
+    if not arg:
+        return LookaheadBot(seed)
+    if not arg.isdigit() or int(arg) > 100_000:
+        raise ValueError(f"lookahead takes a rollout budget 0..100000, not {arg!r}")
+    return LookaheadBot(seed, int(arg))

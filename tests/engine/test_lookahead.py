@@ -1,0 +1,131 @@
+"""The look-ahead bot: legal, deterministic, blind to the real draws, and it pits rather than stall."""
+
+from __future__ import annotations
+
+import pytest
+
+from slipstream.engine.play.races import RaceSpec, run_race
+from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
+from slipstream.engine.rulesets.automobiles.content import base_pack
+from slipstream.engine.rulesets.automobiles.game import Game, Seat
+from slipstream.engine.rulesets.automobiles.lookahead import LookaheadBot
+from slipstream.engine.rulesets.automobiles.roster import make_bot
+from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
+
+from .tiny import game, track
+
+SHORT = ("3 4x2 5x3 6x4 3 3 4x2 5x3 3 4x2", "4x2 3 3 5x3 6x4 4x2 3 5x3 3 3 3",
+         "5x2 4x2 3x3 6x2 3 5x3 4x2 3 6x2 3x2")
+
+
+def test_the_lookahead_bot_never_applies_an_illegal_option_over_200_races() -> None:
+    # short races (a 20-segment track, one lap) with every card set and a small budget keep
+    # this fast; play_out raises on an illegal option
+    pack = base_pack()
+    sets = sorted(pack.card_sets)
+    short = track(*SHORT, grid=[(0, 0), (1, 0), (2, 0)])
+    rules_of = {cs: ruleset_from_pack(pack, cs) for cs in sets}
+    searched = 0
+    for seed in range(200):
+        rules = rules_of[sets[seed % len(sets)]]
+        n = 2 + seed % 2
+        tr = pack.tracks["road-course"] if seed % 50 == 0 else short
+        g = Game(rules, tr, [Seat(f"P{i + 1}") for i in range(n)], seed=seed, laps=1, record=False)
+        bots = [LookaheadBot(seed, budget=2), *(make_bot(("greedy", "random")[i % 2], seed + i)
+                                                 for i in range(n - 1))]
+        play_out(g, bots)
+        assert g.over
+        searched += bots[0].rollouts
+    assert searched > 1000  # the rollouts really ran
+
+
+def race_log(bots: tuple[str, ...], seed: int) -> list[dict]:
+    return run_race(RaceSpec("", "first-oval", seed, bots, laps=1)).log
+
+
+def test_same_seed_same_decisions() -> None:
+    one = race_log(("lookahead:6", "greedy", "lookahead:6"), 5)
+    two = race_log(("lookahead:6", "greedy", "lookahead:6"), 5)
+    assert one == two
+    assert one != race_log(("greedy", "greedy", "greedy"), 5)  # the rollouts changed decisions
+
+
+def test_a_budget_of_zero_is_the_greedy_bot() -> None:
+    assert race_log(("lookahead:0", "greedy"), 9) == race_log(("greedy", "greedy"), 9)
+
+
+def test_rollouts_leave_the_real_game_and_its_generator_alone() -> None:
+    pack = base_pack()
+    g = Game(ruleset_from_pack(pack), pack.tracks["first-oval"], [Seat("A"), Seat("B")], seed=3)
+    bot = LookaheadBot(1, budget=8)
+    greedy = GreedyBot(2)
+    checked = 0
+    while g.pending is not None and checked < 6:
+        d = g.pending
+        if d.player == 0 and d.kind in bot.SEARCHED and len(d.options) > 1:
+            state, snap, log = g.race.rng.getstate(), g.snapshot(), list(g.log)
+            before = bot.rollouts
+            key = bot.choose(g, d)
+            assert bot.rollouts > before or d.kind == "turn"
+            assert g.race.rng.getstate() == state and g.snapshot() == snap and g.log == log
+            assert d.option(key) is not None
+            checked += bot.rollouts > before
+        else:
+            key = (bot if d.player == 0 else greedy).choose(g, d)
+        assert g.apply(key) is None
+    assert checked == 6
+
+
+def test_it_pits_where_greedy_would_stand_still() -> None:
+    # an all-white track: the dark gears in hand cannot be placed, so a standard turn moves
+    # nothing; the pit stop at least clears the three wear cubes in hand
+    tr = track("3 3 3 3 3 3 3 3 3 3 3 3", "3 3 3 3 3 3 3 3 3 3 3 3")
+    players = [{"car": {"lane": 0, "segment": 2}, "active": {"wear": 3, "gear-6": 2, "gear-5": 2},
+                "bag": {"gear-3": 7}},
+               {"car": {"lane": 1, "segment": 1}, "active": {"gear-3": 3}, "bag": {"gear-3": 7}}]
+    g = game(tr, players, start="turn")
+    d = g.pending
+    assert d is not None and d.kind == "turn" and d.player == 0
+    assert GreedyBot(0).choose(g, d) == "standard"
+    assert LookaheadBot(0, budget=8).choose(g, d) == "pit"
+
+
+@pytest.mark.parametrize("name, message", [
+    ("lookahead:x", "lookahead takes a rollout budget"),
+    ("greedy:3", "bot 'greedy' takes no setting"),
+    ("clever", "unknown bot 'clever'"),
+])
+def test_bot_names_with_settings(name: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_bot(name, 0)
+    assert make_bot("lookahead:50", 0).budget == 50  # type: ignore[attr-defined]
+
+
+def still_turns_in_log(log: list[dict]) -> tuple[int, int]:
+    """(standard turns in which the player's car entered no space, all turns), read from a log."""
+    still = turns = 0
+    cur, moved, standard = None, False, False
+    for e in log:
+        if e.get("t") != "event":
+            continue
+        if e["ev"] == "turn":
+            still += cur is not None and standard and not moved
+            turns += 1
+            cur, moved, standard = e["p"], False, e["choice"] == "standard"
+        elif e["ev"] == "decline" and e["p"] == cur:
+            moved = True  # the Decline phase runs on the spaces the car entered
+    still += cur is not None and standard and not moved
+    return still, turns
+
+
+def test_batch_statistics_count_the_turns_standing_still() -> None:
+    from slipstream.engine.rulesets.automobiles.stats import format_summary, summarise
+
+    results = [run_race(RaceSpec("", "first-oval", s, ("greedy", "greedy", "random"), laps=1)) for s in (1, 2)]
+    counted = [still_turns_in_log(r.log) for r in results]
+    still, turns = sum(c[0] for c in counted), sum(c[1] for c in counted)
+    s = summarise(results)
+    assert still > 0
+    assert s["still_turn_rate"] == round(still / turns, 4)
+    assert s["bots"] == ["greedy", "greedy", "random"]
+    assert "bots by seat: greedy, greedy, random" in format_summary(s)
