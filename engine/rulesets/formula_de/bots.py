@@ -1,4 +1,5 @@
-"""Bots of the Formula Dé-style ruleset: `random` (any legal option) and `greedy`.
+"""Bots of the Formula Dé-style ruleset: `random` (any legal option) and `greedy` (the
+look-ahead bot, which builds on greedy's scores, is in lookahead.py).
 
 `greedy` scores a destination by the squares it gains less the wear it costs (braking, a
 blocked lane, tyres lost overshooting) and a large penalty for an elimination, with a bonus
@@ -267,4 +268,13 @@ def split_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
 
 
 def make_bot(name: str, seed: int) -> Any:
+    """The bot called `name` (`random`, `greedy`, `lookahead` or `lookahead:N`); ValueError for
+    a setting the bot does not take."""
+    base, _, setting = name.partition(":")
+    if base == "lookahead":
+        from slipstream.engine.rulesets.formula_de.lookahead import make_lookahead
+
+        return make_lookahead(name, seed)
+    if setting:
+        raise ValueError(f"the {base} bot takes no setting ({name!r})")
     return GreedyBot(seed) if name == "greedy" else RandomBot(seed)

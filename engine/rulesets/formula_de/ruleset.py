@@ -49,7 +49,9 @@ class FormulaDe(BaseRuleset):
     content = CONTENT
     options = OPTIONS
     players = (1, 10)
-    bots = {"random": "picks any legal option", "greedy": "best expected progress for the wear and risk"}
+    bots = {"random": "picks any legal option", "greedy": "best expected progress for the wear and risk",
+            "lookahead": "expectimax over its next roll on copies of the race, greedy's best destinations "
+                         "played out (lookahead:N plays N a roll, default 3)"}
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
     file_kinds = {"gears": ((1,), _schema_only("gears")), "wear": ((1,), _schema_only("wear"))}
 
