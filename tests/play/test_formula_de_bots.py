@@ -9,8 +9,9 @@ import pytest
 
 from slipstream.engine.play.races import bot_seed, seats_of
 from slipstream.engine.play.registry import load_pack
-from slipstream.engine.rulesets.formula_de.bots import destinations, make_bot
+from slipstream.engine.rulesets.formula_de.bots import make_bot
 from slipstream.engine.rulesets.formula_de.ruleset import RULESET
+from slipstream.engine.rulesets.formula_de.scoring import destinations
 
 ROOT = Path(__file__).parent.parent.parent
 PACK = str(ROOT / "content" / "formula-de")

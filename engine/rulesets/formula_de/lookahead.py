@@ -17,8 +17,14 @@ from typing import Any
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.formula_de import rules
-from slipstream.engine.rulesets.formula_de.bots import OUT, WEAR, Scorer, gear_values, split_choice
 from slipstream.engine.rulesets.formula_de.game import Car, FormulaDeGame
+from slipstream.engine.rulesets.formula_de.scoring import (
+    OUT,
+    WEAR,
+    Scorer,
+    gear_values,
+    split_choice,
+)
 
 DEFAULT_BUDGET = 3  # destinations played out per roll
 FINISH = 30.0  # worth of crossing the line this turn, beyond the squares

@@ -1,7 +1,8 @@
 """The Formula Dé-style ruleset object (id `formula-de`): what the faces and tools see.
 
 Races are played by engine/play/races.py (`play_race`) and replayed by `replay_simple`
-(BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py.
+(BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py
+(greedy's ratings in scoring.py, the look-ahead bot in lookahead.py).
 """
 
 from __future__ import annotations
