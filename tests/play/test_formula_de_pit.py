@@ -6,6 +6,7 @@ from __future__ import annotations
 from test_formula_de_rules import PACK, events, game, park_others, put, track
 
 from slipstream.engine.core.yamlsource import load_text
+from slipstream.engine.play.registry import load_pack
 from slipstream.engine.play.races import seats_of
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.ruleset import RULESET
@@ -15,6 +16,10 @@ from slipstream.engine.tracks.track import PIT_LANE
 # a pit lane of 6 squares from 2:30 to 2:36 (6 main segments), boxes on pit squares 1 to 4
 PIT = ('pit:\n  layout: "o o o o o o"\n  entries:\n    - {from: "2:30"}\n  exits:\n'
        '    - {from: 5, to: "2:36"}\n  boxes: [1, 2, 3, 4]\n')
+
+
+# the pack's 2-lap wear points (house values, content/formula-de/wear.yaml): a box restores tyres
+FULL = dict(load_pack(str(PACK)).tables.wear[2])
 
 
 def pit_track(corners: str = "", boxes: str = "[1, 2, 3, 4]"):
@@ -99,8 +104,9 @@ def test_a_car_reaching_its_box_drops_the_extra_squares_gets_full_tyres_and_roll
     d.black = [15]
     g.apply("pit")
     c = g.cars[0]
-    assert c.pit == 1 and c.wear["tyres"] == 6 and c.wear["brakes"] == 5  # no braking paid
-    assert events(g, "box")[-1] == {"t": "event", "ev": "box", "p": 0, "box": 1, "tyres": 5, "left": 6}
+    assert c.pit == 1 and c.wear["tyres"] == FULL["tyres"] and c.wear["brakes"] == FULL["brakes"]  # no braking
+    assert events(g, "box")[-1] == {"t": "event", "ev": "box", "p": 0, "box": 1, "tyres": FULL["tyres"] - 1,
+                                    "left": FULL["tyres"]}
     assert events(g, "pit-exit")[-1]["result"] == "slow"
     assert RULESET.cars(g)[0] == (PIT_LANE, 1)
     assert dict(RULESET.view(g, 0))["state"] == "in box 1"
@@ -116,7 +122,7 @@ def test_a_slow_stop_waits_then_leaves_in_at_most_fourth_gear_without_downshift_
     assert g.pending.keys() == ["gear 1", "gear 2", "gear 3", "gear 4"]
     d.faces = [2]
     g.apply("gear 1")
-    assert g.cars[0].wear["transmission"] == 3 and g.cars[0].pit == 3
+    assert g.cars[0].wear["transmission"] == FULL["transmission"] and g.cars[0].pit == 3
 
 
 def test_a_quick_stop_leaves_at_once_with_half_the_roll_in_fourth_then_third_to_fifth():
@@ -229,7 +235,7 @@ def test_an_overshoot_on_the_way_to_the_entry_is_paid_before_entering():
     to_pit(g, d, segment=22, gear=4, face=10)  # 8 squares to the entry (2 past A), 2 to box 1
     d.black = [15]
     g.apply("pit")
-    assert events(g, "overshoot")[-1]["past"] == 2 and g.cars[0].wear["tyres"] == 6
+    assert events(g, "overshoot")[-1]["past"] == 2 and g.cars[0].wear["tyres"] == FULL["tyres"]
     assert [e["tyres"] for e in events(g, "box")] == [2]
 
 
@@ -241,7 +247,7 @@ def test_the_pit_events_are_told():
     g.apply("pit")
     told = [describe(e, g.names) for e in g.log if e.get("ev", "").startswith(("pit", "box"))]
     assert told[0] == "P1 turns into the pit lane"
-    assert "P1 stops in box 1: 0 tyre points back, 6 now" in told
+    assert f"P1 stops in box 1: 0 tyre points back, {FULL['tyres']} now" in told
     assert "P1 pit exit roll 7: quick stop, leaves with 4 squares in 4th gear" in told
 
 

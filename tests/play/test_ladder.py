@@ -82,7 +82,7 @@ def test_ladder_text_on_automobiles_with_the_lookahead_bot() -> None:
 
 
 def test_formula_de_ladder() -> None:
-    rep = ladder_json(str(FD), "--races", "2", "--field", "3", "--laps", "1")
+    rep = ladder_json(str(FD), "--bots", "random,greedy", "--races", "2", "--field", "3", "--laps", "1")
     assert rep["ruleset"] == "formula-de"
     assert {r["bot"] for r in rep["ratings"]} == {"random", "greedy"}
     assert rep["races"] == 4

@@ -55,6 +55,18 @@ def _neighbours_(track: Track) -> tuple[list[list[int]], list[list[int]]]:
 
 
 _neighbour_nodes = ByIdentity(_neighbours_)
+
+
+def _copy_car(car: Car) -> Car:
+    new = object.__new__(Car)
+    for f in Car.__slots__:
+        v = getattr(car, f)
+        if isinstance(v, dict) and all(type(x) is int for x in v.values()):
+            v = dict(v)  # the wear points
+        elif not isinstance(v, (int, str, bool)) and v is not None:
+            v = copy.deepcopy(v)
+        setattr(new, f, v)
+    return new
 NO_CORNER = -1
 
 
@@ -702,8 +714,31 @@ class FormulaDeGame:
     # --- the protocol -----------------------------------------------------------------------------
 
     def copy(self) -> FormulaDeGame:
+        """An independent game in the same state (the track, the tables and the caches shared),
+        for bots that look ahead: the cars, the turn, the dice and the records are copied at
+        the depth they change; anything else is deep-copied."""
         memo = {id(self.track): self.track, id(self.tables): self.tables, id(self.exit_cache): self.exit_cache}
-        return copy.deepcopy(self, memo)
+        new = object.__new__(type(self))
+        for k, v in self.__dict__.items():
+            if k == "cars":
+                v = [_copy_car(c) for c in v]
+            elif k == "turn":
+                v = None if v is None else copy.copy(v)  # its targets are replaced, never changed
+            elif k == "rng":
+                v = random.Random.__new__(random.Random)  # no seeding: the state is set at once
+                v.setstate(self.rng.getstate())
+            elif k == "log":
+                v = list(v)  # events are never changed once logged
+            elif k == "stats":
+                v = {s: x.copy() if isinstance(x, dict) else x for s, x in v.items()}
+            elif id(v) in memo or isinstance(v, (int, float, str, bool)) or v is None:
+                pass
+            elif isinstance(v, list) and all(type(x) is int for x in v):
+                v = list(v)
+            else:
+                v = copy.deepcopy(v, memo)
+            new.__dict__[k] = v
+        return new
 
     def car_standings(self) -> list[int]:
         """Cars in race order: finishers, cars still running by progress, eliminated cars."""

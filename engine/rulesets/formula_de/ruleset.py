@@ -1,7 +1,8 @@
 """The Formula Dé-style ruleset object (id `formula-de`): what the faces and tools see.
 
 Races are played by engine/play/races.py (`play_race`) and replayed by `replay_simple`
-(BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py.
+(BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py
+(greedy's ratings in scoring.py, the look-ahead bot in lookahead.py).
 """
 
 from __future__ import annotations
@@ -56,7 +57,9 @@ class FormulaDe(BaseRuleset):
     content = CONTENT
     options = OPTIONS + SEASON_OPTIONS
     players = (1, 10)
-    bots = {"random": "picks any legal option", "greedy": "best expected progress for the wear and risk"}
+    bots = {"random": "picks any legal option", "greedy": "best expected progress for the wear and risk",
+            "lookahead": "expectimax over its next roll on copies of the race, greedy's best destinations "
+                         "played out (lookahead:N plays N a roll, default 3)"}
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
     file_kinds = {"gears": ((1,), _schema_only("gears")), "wear": ((1,), _schema_only("wear")),
                   "fd-scenario": ((1,), _schema_only("fd-scenario"))}

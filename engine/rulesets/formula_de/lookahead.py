@@ -1,0 +1,155 @@
+"""The look-ahead bot of the Formula Dé-style ruleset (`lookahead`, `lookahead:N`).
+
+An expectimax over the car's own next roll, two turns deep, played out on `game.copy()`:
+for a gear it averages over the faces of that gear's die; for each face (or for the roll
+already made, when it chooses where to stop) it plays the N destinations greedy rates best
+on a copy of the game, so the rules themselves count the stops, overshoots, spins and
+finishes, and rates what follows: the squares gained, the wear spent (dearer as a category
+runs low) and greedy's expected score of the car's next turn from there. The copies roll
+their dice with the bot's own seeded generator, never with the race's, so the bot cannot
+see the race's dice and decides the same for the same seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from slipstream.engine.play.decisions import Decision
+from slipstream.engine.rulesets.formula_de import rules
+from slipstream.engine.rulesets.formula_de.game import Car, FormulaDeGame
+from slipstream.engine.rulesets.formula_de.scoring import (
+    OUT,
+    WEAR,
+    Scorer,
+    gear_values,
+    split_choice,
+)
+
+DEFAULT_BUDGET = 3  # destinations played out per roll
+FINISH = 30.0  # worth of crossing the line this turn, beyond the squares
+HOPELESS = 20.0  # a gear greedy rates this far below its best is not played out
+
+
+def budget_of(name: str) -> int:
+    """The N of `lookahead:N` (DEFAULT_BUDGET for `lookahead`); ValueError when not 1-50."""
+    _, _, setting = name.partition(":")
+    if not setting:
+        return DEFAULT_BUDGET
+    if not setting.isdigit() or not 1 <= int(setting) <= 50:
+        raise ValueError(f"lookahead budget {setting!r}: give a whole number of destinations from 1 to 50 "
+                         "(lookahead:N)")
+    return int(setting)
+
+
+class LookaheadBot:
+    def __init__(self, seed: int, budget: int = DEFAULT_BUDGET) -> None:
+        self.dice = random.Random(seed)
+        self.budget = budget
+
+    def choose(self, game: Any, d: Decision) -> str:
+        car = game.cars[d.player]
+        if d.kind == "split":
+            return split_choice(game, car, d)
+        if d.kind == "move":
+            return self._move(game, car, d)
+        if not car.started or len(d.keys()) == 1:
+            return d.keys()[0]
+        return self._gear(game, car, d)
+
+    # --- the two decisions --------------------------------------------------------------------
+
+    def _move(self, game: FormulaDeGame, car: Car, d: Decision) -> str:
+        t = game.turn
+        assert t is not None
+        sc = Scorer(game, car, game.occupied(car.seat))
+        ranked = sorted(d.keys(), key=lambda k: -sc.score(t.targets[k], car.gear))
+        best, best_v = ranked[0], float("-inf")
+        for key in ranked[: self.budget]:
+            sim = self._sim(game)
+            v = self._after(sim, car, key)
+            if v > best_v:
+                best, best_v = key, v
+        return best
+
+    def _gear(self, game: FormulaDeGame, car: Car, d: Decision) -> str:
+        greedy = gear_values(game, car, d.keys())
+        best, best_v = max(greedy, key=greedy.__getitem__), float("-inf")
+        for key in d.keys():
+            if greedy[key] < greedy[best] - HOPELESS:
+                continue
+            shifted = self._sim(game)
+            shifted.apply(key)  # pays the downshift; the roll it made is replaced below
+            t = shifted.turn
+            if t is None or t.car != car.seat or t.phase != "move":
+                v = self._rate(shifted, car)  # eliminated by the shift
+            else:
+                g = shifted.cars[car.seat].gear
+                faces = game.tables.gears[g - 1]
+                total = 0.0
+                layers = shifted.layers(shifted.cars[car.seat], max(faces))
+                for roll in sorted(set(faces)):
+                    total += faces.count(roll) * self._roll_value(shifted, car, g, roll, layers)
+                v = total / len(faces)
+            if v > best_v:
+                best, best_v = key, v
+        return best
+
+    # --- playing out on copies ----------------------------------------------------------------
+
+    def _sim(self, game: FormulaDeGame) -> FormulaDeGame:
+        """A copy of the game that records nothing and rolls the bot's dice, not the race's."""
+        sim = game.copy()
+        sim.record = False
+        sim.rng = self.dice  # one generator for every copy: they are played one after another
+        return sim
+
+    def _roll_value(self, shifted: FormulaDeGame, car: Car, gear: int, roll: int,
+                    layers: list[list[int]]) -> float:
+        """The best of the top destinations for `roll` in `gear` (the gear chosen in `shifted`;
+        `layers` those of the gear's highest roll)."""
+        me = shifted.cars[car.seat]
+        targets = shifted.targets(me, roll, layers)
+        sc = Scorer(shifted, me, shifted.occupied(me.seat))
+        ranked = sorted(targets, key=lambda k: -sc.score(targets[k], gear))
+        best = float("-inf")
+        for key in ranked[: self.budget]:
+            sim = self._sim(shifted)
+            t = sim.turn
+            assert t is not None
+            # the roll this branch of the expectimax stands for, as the rules would have made it
+            t.roll, t.targets = roll, dict(targets)
+            t.strained = rules.engine_strained(gear, roll, sim.tables.gears[gear - 1])
+            best = max(best, self._after(sim, car, key))
+        return best
+
+    def _after(self, sim: FormulaDeGame, car: Car, key: str) -> float:
+        """Stop on `key` in `sim` (taking an overshoot's loss as greedy would) and rate it."""
+        sim.apply(key)
+        d = sim.pending
+        while d is not None and d.player == car.seat and d.kind == "split":
+            sim.apply(split_choice(sim, sim.cars[car.seat], d))
+            d = sim.pending
+        return self._rate(sim, car)
+
+    def _rate(self, sim: FormulaDeGame, before: Car) -> float:
+        """What the turn gave the car: squares, less its wear (dearer when few points are
+        left), plus greedy's expected score of its next turn; out is OUT, finishing a bonus."""
+        me = sim.cars[before.seat]
+        if me.out:
+            return OUT
+        value = float(me.progress - before.progress)
+        if me.finished:
+            return value + FINISH
+        for k, left in me.wear.items():
+            spent = before.wear[k] - left
+            if spent > 0:
+                value -= WEAR * spent * (1.0 + 1.0 / (left + 1))
+        keys = [f"gear {g}" for g in sim.gears(me.seat)]
+        if keys:
+            value += max(gear_values(sim, me, keys).values())
+        return value
+
+
+def make_lookahead(name: str, seed: int) -> LookaheadBot:
+    return LookaheadBot(seed, budget_of(name))

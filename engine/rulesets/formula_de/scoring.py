@@ -1,0 +1,240 @@
+"""Greedy's ratings (docs/rules/formula-de.md, "Bots"), shared by the `greedy` and `lookahead` bots.
+
+`score` rates a destination by the squares it gains less the wear it costs (braking, a
+blocked lane, tyres lost overshooting) and a large penalty for an elimination, with a bonus
+for a stop still owed in a corner and a penalty for standing too fast before a corner;
+`gear_values` rates each gear by the average over its die's faces of the best destination's
+score; `split_choice` is greedy's split of an overshoot's loss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from slipstream.engine.play.decisions import Decision
+from slipstream.engine.rulesets.formula_de import rules
+from slipstream.engine.rulesets.formula_de.game import Car, FormulaDeGame, Target
+from slipstream.engine.rulesets.formula_de.moves import exits, required_stops
+from slipstream.engine.tracks.corners import corner_at, next_corner
+from slipstream.engine.tracks.movegraph import ByIdentity
+from slipstream.engine.tracks.track import Corner, Track
+
+OUT = -1000.0
+WEAR = 2.5  # squares a wear point is worth
+STOP = 4.0  # worth of a stop still owed
+
+
+def score(game: FormulaDeGame, car: Car, t: Target, gear: int, occ: dict[int, int]) -> float:
+    """How good stopping on `t` is for `car` (driving in `gear` next turn; `occ` the occupied
+    squares)."""
+    return Scorer(game, car, occ).score(t, gear)
+
+
+def _node_facts_(track: Track) -> list[tuple[int, Corner | None, Corner | None]]:
+    """Per square: its segment, the corner it stands in and the next corner ahead."""
+    return [(sp.first, corner_at(track, sp.first), next_corner(track, sp.first)) for sp in track.spaces]
+
+
+_node_facts = ByIdentity(_node_facts_)
+# value before the corner penalties, and the (stops owed, room) of each penalty, and the brake
+# points left to meet it
+Prepared = tuple[float, tuple[int, int] | None, tuple[int, int] | None, int]
+# what ending a move of so many squares on a square means, whatever the braking: eliminated
+# by a corner left, squares owed past corners, the value before wear and corner penalties
+Place = tuple[bool, int, float, tuple[int, int] | None, tuple[int, int] | None]
+NOT_PREPARED: Prepared = (OUT, None, None, 0)
+
+
+class Scorer:
+    """`score` for one car at one decision: the car's wear, and per square (and squares
+    driven) the corners left, the neighbours and the corner ahead are worked out once, not
+    per destination and gear."""
+
+    def __init__(self, game: FormulaDeGame, car: Car, occ: dict[int, int]) -> None:
+        self.game, self.car, self.occ = game, car, occ
+        self.facts = _node_facts(game.track)
+        self.n = game.track.segments
+        self.start = game.track.spaces[car.node].first
+        self.tyres = game.points(car, "tyres")
+        self.brakes = game.points(car, "brakes")
+        body = game.points(car, "body")
+        # each neighbour: a 1-in-20 roll for it and one for us; the last body point is the car
+        self.near_cost = 0.5 + (8.0 if body <= 1 else 1.0)
+        self.wear = game.wear_view(car)
+        self.need = _slowest(game.tables.gears)
+        self.places: dict[tuple[int, int], Place] = {}
+        # per squares driven: the corners left under-stopped, whether one eliminates, squares owed
+        self.left: dict[int, tuple[list[Any], bool, int]] = {}
+        self.blocked: dict[int, int | None] = {}
+        self.prepared: dict[tuple[int, int, int, int], Prepared] = {}
+
+    def _place(self, node: int, steps: int) -> Place:
+        game, car = self.game, self.car
+        left = self.left.get(steps)
+        if left is None:
+            ex = _exits(game, self.start, steps, car.corner, car.stops)
+            out = any(rules.overshoot_eliminates(e.required, e.made) for e in ex)
+            left = self.left[steps] = (ex, out, sum(e.past for e in ex))
+        ex, out, owed = left
+        value = float(steps)
+        near = len(game.neighbours_at(node, car.seat, self.occ))
+        if near:
+            value -= near * self.near_cost
+        end, c, ahead = self.facts[node]
+        n = self.n
+        first = second = None
+        if c is not None and not ex:
+            made = car.stops if c.index == car.corner else 0
+            need = required_stops(c)
+            if made < need:
+                value += STOP
+            first = (need - made - 1, (c.last - end) % n)
+        if ahead is not None and (c is None or ex):
+            second = (required_stops(ahead), (ahead.last - end) % n)
+        place = self.places[node, steps] = (out, owed, value, first, second)
+        return place
+
+    def _blocked(self, absorbed: int) -> int | None:
+        if absorbed not in self.blocked:
+            cost = rules.blocked_cost(absorbed)
+            ok = cost is not None and rules.can_pay(self.wear, cost, self.game.pool)
+            self.blocked[absorbed] = sum(cost.values()) if ok and cost is not None else None
+        return self.blocked[absorbed]
+
+    def score(self, t: Target, gear: int) -> float:
+        return self.finish(self.prepare(t), gear)
+
+    def prepare(self, t: Target) -> Prepared:
+        return self.prepare_at(t.node, t.steps, t.brake, t.absorbed)
+
+    def prepare_at(self, node: int, steps: int, brake: int, absorbed: int) -> Prepared:
+        """The part of `score` that does not depend on the gear: the value before the
+        penalties for standing too fast before a corner, and what those need. (Every number
+        here is a multiple of 0.5, so sums are exact in any order.)"""
+        place = self.places.get((node, steps)) or self._place(node, steps)
+        out, owed, value, first, second = place
+        if out:
+            return NOT_PREPARED
+        wear = brake
+        if absorbed:
+            paid = self._blocked(absorbed)
+            if paid is None:
+                return NOT_PREPARED
+            wear += paid
+        if owed:
+            tyres = self.tyres
+            spare = 0 if self.game.pool else max(0, self.brakes - brake)  # may take a share
+            on_tyres = owed - min(spare, max(0, owed - (tyres - 1)))
+            left, outcome = rules.tyre_loss(tyres, on_tyres)
+            if outcome == "out":
+                return NOT_PREPARED
+            wear += owed + (6 if outcome == "spin" else 0)
+        return value - WEAR * wear, first, second, max(0, self.brakes - brake)
+
+    def finish(self, p: Prepared, gear: int) -> float:
+        """`prepare`'s value less the penalties for standing too fast before a corner in `gear`."""
+        value, first, second, brakes = p
+        if first is not None and first[0] > 0:
+            over = self.need(gear, first[0]) - first[1]
+            if over > 0:
+                value -= WEAR * over + (50.0 if over > brakes else 0.0)
+        if second is not None and second[0] > 0:
+            over = self.need(gear, second[0]) - second[1]
+            if over > 0:
+                value -= WEAR * over + (50.0 if over > brakes else 0.0)
+        return value
+
+    def best(self, layers: list[list[int]], roll: int, gear: int) -> float:
+        """The best score among the destinations of `roll` (those `FormulaDeGame.targets`
+        offers, from `layers` of that roll or a larger one) for a car driving on in `gear`.
+        A destination scores at most its squares less its braking plus the bonus for a stop,
+        so the scan, least braking first, stops where that bound cannot beat the best so far."""
+        prepared = self.prepared
+        best = float("-inf")
+        for node, steps, brake, absorbed in destinations(layers, roll, self.brakes):
+            if steps - WEAR * brake + STOP <= best:
+                break
+            key = (node, steps, brake, absorbed)
+            p = prepared.get(key)
+            if p is None:
+                p = prepared[key] = self.prepare_at(node, steps, brake, absorbed)
+            v = self.finish(p, gear)
+            if v > best:
+                best = v
+        return best
+
+
+def destinations(layers: list[list[int]], roll: int, brakes: int) -> Iterator[tuple[int, int, int, int]]:
+    """(square, squares driven, squares braked, squares absorbed) of every destination
+    `FormulaDeGame.targets` gives for `roll`, least braking first (a test keeps the two equal)."""
+    far = min(len(layers) - 1, roll)
+    if far == roll:
+        for k in range(roll, max(-1, roll - brakes - 1), -1):
+            for node in layers[k]:
+                yield node, k, roll - k, 0
+    else:
+        for node in layers[far]:
+            yield node, far, 0, roll - far
+
+
+def _slowest_(gears: tuple[tuple[int, ...], ...]) -> Any:
+    """need(gear, turns): the fewest squares a car in `gear` drives over the next `turns` turns,
+    shifting down one gear a turn for free."""
+    table: dict[tuple[int, int], int] = {}
+
+    def need(gear: int, turns: int) -> int:
+        hit = table.get((gear, turns))
+        if hit is None:
+            hit = table[gear, turns] = sum(min(gears[max(0, gear - 1 - i)]) for i in range(1, turns + 1))
+        return hit
+
+    return need
+
+
+_slowest_tables: dict[int, tuple[Any, Any]] = {}
+
+
+def _slowest(gears: tuple[tuple[int, ...], ...]) -> Any:
+    hit = _slowest_tables.get(id(gears))
+    if hit is None or hit[0] is not gears:
+        hit = _slowest_tables[id(gears)] = (gears, _slowest_(gears))
+    return hit[1]
+
+
+def _exits(game: FormulaDeGame, start: int, steps: int, corner: int, stops: int) -> list[Any]:
+    """`moves.exits`, kept per track: a pure function of the track and its arguments."""
+    cache = _exit_cache(game.track)
+    key = (start, steps, corner, stops)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = exits(game.track, start, steps, corner, stops)
+    return hit
+
+
+_exit_cache: ByIdentity[dict[tuple[int, int, int, int], list[Any]]] = ByIdentity(lambda track: {})
+
+
+def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str]) -> dict[str, float]:
+    """Per gear option: the average over the gear die's faces of the best destination's score,
+    less the downshift's wear (greedy's gear choice takes the first best)."""
+    sc = Scorer(game, car, game.occupied(car.seat))
+    top = max(f for k in keys for f in game.tables.gears[int(k.split()[1]) - 1])
+    layers = game.layers(car, top)
+    out: dict[str, float] = {}
+    for key in keys:
+        g = int(key.split()[1])
+        faces = game.tables.gears[g - 1]
+        total = 0.0
+        for roll in set(faces):
+            total += faces.count(roll) * sc.best(layers, roll, g)
+        out[key] = total / len(faces) - WEAR * sum((rules.downshift_cost(car.gear, g) or {}).values())
+    return out
+
+
+def split_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
+    """Keep a tyre point if the brakes can take the rest; else as much on the brakes as they hold."""
+    tyres = game.points(car, "tyres")
+    splits = [(int(k.split()[1]), int(k.split()[3]), k) for k in d.keys()]
+    keep = [s for s in splits if s[0] < tyres]
+    return max(keep)[2] if keep else min(splits)[2]
