@@ -6,8 +6,8 @@ from __future__ import annotations
 from test_formula_de_rules import PACK, events, game, park_others, put, track
 
 from slipstream.engine.core.yamlsource import load_text
-from slipstream.engine.play.registry import load_pack
 from slipstream.engine.play.races import seats_of
+from slipstream.engine.play.registry import load_pack
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.ruleset import RULESET
 from slipstream.engine.tracks.load import check_track_data

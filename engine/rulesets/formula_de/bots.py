@@ -6,11 +6,14 @@ best destinations out on copies of the race).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.formula_de.lookahead import make_lookahead
 from slipstream.engine.rulesets.formula_de.scoring import Scorer, gear_values, split_choice
+
+if TYPE_CHECKING:
+    from slipstream.engine.rulesets.formula_de.game import Car, FormulaDeGame
 
 
 class RandomBot:
