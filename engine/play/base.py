@@ -91,6 +91,12 @@ class BaseRuleset:
         """Heat maps of a batch keyed `corner:INDEX` or `space:LANE:SEGMENT` (none here)."""
         return {}
 
+    def run_scenario_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
+        """One scenario file of the loaded `pack`: (its result, or None, and the diagnostics)."""
+        from slipstream.engine.core.diagnostics import make
+
+        return None, [make("C100", str(path), 1, 1, "$", f"the {self.id} ruleset runs no scenario files")]
+
     def run_scenarios(self, pack: str, select: str = "") -> Report:
         return Report([], [])
 

@@ -80,6 +80,14 @@ class FormulaDe(BaseRuleset):
 
         return run_pack_scenarios(pack, self, select)
 
+    def run_scenario_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
+        """One fd-scenario/1 file of the loaded `pack`."""
+        from pathlib import Path
+
+        from slipstream.engine.rulesets.formula_de.scenarios import run_file
+
+        return run_file(Path(path), pack, self)
+
     def make_bot(self, name: str, seed: int) -> Any:
         from slipstream.engine.rulesets.formula_de.bots import make_bot
 
