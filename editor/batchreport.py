@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QImage, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QComboBox,
     QGraphicsScene,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
     QSizePolicy,
     QTableWidget,
@@ -251,6 +252,15 @@ class BatchReport(QWidget):
         self.hist = Histogram()
         self.other = QLabel()
         self.other.setWordWrap(True)
+        self.summary_text = QPlainTextEdit()  # the ruleset's `format_summary`, when it gives one
+        self.summary_text.setObjectName("report-summary-text")
+        self.summary_text.setReadOnly(True)
+        self.summary_text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.summary_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.summary_text.setMinimumHeight(160)
+        self.summary_box = QGroupBox("The ruleset's figures")
+        QVBoxLayout(self.summary_box).addWidget(self.summary_text)
+        self.summary_box.setVisible(False)
         self.lane_table = _table(["lane", "turn ends", "count"])
         self.colour_table = _table(["segments", "cubes"])
         self.colour_table.setObjectName("report-colours")
@@ -283,6 +293,7 @@ class BatchReport(QWidget):
         lay.addWidget(self.hist)
         left.addWidget(box)
         left.addWidget(self.other)
+        left.addWidget(self.summary_box, 3)
         left.addStretch(1)
         self.heat_pane = QWidget()  # shown when the ruleset's panels count heat
         right = QVBoxLayout(self.heat_pane)
@@ -348,6 +359,8 @@ class BatchReport(QWidget):
         self.length.setText(length_text(data))
         self.hist.set_values(data.rounds)
         self.other.setText(data.note)
+        self.summary_text.setPlainText(data.text)
+        self.summary_box.setVisible(bool(data.text))
         self.map_pane.show_maps(track, data.maps)
         self.heat_pane.setVisible(data.heat is not None)
         self._set_enabled(True)
@@ -415,6 +428,7 @@ options {html.escape(str(st.get('options')))}; {d.seconds:.1f} s
 <h2>Win rate by bot (95% interval)</h2>{table(['bot', 'win rate', '95% interval', 'wins'], rate_rows(s.get('win_rate_by_bot', [])))}
 <h2>Race length</h2><p>{html.escape(length_text(d))}</p>
 <p>{html.escape(d.note)}</p>
+{f"<h2>The ruleset's figures</h2><pre>{html.escape(d.text)}</pre>" if d.text else ""}
 {heat}</body></html>
 """
 

@@ -265,7 +265,7 @@ class PackWindow(QMainWindow):
         self.validate_timer.stop()
         an = self.doc.analysis()
         if an.pack is not None:
-            self._kinds = dict(an.pack.cube_kinds)
+            self._kinds = dict(getattr(an.pack, "cube_kinds", None) or {})  # none in a Formula Dé pack
         self.problems.show_diagnostics(an.diagnostics)
         if not an.diagnostics:
             self.problems.summary.setText("No problems: the pack is valid.")
@@ -470,7 +470,7 @@ class PackWindow(QMainWindow):
         """Ids of the loaded pack offered while typing: cube kinds, action cards."""
         an = self.doc.last_analysis()  # the last check may be a moment old: add own items now
         pack = an.pack if an is not None else None
-        kinds = list(pack.cube_kinds) if pack is not None else []
+        kinds = list(getattr(pack, "cube_kinds", None) or []) if pack is not None else []
         kinds += [r.id for r in items(self.doc.state, "cubes") if r.id not in kinds]
         cards = [c.id for c in pack.cards.values() if not c.fixed] if pack is not None else []
         cards += [r.id for r in items(self.doc.state, "cards")
@@ -582,7 +582,7 @@ class PackWindow(QMainWindow):
 
     def export_sheet_pdf_dialog(self) -> None:
         an = self.doc.analysis()
-        if an.pack is None or not an.pack.card_sets:
+        if an.pack is None or not getattr(an.pack, "card_sets", None):
             QMessageBox.information(self, APP, "The pack has no card sets (or cannot be loaded).")
             return
         ids = list(an.pack.card_sets)

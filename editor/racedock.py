@@ -656,7 +656,8 @@ class RacePanel(QWidget):
         g = rec.game
         seat = self.human.seat
         panels = self.human.panels
-        self.overlay.show_cars(self.human.rs.cars(g))
+        owners = getattr(self.human.rs, "car_owners", None)
+        self.overlay.show_cars(self.human.rs.cars(g), owners(g) if owners is not None else None)
         cur = rec.current
         self.overlay.show_route(seat, cur.route if cur is not None and cur.player == seat else [])
         self.overlay.show_targets(self.human.overlay.target_cells)

@@ -103,6 +103,19 @@ class RacePanels:
         """One line of the ruleset's own figures under the race length."""
         return f"{summary['capped']} race(s) ended by the round cap" if summary.get("capped") else ""
 
+    def batch_text(self, rs: Any, summary: dict[str, Any]) -> str:
+        """The ruleset's own summary of the batch in words (`format_summary`, the text
+        `slipstream race --races N` prints) less the shared win rates the report's tables
+        already show ("": nothing of its own)."""
+        from slipstream.engine.play.stats import format_races
+
+        try:
+            text = str(rs.format_summary(summary))
+            shared = format_races(dict(summary))
+        except (KeyError, TypeError, ValueError):  # a summary without the figures it reads
+            return ""
+        return text[len(shared):].strip("\n") if text.startswith(shared) else text
+
 
 def field_html(briefs: Sequence[str]) -> str:
     """Every car's `Ruleset.brief` (gear and last roll, ...) in its player colour ("" without)."""

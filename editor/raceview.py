@@ -17,6 +17,9 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem,
 )
 
+from slipstream.engine.tracks.pitdrawing import PitPlacement, place_pit
+from slipstream.engine.tracks.track import PIT_LANE
+
 from .canvas import TrackScene, band
 
 Cell = tuple[int, int]  # lane, segment
@@ -32,7 +35,7 @@ def player_colour(i: int) -> QColor:
 class CarItem(QGraphicsPathItem):
     """A car: a rounded body pointing along the lane, with the seat number on it."""
 
-    def __init__(self, player: int, lane_width: float) -> None:
+    def __init__(self, player: int, lane_width: float, label: str = "") -> None:
         super().__init__()
         self.player = player
         w = lane_width
@@ -47,7 +50,7 @@ class CarItem(QGraphicsPathItem):
         self.setBrush(QBrush(player_colour(player)))
         self.setPen(QPen(QColor("#111111"), max(1.0, w * 0.05)))
         self.setZValue(Z_CARS)
-        self.label = QGraphicsSimpleTextItem(str(player + 1), self)
+        self.label = QGraphicsSimpleTextItem(label or str(player + 1), self)
         font = QFont("DejaVu Sans")
         font.setPixelSize(max(7, round(w * 0.36)))
         font.setBold(True)
@@ -91,9 +94,12 @@ class RaceOverlay:
         self._walk: list[tuple[CarItem, Cell]] = []
         self._walk_timer = QTimer()
         self._walk_timer.timeout.connect(self._walk_step)
+        self.owners: list[int] = []  # the seat of each car ([]: car i is seat i)
+        self._pit: tuple[Any, PitPlacement | None] = (None, None)  # (drawing, its pit lane)
 
     # ------------------------------------------------------------------ items
-    def _ensure(self, players: int) -> None:
+    def _ensure(self, players: int, owners: Sequence[int] | None = None) -> None:
+        owners = list(owners) if owners is not None and len(owners) == players else list(range(players))
         d = self.scene.drawing
         if d is None:
             return
@@ -103,11 +109,12 @@ class RaceOverlay:
                 if item.scene() is not self.scene:
                     self.scene.addItem(item)
             self._added = True
-        if len(self.cars) != players or any(c.scene() is not self.scene for c in self.cars):
+        if len(self.cars) != players or owners != self.owners or any(c.scene() is not self.scene for c in self.cars):
             for c in self.cars:
                 if c.scene() is self.scene:
                     self.scene.removeItem(c)
-            self.cars = [CarItem(i, d.lane_width) for i in range(players)]
+            self.owners = owners
+            self.cars = [CarItem(o, d.lane_width, car_label(owners, i)) for i, o in enumerate(owners)]
             for c in self.cars:
                 self.scene.addItem(c)
 
@@ -121,19 +128,43 @@ class RaceOverlay:
         self.target_cells = []
         self._added = False
 
+    def _pit_place(self) -> PitPlacement | None:
+        """Where the drawing puts the pit lane (engine/tracks/pitdrawing.py), None without one."""
+        d = self.scene.drawing
+        if self._pit[0] is not d:
+            self._pit = (d, place_pit(d) if d is not None else None)
+        return self._pit[1]
+
     def cell_centre(self, cell: Cell) -> QPointF:
+        if cell[0] == PIT_LANE:  # a pit square: where the SVG and the canvas draw it
+            place = self._pit_place()
+            assert place is not None
+            x, y = place.point(cell[1] + 0.5)
+            return QPointF(x, y)
         return self.scene.cell_centre(cell[0], cell[1])
+
+    def _angle(self, cell: Cell) -> float:
+        d = self.scene.drawing
+        assert d is not None
+        place = self._pit_place() if cell[0] == PIT_LANE else None
+        pos = place.segment_pos(cell[1] + 0.5) if place is not None else cell[1] + 0.5
+        return math.degrees(d.direction(pos))
 
     def _valid(self, cell: Cell) -> bool:
         t = self.scene.track
+        if t is not None and cell[0] == PIT_LANE:
+            place = self._pit_place()
+            return place is not None and 0 <= cell[1] < place.pit.segments
         return t is not None and 0 <= cell[0] < t.lanes and 0 <= cell[1] < t.segments
 
     # ------------------------------------------------------------------ drawing
-    def show_cars(self, cars: Sequence[Sequence[int]]) -> None:
-        """Each car at its cell: (lane, segment, ...) per seat (a walk in progress ends)."""
+    def show_cars(self, cars: Sequence[Sequence[int]], owners: Sequence[int] | None = None) -> None:
+        """Each car at its cell: (lane, segment, ...) per car, a pit square at (PIT_LANE, pit
+        segment); `owners`: the seat of each car, for its colour (default: car i is seat i).
+        A walk in progress ends."""
         self._walk = []
         self._walk_timer.stop()
-        self._ensure(len(cars))
+        self._ensure(len(cars), owners)
         d = self.scene.drawing
         if d is None:
             return
@@ -143,7 +174,7 @@ class RaceOverlay:
                 item.setVisible(False)
                 continue
             item.setVisible(True)
-            item.place(self.cell_centre((lane, seg)), math.degrees(d.direction(seg + 0.5)), (lane, seg))
+            item.place(self.cell_centre((lane, seg)), self._angle((lane, seg)), (lane, seg))
 
     def show_route(self, player: int, route: list[Cell], faded: bool = False) -> None:
         """The planned route: from the car through every placed cube, cubes as squares."""
@@ -171,11 +202,14 @@ class RaceOverlay:
 
     def show_frame(self, frame: Any, moved: bool, walk_ms: int = 0) -> None:
         """Before the move: cars where the turn began and the route; after: cars where it ended
-        (with `walk_ms`, the moving car first drives its route, one square every `walk_ms`)."""
-        self.show_cars(frame.cars_after if moved and frame.cars_after else frame.cars_before)
+        (with `walk_ms`, the moving car first drives its route, one square every `walk_ms`).
+        The moving car is `frame.car` when the frame says (several cars a seat), else the seat's."""
+        self.show_cars(frame.cars_after if moved and frame.cars_after else frame.cars_before,
+                       getattr(frame, "owners", None) or None)
         self.show_route(frame.player, frame.route if frame.player >= 0 else [], faded=moved)
         self.show_targets([])
-        p = frame.player
+        p = getattr(frame, "car", -1)
+        p = frame.player if p < 0 else p
         if (moved and walk_ms > 0 and len(frame.route) > 2 and 0 <= p < len(self.cars)
                 and p < len(frame.cars_after) and tuple(frame.cars_after[p][:2]) == tuple(frame.route[-1])):
             self.walk(p, frame.route, walk_ms)
@@ -197,7 +231,7 @@ class RaceOverlay:
         d = self.scene.drawing
         if d is not None:
             final = car.cell
-            car.place(self.cell_centre(cell), math.degrees(d.direction(cell[1] + 0.5)), cell)
+            car.place(self.cell_centre(cell), self._angle(cell), cell)
             car.cell = final
 
     def _walk_step(self) -> None:
@@ -241,3 +275,10 @@ class RaceOverlay:
 
     def car_positions(self) -> list[QPointF]:
         return [c.centre() for c in self.cars]
+
+
+def car_label(owners: Sequence[int], i: int) -> str:
+    """The number on car `i`: its seat's, with a letter when the seat drives several cars."""
+    o = owners[i]
+    mine = [j for j, x in enumerate(owners) if x == o]
+    return str(o + 1) if len(mine) == 1 else f"{o + 1}{'abcdefghij'[mine.index(i) % 10]}"

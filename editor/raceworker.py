@@ -77,13 +77,14 @@ class BatchReportData:
     ruleset: str = ""
     note: str = ""  # the ruleset's own figures in a line (RacePanels.batch_note)
     maps: dict[str, dict[str, float]] = field(default_factory=dict)  # `Ruleset.heat` of the summary
+    text: str = ""  # the ruleset's own summary in words (RacePanels.batch_text: `format_summary`)
 
     def to_dict(self) -> dict[str, Any]:
         return {"settings": self.settings, "track_id": self.track_id, "summary": self.summary,
                 "rounds": self.rounds, "turns": self.turns,
                 "heat": self.heat.to_dict() if self.heat is not None else None,
                 "seconds": self.seconds, "cancelled": self.cancelled, "ruleset": self.ruleset,
-                "note": self.note, "maps": self.maps}
+                "note": self.note, "maps": self.maps, "text": self.text}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BatchReportData:
@@ -92,7 +93,8 @@ class BatchReportData:
         return cls(d["settings"], d["track_id"], d["summary"], list(d["rounds"]), list(d["turns"]),
                    heat, float(d.get("seconds", 0.0)), bool(d.get("cancelled")), rid,
                    str(d.get("note", "")),
-                   {str(k): {str(a): float(b) for a, b in dict(v).items()} for k, v in dict(d.get("maps") or {}).items()})
+                   {str(k): {str(a): float(b) for a, b in dict(v).items()} for k, v in dict(d.get("maps") or {}).items()},
+                   str(d.get("text", "")))
 
 
 class ResultCache:
@@ -214,5 +216,6 @@ class BatchWorker(QThread):
             rounds=[r.rounds for r in res], turns=[self.panels.turns(r) for r in res],
             heat=batch.heat, seconds=round(time.perf_counter() - t0, 2), cancelled=batch.cancelled,
             ruleset=self.rs.id, note=self.panels.batch_note(summary, batch.heat) if res else "",
-            maps=dict(self.rs.heat(summary)) if res and hasattr(self.rs, "heat") else {})
+            maps=dict(self.rs.heat(summary)) if res and hasattr(self.rs, "heat") else {},
+            text=self.panels.batch_text(self.rs, summary) if res else "")
         self.done.emit()

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from slipstream.engine.editing.packdoc import PackDocument
-from slipstream.engine.rulesets.automobiles.scenarios import run_file
+from slipstream.engine.play.registry import RulesetError, get
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +43,18 @@ def run_scenarios(doc: PackDocument) -> tuple[list[Outcome], str]:
     an = doc.analysis()
     if an.pack is None or an.errors:
         return [], f"The pack has {an.errors} error(s): fix them (see Problems) to run its scenarios."
+    try:  # the pack's own ruleset runs its scenario files (engine/play/registry.py)
+        rs = get(getattr(an.pack, "ruleset", "automobiles") or "automobiles")
+    except RulesetError as e:
+        return [], f"The pack's scenarios cannot run: {e}."
+    run_file = getattr(rs, "run_scenario_file", None)
+    if run_file is None:
+        return [], f"The {rs.id} ruleset runs no scenario files."
     root = doc.scratch_root()
     out: list[Outcome] = []
     for path in doc.scenario_files():
         rel = path.relative_to(root).as_posix()
-        result, diags = run_file(path, an.pack)
+        result, diags = run_file(an.pack, path)
         errors = [d for d in diags if d.is_error]
         if result is None or errors:
             lines = tuple(f"{d.line}:{d.column} {d.code} {d.message}" for d in errors or diags)

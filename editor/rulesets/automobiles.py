@@ -126,6 +126,10 @@ class AutomobilesPanels(RacePanels):
     def heat_from_dict(self, d: Any) -> Any:
         return heatmap.Heat.from_dict(d)
 
+    def batch_text(self, rs: Any, summary: dict[str, Any]) -> str:
+        """None: the report's own tables and heat maps show what `format_summary` prints."""
+        return ""
+
     def batch_note(self, summary: dict[str, Any], heat: Any) -> str:
         m = sum(heat.moves) if heat is not None else 0
         rate = sum(heat.drafts) / m if m else 0.0

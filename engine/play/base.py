@@ -74,6 +74,15 @@ class BaseRuleset:
         """One short line about a seat's car for a face's table of the field ("": none)."""
         return ""
 
+    def car_owners(self, game: Any) -> list[int]:
+        """The seat of each car of `cars(game)` (here one car a seat)."""
+        return list(range(len(self.cars(game))))
+
+    def car_of(self, game: Any) -> int:
+        """The index in `cars(game)` of the car the pending decision moves (-1: none)."""
+        d = game.pending
+        return -1 if d is None else int(d.player)
+
     def route(self, game: Any, key: str) -> list[tuple[int, int]]:
         """The cells the car of the pending decision passes if `key` is taken ([]: unknown)."""
         return []
@@ -81,6 +90,12 @@ class BaseRuleset:
     def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
         """Heat maps of a batch keyed `corner:INDEX` or `space:LANE:SEGMENT` (none here)."""
         return {}
+
+    def run_scenario_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
+        """One scenario file of the loaded `pack`: (its result, or None, and the diagnostics)."""
+        from slipstream.engine.core.diagnostics import make
+
+        return None, [make("C100", str(path), 1, 1, "$", f"the {self.id} ruleset runs no scenario files")]
 
     def run_scenarios(self, pack: str, select: str = "") -> Report:
         return Report([], [])

@@ -168,6 +168,13 @@ class Ruleset(Protocol):
 # e.g. its gear and last roll, for a table of the whole field) and `route(game, key)` (the
 # (lane, segment) cells the car of the pending decision passes if option `key` is taken, its
 # own cell first, so a face moves it square by square; [] when unknown). BaseRuleset: "" and [].
+# A ruleset whose players may drive several cars also gives `car_owners(game)` (the seat of
+# each car of `cars(game)`) and `car_of(game)` (the index in `cars(game)` of the car the
+# pending decision moves; -1: none). BaseRuleset: car i is seat i, and the deciding seat's.
+#
+# Optional: `run_scenario_file(pack, path)` checks and runs one rule scenario file of a loaded
+# pack (the editor's pack view runs a pack being edited file by file): (its ScenarioResult, or
+# None when it cannot run, and the diagnostics). BaseRuleset: None and one C100 diagnostic.
 #
 # Optional: `heat(summary)` gives the heat maps of a batch, {map title: {key: value}}, where a
 # key is `corner:INDEX` (a corner of the track, by its index) or `space:LANE:SEGMENT` (a space

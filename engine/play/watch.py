@@ -45,6 +45,8 @@ class Frame:
     view: list[tuple[str, str]] = field(default_factory=list)  # the seat's view after it
     log_end: int = 0
     briefs: list[str] = field(default_factory=list)  # `Ruleset.brief` of every seat after it
+    car: int = -1  # the index in the cars lists of the car the decision moved (-1: the grid)
+    owners: list[int] = field(default_factory=list)  # the seat of each car ([]: car i is seat i)
 
 
 def positions_of(game: Game) -> list[int]:
@@ -65,7 +67,9 @@ class Recorder:
         self.names = list(names)
         self._seen = len(game.log)
         cars = rs.cars(game)
-        grid = Frame(0, 0, -1, "", cars, list(cars), positions=positions_of(game))
+        owners = getattr(rs, "car_owners", None)
+        self.owners = list(owners(game)) if owners is not None else list(range(len(cars)))
+        grid = Frame(0, 0, -1, "", cars, list(cars), positions=positions_of(game), owners=self.owners)
         grid.events = self._new_events()
         grid.briefs = self.briefs()
         self.frames: list[Frame] = [grid]
@@ -104,6 +108,8 @@ class Recorder:
         if d is None:
             return Rejection("race-over", "the race is over")
         text = next((o.text for o in d.options if o.key == key), key)
+        car_of = getattr(self.rs, "car_of", None)
+        c = car_of(g) if car_of is not None else d.player  # several cars a seat: not the seat
         before = self.rs.cars(g)
         route_of = getattr(self.rs, "route", None)
         path = list(route_of(g, key)) if route_of is not None else []
@@ -112,11 +118,11 @@ class Recorder:
             return r
         after = self.rs.cars(g)
         p = d.player
-        fr = Frame(len(self.frames), _round_of(g), p, text, before, after)
-        if 0 <= p < len(before) and p < len(after) and before[p] != after[p]:
+        fr = Frame(len(self.frames), _round_of(g), p, text, before, after, car=c, owners=self.owners)
+        if 0 <= c < len(before) and c < len(after) and before[c] != after[c]:
             # the ruleset's route square by square when it gives one that fits, else a jump
-            ok = len(path) > 1 and path[0] == before[p] and path[-1] == after[p]
-            fr.route = [tuple(c) for c in path] if ok else [before[p], after[p]]
+            ok = len(path) > 1 and path[0] == before[c] and path[-1] == after[c]
+            fr.route = [tuple(x) for x in path] if ok else [before[c], after[c]]
         fr.positions = positions_of(g)
         fr.events = self._new_events()
         fr.view = list(self.rs.view(g, p))

@@ -141,7 +141,7 @@ def test_slipstream_test_runs_the_pack_scenarios() -> None:
     assert res.exit_code == 0, res.output
     assert "PASS collision-seed-example" in res.output and "1 passed, 0 failed, 0 malformed" in res.output
     res = CliRunner().invoke(main, ["test", str(PACK), "-k", "grid-", "--format", "json"])
-    assert res.exit_code == 0 and json.loads(res.output)["passed"] == ["grid-roll", "grid-ties"]
+    assert res.exit_code == 0 and json.loads(res.output)["passed"] == ["grid-overflow", "grid-roll", "grid-ties"]
 
 
 def test_a_failing_scenario_exits_one_with_a_github_annotation_on_its_line(tmp_path: Path) -> None:

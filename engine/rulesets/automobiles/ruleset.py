@@ -158,6 +158,14 @@ class Automobiles:
 
         return format_summary(dict(summary))
 
+    def run_scenario_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
+        """One scenario file (scenario/1 or season-scenario/1) of the loaded `pack`."""
+        from pathlib import Path
+
+        from slipstream.engine.rulesets.automobiles.scenarios import run_file
+
+        return run_file(Path(path), pack)
+
     def run_scenarios(self, pack: str, select: str = "") -> Any:
         from slipstream.engine.rulesets.automobiles.scenarios import run_pack_scenarios
 

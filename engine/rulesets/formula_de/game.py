@@ -355,7 +355,8 @@ class FormulaDeGame:
 
     def _refusal(self, d: Decision, key: str) -> str:
         """Why `key` is not a legal gear or square now ("" when there is nothing to add)."""
-        car, parts = self.cars[d.player], key.split()
+        assert self.turn is not None  # `d.player` is the car's owner: the car is the turn's
+        car, parts = self.cars[self.turn.car], key.split()
         if len(parts) != 2:
             return ""
         if d.kind == "gear" and parts[0] == "gear" and parts[1].isdigit():

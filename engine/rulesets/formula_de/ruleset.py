@@ -83,6 +83,14 @@ class FormulaDe(BaseRuleset):
 
         return run_pack_scenarios(pack, self, select)
 
+    def run_scenario_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
+        """One fd-scenario/1 file of the loaded `pack`."""
+        from pathlib import Path
+
+        from slipstream.engine.rulesets.formula_de.scenarios import run_file
+
+        return run_file(Path(path), pack, self)
+
     def make_bot(self, name: str, seed: int) -> Any:
         from slipstream.engine.rulesets.formula_de.bots import make_bot
 
@@ -103,6 +111,14 @@ class FormulaDe(BaseRuleset):
             sp = game.track.spaces[c.node]
             out.append((sp.lane, sp.first))
         return out
+
+    def car_owners(self, game: Any) -> list[int]:
+        """The player of each car (several cars a player: `cars_per_player`)."""
+        return list(game.owner)
+
+    def car_of(self, game: Any) -> int:
+        """The car of the turn (the pending decision's `player` is its owner)."""
+        return game.turn.car if game.turn is not None else -1
 
     def race_text(self, result: Any) -> str:
         cars = (result.result or {}).get("car_standings")
@@ -140,10 +156,16 @@ class FormulaDe(BaseRuleset):
                 ("stops in this corner", stops or "-"), ("lap", f"{lap} of {game.laps}"), ("state", state)]
 
     def brief(self, game: Any, seat: int) -> str:
-        """One line per car for a face's table of the field: gear, last roll, state."""
-        c = game.cars[seat]
-        state = f"out ({c.out})" if c.out else "finished" if c.finished else ""
-        return ", ".join(x for x in (f"gear {c.gear}", f"rolled {_last_roll(game, seat)}", state) if x)
+        """One line per player for a face's table of the field: gear, last roll and state of
+        each of their cars (`#2 ...` per car with several cars a player)."""
+        parts = []
+        for c in (x for x in game.cars if game.owner[x.seat] == seat):
+            where = " in the pit lane" if c.pit >= 0 and not (c.out or c.finished) else ""
+            state = f"out ({c.out})" if c.out else "finished" if c.finished else ""
+            parts.append(", ".join(x for x in (f"gear {c.gear}", f"rolled {_last_roll(game, c.seat)}{where}", state) if x))
+        if game.per == 1:
+            return parts[0] if parts else ""
+        return "; ".join(f"#{j + 1} {p}" for j, p in enumerate(parts))
 
     def route(self, game: Any, key: str) -> list[tuple[int, int]]:
         """The squares the moving car passes if the pending `move` option `key` is taken."""

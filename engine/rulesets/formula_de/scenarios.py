@@ -22,6 +22,7 @@ from slipstream.engine.play.scenarios import Report, ScenarioResult, report_pos
 from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables
 from slipstream.engine.rulesets.formula_de.game import NO_CORNER, FormulaDeGame
 from slipstream.engine.rulesets.formula_de.moves import required_stops
+from slipstream.engine.rulesets.formula_de.pitlane import pit_route
 from slipstream.engine.rulesets.formula_de.ruleids import RULES
 from slipstream.engine.tracks.corners import corner_at
 from slipstream.engine.tracks.track import Track
@@ -95,8 +96,19 @@ def _line(src: SourceMap, path: PathKey) -> int:
     return src.value(path).line
 
 
+def pit_node(segment: int) -> int:
+    """The stand-in index of pit square `segment` among scenario squares (main squares count
+    from 0, pit squares from -2 down)."""
+    return -2 - segment
+
+
+def pit_of(node: int | None) -> int:
+    """The pit segment of a scenario square (-1: a main-track square)."""
+    return -2 - node if node is not None and node <= -2 else -1
+
+
 def resolve_square(track: Track, at: Any) -> tuple[int | None, str]:
-    """The space index a scenario square names, or (None, why not)."""
+    """The space index a scenario square names (`pit_node(K)` for `pit:K`), or (None, why not)."""
     if isinstance(at, dict):
         c = next((c for c in track.corners if c.name == at["corner"]), None)
         if c is None:
@@ -110,9 +122,14 @@ def resolve_square(track: Track, at: Any) -> tuple[int | None, str]:
         name = f"{gs.lane}:{gs.segment}"
     else:
         name = at
-    if name.startswith("pit:"):
-        return None, "cars in the pit lane are not supported by scenarios yet"
     sp = track.space_named(name)
+    if name.startswith("pit:"):
+        route = pit_route(track)
+        if sp is None or route is None:
+            return None, f"{name} is not a square of the track's pit lane" + ("" if route else " (it has none the rules use)")
+        if not route.first <= sp.first <= route.last:
+            return None, f"{name} is off the pit route (pit squares {route.first} to {route.last})"
+        return pit_node(sp.first), ""
     if sp is None or sp.index >= len(track.spaces) or track.spaces[sp.index] is not sp:
         return None, f"{name} is not a square of the track"
     return sp.index, ""
@@ -137,7 +154,7 @@ def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Tra
     # no `rulesets:`: a scenario board is a few squares, not a circuit with a 10-car grid
     tdata: dict[str, Any] = {"slipstream": "track/2", "id": data["id"], "laps": data.get("laps", 1),
                              "lanes": lanes, "layout": layout, "grid": grid}
-    for k in ("corners", "links"):
+    for k in ("corners", "links", "pit"):
         if k in spec:
             tdata[k] = spec[k]
     sub = SourceMap(src.file)
@@ -175,6 +192,9 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
         elif spec.problem(v) is not None:
             diags.append(_diag(src, "C107", ("options", k), str(spec.problem(v))))
     cars = data["cars"]
+    per = (data.get("options") or {}).get("cars_per_player", 1)
+    if isinstance(per, int) and per > 1 and len(cars) % per:
+        diags.append(_diag(src, "C106", ("cars",), f"{len(cars)} cars cannot be shared by players of {per} cars each"))
     # track
     tspec = data.get("track")
     track: Track | None
@@ -261,8 +281,8 @@ def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, tables: Tabl
                     out.append(_diag(src, "C109", ("cars", i, k),
                                      f"a car on the grid takes only `name` and `wear`, not `{k}`",
                                      hint="give every car `at:` to set up a position"))
-        if len(cars) > len(track.grid):
-            out.append(_diag(src, "C104", ("cars",), f"{len(cars)} cars but the track has {len(track.grid)} grid slots"))
+        if not track.grid:
+            out.append(_diag(src, "C104", ("cars",), "the track has no grid slot"))
     else:
         seen: dict[int, int] = {}
         for i, c in enumerate(cars):
@@ -280,8 +300,17 @@ def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, tables: Tabl
                 out.append(_diag(src, "C104", ("cars", i, "at"), f"cars {seen[node]} and {i} stand on the same square"))
             if not off:
                 seen[node] = i
-            seg = track.spaces[node].first
-            corner = corner_at(track, seg)
+            for k in c.get("next_gears", ()):
+                if k > len(tables.gears):
+                    out.append(_diag(src, "C109", ("cars", i, "next_gears"), f"the pack has gears 1 to {len(tables.gears)}"))
+            if pit_of(node) >= 0:
+                corner = None
+                seg = f"pit:{pit_of(node)}"
+            else:
+                if "serviced" in c:
+                    out.append(_diag(src, "C109", ("cars", i, "serviced"), f"car {i} is not in the pit lane"))
+                seg = str(track.spaces[node].first)
+                corner = corner_at(track, track.spaces[node].first)
             if c.get("stops", 0) and corner is None:
                 out.append(_diag(src, "C109", ("cars", i, "stops"), f"car {i} stands on {seg}, outside every corner: it has no stops"))
             elif corner is not None and c.get("stops", 0) >= required_stops(corner) + 1:
@@ -303,6 +332,9 @@ def build_game(sc: Prepared) -> tuple[FormulaDeGame, ScriptedDice | None]:
     the first car to move given the turn."""
     d = sc.data
     names = [c.get("name", f"P{i + 1}") for i, c in enumerate(d["cars"])]
+    per = int(sc.options.get("cars_per_player", 1) or 1)
+    if per > 1:  # the cars are those of len(cars) / per players, named by the game
+        names = [f"P{i + 1}" for i in range(len(names) // per)]
     seed = d.get("seed", 0)
     dice = ScriptedDice(d["dice"], sc.tables) if "dice" in d else None
     from_grid = sc.squares[0] is None
@@ -330,11 +362,22 @@ def _place(g: FormulaDeGame, sc: Prepared) -> None:
         car = g.cars[i]
         node = sc.squares[i]
         assert node is not None
-        seg = g.track.spaces[node].first
-        car.node, car.gear, car.started = node, c.get("gear", 1), c.get("started", True)
-        car.progress = (c.get("lap", 1) - 1) * n + seg
-        corner = corner_at(g.track, seg)
-        car.corner, car.stops = (corner.index, c.get("stops", 0)) if corner is not None else (NO_CORNER, 0)
+        car.gear, car.started = c.get("gear", 1), c.get("started", True)
+        car.next_gears = tuple(c.get("next_gears", ()))
+        pit = pit_of(node)
+        if pit >= 0:  # in the pit lane: on its way from the entry square (checked: a route)
+            route = g.pit_route
+            assert route is not None
+            car.node, car.pit, car.serviced = route.entry, pit, bool(c.get("serviced", False))
+            car.pit_base = (c.get("lap", 1) - 1) * n + route.entry_segment
+            car.progress = car.pit_base + route.offset(pit)
+            car.corner, car.stops = NO_CORNER, 0
+        else:
+            seg = g.track.spaces[node].first
+            car.node = node
+            car.progress = (c.get("lap", 1) - 1) * n + seg
+            corner = corner_at(g.track, seg)
+            car.corner, car.stops = (corner.index, c.get("stops", 0)) if corner is not None else (NO_CORNER, 0)
         if c.get("finished"):
             car.finished = True
             g.finished.append(i)
@@ -372,6 +415,15 @@ def run_prepared(sc: Prepared) -> ScenarioResult:
     return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers, line, 1)
 
 
+def _mover(g: FormulaDeGame) -> str:
+    """The car the pending decision moves (its player decides: `Decision.player` is the owner)."""
+    return g.names[g.turn.car] if g.turn is not None else "nobody"
+
+
+def _where(g: FormulaDeGame, car: Any) -> str:
+    return f"pit:{car.pit}" if car.pit >= 0 else g.where(car.node)
+
+
 def _who(g: FormulaDeGame) -> str:
     t = g.turn
     return f"{g.names[t.car]}'s turn, {t.phase}" if t is not None else "no turn"
@@ -392,7 +444,7 @@ def _play(g: FormulaDeGame, sc: Prepared, at: list[Any]) -> list[str]:
         key, want = (dec, None) if isinstance(dec, str) else (dec["choose"], dec["rejected"])
         at[:] = [("decisions", i), f"decision {i + 1} {key!r}"]
         pend = g.pending
-        here = f"{pend.kind} decision of {g.names[pend.player]}" if pend else "no decision (the race is over)"
+        here = f"{pend.kind} decision of {_mover(g)}" if pend else "no decision (the race is over)"
         r = g.apply(key)
         if want is None or want is False:
             if r is not None:
@@ -441,8 +493,11 @@ def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
         car, who = g.cars[i], g.names[i]
         if "at" in want:
             node, _ = resolve_square(g.track, want["at"])
-            if node != car.node:
-                say(("cars", i, "at"), f"{who} at: expected {g.where(node) if node is not None else want['at']}, got {g.where(car.node)}")
+            pit = pit_of(node)
+            same = car.pit == pit if pit >= 0 else (car.pit < 0 and node == car.node)
+            if not same:
+                shown = f"pit:{pit}" if pit >= 0 else g.where(node) if node is not None else want["at"]
+                say(("cars", i, "at"), f"{who} at: expected {shown}, got {_where(g, car)}")
         if "gear" in want and car.gear != want["gear"]:
             say(("cars", i, "gear"), f"{who} gear: expected {want['gear']}, got {car.gear}")
         for k, v in want.get("wear", {}).items():
@@ -489,12 +544,15 @@ def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
     if "pending" in ex:
         w = ex["pending"]
         if w is None and pend is not None:
-            say(("pending",), f"expected no pending decision, got the {pend.kind} decision of {g.names[pend.player]}")
+            say(("pending",), f"expected no pending decision, got the {pend.kind} decision of {_mover(g)}")
         elif w is not None and pend is None:
             say(("pending",), f"expected a pending decision {w}, but none is pending")
         elif w is not None and pend is not None:
-            if "car" in w and pend.player != w["car"]:
-                say(("pending", "car"), f"pending decision is for car {pend.player}, expected {w['car']}")
+            car_now = g.turn.car if g.turn is not None else -1
+            if "car" in w and car_now != w["car"]:
+                say(("pending", "car"), f"pending decision is for car {car_now}, expected {w['car']}")
+            if "player" in w and pend.player != w["player"]:
+                say(("pending", "player"), f"pending decision is for player {pend.player}, expected {w['player']}")
             if "kind" in w and pend.kind != w["kind"]:
                 say(("pending", "kind"), f"pending decision is {pend.kind!r}, expected {w['kind']!r}")
     keys = pend.keys() if pend is not None else []
