@@ -486,6 +486,11 @@ class RacePanel(QWidget):
     def _show_recorder(self, rec: Any, note: str) -> None:
         self.recorder = rec
         self.frames = rec.frames
+        # one symbol per kind of mark, in the order the race first shows them
+        self.overlay.mark_kinds = {}
+        for fr in self.frames:
+            for m in getattr(fr, "marks", []):
+                self.overlay.style_of(str(m[2]))
         order = ", ".join(rec.names[i] for i in rec.game.standings())
         rounds = self.panels.rounds(rec)
         self.status.setText(f"{len(self.frames) - 1} turns"
