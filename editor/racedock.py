@@ -457,6 +457,7 @@ class RacePanel(QWidget):
             spec = s.with_bots(self._bots_for_humans(s.bots, keep=seat)).spec(track)
             self.last_mode = ""
             self.tabs.setCurrentIndex(1)
+            self.overlay.mark_kinds = {}  # the symbols of this race's marks, in order of first sight
             self.human.start(self.panels, self.rs, self.pack, spec, track, seat)
             self.status.setText(f"You drive P{seat + 1}: choose with the buttons, click outlined cells to move.")
             return

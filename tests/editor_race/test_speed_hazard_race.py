@@ -180,6 +180,15 @@ def test_a_human_seat_chooses_its_card_in_secret_and_shops_in_the_pit_road(qtbot
         d = human.decision
         if d is None:
             break
+        if d.kind == "shop" and "shop" not in kinds:
+            # one button per purchase the pit road offers now
+            assert set(panel.human_panel.buttons) == set(d.keys()) and "done" in d.keys()
+            dock = sh_window.docks["race"]
+            dock.setFloating(True)
+            dock.resize(460, 940)
+            qtbot.wait(50)
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            assert dock.grab().save(str(SHOTS / "speed-hazard-human-shop.png"))
         kinds.append(d.kind)
         keys = d.keys()
         pick = next((k for k in ("pit", "repair", "card accelerate", "accelerate 20", "accelerate 10", "done")

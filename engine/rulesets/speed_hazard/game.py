@@ -868,7 +868,7 @@ class SpeedHazardGame:
         if t.points >= s.price("token") and sum(car.tokens.values()) < s.token_hold:
             for k in self.token_kinds:
                 if self.supply[k] > 0:
-                    opts[f"token {k}"] = (f"a {k} token", self._buy, f"token {k}")
+                    opts[f"token {k}"] = (f"one {k} token", self._buy, f"token {k}")
         if opts:
             opts["done"] = ("spend no more", self._shop_done)
         return opts
