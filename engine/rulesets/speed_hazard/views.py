@@ -50,8 +50,8 @@ def gauges(game: Any, seat: int) -> list[tuple[str, float, float, float]]:
     c = game.cars[seat]
     setup = game.decks.setup
     top = max(setup.cap, setup.maximum)
-    boost = max((n.adds for n in game.decks.nitrous), default=0)
-    scale = float(top + boost)  # room above the top speed for a nitrous shot
+    shot = max((n.adds for n in game.decks.nitrous), default=0)
+    scale = float(top + shot)  # room above the top speed for a nitrous shot
     return [("speed", float(c.speed), float(c.maximum), max(scale, float(c.speed))),
             ("damage", float(damage_points(game, c)), float(setup.maximum // 10), float(setup.maximum // 10))]
 
