@@ -48,6 +48,7 @@ from slipstream.engine.editing.packdoc import (
     ReplaceFileText,
     SetValue,
     add_item,
+    is_data_kind,
     items,
     parse_json_path,
     rebase,
@@ -303,11 +304,20 @@ class PackWindow(QMainWindow):
             if f.kind == "track":
                 name = f.data.get("name", f.rel) if isinstance(f.data, dict) else f.rel
                 node(tracks, str(name), ("track", f.rel), f"{f.rel} — double-click to open in the track canvas")
+        ruleset = self.ruleset()
+        data = [f for f in state.files if f.kind not in ITEM_LISTS and f.kind != "rules" and f.data is not None
+                and ruleset != "automobiles" and is_data_kind(f.kind, ruleset)]
+        if data:  # a ruleset's own data files (decks, setup): a whole-file form each
+            group = node(self.tree, "Data files", ("group", "data"))
+            for f in data:
+                node(group, f"{f.kind.replace('-', ' ').capitalize()} ({f.rel})", ("file", f.rel), f.rel)
         refs = list(items(state))
         colours = self._colour_names()
         for kind, title in GROUPS:
-            group = node(self.tree, title, ("group", kind))
             own = [r for r in refs if r.kind == kind]
+            if not own and not is_data_kind(kind, ruleset):
+                continue  # another ruleset's pack: no empty cube, card ... groups
+            group = node(self.tree, title, ("group", kind))
             if kind == "cards":
                 def colour_of(r: ItemRef) -> str:
                     if r.override:
@@ -457,7 +467,8 @@ class PackWindow(QMainWindow):
         else:
             fs = self.doc.state.file(target[1])
             kind = fs.kind if fs is not None else ""
-            if fs is not None and fs.data is not None and kind in ("pack", "rules"):
+            if fs is not None and fs.data is not None and (kind in ("pack", "rules") or (
+                    kind not in ITEM_LISTS and is_data_kind(kind, self.ruleset()))):
                 self.form = ItemForm(kind, None, fs.data)
                 self.form.propertyEdited.connect(self._form_edited)
                 widget = self.form
@@ -466,13 +477,19 @@ class PackWindow(QMainWindow):
                 self.tabs.setCurrentWidget(self.yaml)
         self.form_area.setWidget(widget)
 
+    def ruleset(self) -> str:
+        """The ruleset the pack names in pack.yaml (`automobiles` when it names none)."""
+        fs = self.doc.state.file("pack.yaml")
+        data = fs.data if fs is not None else None
+        return str(data.get("ruleset") or "automobiles") if isinstance(data, dict) else "automobiles"
+
     def completions(self) -> dict[str, list[str]]:
         """Ids of the loaded pack offered while typing: cube kinds, action cards."""
         an = self.doc.last_analysis()  # the last check may be a moment old: add own items now
         pack = an.pack if an is not None else None
         kinds = list(getattr(pack, "cube_kinds", None) or []) if pack is not None else []
         kinds += [r.id for r in items(self.doc.state, "cubes") if r.id not in kinds]
-        cards = [c.id for c in pack.cards.values() if not c.fixed] if pack is not None else []
+        cards = [c.id for c in (getattr(pack, "cards", None) or {}).values() if not getattr(c, "fixed", False)]
         cards += [r.id for r in items(self.doc.state, "cards")
                   if not r.override and r.id not in cards and not r.data.get("fixed", False)]
         groups = [*kinds, "gears", "actions"]

@@ -49,6 +49,7 @@ from slipstream.engine.tracks.track import Track
 
 from .batchreport import BatchReport
 from .humanseat import HumanPanel, HumanSeat
+from .racegauges import GaugePanel
 from .racepanels import GENERIC, RacePanels, panels_for
 from .raceview import RaceOverlay, player_colour
 from .raceworker import (
@@ -233,6 +234,11 @@ class RacePanel(QWidget):
         self.player_panel.setTextFormat(Qt.TextFormat.RichText)
         self.player_panel.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.player_panel.setMinimumHeight(130)
+        self.gauges = GaugePanel()
+        self.marks_legend = QLabel()
+        self.marks_legend.setObjectName("race-marks")
+        self.marks_legend.setTextFormat(Qt.TextFormat.RichText)
+        self.marks_legend.setWordWrap(True)
         self.human_panel = HumanPanel(self.human)
         self.human_panel.setObjectName("race-human")
         self.events = QPlainTextEdit()
@@ -251,6 +257,8 @@ class RacePanel(QWidget):
         wl.addWidget(self.slider)
         wl.addWidget(self.turn_label)
         wl.addWidget(self.player_panel)
+        wl.addWidget(self.gauges)
+        wl.addWidget(self.marks_legend)
         wl.addWidget(self.human_panel)
         wl.addWidget(QLabel("This turn:"))
         wl.addWidget(self.events, 1)
@@ -449,6 +457,7 @@ class RacePanel(QWidget):
             spec = s.with_bots(self._bots_for_humans(s.bots, keep=seat)).spec(track)
             self.last_mode = ""
             self.tabs.setCurrentIndex(1)
+            self.overlay.mark_kinds = {}  # the symbols of this race's marks, in order of first sight
             self.human.start(self.panels, self.rs, self.pack, spec, track, seat)
             self.status.setText(f"You drive P{seat + 1}: choose with the buttons, click outlined cells to move.")
             return
@@ -478,6 +487,11 @@ class RacePanel(QWidget):
     def _show_recorder(self, rec: Any, note: str) -> None:
         self.recorder = rec
         self.frames = rec.frames
+        # one symbol per kind of mark, in the order the race first shows them
+        self.overlay.mark_kinds = {}
+        for fr in self.frames:
+            for m in getattr(fr, "marks", []):
+                self.overlay.style_of(str(m[2]))
         order = ", ".join(rec.names[i] for i in rec.game.standings())
         rounds = self.panels.rounds(rec)
         self.status.setText(f"{len(self.frames) - 1} turns"
@@ -627,6 +641,7 @@ class RacePanel(QWidget):
         if self.play_timer.isActive() and len(fr.route) > 2:
             walk = max(1, int(0.8 * self.speed.currentData() / (len(fr.route) - 1)))
         self.overlay.show_frame(fr, moved, walk)
+        self._show_extras(getattr(fr, "gauges", []), getattr(fr, "marks", []))
         if i == 0:
             self.turn_label.setText(f"The grid (turn 0 of {len(self.frames) - 1})")
             self.player_panel.setText(self._standings_html(fr))
@@ -643,7 +658,24 @@ class RacePanel(QWidget):
         return "Grid order: " + ", ".join(
             f"<span style='color:{player_colour(p).name()}'><b>P{p + 1}</b></span>" for p in order)
 
+    def _show_extras(self, gauges: Any, marks: Any) -> None:
+        """The seats' dials (`Ruleset.gauges`) and the legend of the marks on the track."""
+        self.gauges.show_gauges(gauges or [], [player_colour(p).name() for p in range(len(gauges or []))])
+        legend = self.overlay.legend()
+        if not legend:
+            self.marks_legend.setText("")
+            return
+        counts = {k: sum(1 for m in marks or [] if m[2] == k) for _g, _c, k in legend}
+        self.marks_legend.setText("On the track: " + " &nbsp; ".join(
+            f"<span style='color:{c}; background:#555a60'>&nbsp;{g}&nbsp;</span> {k} ({counts[k]})"
+            for g, c, k in legend))
+
     def _player_html(self, fr: Any, moved: bool, before: list[int]) -> str:
+        if self.human.active and getattr(fr, "secret", False) and fr.player != self.human.seat:
+            # a choice made in secret is not shown to the person at the table
+            from dataclasses import replace
+
+            fr = replace(fr, choice="(chosen in secret)")
         return self.panels.frame_html(self.recorder, fr, moved, before, player_colour(fr.player).name())
 
     # ------------------------------------------------------------------ human seat
@@ -661,6 +693,9 @@ class RacePanel(QWidget):
         cur = rec.current
         self.overlay.show_route(seat, cur.route if cur is not None and cur.player == seat else [])
         self.overlay.show_targets(self.human.overlay.target_cells)
+        self.overlay.show_marks(rec.marks() if hasattr(rec, "marks") else [])
+        self._show_extras(rec.gauges() if hasattr(rec, "gauges") else [],
+                          rec.marks() if hasattr(rec, "marks") else [])
         rounds = panels.rounds(rec)
         self.turn_label.setText((f"Round {rounds}; " if rounds else "") + f"{len(self.frames) - 1} turns played"
                                 + (" — the race is over" if panels.over(rec) else ""))

@@ -25,7 +25,10 @@ from .canvas import TrackScene, band
 Cell = tuple[int, int]  # lane, segment
 
 PLAYER_COLOURS = ("#e6194b", "#2f6fe0", "#f58231", "#9b30c8", "#19b8c9")
-Z_TARGETS, Z_ROUTE, Z_CARS = 18.0, 19.0, 20.0
+Z_TARGETS, Z_ROUTE, Z_CARS, Z_MARKS = 18.0, 19.0, 20.0, 21.0
+# what lies on the track (`Ruleset.marks`): a symbol and colour per kind, in order of first sight
+MARK_STYLES = (("circle", "●", "#f2f2f2"), ("diamond", "◆", "#111111"), ("triangle", "▲", "#ffd400"),
+               ("cross", "✖", "#e6194b"), ("square", "■", "#3cb44b"), ("star", "★", "#9b30c8"))
 
 
 def player_colour(i: int) -> QColor:
@@ -70,6 +73,30 @@ class CarItem(QGraphicsPathItem):
         return self.transform().map(QPointF(0, 0))
 
 
+def mark_path(shape: str, s: float) -> QPainterPath:
+    """A symbol of half-size `s` around (0, 0)."""
+    path = QPainterPath()
+    if shape == "circle":
+        path.addEllipse(QPointF(0, 0), s, s)
+    elif shape == "square":
+        path.addRect(QRectF(-s * 0.85, -s * 0.85, 1.7 * s, 1.7 * s))
+    elif shape == "cross":
+        w = s * 0.38
+        for a in (45.0, -45.0):
+            bar = QPainterPath()
+            bar.addRect(QRectF(-s * 1.2, -w, 2.4 * s, 2 * w))
+            path = path.united(QTransform().rotate(a).map(bar))
+    else:
+        n = {"diamond": 4, "triangle": 3, "star": 10}.get(shape, 4)
+        for k in range(n):
+            r = s * (0.5 if shape == "star" and k % 2 else 1.15)
+            a = -math.pi / 2 + 2 * math.pi * k / n
+            pt = QPointF(r * math.cos(a), r * math.sin(a))
+            path.moveTo(pt) if k == 0 else path.lineTo(pt)
+        path.closeSubpath()
+    return path
+
+
 class RaceOverlay:
     """The race items on one TrackScene; `show_frame` draws one moment of a race."""
 
@@ -96,6 +123,11 @@ class RaceOverlay:
         self._walk_timer.timeout.connect(self._walk_step)
         self.owners: list[int] = []  # the seat of each car ([]: car i is seat i)
         self._pit: tuple[Any, PitPlacement | None] = (None, None)  # (drawing, its pit lane)
+        self.marks = QGraphicsPathItem()  # unused path item; the symbols are its children
+        self.marks.setZValue(Z_MARKS)
+        self.mark_items: list[QGraphicsPathItem] = []
+        self.mark_kinds: dict[str, int] = {}  # kind -> style index, in order of first sight
+        self.shown_marks: list[tuple[int, int, str, str]] = []
 
     # ------------------------------------------------------------------ items
     def _ensure(self, players: int, owners: Sequence[int] | None = None) -> None:
@@ -105,7 +137,7 @@ class RaceOverlay:
             return
         if not self._added or self.route.scene() is not self.scene:
             self.cars = []
-            for item in (self.route, self.cubes, self.targets):
+            for item in (self.route, self.cubes, self.targets, self.marks):
                 if item.scene() is not self.scene:
                     self.scene.addItem(item)
             self._added = True
@@ -121,10 +153,12 @@ class RaceOverlay:
     def clear(self) -> None:
         self._walk = []
         self._walk_timer.stop()
-        for item in [*self.cars, self.route, self.cubes, self.targets]:
+        self.show_marks([])
+        for item in [*self.cars, self.route, self.cubes, self.targets, self.marks]:
             if item.scene() is self.scene:
                 self.scene.removeItem(item)
         self.cars = []
+        self.mark_kinds = {}
         self.target_cells = []
         self._added = False
 
@@ -200,6 +234,44 @@ class RaceOverlay:
         self.cubes.setBrush(colour)
         self.cubes.setPath(cubes)
 
+    def style_of(self, kind: str) -> tuple[str, str, str]:
+        """(shape, glyph, colour) of a mark kind: the styles in turn, by first sight."""
+        i = self.mark_kinds.setdefault(kind, len(self.mark_kinds))
+        return MARK_STYLES[i % len(MARK_STYLES)]
+
+    def show_marks(self, marks: Sequence[Sequence[Any]]) -> None:
+        """A small symbol per (lane, segment, kind, label): one shape and colour per kind."""
+        for item in self.mark_items:
+            item.setParentItem(None)
+            if item.scene() is not None:
+                item.scene().removeItem(item)
+        self.mark_items = []
+        self.shown_marks = []
+        d = self.scene.drawing
+        if d is None or not marks:
+            return
+        if self.marks.scene() is not self.scene:
+            self.scene.addItem(self.marks)
+        s = d.lane_width * 0.22
+        for m in marks:
+            lane, seg, kind, label = int(m[0]), int(m[1]), str(m[2]), str(m[3])
+            if not self._valid((lane, seg)):
+                continue
+            shape, _glyph, colour = self.style_of(kind)
+            c = self.cell_centre((lane, seg))
+            item = QGraphicsPathItem(mark_path(shape, s), self.marks)
+            item.setPos(c)
+            item.setBrush(QColor(colour))
+            item.setPen(QPen(QColor("#ffffff" if colour == "#111111" else "#111111"), max(1.0, s * 0.18)))
+            item.setToolTip(label)
+            self.mark_items.append(item)
+            self.shown_marks.append((lane, seg, kind, label))
+
+    def legend(self) -> list[tuple[str, str, str]]:
+        """(glyph, colour, kind) of every kind seen in this race, for a legend."""
+        return [(MARK_STYLES[i % len(MARK_STYLES)][1], MARK_STYLES[i % len(MARK_STYLES)][2], k)
+                for k, i in self.mark_kinds.items()]
+
     def show_frame(self, frame: Any, moved: bool, walk_ms: int = 0) -> None:
         """Before the move: cars where the turn began and the route; after: cars where it ended
         (with `walk_ms`, the moving car first drives its route, one square every `walk_ms`).
@@ -208,6 +280,7 @@ class RaceOverlay:
                        getattr(frame, "owners", None) or None)
         self.show_route(frame.player, frame.route if frame.player >= 0 else [], faded=moved)
         self.show_targets([])
+        self.show_marks(getattr(frame, "marks", []))
         p = getattr(frame, "car", -1)
         p = frame.player if p < 0 else p
         if (moved and walk_ms > 0 and len(frame.route) > 2 and 0 <= p < len(self.cars)

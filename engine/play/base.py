@@ -29,6 +29,7 @@ class BaseRuleset:
     content: Any = None
     setup_keys: Sequence[str] = ()  # no race settings beyond the options
     panels: Mapping[str, str] = {}  # no ruleset-specific panels: faces show their generic ones
+    secret_kinds: Sequence[str] = ()  # decision kinds made in secret (none here)
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         return []
@@ -85,6 +86,14 @@ class BaseRuleset:
 
     def route(self, game: Any, key: str) -> list[tuple[int, int]]:
         """The cells the car of the pending decision passes if `key` is taken ([]: unknown)."""
+        return []
+
+    def gauges(self, game: Any, seat: int) -> list[tuple[str, float, float, float]]:
+        """A seat's gauges as (label, value, maximum, scale) for a face's dials (none here)."""
+        return []
+
+    def marks(self, game: Any) -> list[tuple[int, int, str, str]]:
+        """(lane, segment, kind, label) of what lies on the track besides cars (none here)."""
         return []
 
     def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:

@@ -179,6 +179,14 @@ class Ruleset(Protocol):
 # Optional: `heat(summary)` gives the heat maps of a batch, {map title: {key: value}}, where a
 # key is `corner:INDEX` (a corner of the track, by its index) or `space:LANE:SEGMENT` (a space
 # by its name); a face draws them over the track ({} or absent: no maps; BaseRuleset's default).
+#
+# Optional, for a face showing a race: `gauges(game, seat)` (the seat's gauges as (label, value,
+# maximum, scale) tuples: a value may pass its maximum, e.g. a speed in nitrous mode, and `scale`
+# is the dial's full range; a face draws them as small dials) and `marks(game)` (what lies on the
+# track besides the cars, as (lane, segment, kind, label) tuples, e.g. hazard tokens and wrecks;
+# a face draws a symbol per kind with a legend). `secret_kinds`: the decision kinds a seat makes
+# in secret (a face playing a human seat never shows another seat's choice of such a kind).
+# BaseRuleset: [], [] and ().
 REQUIRED = ("id", "name", "options", "players", "bots", "default_bots", "content", "file_kinds",
             "setup_keys", "panels", "track_checks", "setup_problems", "setup_choices",
             "new_game", "make_bot", "run_race", "describe", "cars", "view",

@@ -47,6 +47,9 @@ class Frame:
     briefs: list[str] = field(default_factory=list)  # `Ruleset.brief` of every seat after it
     car: int = -1  # the index in the cars lists of the car the decision moved (-1: the grid)
     owners: list[int] = field(default_factory=list)  # the seat of each car ([]: car i is seat i)
+    gauges: list[list[tuple[str, float, float, float]]] = field(default_factory=list)  # per seat
+    marks: list[tuple[int, int, str, str]] = field(default_factory=list)  # `Ruleset.marks` after it
+    secret: bool = False  # the decision's kind is one of `Ruleset.secret_kinds`
 
 
 def positions_of(game: Game) -> list[int]:
@@ -72,6 +75,8 @@ class Recorder:
         grid = Frame(0, 0, -1, "", cars, list(cars), positions=positions_of(game), owners=self.owners)
         grid.events = self._new_events()
         grid.briefs = self.briefs()
+        grid.gauges = self.gauges()
+        grid.marks = self.marks()
         self.frames: list[Frame] = [grid]
 
     @property
@@ -101,6 +106,19 @@ class Recorder:
         out = [brief(self.game, i) for i in range(len(self.names))]
         return out if any(out) else []
 
+    def gauges(self) -> list[list[tuple[str, float, float, float]]]:
+        """`Ruleset.gauges` of every seat now (empty when the ruleset offers none)."""
+        fn = getattr(self.rs, "gauges", None)
+        if fn is None:
+            return []
+        out = [list(fn(self.game, i)) for i in range(len(self.names))]
+        return out if any(out) else []
+
+    def marks(self) -> list[tuple[int, int, str, str]]:
+        """`Ruleset.marks` now: what lies on the track besides the cars."""
+        fn = getattr(self.rs, "marks", None)
+        return list(fn(self.game)) if fn is not None else []
+
     def apply(self, key: str) -> Rejection | None:
         """Apply one option of the pending decision and add its frame."""
         g = self.game
@@ -127,6 +145,9 @@ class Recorder:
         fr.events = self._new_events()
         fr.view = list(self.rs.view(g, p))
         fr.briefs = self.briefs()
+        fr.gauges = self.gauges()
+        fr.marks = self.marks()
+        fr.secret = d.kind in tuple(getattr(self.rs, "secret_kinds", ()) or ())
         fr.log_end = len(g.log)
         self.frames.append(fr)
         return None

@@ -91,7 +91,8 @@ class SpeedHazardGame:
         self.record = record
         self.log: list[dict[str, Any]] = []
         self.stats: dict[str, Any] = {"wrecks": 0, "hazards": 0, "hazards_by_corner": Counter(), "pit_visits": 0,
-                                      "rams": Counter(), "bumps": 0, "nitrous": 0, "finished": 0}
+                                      "rams": Counter(), "bumps": 0, "nitrous": 0, "finished": 0,
+                                      "wrecks_at": Counter(), "rams_at": Counter()}  # by square name
         self.rounds = 0
         self.capped = False
         self.over = False
@@ -548,6 +549,8 @@ class SpeedHazardGame:
         car.wreck, car.speed, car.nitrous = True, 0, False
         self.wrecked.append(car.seat)
         self.stats["wrecks"] += 1
+        if not car.in_pit:
+            self.stats["wrecks_at"][self.where(car.node)] += 1
         self.event("wreck", p=car.seat, at="pit" if car.in_pit else self.where(car.node))
         if car.in_pit:
             car.in_pit = False
@@ -726,6 +729,7 @@ class SpeedHazardGame:
         if slide:
             theirs = setup.dice_of("pit_wall")[0]
         self.stats["rams"][kind] += 1
+        self.stats["rams_at"][self.where(target.node)] += 1
         self.event("ram", p=t.car, target=q, kind=kind, wall=slide)
         self._damage(car, mine, "ram")
         self._damage(target, theirs, "rammed")
@@ -864,7 +868,7 @@ class SpeedHazardGame:
         if t.points >= s.price("token") and sum(car.tokens.values()) < s.token_hold:
             for k in self.token_kinds:
                 if self.supply[k] > 0:
-                    opts[f"token {k}"] = (f"a {k} token", self._buy, f"token {k}")
+                    opts[f"token {k}"] = (f"one {k} token", self._buy, f"token {k}")
         if opts:
             opts["done"] = ("spend no more", self._shop_done)
         return opts

@@ -12,6 +12,7 @@ from typing import Any
 
 from slipstream.engine.play.base import BaseRuleset
 from slipstream.engine.play.options import OptionSpec
+from slipstream.engine.rulesets.speed_hazard import views
 from slipstream.engine.rulesets.speed_hazard.content import CONTENT, KINDS, RULESET_ID
 from slipstream.engine.rulesets.speed_hazard.narration import describe
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs
@@ -58,6 +59,7 @@ class SpeedHazard(BaseRuleset):
     default_bots = ("greedy", "greedy", "random", "random")
     file_kinds = {k: ((1,), _schema_only(k)) for k in KINDS}
     track_features = NEEDS.features
+    secret_kinds = ("card",)  # the card is chosen in secret, revealed when all have chosen
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """A track/2 track for this ruleset needs a speed limit on every curve, in steps of 10."""
@@ -103,15 +105,35 @@ class SpeedHazard(BaseRuleset):
                 ("insanity", ", ".join(game.decks.hazards[i].id for i in c.insanity) or "-"),
                 ("lap", f"{lap} of {game.laps}"), ("state", state)]
 
+    # what a face shows of a race (views.py)
+    def brief(self, game: Any, seat: int) -> str:
+        return views.brief(game, seat)
+
+    def route(self, game: Any, key: str) -> list[tuple[int, int]]:
+        return views.route(game, key)
+
+    def gauges(self, game: Any, seat: int) -> list[tuple[str, float, float, float]]:
+        return views.gauges(game, seat)
+
+    def marks(self, game: Any) -> list[tuple[int, int, str, str]]:
+        return views.marks(game)
+
+    def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
+        return views.heat(summary)
+
     def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
         s = super().summarise(results)
         by_corner: Counter[str] = Counter()
         rams: Counter[str] = Counter()
+        wrecks_at: Counter[str] = Counter()
+        rams_at: Counter[str] = Counter()
         wrecks = pits = hazards = bumps = won = 0
         for r in results:
             st = r.stats
             by_corner.update(st.get("hazards_by_corner", {}))
             rams.update(st.get("rams", {}))
+            wrecks_at.update(st.get("wrecks_at", {}))
+            rams_at.update(st.get("rams_at", {}))
             wrecks += int(st.get("wrecks", 0))
             pits += int(st.get("pit_visits", 0))
             hazards += int(st.get("hazards", 0))
@@ -125,6 +147,8 @@ class SpeedHazard(BaseRuleset):
         s["bumps"] = bumps
         s["rams"] = dict(sorted(rams.items()))
         s["races_won"] = won
+        s["wrecks_at"] = dict(sorted(wrecks_at.items()))  # by square name, for heat maps
+        s["rams_at"] = dict(sorted(rams_at.items()))
         # keyed by corner index ("pit" for pit entries), for per-corner heat maps
         s["hazards_by_corner"] = dict(sorted(by_corner.items(), key=lambda kv: (not kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else 0, kv[0])))
         return s
