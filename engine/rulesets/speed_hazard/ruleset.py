@@ -54,7 +54,9 @@ class SpeedHazard(BaseRuleset):
     options = OPTIONS
     players = (1, 6)
     bots = {"random": "picks any legal option", "greedy": "manages its speed against the curves ahead, rams when it pays, "
-            "pits when damaged"}
+            "pits when damaged",
+            "lookahead:4": "tries each card and speed 4 times on copies of the race (greedy play one round on)",
+            "lookahead:16": "the same with 16 rollouts per option"}
     default_bots = ("greedy", "greedy", "random", "random")
     file_kinds = {k: ((1,), _schema_only(k)) for k in KINDS}
     track_features = NEEDS.features
