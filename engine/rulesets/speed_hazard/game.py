@@ -765,6 +765,8 @@ class SpeedHazardGame:
 
     def _end_turn(self, t: Turn) -> None:
         car = self.cars[t.car]
+        if t.steps and self.turn is t:
+            self.event("move", p=t.car, steps=t.steps, to="pit" if car.in_pit else self.where(car.node) if car.node >= 0 else "-")
         if car.nitrous and self.o_nitrous == "turn" and not car.wreck:
             self._nitrous_off(car)
         t.opts = {}

@@ -12,6 +12,7 @@ chosen this round.
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 from slipstream.engine.play.decisions import Decision
@@ -24,6 +25,7 @@ HAZARD = 4.0  # squares a hazard card is worth
 MOMENTUM = 0.35  # worth of a square of speed carried into the next turn
 PIT_MAXIMUM = 80  # pits at or below this maximum
 BIG = 100.0
+MAX_BRAKE = 40  # the Brake card's largest step (the pack's brake amounts)
 
 
 def _ahead_(track: Track) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -87,16 +89,27 @@ def speed_value(game: Any, car: Any, s: int) -> float:
             value += BIG / 10 if k >= pd - 1 else 0
         elif pd < d:
             d, lim = pd, pit[1]
-    if k >= d and s > lim:
+    if k >= d:
         value -= HAZARD * rules.hazards_over(s, lim)
-    low = max(0, s - 40)
-    if d - k > 0 and rules.squares(low) >= d - k and low > lim:
-        value -= HAZARD * rules.hazards_over(low, lim)
-    if here is not None and car.free_corner != here.index:
-        cur = game.limit(car, car.node)
-        if cur is not None and s > cur:
-            value -= 0.5
+    else:
+        value -= HAZARD * fewest_hazards(s, d - k, lim)
+    cur = game.limit(car, car.node) if here is not None else None
+    if cur is not None and s > car.speed:  # accelerating on a curve square
+        value -= HAZARD * rules.accel_hazards(s, cur, s - car.speed, game.o_accel)
     return value
+
+
+@cache
+def fewest_hazards(v: int, d: int, limit: int) -> int:
+    """The fewest hazard cards a car at `v` km/h, `d` squares before a curve entry of `limit`,
+    can get away with by braking (at most 40 km/h a turn) over the coming turns."""
+    best = 99
+    for w in range(max(0, v - MAX_BRAKE), v + 1, rules.SQUARE_KMH):
+        if w <= limit:
+            return 0
+        k = rules.squares(w)
+        best = min(best, rules.hazards_over(w, limit) if k >= d else fewest_hazards(w, d - k, limit))
+    return best
 
 
 class GreedyBot:

@@ -72,9 +72,13 @@ def reach_ram(track: Track, node: int, steps: int, reversed_: bool, beside: bool
     of its move, where it may ram one of `cars` (Readings 8)?"""
     fwd, back, main = graphs(track)
     succ = back if reversed_ else main
+    ahead, diag, behind, diag_b, level = cells(track)
+    near = [behind, diag_b] if reversed_ else [ahead, diag]
+    if beside:
+        near.append(level)
     layer = {node}
     for k in range(steps + 1):
-        if any(ram_targets(track, x, reversed_, beside, cars) for x in layer):
+        if any(y in cars for x in layer for rows in near for y in rows[x]):
             return True
         if k == steps:
             break
