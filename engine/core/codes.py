@@ -127,16 +127,18 @@ _TABLE: list[Code] = [
     Code("E104", "error", "unknown gear colour", "A move names a space colour that no gear cube kind of the pack has.", "Use the gear numbers of the pack's gear kinds (3-6 in base)."),
     Code("E105", "error", "unknown selection", "An effect reads a selection (`among`, `selected`, `cost_of`, `one_higher`, `same_as`, `one_lower`, `lower_than`) that no earlier step of the list names with `as:`.", "Name the earlier step with `as: NAME`, or fix the spelling."),
     Code("E106", "warning", "counter never raised", "An effect reads a turn counter that no effect of the pack raises with `add_counter`, so it is always 0.", "Raise it with `add_counter`, or fix the name."),
-    # Scenarios (engine/rulesets/automobiles/scenarios.py)
+    # Scenarios (engine/rulesets/automobiles/scenarios.py; C109-C110 engine/rulesets/formula_de/scenarios.py)
     Code("C100", "error", "scenario pack unreadable", "`slipstream test` could not load the pack whose scenarios it should run.", "Run `slipstream validate` on the pack and fix its errors first."),
     Code("C101", "error", "unknown scenario track", "A scenario names a track id that the pack does not hold.", "Use a track id of the pack, or write the track inline with `layout:`."),
     Code("C102", "error", "unknown scenario card", "A scenario names a card set or card that the pack does not define, or puts a card under the wrong colour.", "Fix the id; `cards:` maps an action colour to a card of that colour."),
     Code("C103", "error", "unknown cube kind in scenario", "A zone, stock or expectation of a scenario names a cube kind that is not in play.", "Use the cube kind ids of the pack (gear-3 ... gear-6, wear and the action colours)."),
     Code("C104", "error", "bad car position", "A car stands on a cell that does not exist, or two cars stand on the same segment.", "Put every car on its own existing cell (lane, segment)."),
-    Code("C105", "error", "unknown scenario reference", "A scenario names a driver or sponsor the pack does not define, or `covers:` names an unknown card, driver or sponsor.", "Fix the id."),
+    Code("C105", "error", "unknown scenario reference", "A scenario names a driver, sponsor or bot the pack or ruleset does not define, or `covers:` names an unknown card, driver, sponsor or rule.", "Fix the id."),
     Code("C106", "error", "bad player reference", "`turn`, a sponsor holder or an expectation refers to a player the scenario does not have.", "Number players from 0 in seat order."),
     Code("C107", "error", "bad scenario rule option", "A scenario sets a rule option that does not exist, or a value the engine does not implement.", "Use an option of the rules file (see docs/engine.md) with a supported value."),
     Code("C108", "error", "bad inline track", "The inline track of a scenario is not a valid layout.", "Fix the layout strings; every lane covers the same number of segments."),
+    Code("C109", "error", "bad car state", "A Formula Dé-style scenario gives a car a gear the pack lacks, a wear category the rules do not use, stops outside a corner or beyond what it requires, a lap beyond the race, or a grid car more than a name and wear.", "Set gear 1..6, wear by the categories of the rules in use (`pool` in the basic rules), stops only inside a corner."),
+    Code("C110", "error", "bad scripted roll", "A scripted roll of a Formula Dé-style scenario is not a face of its die, or names the die of a gear the pack does not have.", "Script the black die with 1..20 and each gear's die with its faces (content/formula-de/gears.yaml)."),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}

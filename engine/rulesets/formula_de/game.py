@@ -92,12 +92,13 @@ class FormulaDeGame:
     """One race; `pending` is the decision to make, `apply` makes it."""
 
     def __init__(self, track: Track, tables: Tables, names: Sequence[str], seed: int, laps: int,
-                 options: Mapping[str, Any], record: bool = True) -> None:
+                 options: Mapping[str, Any], record: bool = True, dice: Any = None) -> None:
         self.track, self.tables, self.names, self.laps = track, tables, list(names), laps
         self.pool = options.get("wear_model", "advanced") == "basic"
         self.diagonal = bool(options.get("collision_diagonal", True))
         self.needs_points = bool(options.get("downshift_needs_points", True))
-        self.rng = random.Random(seed)
+        # `dice`: a stand-in for the generator (scripted rolls of a rule scenario)
+        self.rng = random.Random(seed) if dice is None else dice
         self.record = record
         self.log: list[dict[str, Any]] = []
         self.stats: dict[str, Any] = {"out": Counter(), "overshoots": Counter(), "spins": 0, "finished": 0}
@@ -261,7 +262,8 @@ class FormulaDeGame:
         if d is None:
             return Rejection("race-over", "the race is over")
         if d.option(key) is None:
-            return Rejection("not-an-option", f"{key!r} is not an option now", tuple(d.keys()))
+            return Rejection("not-an-option", f"{key!r} is not an option now{self._refusal(d, key)}",
+                             tuple(d.keys()))
         self.log.append({"t": "decision", "p": d.player, "kind": d.kind, "choice": key})
         assert self.turn is not None
         if d.kind == "gear":
@@ -272,6 +274,42 @@ class FormulaDeGame:
         else:
             self._move(self.turn, self.turn.targets[key])
         return None
+
+    def _refusal(self, d: Decision, key: str) -> str:
+        """Why `key` is not a legal gear or square now ("" when there is nothing to add)."""
+        car, parts = self.cars[d.player], key.split()
+        if len(parts) != 2:
+            return ""
+        if d.kind == "gear" and parts[0] == "gear" and parts[1].isdigit():
+            g = int(parts[1])
+            cost = rules.downshift_cost(car.gear, g)
+            if not car.started:
+                reason = "the first turn is driven in 1st gear"
+            elif not 1 <= g <= len(self.tables.gears):
+                reason = f"there is no gear {g}"
+            elif g > car.gear + 1:
+                reason = f"a car shifts up one gear at most (from {car.gear} to {car.gear + 1})"
+            elif cost is None:
+                reason = f"{car.gear} to {g} skips {car.gear - g - 1} gears, more than {rules.MAX_SKIP}"
+            elif self.points(car, "transmission") == 0:
+                reason = "with no transmission point left the car cannot skip gears"
+            else:
+                reason = "the skip costs " + ", ".join(f"{v} {k}" for k, v in cost.items()) + \
+                         ", more than the car has left"
+            return ": " + reason
+        t = self.turn
+        sp = self.track.space_named(parts[1]) if d.kind == "move" and parts[0] == "to" else None
+        if t is None or sp is None or sp.index >= len(self.track.spaces) or self.track.spaces[sp.index] is not sp:
+            return ""
+        if sp.index in self.occupied(car.seat):
+            return f": a car stands on {parts[1]}"
+        layers = self.layers(car, t.roll)
+        k = next((k for k, layer in enumerate(layers) if sp.index in layer), None)
+        if k is None:
+            return f": {parts[1]} cannot be reached with {t.roll} squares"
+        if len(layers) - 1 < t.roll:
+            return f": the car is blocked and must drive as far as it can ({len(layers) - 1} squares)"
+        return f": stopping there brakes {t.roll - k} squares, and the car has {self.points(car, 'brakes')} brake points"
 
     # --- the turn ---------------------------------------------------------------------------------
 

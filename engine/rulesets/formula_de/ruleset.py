@@ -51,7 +51,8 @@ class FormulaDe(BaseRuleset):
     players = (1, 10)
     bots = {"random": "picks any legal option", "greedy": "best expected progress for the wear and risk"}
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
-    file_kinds = {"gears": ((1,), _schema_only("gears")), "wear": ((1,), _schema_only("wear"))}
+    file_kinds = {"gears": ((1,), _schema_only("gears")), "wear": ((1,), _schema_only("wear")),
+                  "fd-scenario": ((1,), _schema_only("fd-scenario"))}
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """A track/2 track for this ruleset needs stops on every corner and 10 grid slots."""
@@ -66,6 +67,11 @@ class FormulaDe(BaseRuleset):
             raise ValueError(f"pack {pack.id!r} has no gear dice or wear table (P043)")
         return FormulaDeGame(track, pack.tables, [s.name for s in seats], seed, laps or track.laps,
                              options, record)
+
+    def run_scenarios(self, pack: str, select: str = "") -> Any:
+        from slipstream.engine.rulesets.formula_de.scenarios import run_pack_scenarios
+
+        return run_pack_scenarios(pack, self, select)
 
     def make_bot(self, name: str, seed: int) -> Any:
         from slipstream.engine.rulesets.formula_de.bots import make_bot

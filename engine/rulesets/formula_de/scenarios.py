@@ -1,0 +1,561 @@
+"""Formula Dé-style rule scenarios (`fd-scenario/1`, docs/formula-de-scenarios.md).
+
+A scenario sets up cars (square, gear, wear points, stops made, lap) or starts the race from
+the grid, scripts the dice (a list of rolls per die, used in order), applies decisions or lets
+a bot play, and compares the outcome. `slipstream test PACK` runs every scenario in the pack's
+`tests/` folder. A malformed scenario gives coded diagnostics (schema, C1xx) with file, line,
+column and JSON path; a failure names the line of the expectation or decision that differed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from slipstream.engine.core.diagnostics import Diagnostic, make
+from slipstream.engine.core.schema import schema_diagnostics
+from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
+from slipstream.engine.play.scenarios import Report, ScenarioResult, report_pos
+from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables
+from slipstream.engine.rulesets.formula_de.game import NO_CORNER, FormulaDeGame
+from slipstream.engine.rulesets.formula_de.moves import required_stops
+from slipstream.engine.rulesets.formula_de.ruleids import RULES
+from slipstream.engine.tracks.corners import corner_at
+from slipstream.engine.tracks.track import Track
+
+KIND = "fd-scenario"
+TAG = f"{KIND}/1"
+
+
+class DiceOut(Exception):
+    """The script holds no more rolls of a die the game asked for."""
+
+    def __init__(self, die: str) -> None:
+        super().__init__(die)
+        self.die = die
+
+
+class ScriptedDice:
+    """Stands in for the game's generator: `randint` is the black die, `randrange` a gear die
+    (the die of the moving car's gear); each returns the next scripted roll of its die."""
+
+    def __init__(self, script: Mapping[str, Sequence[int]], tables: Tables) -> None:
+        self.left = {k: list(v) for k, v in script.items()}
+        self.tables = tables
+        self.game: FormulaDeGame | None = None
+
+    def _next(self, die: str) -> int:
+        rolls = self.left.get(die)
+        if not rolls:
+            raise DiceOut(die)
+        return rolls.pop(0)
+
+    def randint(self, a: int, b: int) -> int:
+        return self._next("black")
+
+    def randrange(self, n: int) -> int:
+        g = self.game
+        gear = g.cars[g.turn.car].gear if g is not None and g.turn is not None else 0
+        faces = self.tables.gears[gear - 1] if 1 <= gear <= len(self.tables.gears) else ()
+        if len(faces) != n:  # not the mover's gear: the die of that size
+            gear = next(i + 1 for i, f in enumerate(self.tables.gears) if len(f) == n)
+            faces = self.tables.gears[gear - 1]
+        return faces.index(self._next(f"gear-{gear}"))
+
+    def unused(self) -> dict[str, list[int]]:
+        return {k: v for k, v in self.left.items() if v}
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A checked scenario, ready to run."""
+
+    id: str
+    file: str
+    data: dict[str, Any]
+    src: SourceMap
+    tables: Tables
+    track: Track
+    laps: int
+    options: dict[str, Any]
+    squares: list[int | None]  # per car its space index (None: start from the grid)
+    covers: tuple[str, ...]
+    ruleset: Any  # the Formula Dé ruleset object: its options and bots
+
+
+def _diag(src: SourceMap, code: str, path: PathKey, msg: str, hint: str | None = None) -> Diagnostic:
+    pos = src.value(path)
+    return make(code, src.file, pos.line, pos.column, json_path(path), msg, hint=hint)
+
+
+def _line(src: SourceMap, path: PathKey) -> int:
+    return src.value(path).line
+
+
+def resolve_square(track: Track, at: Any) -> tuple[int | None, str]:
+    """The space index a scenario square names, or (None, why not)."""
+    if isinstance(at, dict):
+        c = next((c for c in track.corners if c.name == at["corner"]), None)
+        if c is None:
+            return None, f"no corner named {at['corner']!r} (corners: {', '.join(x.name for x in track.corners) or 'none'})"
+        name = f"{at['lane']}:{(c.first + at.get('square', 0)) % track.segments}"
+    elif at.startswith("grid "):
+        slot = int(at[5:])
+        if not 1 <= slot <= len(track.grid):
+            return None, f"the track has grid slots 1 to {len(track.grid)}, not {slot}"
+        gs = track.grid[slot - 1]
+        name = f"{gs.lane}:{gs.segment}"
+    else:
+        name = at
+    if name.startswith("pit:"):
+        return None, "cars in the pit lane are not supported by scenarios yet"
+    sp = track.space_named(name)
+    if sp is None or sp.index >= len(track.spaces) or track.spaces[sp.index] is not sp:
+        return None, f"{name} is not a square of the track"
+    return sp.index, ""
+
+
+def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Track | None, list[Diagnostic]]:
+    from slipstream.engine.tracks.load import check_track_data
+
+    spec = data["track"]
+    lanes = spec["lanes"]
+    if "layout" in spec:
+        layout = list(spec["layout"])
+    elif "squares" in spec:
+        layout = [" ".join(["o"] * spec["squares"]) for _ in range(lanes)]
+    else:
+        return None, [_diag(src, "C108", ("track",), "the inline track needs `squares` or `layout`")]
+    if "grid" in spec:
+        grid = spec["grid"]
+    else:
+        n = len(layout[0].split()) if layout else 0
+        grid = [{"lane": k % lanes, "segment": n - 1 - k // lanes} for k in range(min(ncars, lanes * max(n - 1, 0)))]
+    # no `rulesets:`: a scenario board is a few squares, not a circuit with a 10-car grid
+    tdata: dict[str, Any] = {"slipstream": "track/2", "id": data["id"], "laps": data.get("laps", 1),
+                             "lanes": lanes, "layout": layout, "grid": grid}
+    for k in ("corners", "links"):
+        if k in spec:
+            tdata[k] = spec[k]
+    sub = SourceMap(src.file)
+    for mine, theirs in ((src.values, sub.values), (src.keys, sub.keys)):
+        for path, pos in mine.items():
+            if path[:1] == ("track",):
+                theirs[path[1:]] = pos
+    track, tdiags = check_track_data(tdata, sub)
+    errors = [d for d in tdiags if d.is_error]
+    out = [make("C108", d.file, d.line, d.column, "$.track" + d.path[1:], f"inline track: {d.message}", hint=d.hint)
+           for d in errors]
+    return (None if errors else track), out
+
+
+def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[Prepared | None, list[Diagnostic]]:
+    """Schema and reference checks of one scenario against a Formula Dé-style pack (`ruleset`:
+    the ruleset object, for its options and bots)."""
+    diags = schema_diagnostics(KIND, data, src)
+    if diags:
+        return None, diags
+    tables: Tables | None = pack.tables
+    if tables is None:
+        return None, [_diag(src, "C100", (), "the pack has no gear dice or wear table (P043)")]
+    for i, cov in enumerate(data["covers"]):
+        rid = cov.partition(":")[2]
+        if rid not in RULES:
+            diags.append(_diag(src, "C105", ("covers", i), f"covers unknown rule {rid!r}",
+                               hint="rule ids: docs/formula-de-scenarios.md"))
+    specs = {s.name: s for s in ruleset.options}
+    for k, v in (data.get("options") or {}).items():
+        spec = specs.get(k)
+        if spec is None:
+            diags.append(_diag(src, "C107", ("options", k), f"unknown rule option {k!r}",
+                               hint="options: " + ", ".join(specs)))
+        elif spec.problem(v) is not None:
+            diags.append(_diag(src, "C107", ("options", k), str(spec.problem(v))))
+    cars = data["cars"]
+    # track
+    tspec = data.get("track")
+    track: Track | None
+    if isinstance(tspec, dict):
+        track, tdiags = _inline_track(data, src, len(cars))
+        diags += tdiags
+    else:
+        track = pack.tracks.get(tspec) if tspec is not None else next(iter(pack.tracks.values()), None)
+        if track is None:
+            diags.append(_diag(src, "C101", ("track",) if tspec is not None else (),
+                               f"unknown track {tspec!r}" if tspec is not None else "the pack has no track; give `track:`",
+                               hint="tracks: " + ", ".join(sorted(pack.tracks))))
+    laps = data.get("laps", 1)
+    if "bot" in data and data["bot"] not in ruleset.bots:
+        diags.append(_diag(src, "C105", ("bot",), f"unknown bot {data['bot']!r}", hint="bots: " + ", ".join(ruleset.bots)))
+    diags += _check_dice(data, src, tables)
+    if track is None:
+        return None, diags
+    squares, cdiags = _check_cars(data, src, track, tables, laps)
+    diags += cdiags
+    n = len(cars)
+    if data.get("turn", 0) >= n:
+        diags.append(_diag(src, "C106", ("turn",), f"turn names car {data['turn']} but there are {n} cars"))
+    if "turn" in data and squares and squares[0] is None:
+        diags.append(_diag(src, "C106", ("turn",), "`turn` needs cars set on squares (`at:`); from the grid the race order decides"))
+    ex = data["expect"]
+    if len(ex.get("cars", [])) > n:
+        diags.append(_diag(src, "C106", ("expect", "cars", n), f"more expected cars than the {n} cars"))
+    for key in ("grid", "standings"):
+        for i, p in enumerate(ex.get(key, [])):
+            if p >= n:
+                diags.append(_diag(src, "C106", ("expect", key, i), f"no car {p} (cars 0 to {n - 1})"))
+    pend = ex.get("pending")
+    if isinstance(pend, dict) and pend.get("car", 0) >= n:
+        diags.append(_diag(src, "C106", ("expect", "pending", "car"), f"no car {pend['car']} (cars 0 to {n - 1})"))
+    for i, want in enumerate(ex.get("cars", [])):
+        if "at" in want:
+            node, why = resolve_square(track, want["at"])
+            if node is None:
+                diags.append(_diag(src, "C104", ("expect", "cars", i, "at"), why))
+        diags += _wear_diags(src, ("expect", "cars", i, "wear"), want.get("wear", {}), data.get("options") or {})
+    if diags:
+        return None, diags
+    opts = dict(data.get("options") or {})
+    return Prepared(data["id"], src.file, data, src, tables, track, laps, opts, squares, tuple(data["covers"]),
+                    ruleset), []
+
+
+def _check_dice(data: dict[str, Any], src: SourceMap, tables: Tables) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for die, rolls in (data.get("dice") or {}).items():
+        if die == "black":
+            faces: Sequence[int] = range(1, tables.black_die + 1)
+        else:
+            g = int(die.split("-")[1])
+            if g > len(tables.gears):
+                out.append(_diag(src, "C110", ("dice", die), f"the pack has no gear {g} (gears 1 to {len(tables.gears)})"))
+                continue
+            faces = tables.gears[g - 1]
+        for i, r in enumerate(rolls):
+            if r not in faces:
+                shown = f"1 to {tables.black_die}" if die == "black" else ", ".join(str(f) for f in sorted(set(faces)))
+                out.append(_diag(src, "C110", ("dice", die, i), f"{r} is not a face of the {die} die ({shown})"))
+    return out
+
+
+def _wear_diags(src: SourceMap, path: PathKey, wear: Mapping[str, int], options: Mapping[str, Any]) -> list[Diagnostic]:
+    basic = options.get("wear_model") == "basic"
+    allowed = ("pool",) if basic else CATEGORIES
+    return [_diag(src, "C109", (*path, k), f"no {k!r} wear points in the {'basic' if basic else 'advanced'} rules",
+                  hint="categories: " + ", ".join(allowed)) for k in wear if k not in allowed]
+
+
+def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, tables: Tables,
+                laps: int) -> tuple[list[int | None], list[Diagnostic]]:
+    cars = data["cars"]
+    out: list[Diagnostic] = []
+    placed = [("at" in c) for c in cars]
+    squares: list[int | None] = [None] * len(cars)
+    if not any(placed):
+        for i, c in enumerate(cars):
+            for k in c:
+                if k not in ("name", "wear"):
+                    out.append(_diag(src, "C109", ("cars", i, k),
+                                     f"a car on the grid takes only `name` and `wear`, not `{k}`",
+                                     hint="give every car `at:` to set up a position"))
+        if len(cars) > len(track.grid):
+            out.append(_diag(src, "C104", ("cars",), f"{len(cars)} cars but the track has {len(track.grid)} grid slots"))
+    else:
+        seen: dict[int, int] = {}
+        for i, c in enumerate(cars):
+            if "at" not in c:
+                out.append(_diag(src, "C104", ("cars", i), f"car {i} has no `at:` while other cars do",
+                                 hint="give every car a square, or none to start from the grid"))
+                continue
+            node, why = resolve_square(track, c["at"])
+            if node is None:
+                out.append(_diag(src, "C104", ("cars", i, "at"), why))
+                continue
+            squares[i] = node
+            off = c.get("finished") or c.get("out")
+            if node in seen and not off:
+                out.append(_diag(src, "C104", ("cars", i, "at"), f"cars {seen[node]} and {i} stand on the same square"))
+            if not off:
+                seen[node] = i
+            seg = track.spaces[node].first
+            corner = corner_at(track, seg)
+            if c.get("stops", 0) and corner is None:
+                out.append(_diag(src, "C109", ("cars", i, "stops"), f"car {i} stands on {seg}, outside every corner: it has no stops"))
+            elif corner is not None and c.get("stops", 0) >= required_stops(corner) + 1:
+                out.append(_diag(src, "C109", ("cars", i, "stops"),
+                                 f"corner {corner.name} needs {required_stops(corner)} stops; a car in it has made at most that many"))
+            if c.get("gear", 1) > len(tables.gears):
+                out.append(_diag(src, "C109", ("cars", i, "gear"), f"the pack has gears 1 to {len(tables.gears)}"))
+            if c.get("lap", 1) > laps:
+                out.append(_diag(src, "C109", ("cars", i, "lap"), f"a {laps}-lap race has laps 0 to {laps}"))
+    for i, c in enumerate(cars):
+        out += _wear_diags(src, ("cars", i, "wear"), c.get("wear", {}), data.get("options") or {})
+    return squares, out
+
+
+# --- running -------------------------------------------------------------------------------------
+
+def build_game(sc: Prepared) -> tuple[FormulaDeGame, ScriptedDice | None]:
+    """The scenario's position: the race from its grid, or the cars set where it says, with
+    the first car to move given the turn."""
+    d = sc.data
+    names = [c.get("name", f"P{i + 1}") for i, c in enumerate(d["cars"])]
+    seed = d.get("seed", 0)
+    dice = ScriptedDice(d["dice"], sc.tables) if "dice" in d else None
+    from_grid = sc.squares[0] is None
+    g = FormulaDeGame(sc.track, sc.tables, names, seed, sc.laps, sc.options,
+                      dice=dice if from_grid else None)
+    if dice is not None:
+        dice.game = g
+    if not from_grid:
+        g.rng = dice if dice is not None else random.Random(seed)
+        g.log.clear()
+        _place(g, sc)
+    for i, c in enumerate(d["cars"]):
+        for k, v in c.get("wear", {}).items():
+            g.cars[i].wear[k] = v
+        if "tyres_lost" in c:
+            g.cars[i].tyres_lost = c["tyres_lost"]
+        elif not g.pool:
+            g.cars[i].tyres_lost = max(0, g._full_wear()["tyres"] - g.cars[i].wear["tyres"])
+    return g, dice
+
+
+def _place(g: FormulaDeGame, sc: Prepared) -> None:
+    n = g.track.segments
+    for i, c in enumerate(sc.data["cars"]):
+        car = g.cars[i]
+        node = sc.squares[i]
+        assert node is not None
+        seg = g.track.spaces[node].first
+        car.node, car.gear, car.started = node, c.get("gear", 1), c.get("started", True)
+        car.progress = (c.get("lap", 1) - 1) * n + seg
+        corner = corner_at(g.track, seg)
+        car.corner, car.stops = (corner.index, c.get("stops", 0)) if corner is not None else (NO_CORNER, 0)
+        if c.get("finished"):
+            car.finished = True
+            g.finished.append(i)
+        elif c.get("out"):
+            car.out = c["out"]
+            g.eliminated.append(i)
+    g._start_round()
+    first = sc.data.get("turn")
+    if first is not None and g.turn is not None and g.turn.car != first and not (g.cars[first].out or g.cars[first].finished):
+        order = [g.turn.car, *g.queue]
+        order.remove(first)
+        g.queue = [first, *order]
+        g._next_car()
+
+
+def run_prepared(sc: Prepared) -> ScenarioResult:
+    g, dice = build_game(sc)
+    problems: list[str] = []
+    at: list[Any] = [("decisions",), "the setup"]  # where the game is: path and words
+    try:
+        problems += _play(g, sc, at)
+        if not problems and "bot" in sc.data:
+            at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
+            _bot_play(g, sc)
+    except DiceOut as e:
+        problems.append(f"line {_line(sc.src, at[0])}: the script ran out of {e.die} rolls "
+                        f"during {at[1]} ({_who(g)})")
+    if not problems:
+        problems += check_expect(g, sc)
+        left = dice.unused() if dice is not None else {}
+        if left:
+            problems.append(f"line {_line(sc.src, ('dice',))}: scripted rolls never used: "
+                            + ", ".join(f"{k} {v}" for k, v in sorted(left.items())))
+    line = _first_line(problems) or report_pos(sc.src)[0]
+    return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers, line, 1)
+
+
+def _who(g: FormulaDeGame) -> str:
+    t = g.turn
+    return f"{g.names[t.car]}'s turn, {t.phase}" if t is not None else "no turn"
+
+
+def _first_line(problems: list[str]) -> int:
+    for p in problems:
+        if p.startswith("line "):
+            head = p[5:].split(":", 1)[0]
+            if head.isdigit():
+                return int(head)
+    return 0
+
+
+def _play(g: FormulaDeGame, sc: Prepared, at: list[Any]) -> list[str]:
+    for i, dec in enumerate(sc.data.get("decisions", [])):
+        line = _line(sc.src, ("decisions", i))
+        key, want = (dec, None) if isinstance(dec, str) else (dec["choose"], dec["rejected"])
+        at[:] = [("decisions", i), f"decision {i + 1} {key!r}"]
+        pend = g.pending
+        here = f"{pend.kind} decision of {g.names[pend.player]}" if pend else "no decision (the race is over)"
+        r = g.apply(key)
+        if want is None or want is False:
+            if r is not None:
+                return [f"line {line}: decision {i + 1} {key!r} refused at the {here}: {r.message}; "
+                        f"legal: {', '.join(r.legal) or 'none'}"]
+        elif r is None:
+            return [f"line {line}: decision {i + 1} {key!r} was accepted at the {here} but should be refused"]
+        elif isinstance(want, str) and want not in r.message:
+            return [f"line {line}: decision {i + 1} {key!r} refused, but the reason is {r.message!r}, "
+                    f"expected it to say {want!r}"]
+    return []
+
+
+def _bot_play(g: FormulaDeGame, sc: Prepared) -> None:
+    bots = [sc.ruleset.make_bot(sc.data["bot"], sc.data.get("seed", 0) * 100 + i) for i in range(len(g.cars))]
+    budget = sc.data.get("bot_decisions", 100_000)
+    while budget > 0 and g.pending is not None:
+        d = g.pending
+        r = g.apply(bots[d.player].choose(g, d))
+        assert r is None, r  # a bot only picks legal options
+        budget -= 1
+
+
+def _match(event: Mapping[str, Any], want: Mapping[str, Any]) -> bool:
+    return all(k in event and event[k] == v for k, v in want.items())
+
+
+def _events(g: FormulaDeGame) -> list[dict[str, Any]]:
+    return [e for e in g.log if e.get("t") == "event"]
+
+
+def _show(e: Mapping[str, Any]) -> str:
+    return "{" + ", ".join(f"{k}: {v}" for k, v in e.items() if k != "t") + "}"
+
+
+def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
+    """What differs from `expect:`, one line per difference, each naming its line."""
+    ex, src = sc.data["expect"], sc.src
+    out: list[str] = []
+
+    def say(path: PathKey, text: str) -> None:
+        out.append(f"line {_line(src, ('expect', *path))}: {text}")
+
+    n = g.track.segments
+    for i, want in enumerate(ex.get("cars", [])):
+        car, who = g.cars[i], g.names[i]
+        if "at" in want:
+            node, _ = resolve_square(g.track, want["at"])
+            if node != car.node:
+                say(("cars", i, "at"), f"{who} at: expected {g.where(node) if node is not None else want['at']}, got {g.where(car.node)}")
+        if "gear" in want and car.gear != want["gear"]:
+            say(("cars", i, "gear"), f"{who} gear: expected {want['gear']}, got {car.gear}")
+        for k, v in want.get("wear", {}).items():
+            if car.wear.get(k) != v:
+                say(("cars", i, "wear", k), f"{who} {k}: expected {v}, got {car.wear.get(k)}")
+        if "stops" in want and car.stops != want["stops"]:
+            say(("cars", i, "stops"), f"{who} stops: expected {want['stops']}, got {car.stops}")
+        if "corner" in want:
+            got = g.track.corners[car.corner].name if car.corner != NO_CORNER else None
+            if got != want["corner"]:
+                say(("cars", i, "corner"), f"{who} corner: expected {want['corner']}, got {got}")
+        if "lap" in want and car.progress // n + 1 != want["lap"]:
+            say(("cars", i, "lap"), f"{who} lap: expected {want['lap']}, got {car.progress // n + 1}")
+        if "finished" in want and car.finished != want["finished"]:
+            say(("cars", i, "finished"), f"{who} finished: expected {want['finished']}, got {car.finished}")
+        if "place" in want:
+            got_place = g.finished.index(i) + 1 if i in g.finished else None
+            if got_place != want["place"]:
+                say(("cars", i, "place"), f"{who} place: expected {want['place']}, got {got_place}")
+        if "out" in want:
+            got_out: str | bool = car.out or False
+            if got_out != want["out"]:
+                say(("cars", i, "out"), f"{who} eliminated: expected {want['out']!r}, got {got_out!r}")
+    evs = _events(g)
+    k = 0
+    for j, want in enumerate(ex.get("events", [])):
+        while k < len(evs) and not _match(evs[k], want):
+            k += 1
+        if k == len(evs):
+            same = [_show(e) for e in evs if e.get("ev") == want["ev"]]
+            say(("events", j), f"no event {_show(want)} (in this order); {want['ev']} events: {', '.join(same) or 'none'}")
+            break
+        k += 1
+    for j, want in enumerate(ex.get("no_events", [])):
+        hit = next((e for e in evs if _match(e, want)), None)
+        if hit is not None:
+            say(("no_events", j), f"event {_show(hit)} should not occur")
+    for ev, wants in ex.get("events_exactly", {}).items():
+        got_evs = [e for e in evs if e.get("ev") == ev]
+        if len(got_evs) != len(wants) or not all(_match(e, w) for e, w in zip(got_evs, wants, strict=False)):
+            say(("events_exactly", ev), f"{ev} events: expected {', '.join(_show(w) for w in wants) or 'none'}; "
+                                        f"got {', '.join(_show(e) for e in got_evs) or 'none'}")
+    pend = g.pending
+    if "pending" in ex:
+        w = ex["pending"]
+        if w is None and pend is not None:
+            say(("pending",), f"expected no pending decision, got the {pend.kind} decision of {g.names[pend.player]}")
+        elif w is not None and pend is None:
+            say(("pending",), f"expected a pending decision {w}, but none is pending")
+        elif w is not None and pend is not None:
+            if "car" in w and pend.player != w["car"]:
+                say(("pending", "car"), f"pending decision is for car {pend.player}, expected {w['car']}")
+            if "kind" in w and pend.kind != w["kind"]:
+                say(("pending", "kind"), f"pending decision is {pend.kind!r}, expected {w['kind']!r}")
+    keys = pend.keys() if pend is not None else []
+    if "options" in ex and sorted(keys) != sorted(ex["options"]):
+        say(("options",), f"legal options: expected {sorted(ex['options'])}, got {sorted(keys)}")
+    for j, key in enumerate(ex.get("options_include", [])):
+        if key not in keys:
+            say(("options_include", j), f"option {key!r} should be legal; legal: {keys}")
+    for j, key in enumerate(ex.get("options_exclude", [])):
+        if key in keys:
+            say(("options_exclude", j), f"option {key!r} should not be legal")
+    if "grid" in ex and g.grid != ex["grid"]:
+        say(("grid",), f"grid: expected {ex['grid']}, got {g.grid}")
+    if "standings" in ex and g.standings() != ex["standings"]:
+        say(("standings",), f"standings: expected {ex['standings']}, got {g.standings()}")
+    if "over" in ex and (pend is None) != ex["over"]:
+        say(("over",), f"race over: expected {ex['over']}, got {pend is None}")
+    return out
+
+
+def run_file(path: Path, pack: Any, ruleset: Any) -> tuple[ScenarioResult | None, list[Diagnostic]]:
+    """Check and run one scenario file: its result, or None and the diagnostics."""
+    loaded = load_file(path)
+    if loaded.data is None:
+        return None, loaded.diagnostics
+    sc, diags = check_scenario(loaded.data, loaded.source, pack, ruleset)
+    if sc is None:
+        return None, diags
+    return run_prepared(sc), diags
+
+
+def run_pack_scenarios(pack_path: str, ruleset: Any, select: str = "") -> Report:
+    """Every scenario of the pack folder's `tests/` (`select`: ids containing it)."""
+    from slipstream.engine.packs.loader import load_pack
+
+    root = Path(pack_path)
+    try:
+        pack, diags = load_pack(root)
+    except (OSError, ValueError) as e:
+        return Report([], [make("C100", pack_path, 1, 1, "$", f"the pack cannot be loaded: {e}")])
+    tests = (root / "tests").resolve()
+    # a malformed scenario is reported by its own run below, not as a broken pack
+    errors = [d for d in diags if d.is_error
+              and not any(tests in f.resolve().parents for f in (Path(d.file), root / d.file))]
+    if pack is None or errors or getattr(pack, "tables", None) is None:
+        shown = "; ".join(f"{d.file}:{d.line}: {d.code} {d.message}" for d in errors[:5]) or "no gear or wear tables"
+        return Report([], [make("C100", pack_path, 1, 1, "$", f"the pack cannot be loaded: {shown}")])
+    results: list[ScenarioResult] = []
+    out: list[Diagnostic] = []
+    files = sorted(Path(f) for f in (getattr(pack, "scenario_files", ()) or ()))
+    for f in files:
+        res, ds = run_file(f, pack, ruleset)
+        chosen = not select or (select in res.id if res is not None else select in f.stem)
+        if chosen:
+            out += ds
+            if res is not None:
+                results.append(res)
+    return Report(results, out)
+
+
+def standalone_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
+    """`slipstream validate` on a scenario file: its schema (the references need the pack and
+    are checked when `slipstream test` runs it)."""
+    return schema_diagnostics(KIND, data, src)

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Mutation run over the Formula Dé-style rules: does a scenario fail when a rule is broken?
+
+    .venv/bin/python tests/tools/mutate_formula_de.py [-k TEXT] [--jobs N]
+
+Each mutant breaks one rule of docs/rules/formula-de.md in the source of one engine module
+(rules.py, game.py or moves.py: a downshift cost, the blocked-lane limit, the collision order,
+the race order, ...). The module is compiled from a patched copy of its source in a fresh
+process (the files on disk are never touched), and the pack's rule scenarios run there
+(`slipstream test content/formula-de`). A mutant is *caught* when a scenario fails; the run
+exits non-zero unless every mutant is caught. Not part of the normal test run (about a
+second per mutant); tests/tools/test_mutate_formula_de.py checks that every edit still applies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PKG = "slipstream.engine.rulesets.formula_de."
+RULES, GAME, MOVES = PKG + "rules", PKG + "game", PKG + "moves"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    module: str
+    old: str  # text of the module, replaced once
+    new: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.module.rpartition('.')[2]}: {' '.join(self.new.split())[:70]}"
+
+
+MUTANTS = [
+    Mutant(RULES, '    if skip >= 2:\n        cost["brakes"] = 1',
+           '    if skip >= 3:\n        cost["brakes"] = 1'),
+    Mutant(RULES, '    if skip >= 3:\n        cost["engine"] = 1',
+           '    if skip >= 4:\n        cost["engine"] = 1'),
+    Mutant(RULES, 'MAX_SKIP = 3',
+           'MAX_SKIP = 4'),
+    Mutant(RULES, 'MAX_ABSORB = 7',
+           'MAX_ABSORB = 6'),
+    Mutant(RULES, '    if absorbed <= 3:\n        return {"brakes": absorbed}',
+           '    if absorbed <= 4:\n        return {"brakes": absorbed}'),
+    Mutant(RULES, '(required >= 3 and made <= 1)',
+           '(required >= 3 and made == 0)'),
+    Mutant(RULES, '(required == 2 and made == 0)',
+           '(required == 2 and made < 0)'),
+    Mutant(RULES, 'ONE_LAP_TYRE_LIMIT = 4',
+           'ONE_LAP_TYRE_LIMIT = 5'),
+    Mutant(RULES, '    if owed == tyres:\n        return 0, "spin"',
+           '    if owed == tyres:\n        return 0, "ok"'),
+    Mutant(RULES, '        return 0, "spin" if owed == 1 else "out"',
+           '        return 0, "spin"'),
+    Mutant(RULES, '    return 0, "out"\n',
+           '    return 0, "spin"\n'),
+    Mutant(RULES, '    return gear >= 5 and roll == max(faces)',
+           '    return gear >= 6 and roll == max(faces)'),
+    Mutant(RULES, 'ENGINE_DAMAGE_MAX = 4',
+           'ENGINE_DAMAGE_MAX = 3'),
+    Mutant(RULES, '    return roll == 1\n',
+           '    return roll <= 2\n'),
+    Mutant(RULES, '    if roll == 1:\n        return "stall"',
+           '    if roll == 0:\n        return "stall"'),
+    Mutant(RULES, 'FLYING_START_SQUARES = 4',
+           'FLYING_START_SQUARES = 3'),
+    Mutant(RULES, '        for value in sorted(set(rolls.values())):',
+           '        for value in sorted(set(rolls.values()), reverse=True):'),
+    Mutant(RULES, '            out += tied if len(tied) == 1 else order(tied)',
+           '            out += tied'),
+    Mutant(GAME, '            if g > car.gear + 1:\n                continue',
+           '            if g > car.gear + 2:\n                continue'),
+    Mutant(GAME, '            if cost and self.points(car, "transmission") == 0:\n                continue',
+           '            if False:\n                continue'),
+    Mutant(GAME, '        for q in near:\n            roll = self.black()\n            self.event("collision-roll", p=q, roll=roll)\n            if rules.collision_hit(roll):\n                self._body_hit(self.cars[q], "collision")\n        for q in near:\n            if car.out:\n                return\n            if self.cars[q].out:\n                self._body_hit(car, "collision")\n                continue\n',
+           '        for q in near:\n            roll = self.black()\n            self.event("collision-roll", p=q, roll=roll)\n            if rules.collision_hit(roll):\n                self._body_hit(self.cars[q], "collision")\n        for q in near:\n            if car.out:\n                return\n'),
+    Mutant(GAME, '            if c.gear < 5:\n                continue',
+           '            if c.gear < 5 or c.seat != roller:\n                continue'),
+    Mutant(GAME, '            car.gear = 1\n        self._count_stop',
+           '            pass\n        self._count_stop'),
+    Mutant(GAME, '        if not nocount:\n            car.stops += 1',
+           '        if True:\n            car.stops += 1'),
+    Mutant(GAME, '            self.cars[p].node, self.cars[p].progress = sp.index, track.grid_progress(gs)',
+           '            self.cars[p].node, self.cars[p].progress = sp.index, track.grid_progress(gs) if slot else 0'),
+    Mutant(GAME, '                if roll - k > brakes:\n                    break',
+           '                if roll - k > brakes + 1:\n                    break'),
+    Mutant(GAME, '            if blocker is not None:\n                self._body_hit(self.cars[blocker], "blocking")',
+           '            if blocker is not None:\n                pass'),
+    Mutant(GAME, '        self.queue = [c.seat for c in sorted(self.running(), key=lambda c: (-c.progress, spaces[c.node].lane))]',
+           '        self.queue = [c.seat for c in sorted(self.running(), key=lambda c: (c.progress, spaces[c.node].lane))]'),
+    Mutant(GAME, '        if car.progress >= self.laps * self.track.segments:',
+           '        if car.progress > self.laps * self.track.segments:'),
+    Mutant(GAME, '        if owed and not self.pool and self.points(car, "brakes") > 0:',
+           '        if False:'),
+    Mutant(GAME, '        most = min(t.owed, self.points(self.cars[t.car], "brakes"))',
+           '        most = min(t.owed - 1, self.points(self.cars[t.car], "brakes"))'),
+    Mutant(GAME, '        self.pool = options.get("wear_model", "advanced") == "basic"',
+           '        self.pool = False'),
+    Mutant(GAME, '        self.diagonal = bool(options.get("collision_diagonal", True))',
+           '        self.diagonal = True'),
+    Mutant(GAME, '        self.needs_points = bool(options.get("downshift_needs_points", True))',
+           '        self.needs_points = True'),
+    Mutant(GAME, '        return self.finished + [c.seat for c in running] + list(reversed(self.eliminated))',
+           '        return self.finished + [c.seat for c in running] + list(self.eliminated)'),
+    Mutant(MOVES, '                if to in occupied or (locked',
+           '                if (locked'),
+    Mutant(MOVES, '                nxt.add((to, locked or k in lock_after))',
+           '                nxt.add((to, locked))'),
+    Mutant(MOVES, '        if made < need:',
+           '        if made < need - 1:'),
+    Mutant(GAME, '        near = self.neighbours(car)\n',
+           '        near = self.neighbours(car)[::-1]\n'),
+    Mutant(GAME, '        faces = self.tables.gears[car.gear - 1]\n        roll = faces[',
+           '        faces = self.tables.gears[max(0, car.gear - 2)]\n        roll = faces['),
+    Mutant(GAME, 'if kind == "flying" else self._gear_roll(car)',
+           'if kind in ("flying", "normal") else self._gear_roll(car)'),
+    Mutant(GAME, 'key=lambda c: (-c.progress, spaces[c.node].lane))]',
+           'key=lambda c: (-c.progress, -spaces[c.node].lane))]'),
+    Mutant(GAME, '        return {c: int(table[laps][c]) for c in CATEGORIES}',
+           '        return {c: int(table[min(table)][c]) for c in CATEGORIES}'),
+    Mutant(GAME, '        if not car.started:\n            return [1]',
+           '        if not car.started:\n            return [1, 2]'),
+    Mutant(GAME, '            if kind == "stall":\n                return self._end_turn()',
+           '            if kind == "never":\n                return self._end_turn()'),
+    Mutant(GAME, '        if c.index != car.corner:\n            car.corner, car.stops = c.index, 0',
+           '        if c.index != car.corner:\n            car.corner = c.index'),
+]
+
+
+def mutated(src: str, m: Mutant) -> str | None:
+    """`src` with the mutant's edit, or None when its text is not there (a stale mutant)."""
+    return src.replace(m.old, m.new, 1) if m.old in src else None
+
+
+BOOT = r"""
+import importlib.abc, importlib.machinery, json, sys
+spec_in = json.loads(sys.argv[1])
+target = spec_in["module"]
+
+class Loader(importlib.machinery.SourceFileLoader):
+    def get_code(self, fullname):
+        src = self.get_data(self.path).decode("utf-8")
+        if spec_in["old"] not in src:
+            print(f"MUTANT-INVALID: the edit does not apply to {target}", file=sys.stderr)
+            sys.exit(99)
+        return compile(src.replace(spec_in["old"], spec_in["new"], 1), self.path, "exec", dont_inherit=True)
+
+class Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target_=None):
+        if fullname != target:
+            return None
+        for f in sys.meta_path:
+            if f is self or not hasattr(f, "find_spec"):
+                continue
+            spec = f.find_spec(fullname, path, target_)
+            if spec is not None:
+                spec.loader = Loader(fullname, spec.origin)
+                return spec
+        return None
+
+sys.meta_path.insert(0, Finder())
+from slipstream.engine.play.registry import get
+report = get("formula-de").run_scenarios(spec_in["pack"])
+failed = [r.id for r in report.results if not r.ok]
+print(json.dumps({"failed": failed, "malformed": len(report.diagnostics), "ran": len(report.results)}))
+sys.exit(1 if failed or report.diagnostics else 0)
+"""
+
+
+def run(m: Mutant) -> tuple[Mutant, str, str, float]:
+    t0 = time.perf_counter()
+    arg = json.dumps({"module": m.module, "old": m.old, "new": m.new, "pack": str(ROOT / "content" / "formula-de")})
+    proc = subprocess.run([sys.executable, "-c", BOOT, arg], cwd=ROOT, capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    if proc.returncode == 99:
+        return m, "INVALID", proc.stderr.strip().splitlines()[-1], dt
+    try:
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        # the engine raised: the scenarios did not pass either, but say so
+        return m, "caught", "crash: " + (proc.stderr.strip().splitlines() or ["?"])[-1], dt
+    if proc.returncode == 0:
+        return m, "NOT CAUGHT", "", dt
+    return m, "caught", ", ".join(out["failed"][:4]) + (" ..." if len(out["failed"]) > 4 else ""), dt
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-k", default="", help="only mutants whose name contains this")
+    ap.add_argument("--jobs", type=int, default=1)
+    args = ap.parse_args()
+    todo = [m for m in MUTANTS if args.k in m.name]
+    print(f"{len(todo)} mutants of the Formula Dé-style rules; scenarios: content/formula-de/tests")
+    bad = 0
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for m, result, detail, dt in pool.map(run, todo):
+            bad += result != "caught"
+            print(f"{result:11} {m.name:78} {detail} ({dt:.1f}s)", flush=True)
+    print(f"{len(todo) - bad} of {len(todo)} mutants caught")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
