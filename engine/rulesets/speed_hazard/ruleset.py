@@ -58,7 +58,7 @@ class SpeedHazard(BaseRuleset):
             "lookahead:4": "tries each card and speed 4 times on copies of the race (greedy play one round on)",
             "lookahead:16": "the same with 16 rollouts per option"}
     default_bots = ("greedy", "greedy", "random", "random")
-    file_kinds = {k: ((1,), _schema_only(k)) for k in KINDS}
+    file_kinds = {**{k: ((1,), _schema_only(k)) for k in KINDS}, "sh-scenario": ((1,), _schema_only("sh-scenario"))}
     track_features = NEEDS.features
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
@@ -73,6 +73,11 @@ class SpeedHazard(BaseRuleset):
         if getattr(pack, "decks", None) is None:
             raise ValueError(f"pack {pack.id!r} has no usable speed-and-hazard data (P044)")
         return SpeedHazardGame(track, pack.decks, [s.name for s in seats], seed, laps or track.laps, options, record)
+
+    def run_scenarios(self, pack: str, select: str = "") -> Any:
+        from slipstream.engine.rulesets.speed_hazard.scenarios import run_pack_scenarios
+
+        return run_pack_scenarios(pack, self, select)
 
     def make_bot(self, name: str, seed: int) -> Any:
         from slipstream.engine.rulesets.speed_hazard.bots import make_bot
