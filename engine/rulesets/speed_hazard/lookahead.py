@@ -59,11 +59,14 @@ class LookaheadBot:
     def rollout(self, game: Any, d: Decision, key: str, seed: int) -> float:
         """The score of seat `d.player` after choosing `key` and greedy play to the horizon."""
         me = d.player
-        log, game.log = game.log, []  # the race's log is not the rollout's: not copied
+        # the race's log and generator are not the rollout's: left out of the copy (a
+        # generator's state is 625 numbers to copy; the rollout deals its own dice)
+        log, rng = game.log, game.rng
+        game.log, game.rng = [], None
         try:
             g = game.copy()
         finally:
-            game.log = log
+            game.log, game.rng = log, rng
         g.record = False
         rng = random.Random(seed)
         for deck in (g.hazard_deck, g.nitrous_deck, g.equip_deck):

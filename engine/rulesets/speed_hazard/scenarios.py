@@ -292,7 +292,7 @@ def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, decks: Decks
                 out.append(_diag(src, "C109", ("cars", i, k), f"{k} {c[k]} is not a multiple of 10 km/h"))
         if c.get("lap", 1) > data.get("laps", track.laps):
             out.append(_diag(src, "C109", ("cars", i, "lap"), "a lap beyond the race's laps"))
-        for k, v in c.get("tokens", {}).items():
+        for k in c.get("tokens", {}):
             if k not in kinds:
                 out.append(_diag(src, "C103", ("cars", i, "tokens", k), f"no token kind {k!r}", hint="kinds: " + ", ".join(kinds)))
         for j, e in enumerate(c.get("equipment", [])):
@@ -326,7 +326,7 @@ def build_game(sc: Prepared) -> tuple[SpeedHazardGame, ScriptedDice | None]:
     dice = None
     if "dice" in d or "bot" not in d:
         dice = ScriptedDice(d.get("dice", []), sc.decks.setup.die)
-        g.rng = dice  # type: ignore[assignment]
+        g.rng = dice
     if sc.squares and sc.squares[0] is not None:
         _place(g, sc)
     ids = {w: _deck_ids(sc.decks, w) for w in DECKS}
