@@ -32,3 +32,15 @@ def test_golden_log_replays_identically(path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.chdir(ROOT)  # the header names the pack by its path from the repository root
     rep = replay_lines(path.read_text().splitlines())
     assert rep.identical, f"{rep.message} at line {rep.line}: {REGEN}"
+
+
+def test_every_event_of_the_golden_logs_but_single_steps_is_told_in_a_sentence():
+    from slipstream.engine.rulesets.speed_hazard.ruleset import RULESET
+
+    untold = set()
+    for p in GOLDEN:
+        for line in p.read_text().splitlines()[1:-1]:
+            e = json.loads(line)
+            if e["t"] == "event" and e["ev"] not in ("step", "order") and not RULESET.describe(e):
+                untold.add(e["ev"])
+    assert untold == set()

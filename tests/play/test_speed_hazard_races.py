@@ -89,3 +89,15 @@ def test_view_and_cars_show_every_seat():
     assert len(RULESET.cars(g)) == 3
     labels = [k for k, _ in RULESET.view(g, 0)]
     assert labels[:5] == ["speed", "maximum", "damage", "tokens", "luck"] and "lap" in labels
+
+
+def test_the_generic_race_recorder_shows_a_race_frame_by_frame():
+    from slipstream.engine.play.watch import Recorder
+
+    pack = load_pack(PACK)
+    g = RULESET.new_game(pack, pack.tracks["redline-loop"], seats_of(("greedy", "random")), 6, {}, laps=1)
+    rec = Recorder(RULESET, g, ["A", "B"])
+    rec.play_bots({i: make_bot(b, bot_seed(6, i)) for i, b in enumerate(("greedy", "random"))})
+    assert rec.over and len(rec.frames) > 50
+    assert any(f.events for f in rec.frames) and all(len(f.cars_after) == 2 for f in rec.frames)
+    assert any("km/h" in v for f in rec.frames[1:] for _, v in f.view)

@@ -510,3 +510,46 @@ def test_copy_is_independent():
     h = g.copy()
     h.cars[0].speed = 99
     assert g.cars[0].speed != 99
+
+
+def test_cars_beyond_the_grid_slots_line_up_behind_the_grid():
+    t = track(lanes=1)
+    g = SpeedHazardGame(t, load_pack(str(PACK)).decks, [f"P{i + 1}" for i in range(4)], 3, 3, {})
+    places = sorted((c.progress, g.b.name[c.node]) for c in g.cars)
+    assert places == [(-4, "0:36"), (-3, "0:37"), (-2, "0:38"), (-1, "0:39")]
+
+
+def test_nitrous_until_the_curve_keeps_the_speed_into_the_next_turn_then_drops_leaving_the_curve():
+    g, d = game(track("  - {name: a, from: 20, to: 21, speed: 200}\n", segments=80), nitrous_until="curve")
+    put(g, 0, 1, 0, speed=130)
+    g.nitrous_deck = [next(i for i, c in enumerate(g.decks.nitrous) if c.id == "shot-40")] + g.nitrous_deck
+    play(g, 0, "card accelerate")
+    choose(g, "nitrous")
+    drive(g, 0, 1)
+    c = g.cars[0]
+    assert c.progress == 17 and c.speed == 170 and c.nitrous  # the turn is over, the nitrous is not
+    play(g, 0, "card ram")
+    drive(g, 0, 1)
+    # dropped to 140 on leaving the curve at 22: the move ends as if begun at 140 (14 squares, Readings 17)
+    assert c.progress == 17 + 14 and c.speed == 140 and not c.nitrous
+    assert {"ev": "speed", "p": 0, "speed": 140, "why": "nitrous over", "t": "event"} in g.log
+
+
+def test_sabotage_without_the_start_square_option_drops_only_on_squares_entered():
+    g, d = game(track(), sabotage_start_square=False)
+    put(g, 0, 1, 0, speed=30)
+    play(g, 0, "card sabotage")
+    drive(g, 0, 1)
+    assert {k.split()[1] for k in g.pending.keys()} == {"1:1", "1:2"}
+    g2, _ = game(track(), sabotage_start_square=False)
+    put(g2, 0, 1, 0, speed=10)
+    assert "card sabotage" not in [k for k, _ in g2.card_options(0)]
+
+
+def test_closed_pit_entries_open_only_with_the_option():
+    extra = PIT.replace('    - {from: "0:10", to: 0, speed: 30}\n',
+                        '    - {from: "0:10", to: 0, speed: 30}\n    - {from: "0:12", to: 1, speed: 20, main: false}\n')
+    for option, want in ((False, False), (True, True)):
+        g, d = game(track(pit=extra), all_pit_entries=option)
+        put(g, 0, 0, 12, speed=10)
+        assert any(x >= g.m for x in g.step_nodes(g.cars[0])) is want

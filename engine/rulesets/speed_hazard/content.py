@@ -271,6 +271,8 @@ def _read_setup(b: Build, f: Any) -> Setup:
             _speeds(b, f, ("tokens", "kinds", i, "slow"), t["slow"])
     if d["speed"]["maximum"] > d["speed"]["cap"]:
         raise _bad(b, f, ("speed", "maximum"), "the starting maximum is above the repair cap", hint="keep maximum <= cap")
+    if d["speed"]["start"] > d["speed"]["maximum"]:
+        raise _bad(b, f, ("speed", "start"), "the starting speed is above the starting maximum", hint="keep start <= maximum")
     kinds = tuple(TokenKind(t["id"], t["name"], int(t.get("damage", 0)), int(t.get("hazards", 0)), int(t.get("slow", 0)))
                   for t in d["tokens"]["kinds"])
     dice = d["dice"]

@@ -125,22 +125,41 @@ class SpeedHazardGame:
         self.grid = list(range(len(names)))  # seat per grid slot, pole first: drawn by lot (house)
         self.rng.shuffle(self.grid)
         cars: dict[int, Car] = {}
+        places = self._grid_places(len(names))
         for slot, p in enumerate(self.grid):
-            gs = track.grid[slot % len(track.grid)]
-            sp = track.space_at(gs.lane, gs.segment)
-            assert sp is not None
+            sp, progress = places[slot]
             tokens = {}
             for k in kinds:
                 take = min(setup.token_start, self.supply[k])
                 self.supply[k] -= take
                 tokens[k] = take
-            cars[p] = Car(p, sp.index, track.grid_progress(gs), setup.start, setup.maximum, setup.luck, tokens,
+            cars[p] = Car(p, sp, progress, setup.start, setup.maximum, setup.luck, tokens,
                           goal=laps * self.n)
         self.cars: list[Car] = [cars[p] for p in range(len(names))]
         self.event("grid", order=self.grid)
         self._start_round()
 
     # --- plumbing ---------------------------------------------------------------------------
+
+    def _grid_places(self, cars: int) -> list[tuple[int, int]]:
+        """(square, progress) per grid slot; cars beyond the track's slots line up on the free
+        squares behind the grid, inner lane first (Readings 30)."""
+        track = self.track
+        out: list[tuple[int, int]] = []
+        for gs in track.grid[:cars]:
+            sp = track.space_at(gs.lane, gs.segment)
+            if sp is not None and all(sp.index != x for x, _ in out):
+                out.append((sp.index, track.grid_progress(gs)))
+        back = min((pr for _, pr in out), default=0)
+        while len(out) < cars and back > -self.n:
+            back -= 1
+            for lane in range(track.lanes):
+                sp = track.space_at(lane, back % self.n)
+                if sp is not None and len(out) < cars and all(sp.index != x for x, _ in out):
+                    out.append((sp.index, back))
+        if len(out) < cars:
+            raise ValueError(f"the track has room for {len(out)} cars, not {cars}")
+        return out
 
     def event(self, ev: str, **data: Any) -> None:
         if self.record:
@@ -997,9 +1016,8 @@ class SpeedHazardGame:
     # --- the protocol -----------------------------------------------------------------------
 
     def copy(self) -> SpeedHazardGame:
-        # the board, decks and tables never change after setup: shared, not copied (13x faster)
-        shared = (self.track, self.decks, self.b, self.equip_by_id, self.token_kinds, self.actions, self.wall_squares)
-        return copy.deepcopy(self, {id(x): x for x in shared})
+        memo = {id(self.track): self.track, id(self.decks): self.decks, id(self.b): self.b}
+        return copy.deepcopy(self, memo)
 
     def standings(self) -> list[int]:
         alive = sorted((c for c in self.cars if not c.wreck and c.seat != self.winner), key=lambda c: (-c.progress, c.seat))

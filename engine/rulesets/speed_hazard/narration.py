@@ -25,7 +25,7 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
     "reveal": lambda e, w: "cards: " + ", ".join(f"{w(int(p))} {k.split()[1]}" for p, k in e["cards"].items()),
     "turn": lambda e, w: f"{w(e['p'])} plays {e['card']} at {e['speed']} km/h (maximum {e['maximum']})",
     "speed": lambda e, w: f"{w(e['p'])} now at {e['speed']} km/h ({e['why']})",
-    "move": lambda e, w: f"{w(e['p'])} drives {e['steps']} squares to {e['to']}",
+    "move": lambda e, w: f"{w(e['p'])} drives {e['steps']} square{'s' if e['steps'] != 1 else ''} to {e['to']}",
     "hazards": lambda e, w: f"{w(e['p'])} owes {e['n']} hazard card{'s' if e['n'] != 1 else ''}"
                             + (f" in curve {int(e['at']) + 1}" if str(e["at"]).isdigit() else ""),
     "hazard": lambda e, w: f"{w(e['p'])} draws hazard {e['card']}",
@@ -45,7 +45,7 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
     "token-hit": lambda e, w: f"{w(e['p'])} hits {e['kind']} on {e['at']}" + (" (immune)" if e.get("immune") else ""),
     "pit": lambda e, w: f"{w(e['p'])} enters the pit road at {e['entry']}",
     "buy": lambda e, w: f"{w(e['p'])} buys {e['what']}",
-    "pit-stop": lambda e, w: f"{w(e['p'])} is done in the pit road: maximum maximum {e['maximum']} km/h",
+    "pit-stop": lambda e, w: f"{w(e['p'])} is done in the pit road, maximum now {e['maximum']} km/h",
     "pit-wait": lambda e, w: f"{w(e['p'])} waits in the pit road ({e['why']})",
     "pit-exit": lambda e, w: f"{w(e['p'])} leaves the pit road onto {e['to']}",
     "extra-lap": lambda e, w: f"{w(e['p'])} must drive one more lap (no win through the pit road)",
