@@ -554,8 +554,3 @@ def run_pack_scenarios(pack_path: str, ruleset: Any, select: str = "") -> Report
                 results.append(res)
     return Report(results, out)
 
-
-def standalone_checker(data: Any, src: SourceMap) -> list[Diagnostic]:
-    """`slipstream validate` on a scenario file: its schema (the references need the pack and
-    are checked when `slipstream test` runs it)."""
-    return schema_diagnostics(KIND, data, src)
