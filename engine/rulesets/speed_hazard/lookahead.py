@@ -2,10 +2,11 @@
 
 At the decisions that set the speed of a turn (the secret card, the Brake and Accelerate
 amounts, a nitrous draw) it tries every option N times: on a copy of the race it makes the
-choice, lets greedy bots drive every car to the end of the round after next (`HORIZON`), and
+choice, lets greedy bots drive every car to the end of the next round (`HORIZON`), and
 scores where its car got to (progress, the speed it carries against the curve ahead, its
 maximum, a wreck or a win) against the rivals. The option with the best mean wins; ties go to
-the greedy bot's own choice. Every other decision is the greedy bot's.
+the greedy bot's own choice, which an option must beat by MARGIN on the mean to be taken (a
+few rollouts are noisy: deviating on noise lost to greedy). Every other decision is greedy's.
 
 It sees only what a player sees. Each rollout deals the hidden information afresh from the
 bot's own generator: the hazard, nitrous and equipment decks are shuffled, the damage dice come
@@ -31,6 +32,7 @@ MAXIMUM = 0.8  # worth of 10 km/h of maximum
 RIVALS = 0.3  # weight of the rivals' mean score, subtracted
 WRECK = 60.0
 WIN = 1000.0
+MARGIN = 1.0  # mean score another option must gain over greedy's choice to be taken
 DECISION_CAP = 5_000  # per rollout (a round is a few dozen decisions)
 
 
@@ -47,7 +49,8 @@ class LookaheadBot:
         if len(keys) == 1 or d.kind not in KINDS:
             return fallback
         seeds = [self.rng.getrandbits(63) for _ in range(self.budget)]
-        best, best_v = fallback, sum(self.rollout(game, d, fallback, s) for s in seeds)
+        base = sum(self.rollout(game, d, fallback, s) for s in seeds)
+        best, best_v = fallback, base + MARGIN * len(seeds)  # greedy's choice unless clearly beaten
         for key in keys:
             if key == fallback:
                 continue
