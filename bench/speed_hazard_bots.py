@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Speed-and-hazard bot comparisons: seeded 4-car races on the bundled track, 95% intervals.
 
-    .venv/bin/python bench/speed_hazard_bots.py [--races 500] [--jobs 2] [--lookahead lookahead:4]
+    .venv/bin/python bench/speed_hazard_bots.py [--races 500] [--jobs 2] [--lookahead lookahead:8]
 
 - greedy vs random: 2 greedy + 2 random cars, the seats rotated with the seed; the share of
   races a greedy car wins (no difference: 0.5).
@@ -77,7 +77,7 @@ def main() -> None:
     ap.add_argument("--races", type=int, default=500)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--first-seed", type=int, default=1)
-    ap.add_argument("--lookahead", default="lookahead:4")
+    ap.add_argument("--lookahead", default="lookahead:8")
     ap.add_argument("--only", choices=("greedy", "lookahead"), default=None)
     args = ap.parse_args()
     _, secs = run(("random",) * 4, args.races, args.jobs, args.first_seed)

@@ -56,6 +56,7 @@ class SpeedHazard(BaseRuleset):
     bots = {"random": "picks any legal option", "greedy": "manages its speed against the curves ahead, rams when it pays, "
             "pits when damaged",
             "lookahead:4": "tries each card and speed 4 times on copies of the race (greedy play one round on)",
+            "lookahead:8": "the same with 8 rollouts per option",
             "lookahead:16": "the same with 16 rollouts per option"}
     default_bots = ("greedy", "greedy", "random", "random")
     file_kinds = {**{k: ((1,), _schema_only(k)) for k in KINDS}, "sh-scenario": ((1,), _schema_only("sh-scenario"))}
