@@ -1,4 +1,5 @@
-"""Bots of the speed-and-hazard ruleset: `random` (any legal option) and `greedy`."""
+"""Bots of the speed-and-hazard ruleset: `random` (any legal option), `greedy` and
+`lookahead:N` (Monte Carlo rollouts over game.copy(), N per option: lookahead.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ class RandomBot:
 
 
 def make_bot(name: str, seed: int) -> Any:
+    if name.startswith("lookahead"):
+        from slipstream.engine.rulesets.speed_hazard.lookahead import LookaheadBot, parse
+
+        return LookaheadBot(seed, parse(name) or 8)
     if name == "greedy":
         from slipstream.engine.rulesets.speed_hazard.greedy import GreedyBot
 

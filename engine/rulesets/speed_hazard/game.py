@@ -262,7 +262,7 @@ class SpeedHazardGame:
             return rules.order_key(cards[p].number + late, c.speed, c.progress, lane, c.pit_seq, p)
 
         self.queue = sorted(self._hidden, key=key)
-        self.event("order", order=self.queue)
+        self.event("order", order=list(self.queue))  # a copy: the queue empties as the cars move
         self._next_car()
 
     def _card_of(self, p: int, key: str) -> ActionCard:

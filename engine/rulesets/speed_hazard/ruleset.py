@@ -55,9 +55,12 @@ class SpeedHazard(BaseRuleset):
     options = OPTIONS
     players = (1, 6)
     bots = {"random": "picks any legal option", "greedy": "manages its speed against the curves ahead, rams when it pays, "
-            "pits when damaged"}
+            "pits when damaged",
+            "lookahead:4": "tries each card and speed 4 times on copies of the race (greedy play one round on)",
+            "lookahead:8": "the same with 8 rollouts per option",
+            "lookahead:16": "the same with 16 rollouts per option"}
     default_bots = ("greedy", "greedy", "random", "random")
-    file_kinds = {k: ((1,), _schema_only(k)) for k in KINDS}
+    file_kinds = {**{k: ((1,), _schema_only(k)) for k in KINDS}, "sh-scenario": ((1,), _schema_only("sh-scenario"))}
     track_features = NEEDS.features
     secret_kinds = ("card",)  # the card is chosen in secret, revealed when all have chosen
 
@@ -73,6 +76,11 @@ class SpeedHazard(BaseRuleset):
         if getattr(pack, "decks", None) is None:
             raise ValueError(f"pack {pack.id!r} has no usable speed-and-hazard data (P044)")
         return SpeedHazardGame(track, pack.decks, [s.name for s in seats], seed, laps or track.laps, options, record)
+
+    def run_scenarios(self, pack: str, select: str = "") -> Any:
+        from slipstream.engine.rulesets.speed_hazard.scenarios import run_pack_scenarios
+
+        return run_pack_scenarios(pack, self, select)
 
     def make_bot(self, name: str, seed: int) -> Any:
         from slipstream.engine.rulesets.speed_hazard.bots import make_bot

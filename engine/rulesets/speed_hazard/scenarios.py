@@ -1,0 +1,631 @@
+"""Speed-and-hazard rule scenarios (`sh-scenario/1`, docs/speed-hazard-scenarios.md).
+
+A scenario sets up cars (square or pit road, speed, maximum, luck, tokens, equipment, insanity
+cards, wrecks), hazard tokens on squares and the tops of the hazard, nitrous and equipment decks,
+scripts the damage dice (the points each die shows, in order), gives some cars their turn with a
+card (`play:`) or starts the round's secret choice, applies decisions or lets a bot play, and
+compares the outcome. `slipstream test PACK` runs every scenario in the pack's `tests/` folder.
+A malformed scenario gives coded diagnostics (schema, C1xx) with file, line, column and JSON
+path; a failure names the line of the expectation or decision that differed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from slipstream.engine.core.diagnostics import Diagnostic, make
+from slipstream.engine.core.schema import schema_diagnostics
+from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
+from slipstream.engine.play.scenarios import Report, ScenarioResult, report_pos
+from slipstream.engine.rulesets.speed_hazard.content import Decks
+from slipstream.engine.rulesets.speed_hazard.game import NO_CORNER, SpeedHazardGame
+from slipstream.engine.rulesets.speed_hazard.ruleids import cover_ids
+from slipstream.engine.tracks.track import Track
+
+KIND = "sh-scenario"
+TAG = f"{KIND}/1"
+PIT = "pit"
+DECKS = ("hazards", "nitrous", "equipment")
+
+
+class DiceOut(Exception):
+    """The script holds no more damage dice and the game rolled one."""
+
+
+class ScriptedDice:
+    """Stands in for the game's generator: `randrange` is a damage die showing the next
+    scripted points; `shuffle` keeps the order (a stacked deck stays stacked when it is
+    shuffled anew)."""
+
+    def __init__(self, rolls: Sequence[int], faces: Sequence[int]) -> None:
+        self.left = list(rolls)
+        self.faces = list(faces)
+
+    def randrange(self, n: int) -> int:
+        if not self.left:
+            raise DiceOut()
+        return self.faces.index(self.left.pop(0))
+
+    def shuffle(self, xs: list[Any]) -> None:
+        pass
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A checked scenario, ready to run."""
+
+    id: str
+    file: str
+    data: dict[str, Any]
+    src: SourceMap
+    decks: Decks
+    track: Track
+    laps: int
+    options: dict[str, Any]
+    squares: list[int | None]  # per car its main square (-1: in the pit road; None: from the grid)
+    covers: tuple[str, ...]
+    ruleset: Any  # the ruleset object: its options and bots
+
+
+def _diag(src: SourceMap, code: str, path: PathKey, msg: str, hint: str | None = None) -> Diagnostic:
+    pos = src.value(path)
+    return make(code, src.file, pos.line, pos.column, json_path(path), msg, hint=hint)
+
+
+def _line(src: SourceMap, path: PathKey) -> int:
+    return src.value(path).line
+
+
+def resolve_square(track: Track, at: Any) -> tuple[int | None, str]:
+    """The main square a scenario square names (`L:S`, or `{corner, lane, square}`), or (None, why)."""
+    if isinstance(at, dict):
+        c = next((c for c in track.corners if c.name == at["corner"]), None)
+        if c is None:
+            return None, f"no curve named {at['corner']!r} (curves: {', '.join(x.name for x in track.corners) or 'none'})"
+        name = f"{at['lane']}:{(c.first + at.get('square', 0)) % track.segments}"
+    else:
+        name = at
+    sp = track.space_named(name)
+    if sp is None or sp.index >= len(track.spaces) or track.spaces[sp.index] is not sp:
+        return None, f"{name} is not a square of the track"
+    return sp.index, ""
+
+
+def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Track | None, list[Diagnostic]]:
+    from slipstream.engine.tracks.load import check_track_data
+
+    spec = data["track"]
+    lanes = spec["lanes"]
+    if "layout" in spec:
+        layout = list(spec["layout"])
+    elif "squares" in spec:
+        layout = [" ".join(["o"] * spec["squares"]) for _ in range(lanes)]
+    else:
+        return None, [_diag(src, "C108", ("track",), "the inline track needs `squares` or `layout`")]
+    if "grid" in spec:
+        grid = spec["grid"]
+    else:
+        n = len(layout[0].split()) if layout else 0
+        grid = [{"lane": k % lanes, "segment": n - 1 - k // lanes} for k in range(min(max(ncars, 1), lanes * max(n - 1, 0)))]
+    tdata: dict[str, Any] = {"slipstream": "track/2", "id": data["id"], "laps": data.get("laps", 3),
+                             "lanes": lanes, "layout": layout, "grid": grid}
+    for k in ("corners", "links", "pit", "features"):
+        if k in spec:
+            tdata[k] = spec[k]
+    sub = SourceMap(src.file)
+    for mine, theirs in ((src.values, sub.values), (src.keys, sub.keys)):
+        for path, pos in mine.items():
+            if path[:1] == ("track",):
+                theirs[path[1:]] = pos
+    track, tdiags = check_track_data(tdata, sub)
+    errors = [d for d in tdiags if d.is_error]
+    out = [make("C108", d.file, d.line, d.column, "$.track" + d.path[1:], f"inline track: {d.message}", hint=d.hint)
+           for d in errors]
+    return (None if errors else track), out
+
+
+def _deck_ids(decks: Decks, which: str) -> list[str]:
+    cards = {"hazards": decks.hazards, "nitrous": decks.nitrous, "equipment": decks.equipment}[which]
+    return [c.id for c in cards]
+
+
+def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[Prepared | None, list[Diagnostic]]:
+    """Schema and reference checks of one scenario against a speed-and-hazard pack (`ruleset`:
+    the ruleset object, for its options and bots)."""
+    diags = schema_diagnostics(KIND, data, src)
+    if diags:
+        return None, diags
+    decks: Decks | None = getattr(pack, "decks", None)
+    if decks is None:
+        return None, [_diag(src, "C100", (), "the pack has no usable speed-and-hazard decks (P044)")]
+    known = cover_ids(decks)
+    for i, cov in enumerate(data["covers"]):
+        if cov not in known:
+            diags.append(_diag(src, "C105", ("covers", i), f"covers unknown {cov.partition(':')[0]} {cov.partition(':')[2]!r}",
+                               hint="rule ids: docs/speed-hazard-scenarios.md; cards by their pack ids"))
+    specs = {s.name: s for s in ruleset.options}
+    for k, v in (data.get("options") or {}).items():
+        spec = specs.get(k)
+        if spec is None:
+            diags.append(_diag(src, "C107", ("options", k), f"unknown rule option {k!r}", hint="options: " + ", ".join(specs)))
+        elif spec.problem(v) is not None:
+            diags.append(_diag(src, "C107", ("options", k), str(spec.problem(v))))
+    cars = data["cars"]
+    tspec = data.get("track")
+    track: Track | None
+    if isinstance(tspec, dict):
+        track, tdiags = _inline_track(data, src, len(cars))
+        diags += tdiags
+    else:
+        track = pack.tracks.get(tspec) if tspec is not None else next(iter(pack.tracks.values()), None)
+        if track is None:
+            diags.append(_diag(src, "C101", ("track",) if tspec is not None else (),
+                               f"unknown track {tspec!r}" if tspec is not None else "the pack has no track; give `track:`",
+                               hint="tracks: " + ", ".join(sorted(pack.tracks))))
+    if "bot" in data and data["bot"] not in ruleset.bots:
+        diags.append(_diag(src, "C105", ("bot",), f"unknown bot {data['bot']!r}", hint="bots: " + ", ".join(ruleset.bots)))
+    faces = decks.setup.die
+    for i, r in enumerate(data.get("dice", [])):
+        if r not in faces:
+            diags.append(_diag(src, "C110", ("dice", i), f"no face of the damage die shows {r} points "
+                                                          f"(faces: {', '.join(str(f) for f in faces)})"))
+    for which, ids in (data.get("decks") or {}).items():
+        if which not in DECKS:
+            continue
+        have = _deck_ids(decks, which)
+        for i, cid in enumerate(ids):
+            if cid not in have:
+                diags.append(_diag(src, "C102", ("decks", which, i), f"no card {cid!r} in the {which} deck",
+                                   hint="cards: " + ", ".join(dict.fromkeys(have))))
+            elif ids[: i + 1].count(cid) > have.count(cid):
+                diags.append(_diag(src, "C102", ("decks", which, i), f"the {which} deck holds {have.count(cid)} {cid!r}, "
+                                                                    f"the scenario stacks more"))
+    if track is None:
+        return None, diags
+    laps = data.get("laps", track.laps)
+    squares, cdiags = _check_cars(data, src, track, decks)
+    diags += cdiags
+    n = len(cars)
+    kinds = [k.id for k in decks.setup.tokens]
+    occupied = {x for x in squares if x is not None and x >= 0}
+    for sq, kind in (data.get("board") or {}).items():
+        node, why = resolve_square(track, sq)
+        if node is None:
+            diags.append(_diag(src, "C104", ("board", sq), why))
+        if kind not in kinds:
+            diags.append(_diag(src, "C103", ("board", sq), f"no token kind {kind!r}", hint="kinds: " + ", ".join(kinds)))
+        elif node in occupied:
+            diags.append(_diag(src, "C104", ("board", sq), f"a token on {sq}, where a car stands"))
+    actions = {a.id for a in decks.actions}
+    equipment = {e.id: e for e in decks.equipment}
+    for i, pl in enumerate(data.get("play", [])):
+        if pl["car"] >= n:
+            diags.append(_diag(src, "C106", ("play", i, "car"), f"no car {pl['car']} (cars 0 to {n - 1})"))
+        kind, _, cid = pl["card"].partition(" ")
+        if (kind == "card" and cid not in actions) or (kind == "equip" and (cid not in equipment or equipment[cid].action is None)):
+            what = "action card" if kind == "card" else "equipment card that plays as an action"
+            diags.append(_diag(src, "C102", ("play", i, "card"), f"no {what} {cid!r}",
+                               hint="action cards: " + ", ".join(sorted(actions))))
+    if "play" in data and squares and squares[0] is None:
+        diags.append(_diag(src, "C106", ("play",), "`play` needs cars set on squares (`at:`)"))
+    ex = data["expect"]
+    if len(ex.get("cars", [])) > n:
+        diags.append(_diag(src, "C106", ("expect", "cars", n), f"more expected cars than the {n} cars"))
+    for key in ("grid", "standings", "order"):
+        for i, p in enumerate(ex.get(key, [])):
+            if p >= n:
+                diags.append(_diag(src, "C106", ("expect", key, i), f"no car {p} (cars 0 to {n - 1})"))
+    for key in ("winner",):
+        if key in ex and ex[key] is not None and ex[key] >= n:
+            diags.append(_diag(src, "C106", ("expect", key), f"no car {ex[key]} (cars 0 to {n - 1})"))
+    pend = ex.get("pending")
+    if isinstance(pend, dict) and pend.get("car", 0) >= n:
+        diags.append(_diag(src, "C106", ("expect", "pending", "car"), f"no car {pend['car']} (cars 0 to {n - 1})"))
+    for i, want in enumerate(ex.get("cars", [])):
+        if "at" in want and want["at"] != PIT:
+            node, why = resolve_square(track, want["at"])
+            if node is None:
+                diags.append(_diag(src, "C104", ("expect", "cars", i, "at"), why))
+        for k in want.get("tokens", {}):
+            if k not in kinds:
+                diags.append(_diag(src, "C103", ("expect", "cars", i, "tokens", k), f"no token kind {k!r}",
+                                   hint="kinds: " + ", ".join(kinds)))
+    for sq in ex.get("board", {}):
+        node, why = resolve_square(track, sq)
+        if node is None:
+            diags.append(_diag(src, "C104", ("expect", "board", sq), why))
+    if diags:
+        return None, diags
+    return Prepared(data["id"], src.file, data, src, decks, track, laps, dict(data.get("options") or {}), squares,
+                    tuple(data["covers"]), ruleset), []
+
+
+def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, decks: Decks) -> tuple[list[int | None], list[Diagnostic]]:
+    cars = data["cars"]
+    out: list[Diagnostic] = []
+    squares: list[int | None] = [None] * len(cars)
+    setup = decks.setup
+    kinds = [k.id for k in setup.tokens]
+    hazards = {h.id: h for h in decks.hazards}
+    equipment = [e.id for e in decks.equipment]
+    if not any("at" in c for c in cars):
+        for i, c in enumerate(cars):
+            for k in c:
+                if k != "name":
+                    out.append(_diag(src, "C109", ("cars", i, k), f"a car on the grid takes only `name`, not `{k}`",
+                                     hint="give every car `at:` to set up a position"))
+        if len(cars) > len(track.grid):
+            out.append(_diag(src, "C104", ("cars",), f"{len(cars)} cars but the track has {len(track.grid)} grid slots"))
+        return squares, out
+    seen: dict[int, int] = {}
+    for i, c in enumerate(cars):
+        if "at" not in c:
+            out.append(_diag(src, "C104", ("cars", i), f"car {i} has no `at:` while other cars do",
+                             hint="give every car a square (or `pit`), or none to start from the grid"))
+            continue
+        if c["at"] == PIT:
+            if track.pit is None or not any(e.main for e in track.pit.entries):
+                out.append(_diag(src, "C104", ("cars", i, "at"), "the track has no pit road with a main entry"))
+                continue
+            squares[i] = -1
+        else:
+            node, why = resolve_square(track, c["at"])
+            if node is None:
+                out.append(_diag(src, "C104", ("cars", i, "at"), why))
+                continue
+            squares[i] = node
+            if node in seen:
+                out.append(_diag(src, "C104", ("cars", i, "at"), f"cars {seen[node]} and {i} stand on the same square"))
+            seen[node] = i
+        maximum = c.get("maximum", setup.maximum)
+        speed = c.get("speed", 0)
+        if maximum > setup.cap:
+            out.append(_diag(src, "C109", ("cars", i, "maximum"), f"a maximum above the cap of {setup.cap} km/h"))
+        if speed > maximum and not c.get("nitrous"):
+            out.append(_diag(src, "C109", ("cars", i, "speed"), f"a speed of {speed} km/h above the car's maximum of "
+                                                               f"{maximum} (only in nitrous mode, `nitrous: true`)"))
+        for k in ("speed", "maximum"):
+            if c.get(k, 0) % 10:
+                out.append(_diag(src, "C109", ("cars", i, k), f"{k} {c[k]} is not a multiple of 10 km/h"))
+        if c.get("lap", 1) > data.get("laps", track.laps):
+            out.append(_diag(src, "C109", ("cars", i, "lap"), "a lap beyond the race's laps"))
+        for k in c.get("tokens", {}):
+            if k not in kinds:
+                out.append(_diag(src, "C103", ("cars", i, "tokens", k), f"no token kind {k!r}", hint="kinds: " + ", ".join(kinds)))
+        for j, e in enumerate(c.get("equipment", [])):
+            if e not in equipment:
+                out.append(_diag(src, "C102", ("cars", i, "equipment", j), f"no equipment card {e!r}",
+                                 hint="equipment: " + ", ".join(dict.fromkeys(equipment))))
+        for j, h in enumerate(c.get("insanity", [])):
+            if h not in hazards or not (hazards[h].insanity and hazards[h].keep):
+                out.append(_diag(src, "C102", ("cars", i, "insanity", j), f"{h!r} is not an insanity card that is kept",
+                                 hint="kept insanity cards: " + ", ".join(k for k, v in hazards.items() if v.insanity and v.keep)))
+    return squares, out
+
+
+# --- running -------------------------------------------------------------------------------------
+
+def _take(deck: list[Any], items: Sequence[Any]) -> list[Any]:
+    """`items` (kept in order) taken out of `deck`, one copy each."""
+    rest = list(deck)
+    for x in items:
+        rest.remove(x)
+    return rest
+
+
+def build_game(sc: Prepared) -> tuple[SpeedHazardGame, ScriptedDice | None]:
+    """The scenario's position: the race from its grid, or the cars set where it says; decks
+    stacked, the damage dice scripted (or the seeded generator when a bot plays unscripted)."""
+    d = sc.data
+    names = [c.get("name", f"P{i + 1}") for i, c in enumerate(d["cars"])]
+    seed = d.get("seed", 0)
+    g = SpeedHazardGame(sc.track, sc.decks, names, seed, sc.laps, sc.options)
+    dice = None
+    if "dice" in d or "bot" not in d:
+        dice = ScriptedDice(d.get("dice", []), sc.decks.setup.die)
+        g.rng = dice
+    if sc.squares and sc.squares[0] is not None:
+        _place(g, sc)
+    ids = {w: _deck_ids(sc.decks, w) for w in DECKS}
+    stacked = {k: v for k, v in (d.get("decks") or {}).items() if k in DECKS}
+    only = bool((d.get("decks") or {}).get("only"))
+    for which, want in stacked.items():
+        if which == "equipment":
+            g.equip_deck = list(want) + _take(g.equip_deck, want)
+        else:
+            deck = g.hazard_deck if which == "hazards" else g.nitrous_deck
+            idx: list[int] = []
+            for cid in want:
+                idx.append(next(i for i, x in enumerate(ids[which]) if x == cid and i not in idx and i in deck))
+            rest = [i for i in deck if i not in idx]
+            if which == "hazards":
+                g.hazard_deck = idx + rest
+            else:
+                g.nitrous_deck = idx + rest
+            if only:
+                if which == "hazards":
+                    g.hazard_deck, g.hazard_used = idx, sorted(rest) + g.hazard_used
+                else:
+                    g.nitrous_deck, g.nitrous_used = idx, sorted(rest) + g.nitrous_used
+    return g, dice
+
+
+def _place(g: SpeedHazardGame, sc: Prepared) -> None:
+    n = g.track.segments
+    setup = sc.decks.setup
+    hazard_ids = _deck_ids(sc.decks, "hazards")
+    for i, c in enumerate(sc.data["cars"]):
+        car = g.cars[i]
+        node = sc.squares[i]
+        assert node is not None
+        if node < 0:  # in the pit road: entered by the main entry
+            pit = g.track.pit
+            assert pit is not None
+            entry = next(e for e in pit.entries if e.main)
+            sp = g.track.space_named(entry.cell)
+            assert sp is not None
+            car.node, car.in_pit, car.pit_node = sp.index, True, 0
+            g.pit_counter += 1
+            car.pit_seq = g.pit_counter
+        else:
+            car.node = node
+        seg = g.track.spaces[car.node].first
+        car.progress = (c.get("lap", 1) - 1) * n + seg
+        car.speed, car.maximum = c.get("speed", 0), c.get("maximum", setup.maximum)
+        car.luck = c.get("luck", 0)
+        car.nitrous, car.reversed = c.get("nitrous", False), c.get("reversed", False)
+        for k, v in c.get("tokens", {}).items():
+            g.supply[k] += car.tokens.get(k, 0) - v
+            car.tokens[k] = v
+        for e in c.get("equipment", []):
+            car.equipment.append(e)
+            g.equip_deck.remove(e)
+        for h in c.get("insanity", []):
+            j = next(k for k, x in enumerate(hazard_ids) if x == h and k in g.hazard_deck)
+            g.hazard_deck.remove(j)
+            car.insanity.append(j)
+        paid = c.get("paid", True) and not car.in_pit
+        car.free_corner = g.b.corner[car.node] if paid else NO_CORNER
+        if c.get("wreck"):
+            car.wreck, car.speed = True, 0
+            g.wrecked.append(i)
+    for sq, kind in (sc.data.get("board") or {}).items():
+        x, _ = resolve_square(g.track, sq)
+        assert x is not None
+        g.on_board[x] = kind
+        g.supply[kind] -= 1
+    g.log.clear()
+    g._start_round()
+    g.rounds = 1
+
+
+def run_prepared(sc: Prepared) -> ScenarioResult:
+    problems: list[str] = []
+    at: list[Any] = [("cars",), "the setup"]  # where the game is: path and words
+    g: SpeedHazardGame | None = None
+    dice: ScriptedDice | None = None
+    try:
+        g, dice = build_game(sc)
+        if "play" in sc.data:
+            at[:] = [("play",), "the turns given by `play`"]
+            problems += _play_cards(g, sc)
+        if not problems:
+            problems += _decide(g, sc, at)
+        if not problems and "bot" in sc.data:
+            at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
+            _bot_play(g, sc)
+    except DiceOut:
+        who = _who(g) if g is not None else "the setup"
+        problems.append(f"line {_line(sc.src, at[0])}: the script ran out of damage dice during {at[1]} ({who})")
+    if not problems and g is not None:
+        problems += check_expect(g, sc)
+        if dice is not None and dice.left:
+            problems.append(f"line {_line(sc.src, ('dice',))}: scripted damage dice never rolled: {dice.left}")
+    line = _first_line(problems) or report_pos(sc.src)[0]
+    return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers, line, 1)
+
+
+def _who(g: SpeedHazardGame) -> str:
+    t = g.turn
+    return f"{g.names[t.car]}'s turn, {t.phase}" if t is not None else "the secret choice"
+
+
+def _first_line(problems: list[str]) -> int:
+    for p in problems:
+        if p.startswith("line "):
+            head = p[5:].split(":", 1)[0]
+            if head.isdigit():
+                return int(head)
+    return 0
+
+
+def _play_cards(g: SpeedHazardGame, sc: Prepared) -> list[str]:
+    """The cars of `play:` take their turns with their cards (the others sit the round out);
+    a card the car could not choose is a failure."""
+    hidden: dict[int, str] = {}
+    for i, pl in enumerate(sc.data["play"]):
+        p, key = pl["car"], pl["card"]
+        legal = [k for k, _ in g.card_options(p)]
+        if key not in legal:
+            return [f"line {_line(sc.src, ('play', i))}: {g.names[p]} cannot choose {key!r} now; legal: {', '.join(legal) or 'none'}"]
+        hidden[p] = key
+    g.choosing, g._hidden, g.turn, g._pending = [], hidden, None, None
+    g._reveal()
+    return []
+
+
+def _decide(g: SpeedHazardGame, sc: Prepared, at: list[Any]) -> list[str]:
+    for i, dec in enumerate(sc.data.get("decisions", [])):
+        line = _line(sc.src, ("decisions", i))
+        key, want = (dec, None) if isinstance(dec, str) else (dec["choose"], dec["rejected"])
+        at[:] = [("decisions", i), f"decision {i + 1} {key!r}"]
+        pend = g.pending
+        here = f"{pend.kind} decision of {g.names[pend.player]}" if pend else "no decision (the race is over)"
+        r = g.apply(key)
+        if want is None or want is False:
+            if r is not None:
+                return [f"line {line}: decision {i + 1} {key!r} refused at the {here}: {r.message}; "
+                        f"legal: {', '.join(r.legal) or 'none'}"]
+        elif r is None:
+            return [f"line {line}: decision {i + 1} {key!r} was accepted at the {here} but should be refused"]
+        elif isinstance(want, str) and want not in r.message:
+            return [f"line {line}: decision {i + 1} {key!r} refused, but the reason is {r.message!r}, "
+                    f"expected it to say {want!r}"]
+    return []
+
+
+def _bot_play(g: SpeedHazardGame, sc: Prepared) -> None:
+    bots = [sc.ruleset.make_bot(sc.data["bot"], sc.data.get("seed", 0) * 100 + i) for i in range(len(g.cars))]
+    budget = sc.data.get("bot_decisions", 100_000)
+    while budget > 0 and g.pending is not None:
+        d = g.pending
+        r = g.apply(bots[d.player].choose(g, d))
+        assert r is None, r  # a bot only picks legal options
+        budget -= 1
+
+
+def _match(event: Mapping[str, Any], want: Mapping[str, Any]) -> bool:
+    return all(k in event and event[k] == v for k, v in want.items())
+
+
+def _show(e: Mapping[str, Any]) -> str:
+    return "{" + ", ".join(f"{k}: {v}" for k, v in e.items() if k != "t") + "}"
+
+
+def _car_at(g: SpeedHazardGame, car: Any) -> str:
+    return PIT if car.in_pit else g.where(car.node) if car.node >= 0 else "off the board"
+
+
+def check_expect(g: SpeedHazardGame, sc: Prepared) -> list[str]:
+    """What differs from `expect:`, one line per difference, each naming its line."""
+    ex, src = sc.data["expect"], sc.src
+    out: list[str] = []
+
+    def say(path: PathKey, text: str) -> None:
+        out.append(f"line {_line(src, ('expect', *path))}: {text}")
+
+    n = g.track.segments
+    hazard_ids = _deck_ids(sc.decks, "hazards")
+    for i, want in enumerate(ex.get("cars", [])):
+        car, who = g.cars[i], g.names[i]
+        got: dict[str, Any] = {
+            "at": _car_at(g, car), "speed": car.speed, "maximum": car.maximum, "luck": car.luck,
+            "lap": car.progress // n + 1, "wreck": car.wreck, "in_pit": car.in_pit, "nitrous": car.nitrous,
+            "reversed": car.reversed, "equipment": sorted(car.equipment),
+            "insanity": sorted(hazard_ids[j] for j in car.insanity), "progress": car.progress,
+        }
+        for k, v in want.items():
+            if k == "tokens":
+                for kind, m in v.items():
+                    if car.tokens.get(kind, 0) != m:
+                        say(("cars", i, "tokens", kind), f"{who} {kind} tokens: expected {m}, got {car.tokens.get(kind, 0)}")
+                continue
+            if k == "at" and v != PIT:
+                node, _ = resolve_square(g.track, v)
+                v = g.where(node) if node is not None else v
+            if k in ("equipment", "insanity"):
+                v = sorted(v)
+            if got[k] != v:
+                say(("cars", i, k), f"{who} {k.replace('_', ' ')}: expected {v}, got {got[k]}")
+    for sq, kind in ex.get("board", {}).items():
+        node, _ = resolve_square(g.track, sq)
+        have = g.on_board.get(node) if node is not None else None
+        if have != kind:
+            say(("board", sq), f"token on {sq}: expected {kind or 'none'}, got {have or 'none'}")
+    evs = [e for e in g.log if e.get("t") == "event"]
+    k = 0
+    for j, want in enumerate(ex.get("events", [])):
+        while k < len(evs) and not _match(evs[k], want):
+            k += 1
+        if k == len(evs):
+            same = [_show(e) for e in evs if e.get("ev") == want["ev"]]
+            say(("events", j), f"no event {_show(want)} (in this order); {want['ev']} events: {', '.join(same) or 'none'}")
+            break
+        k += 1
+    for j, want in enumerate(ex.get("no_events", [])):
+        hit = next((e for e in evs if _match(e, want)), None)
+        if hit is not None:
+            say(("no_events", j), f"event {_show(hit)} should not occur")
+    for ev, wants in ex.get("events_exactly", {}).items():
+        got_evs = [e for e in evs if e.get("ev") == ev]
+        if len(got_evs) != len(wants) or not all(_match(e, w) for e, w in zip(got_evs, wants, strict=False)):
+            say(("events_exactly", ev), f"{ev} events: expected {', '.join(_show(w) for w in wants) or 'none'}; "
+                                        f"got {', '.join(_show(e) for e in got_evs) or 'none'}")
+    if "order" in ex:
+        orders = [e["order"] for e in evs if e.get("ev") == "order"]
+        if not orders or orders[0] != ex["order"]:
+            say(("order",), f"turn order: expected {ex['order']}, got {orders[0] if orders else 'no order event'}")
+    pend = g.pending
+    if "pending" in ex:
+        w = ex["pending"]
+        if w is None and pend is not None:
+            say(("pending",), f"expected no pending decision, got the {pend.kind} decision of {g.names[pend.player]}")
+        elif w is not None and pend is None:
+            say(("pending",), f"expected a pending decision {w}, but none is pending")
+        elif w is not None and pend is not None:
+            if "car" in w and pend.player != w["car"]:
+                say(("pending", "car"), f"pending decision is for car {pend.player}, expected {w['car']}")
+            if "kind" in w and pend.kind != w["kind"]:
+                say(("pending", "kind"), f"pending decision is {pend.kind!r}, expected {w['kind']!r}")
+    keys = pend.keys() if pend is not None else []
+    if "options" in ex and sorted(keys) != sorted(ex["options"]):
+        say(("options",), f"legal options: expected {sorted(ex['options'])}, got {sorted(keys)}")
+    for j, key in enumerate(ex.get("options_include", [])):
+        if key not in keys:
+            say(("options_include", j), f"option {key!r} should be legal; legal: {keys}")
+    for j, key in enumerate(ex.get("options_exclude", [])):
+        if key in keys:
+            say(("options_exclude", j), f"option {key!r} should not be legal")
+    if "grid" in ex and g.grid != ex["grid"]:
+        say(("grid",), f"grid: expected {ex['grid']}, got {g.grid}")
+    if "standings" in ex and g.standings() != ex["standings"]:
+        say(("standings",), f"standings: expected {ex['standings']}, got {g.standings()}")
+    if "winner" in ex:
+        got_w = g.winner if g.winner >= 0 else None
+        if got_w != ex["winner"]:
+            say(("winner",), f"winner: expected {ex['winner']}, got {got_w}")
+    if "over" in ex and (pend is None) != ex["over"]:
+        say(("over",), f"race over: expected {ex['over']}, got {pend is None}")
+    return out
+
+
+def run_file(path: Path, pack: Any, ruleset: Any) -> tuple[ScenarioResult | None, list[Diagnostic]]:
+    """Check and run one scenario file: its result, or None and the diagnostics."""
+    loaded = load_file(path)
+    if loaded.data is None:
+        return None, loaded.diagnostics
+    sc, diags = check_scenario(loaded.data, loaded.source, pack, ruleset)
+    if sc is None:
+        return None, diags
+    return run_prepared(sc), diags
+
+
+def run_pack_scenarios(pack_path: str, ruleset: Any, select: str = "") -> Report:
+    """Every scenario of the pack folder's `tests/` (`select`: ids containing it)."""
+    from slipstream.engine.packs.loader import load_pack
+
+    root = Path(pack_path)
+    try:
+        pack, diags = load_pack(root)
+    except (OSError, ValueError) as e:
+        return Report([], [make("C100", pack_path, 1, 1, "$", f"the pack cannot be loaded: {e}")])
+    tests = (root / "tests").resolve()
+    errors = [d for d in diags if d.is_error
+              and not any(tests in f.resolve().parents for f in (Path(d.file), root / d.file))]
+    if pack is None or errors or getattr(pack, "decks", None) is None:
+        shown = "; ".join(f"{d.file}:{d.line}: {d.code} {d.message}" for d in errors[:5]) or "no usable decks"
+        return Report([], [make("C100", pack_path, 1, 1, "$", f"the pack cannot be loaded: {shown}")])
+    results: list[ScenarioResult] = []
+    out: list[Diagnostic] = []
+    for f in sorted(Path(f) for f in (getattr(pack, "scenario_files", ()) or ())):
+        res, ds = run_file(f, pack, ruleset)
+        chosen = not select or (select in res.id if res is not None else select in f.stem)
+        if chosen:
+            out += ds
+            if res is not None:
+                results.append(res)
+    return Report(results, out)
+

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Mutation run over the speed-and-hazard rules: does a scenario fail when a rule is broken?
+
+    .venv/bin/python tests/tools/mutate_speed_hazard.py [-k TEXT] [--jobs N]
+
+Each mutant breaks one rule of docs/rules/speed-hazard.md in the source of one engine module
+(rules.py or game.py: the hazard count, the turn order, a ram's dice, the pit road's limits,
+...). The module is compiled from a patched copy of its source in a fresh process (the files on
+disk are never touched), and the pack's rule scenarios run there (`slipstream test
+content/speed-hazard`). A mutant is *caught* when a scenario fails; the run exits non-zero
+unless every mutant is caught. Not part of the normal test run (about two seconds per mutant);
+tests/tools/test_mutate_speed_hazard.py checks that every edit still applies. The machinery is
+that of tests/tools/mutate_formula_de.py, kept apart so the two rulesets stay independent.
+
+Left out as equivalent (no scenario can catch them): rounding the squares or the hazard count
+down instead of up (every speed and limit is a multiple of 10 km/h), dropping the "not the
+square where it stops" test of Sabotage (that square holds the car, already excluded as
+occupied), and the flag that ends the move on entering the pit road (shopping ends the turn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PKG = "slipstream.engine.rulesets.speed_hazard."
+RULES, GAME = PKG + "rules", PKG + "game"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    module: str
+    old: str  # text of the module, replaced once
+    new: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.module.rpartition('.')[2]}: {' '.join(self.new.split())[:70]}"
+
+
+M = Mutant
+MUTANTS = [
+    M(RULES, "    return 0 if over <= 0 else -(-over // SQUARE_KMH)", "    return 0 if over <= 0 else 1"),
+    M(RULES, '    return per_added if mode == "accelerated" else', '    return 1 if mode == "accelerated" else'),
+    M(RULES, "    if added <= 0 or speed_after <= limit:", "    if added <= 0:"),
+    M(RULES, "min(per_added, hazards_over(speed_after, limit))", "per_added"),
+    M(RULES, "    return (number, -speed, -progress, lane, pit_seq, seat)", "    return (number, speed, -progress, lane, pit_seq, seat)"),
+    M(RULES, "    return (number, -speed, -progress, lane, pit_seq, seat)", "    return (number, -speed, progress, lane, pit_seq, seat)"),
+    M(RULES, "    return (number, -speed, -progress, lane, pit_seq, seat)", "    return (number, -speed, -progress, -lane, pit_seq, seat)"),
+    M(RULES, "    return (number, -speed, -progress, lane, pit_seq, seat)", "    return (-number, -speed, -progress, lane, pit_seq, seat)"),
+    M(RULES, "    return max(0, sum(faces_rolled) - armour)", "    return max(0, sum(faces_rolled))"),
+    M(RULES, "    return speed if nitrous else min(speed, maximum)", "    return speed"),
+    M(RULES, "    return [a for a in amounts if 0 < a <= speed]", "    return [a for a in amounts if 0 < a]"),
+    M(RULES, "speed + a <= maximum and not", "speed + a <= maximum + 10 and not"),
+    M(RULES, "not (in_pit and speed + a <= 0)", "True"),
+    M(GAME, '            return a.kind == "accelerate"  # the only way out', '            return True  # the only way out'),
+    M(GAME, ' and not self.insane(car, "no-brake")', ""),
+    M(GAME, "            return sum(car.tokens.values()) > 0 and rules.squares(car.speed) >= need",
+      "            return rules.squares(car.speed) >= need"),
+    M(GAME, "cards[p].number + late", "cards[p].number"),
+    M(GAME, "        self.rng.shuffle(self.grid)", "        pass"),
+    M(GAME, "        self.queue = sorted(self._hidden, key=key)", "        self.queue = sorted(self._hidden)"),
+    M(GAME, '            if key.startswith("equip "):  # played', '            if False:  # played'),
+    M(GAME, "        if not other.wreck:\n            self._damage(other, theirs, \"rear-end\")",
+      "        if False:\n            self._damage(other, theirs, \"rear-end\")"),
+    M(GAME, '        mine, theirs = self.decks.setup.dice_of("forced_rear_end")', "        mine, theirs = 1, 1"),
+    M(GAME, '        if kind != "side":\n            t.ended = True', '        if kind == "head-on":\n            t.ended = True'),
+    M(GAME, "            car.speed = target.speed = 0", "            car.speed = 0"),
+    M(GAME, "        slide = kind == \"side\" and self.o_wall", "        slide = False and self.o_wall"),
+    M(GAME, "        if t.drops >= min(t.card.drops) and opts:", "        if opts:"),
+    M(GAME, "        kinds = [t.dropped] if t.dropped else [k for k, v in car.tokens.items() if v > 0]",
+      "        kinds = [k for k, v in car.tokens.items() if v > 0]"),
+    M(GAME, "        passed = t.passed if self.o_start_square else t.passed[1:]", "        passed = t.passed"),
+    M(GAME, "        if car.speed > car.maximum:\n            car.speed = car.maximum", "        if False:\n            car.speed = car.maximum"),
+    M(GAME, '        if car.nitrous and self.o_nitrous == "turn" and not car.wreck:', "        if False:"),
+    M(GAME, "        if card.click:", "        if card.click and False:"),
+    M(GAME, '        if card.damage and not self.has(car, "nitrous_safe"):', "        if card.damage:"),
+    M(GAME, "        car.speed += card.adds\n", "        car.speed += card.adds // 2\n"),
+    M(GAME, "        car.luck -= 1\n        i, kind = t.drawn, t.drawn_kind", "        car.luck -= 0\n        i, kind = t.drawn, t.drawn_kind"),
+    M(GAME, '        self.event("hazard", p=t.car, card=card.id)\n        if car.luck > 0 and not self.insane(car, "no-luck"):',
+      '        self.event("hazard", p=t.car, card=card.id)\n        if car.luck > 0:'),
+    M(GAME, '            if self.has(car, "sane"):', "            if False:"),
+    M(GAME, "                car.insanity.append(i)", "                self.hazard_used.append(i)"),
+    M(GAME, '            car.speed = 0\n            t.ended = True\n            self.event("spin"', '            car.speed = 0\n            self.event("spin"'),
+    M(GAME, "        car.maximum = max(0, car.maximum - rules.SQUARE_KMH * pts)", "        car.maximum = max(0, car.maximum - 5 * pts)"),
+    M(GAME, "        if car.maximum <= 0:\n            self._wreck(car)", "        if car.maximum < 0:\n            self._wreck(car)"),
+    M(GAME, "        return {c.node: c.seat for c in self.cars if not c.in_pit and c.node >= 0}",
+      "        return {c.node: c.seat for c in self.cars if not c.in_pit and c.node >= 0 and not c.wreck}"),
+    M(GAME, "            elif x not in occ:\n                out.append(x)", "            else:\n                out.append(x)"),
+    M(GAME, "        return any(e.cell == name and (e.main or self.o_all_pits) for e in pit.entries)",
+      "        return any(e.cell == name for e in pit.entries)"),
+    M(GAME, "            follows = ca is not None and car.free_corner == ia and (", "            follows = False and ("),
+    M(GAME, "        elif ib >= 0 and self.b.lane[x] < self.b.lane[before]:", "        elif False:"),
+    M(GAME, "            if self.o_leaving:", "            if True:"),
+    M(GAME, '            if car.nitrous and self.o_nitrous == "curve":', "            if False:"),
+    M(GAME, "        kind = self.on_board.pop(x, None)\n        if kind is not None:\n            self._token_hit(t, car, kind)\n        if go_on:",
+      "        kind = self.on_board.get(x)\n        if kind is not None:\n            self._token_hit(t, car, kind)\n        if go_on:"),
+    M(GAME, "        immune = any(kind in self.equip_by_id[e].immune for e in car.equipment)", "        immune = False"),
+    M(GAME, "        if tk.hazards:\n            self._owe(t, car, tk.hazards, car.node)", "        if False:\n            self._owe(t, car, tk.hazards, car.node)"),
+    M(GAME, "        if tk.damage:\n            self._damage(car, tk.damage, kind)", "        if False:\n            self._damage(car, tk.damage, kind)"),
+    M(GAME, "        if tk.slow:\n            self._slow(car, tk.slow, kind)", "        if False:\n            self._slow(car, tk.slow, kind)"),
+    M(GAME, "        car.speed = max(0, car.speed - kmh)", "        car.speed = max(0, car.speed - kmh // 2)"),
+    M(GAME, "            n = rules.hazards_over(car.speed, entry.speed)", "            n = 0"),
+    M(GAME, '        if t.points >= s.price("repair") and car.maximum < s.cap:', '        if t.points >= s.price("repair"):'),
+    M(GAME, '        if t.points >= s.price("token") and sum(car.tokens.values()) < s.token_hold:', '        if t.points >= s.price("token"):'),
+    M(GAME, '        car.speed, car.nitrous = 0, False\n        self.event("pit-stop"', '        car.nitrous = False\n        self.event("pit-stop"'),
+    M(GAME, "        if len(car.equipment) > self.decks.setup.equipment_hold:", "        if False:"),
+    M(GAME, "        if first.seat != car.seat:\n            return None", "        if False:\n            return None"),
+    M(GAME, "        if not pit.can_win and was < car.goal <= car.progress:", "        if False:"),
+    M(GAME, "        if not car.reversed and car.progress >= car.goal:", "        if not car.reversed and car.progress > car.goal:"),
+    M(GAME, "        return head + [c.seat for c in alive] + list(reversed(self.wrecked))", "        return head + [c.seat for c in alive] + list(self.wrecked)"),
+    M(GAME, '        curve, after = (10, 10) if kind == "turn" else (40, 0)', '        curve, after = (10, 0) if kind == "turn" else (40, 0)'),
+    M(GAME, '        curve, after = (10, 10) if kind == "turn" else (40, 0)', '        curve, after = (10, 10) if kind == "turn" else (30, 0)'),
+    M(GAME, "        if car.speed >= 40:", "        if car.speed >= 30:"),
+    M(GAME, '        found = [(y, "rear") for y in direct if y in cars] + [(y, "side") for y in side if y in cars]',
+      '        found = [(y, "side") for y in direct if y in cars] + [(y, "rear") for y in side if y in cars]'),
+    M(GAME, "        if self.o_beside:\n            found +=", "        if True:\n            found +="),
+    M(GAME, '            kind = "head-on" if how == "rear" and target.reversed != car.reversed else how', "            kind = how"),
+    M(GAME, '        if t.card.kind == "ram" and not t.rammed and not car.wreck:\n            opts = self._ram_options(car)',
+      '        if False:\n            opts = self._ram_options(car)'),
+    M(GAME, "        if not self.hazard_deck:\n            self.hazard_deck, self.hazard_used = self.hazard_used, []",
+      "        if False:\n            self.hazard_deck, self.hazard_used = self.hazard_used, []"),
+    M(GAME, "            if t.steps >= rules.squares(car.speed):", "            if t.steps >= rules.squares(car.speed) + 1:"),
+    M(GAME, "            t.points -= s.price(\"equipment\")", "            t.points -= 1"),
+    M(GAME, "            t.points -= s.price(\"therapy\")", "            t.points -= 1"),
+]
+
+
+def mutated(src: str, m: Mutant) -> str | None:
+    """`src` with the mutant's edit, or None when its text is not there (a stale mutant)."""
+    return src.replace(m.old, m.new, 1) if m.old in src else None
+
+
+BOOT = r"""
+import importlib.abc, importlib.machinery, json, sys
+spec_in = json.loads(sys.argv[1])
+target = spec_in["module"]
+
+class Loader(importlib.machinery.SourceFileLoader):
+    def get_code(self, fullname):
+        src = self.get_data(self.path).decode("utf-8")
+        if spec_in["old"] not in src:
+            print(f"MUTANT-INVALID: the edit does not apply to {target}", file=sys.stderr)
+            sys.exit(99)
+        return compile(src.replace(spec_in["old"], spec_in["new"], 1), self.path, "exec", dont_inherit=True)
+
+class Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target_=None):
+        if fullname != target:
+            return None
+        for f in sys.meta_path:
+            if f is self or not hasattr(f, "find_spec"):
+                continue
+            spec = f.find_spec(fullname, path, target_)
+            if spec is not None:
+                spec.loader = Loader(fullname, spec.origin)
+                return spec
+        return None
+
+sys.meta_path.insert(0, Finder())
+from slipstream.engine.play.registry import get
+report = get("speed-hazard").run_scenarios(spec_in["pack"])
+failed = [r.id for r in report.results if not r.ok]
+print(json.dumps({"failed": failed, "malformed": len(report.diagnostics), "ran": len(report.results)}))
+sys.exit(1 if failed or report.diagnostics else 0)
+"""
+
+
+def run(m: Mutant) -> tuple[Mutant, str, str, float]:
+    t0 = time.perf_counter()
+    arg = json.dumps({"module": m.module, "old": m.old, "new": m.new, "pack": str(ROOT / "content" / "speed-hazard")})
+    proc = subprocess.run([sys.executable, "-c", BOOT, arg], cwd=ROOT, capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    if proc.returncode == 99:
+        return m, "INVALID", proc.stderr.strip().splitlines()[-1], dt
+    try:
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        # the engine raised: the scenarios did not pass either, but say so
+        return m, "caught", "crash: " + (proc.stderr.strip().splitlines() or ["?"])[-1], dt
+    if proc.returncode == 0:
+        return m, "NOT CAUGHT", "", dt
+    return m, "caught", ", ".join(out["failed"][:4]) + (" ..." if len(out["failed"]) > 4 else ""), dt
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-k", default="", help="only mutants whose name contains this")
+    ap.add_argument("--jobs", type=int, default=1)
+    args = ap.parse_args()
+    todo = [m for m in MUTANTS if args.k in m.name]
+    print(f"{len(todo)} mutants of the speed-and-hazard rules; scenarios: content/speed-hazard/tests")
+    bad = 0
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for m, result, detail, dt in pool.map(run, todo):
+            bad += result != "caught"
+            print(f"{result:11} {m.name:78} {detail} ({dt:.1f}s)", flush=True)
+    print(f"{len(todo) - bad} of {len(todo)} mutants caught")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
