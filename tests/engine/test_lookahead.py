@@ -129,3 +129,18 @@ def test_batch_statistics_count_the_turns_standing_still() -> None:
     assert s["still_turn_rate"] == round(still / turns, 4)
     assert s["bots"] == ["greedy", "greedy", "random"]
     assert "bots by seat: greedy, greedy, random" in format_summary(s)
+
+
+def test_with_two_rivals_or_more_the_score_counts_the_gap_to_the_leading_rival() -> None:
+    tr = track("3 3 3 3 3 3 3 3 3 3 3 3", "3 3 3 3 3 3 3 3 3 3 3 3")
+
+    def score(rivals: list[int]) -> float:
+        players = [{"car": {"lane": 0, "segment": 2}, "bag": {"gear-3": 7}},
+                   *({"car": {"lane": 1, "segment": s}, "bag": {"gear-3": 7}} for s in rivals)]
+        return LookaheadBot(0).evaluate(game(tr, players, start="turn"), 0)
+
+    # one against one only the bot's own position counts
+    assert score([1]) == score([5])
+    # in a field the leading rival's distance is taken off, the trailing ones do not matter
+    assert score([1, 5]) < score([1, 4]) < score([1, 1])
+    assert score([1, 5]) == score([0, 5])

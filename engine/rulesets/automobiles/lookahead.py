@@ -2,8 +2,8 @@
 
 At the decisions that shape the next turns (standard turn or pit stop, what to buy) the bot
 tries every option on copies of the game, plays each copy on with greedy bots in every seat
-until its own turn has ended `HORIZON` times, and scores the end position: progress, wear
-owned, money, and what its collection of cubes is worth. Each copy gets a fresh generator
+until its own turn has ended `HORIZON` times, and scores the end position: progress net of
+the wear owned and, in a field of three cars or more, of the leading rival's progress. Each copy gets a fresh generator
 drawn from the bot's own seeded one, so a rollout never peeks at the real draws and never
 moves the real game's generator; the same seed gives the same decisions. Every option is
 tried against the same sampled draws (common random numbers), so options differ by what
@@ -28,10 +28,11 @@ class LookaheadBot(GreedyBot):
 
     name = "lookahead"
     DEFAULT_BUDGET = 24
-    HORIZON = 2  # own turns played to the end in a rollout (this one included)
+    HORIZON = 3  # own turns played to the end in a rollout (this one included)
     SEARCHED = frozenset({"turn", "buy", "purchase"})
     WEAR_COST = 1.0  # segments a wear cube owned is worth
     FINISH_BONUS = 1000.0
+    REL = 1.0  # with rivals > 1: segments of the leading rival's distance taken off the score
 
     def __init__(self, seed: int = 0, budget: int | None = None) -> None:
         super().__init__(seed)
@@ -96,11 +97,14 @@ class LookaheadBot(GreedyBot):
 
     # ------------------------------------------------------------------ scoring
     def evaluate(self, g: Game, me: int) -> float:
-        """Progress net of the wear owned, with a bonus for finishing first."""
+        """Progress net of the wear owned (and of the leading rival's progress when there are
+        two rivals or more), with a bonus for finishing first."""
         race = g.race
         rs = g.rules
         p = race.players[me]
         score = float(g.distance(me))
+        if self.REL and len(race.players) > 2:
+            score -= self.REL * max(g.distance(i) for i in range(len(race.players)) if i != me)
         if rs.wear >= 0:
             score -= self.WEAR_COST * sum(z[rs.wear] for z in p.zones)
         if race.over:
