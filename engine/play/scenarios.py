@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from slipstream.engine.core.diagnostics import Diagnostic
@@ -38,3 +40,37 @@ def report_pos(src: SourceMap) -> tuple[int, int]:
             pos = src.key((key,))
             return pos.line, pos.column
     return 1, 1
+
+
+RunFile = Callable[[Path, Any], "tuple[ScenarioResult | None, list[Diagnostic]]"]
+
+
+def run_scenario_folder(pack_path: str, run_file: RunFile, ready: Callable[[Any], bool],
+                        not_ready: str, select: str = "") -> Report:
+    """Every scenario file of the pack folder (its `scenario_files`), run by `run_file(path,
+    pack)`; `select` keeps ids containing it. A pack that does not load, or is not `ready`
+    for races (`not_ready` says why), is one C100 diagnostic; a malformed scenario is reported
+    by its own run, not as a broken pack."""
+    from slipstream.engine.core.diagnostics import make
+    from slipstream.engine.packs.loader import load_pack
+
+    root = Path(pack_path)
+    try:
+        pack, diags = load_pack(root)
+    except (OSError, ValueError) as e:
+        return Report([], [make("C100", pack_path, 1, 1, "$", f"the pack cannot be loaded: {e}")])
+    tests = (root / "tests").resolve()
+    errors = [d for d in diags if d.is_error
+              and not any(tests in f.resolve().parents for f in (Path(d.file), root / d.file))]
+    if pack is None or errors or not ready(pack):
+        shown = "; ".join(f"{d.file}:{d.line}: {d.code} {d.message}" for d in errors[:5]) or not_ready
+        return Report([], [make("C100", pack_path, 1, 1, "$", f"the pack cannot be loaded: {shown}")])
+    results: list[ScenarioResult] = []
+    out: list[Diagnostic] = []
+    for f in sorted(Path(f) for f in (getattr(pack, "scenario_files", ()) or ())):
+        res, ds = run_file(f, pack)
+        if not select or (select in res.id if res is not None else select in f.stem):
+            out += ds
+            if res is not None:
+                results.append(res)
+    return Report(results, out)

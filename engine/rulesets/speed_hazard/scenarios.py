@@ -19,7 +19,7 @@ from typing import Any
 from slipstream.engine.core.diagnostics import Diagnostic, make
 from slipstream.engine.core.schema import schema_diagnostics
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
-from slipstream.engine.play.scenarios import Report, ScenarioResult, report_pos
+from slipstream.engine.play.scenarios import Report, ScenarioResult, report_pos, run_scenario_folder
 from slipstream.engine.rulesets.speed_hazard.content import Decks
 from slipstream.engine.rulesets.speed_hazard.game import NO_CORNER, SpeedHazardGame
 from slipstream.engine.rulesets.speed_hazard.ruleids import cover_ids
@@ -605,27 +605,6 @@ def run_file(path: Path, pack: Any, ruleset: Any) -> tuple[ScenarioResult | None
 
 def run_pack_scenarios(pack_path: str, ruleset: Any, select: str = "") -> Report:
     """Every scenario of the pack folder's `tests/` (`select`: ids containing it)."""
-    from slipstream.engine.packs.loader import load_pack
-
-    root = Path(pack_path)
-    try:
-        pack, diags = load_pack(root)
-    except (OSError, ValueError) as e:
-        return Report([], [make("C100", pack_path, 1, 1, "$", f"the pack cannot be loaded: {e}")])
-    tests = (root / "tests").resolve()
-    errors = [d for d in diags if d.is_error
-              and not any(tests in f.resolve().parents for f in (Path(d.file), root / d.file))]
-    if pack is None or errors or getattr(pack, "decks", None) is None:
-        shown = "; ".join(f"{d.file}:{d.line}: {d.code} {d.message}" for d in errors[:5]) or "no usable decks"
-        return Report([], [make("C100", pack_path, 1, 1, "$", f"the pack cannot be loaded: {shown}")])
-    results: list[ScenarioResult] = []
-    out: list[Diagnostic] = []
-    for f in sorted(Path(f) for f in (getattr(pack, "scenario_files", ()) or ())):
-        res, ds = run_file(f, pack, ruleset)
-        chosen = not select or (select in res.id if res is not None else select in f.stem)
-        if chosen:
-            out += ds
-            if res is not None:
-                results.append(res)
-    return Report(results, out)
+    return run_scenario_folder(pack_path, lambda f, pack: run_file(f, pack, ruleset),
+                               lambda pack: getattr(pack, "decks", None) is not None, "no usable decks", select)
 
