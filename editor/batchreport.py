@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QImage, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFontDatabase, QImage, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QComboBox,
     QGraphicsScene,
@@ -111,20 +111,10 @@ def heat_scene(track: Track, heat: Any, metric: str) -> tuple[QGraphicsScene, fl
 
 def heat_image(track: Track, heat: Any, metric: str, width: int = 900) -> QImage:
     """The heat map of one metric with a title and a colour legend, as an image."""
+    from .heatoverlay import titled_image
+
     scene, top = heat_scene(track, heat, metric)
-    r = scene.sceneRect()
-    h = round(width * r.height() / r.width())
-    legend = 46
-    img = QImage(width, h + legend, QImage.Format.Format_ARGB32)
-    img.fill(BACKGROUND)
-    p = QPainter(img)
-    p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    scene.render(p, QRectF(0, legend, width, h), r)
-    font = QFont("DejaVu Sans")
-    font.setPixelSize(14)
-    p.setFont(font)
-    p.setPen(QColor("#ffffff"))
-    p.drawText(QRectF(10, 4, width - 20, 20), Qt.AlignmentFlag.AlignLeft, f"{METRICS[metric]}, {heat.races} races")
+    img, p = titled_image(scene, f"{METRICS[metric]}, {heat.races} races", width)
     bar = QRectF(10, 26, 220, 12)
     for k in range(220):
         p.fillRect(QRectF(bar.x() + k, bar.y(), 1.2, bar.height()), scale_colour(k / 219))

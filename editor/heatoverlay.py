@@ -148,6 +148,16 @@ def map_image(track: Track, values: Mapping[str, float], title: str, width: int 
     """One map with its title and legend, as an image (the report's HTML export)."""
     scene, d = track_scene(track)
     top = HeatOverlay(scene).show(track, d, values)
+    img, p = titled_image(scene, title, width)
+    p.drawPixmap(10, 26, legend_pixmap(top, 220))
+    p.drawText(QRectF(240, 22, 400, 20), Qt.AlignmentFlag.AlignLeft, f"0 … {top:.3g}")
+    p.end()
+    return img
+
+
+def titled_image(scene: Any, title: str, width: int) -> tuple[QImage, QPainter]:
+    """The scene drawn `width` wide under a 46-pixel band with `title` in it; the painter is
+    left open for the caller's legend (it ends it)."""
     r = scene.sceneRect()
     h = round(width * r.height() / r.width())
     legend = 46
@@ -161,10 +171,7 @@ def map_image(track: Track, values: Mapping[str, float], title: str, width: int 
     p.setFont(font)
     p.setPen(QColor("#ffffff"))
     p.drawText(QRectF(10, 4, width - 20, 20), Qt.AlignmentFlag.AlignLeft, title)
-    p.drawPixmap(10, 26, legend_pixmap(top, 220))
-    p.drawText(QRectF(240, 22, 400, 20), Qt.AlignmentFlag.AlignLeft, f"0 … {top:.3g}")
-    p.end()
-    return img
+    return img, p
 
 
 def legend_pixmap(top: float, width: int = 200, height: int = 12) -> QPixmap:
