@@ -74,3 +74,22 @@ def run_scenario_folder(pack_path: str, run_file: RunFile, ready: Callable[[Any]
             if res is not None:
                 results.append(res)
     return Report(results, out)
+
+
+def check_options_and_result(ex: Any, g: Any, pend: Any, say: Callable[[tuple[Any, ...], str], None]) -> None:
+    """The `expect:` checks every ruleset's scenarios share: the pending decision's legal
+    options (`options`, `options_include`, `options_exclude`), `grid` and `standings`;
+    `say(path under expect, text)` reports a difference."""
+    keys = pend.keys() if pend is not None else []
+    if "options" in ex and sorted(keys) != sorted(ex["options"]):
+        say(("options",), f"legal options: expected {sorted(ex['options'])}, got {sorted(keys)}")
+    for j, key in enumerate(ex.get("options_include", [])):
+        if key not in keys:
+            say(("options_include", j), f"option {key!r} should be legal; legal: {keys}")
+    for j, key in enumerate(ex.get("options_exclude", [])):
+        if key in keys:
+            say(("options_exclude", j), f"option {key!r} should not be legal")
+    if "grid" in ex and g.grid != ex["grid"]:
+        say(("grid",), f"grid: expected {ex['grid']}, got {g.grid}")
+    if "standings" in ex and g.standings() != ex["standings"]:
+        say(("standings",), f"standings: expected {ex['standings']}, got {g.standings()}")

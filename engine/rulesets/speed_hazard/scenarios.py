@@ -19,7 +19,13 @@ from typing import Any
 from slipstream.engine.core.diagnostics import Diagnostic, make
 from slipstream.engine.core.schema import schema_diagnostics
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
-from slipstream.engine.play.scenarios import Report, ScenarioResult, report_pos, run_scenario_folder
+from slipstream.engine.play.scenarios import (
+    Report,
+    ScenarioResult,
+    check_options_and_result,
+    report_pos,
+    run_scenario_folder,
+)
 from slipstream.engine.rulesets.speed_hazard.content import Decks
 from slipstream.engine.rulesets.speed_hazard.game import NO_CORNER, SpeedHazardGame
 from slipstream.engine.rulesets.speed_hazard.ruleids import cover_ids
@@ -570,19 +576,7 @@ def check_expect(g: SpeedHazardGame, sc: Prepared) -> list[str]:
                 say(("pending", "car"), f"pending decision is for car {pend.player}, expected {w['car']}")
             if "kind" in w and pend.kind != w["kind"]:
                 say(("pending", "kind"), f"pending decision is {pend.kind!r}, expected {w['kind']!r}")
-    keys = pend.keys() if pend is not None else []
-    if "options" in ex and sorted(keys) != sorted(ex["options"]):
-        say(("options",), f"legal options: expected {sorted(ex['options'])}, got {sorted(keys)}")
-    for j, key in enumerate(ex.get("options_include", [])):
-        if key not in keys:
-            say(("options_include", j), f"option {key!r} should be legal; legal: {keys}")
-    for j, key in enumerate(ex.get("options_exclude", [])):
-        if key in keys:
-            say(("options_exclude", j), f"option {key!r} should not be legal")
-    if "grid" in ex and g.grid != ex["grid"]:
-        say(("grid",), f"grid: expected {ex['grid']}, got {g.grid}")
-    if "standings" in ex and g.standings() != ex["standings"]:
-        say(("standings",), f"standings: expected {ex['standings']}, got {g.standings()}")
+    check_options_and_result(ex, g, pend, say)
     if "winner" in ex:
         got_w = g.winner if g.winner >= 0 else None
         if got_w != ex["winner"]:
