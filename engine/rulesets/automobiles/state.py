@@ -77,6 +77,9 @@ class TurnState:
     hooks_used: set[str] = field(default_factory=set)
     spent: int = 0
     moved: bool = False
+    prices: dict[int, int] | None = None  # modify_turn.prices: kind -> change of its Buy price
+    buy_limit: int | None = None  # modify_turn.buy_limit: purchases allowed in this Buy phase
+    bought: int = 0  # purchases made in this Buy phase
 
     def copy(self) -> TurnState:
         t = TurnState(self.player, self.stage, self.pit, [Placement(p.kind, p.lane, p.segment,
@@ -85,6 +88,9 @@ class TurnState:
                       dict(self.stand_in), dict(self.scheduled), dict(self.positions_action),
                       self.position_car_start, self.decline_wear, set(self.hooks_used),
                       self.spent, self.moved)
+        if self.prices is not None or self.buy_limit is not None or self.bought:
+            t.prices = dict(self.prices) if self.prices is not None else None
+            t.buy_limit, t.bought = self.buy_limit, self.bought
         return t
 
 
