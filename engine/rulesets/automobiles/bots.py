@@ -103,6 +103,7 @@ class GreedyBot(Bot):
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
         self._traits: dict[int, set[str]] = {}
+        self._list_traits: dict[int, tuple[Any, set[str]]] = {}  # id of an effect list -> (it, traits)
         self._target: str | None = None
         self._plan: list[tuple[int, str]] = []
         self._dispatch: dict[str, Callable[[Game, Decision], str]] = {}
@@ -121,6 +122,13 @@ class GreedyBot(Bot):
         if got is None:
             got = self._traits[k] = _traits(g.rules.kinds[k].effect, g.rules)
         return got
+
+    def list_traits(self, g: Game, effect: Any) -> set[str]:
+        """`_traits` of a driver hook's or an offer's effect list, worked out once per list."""
+        got = self._list_traits.get(id(effect))
+        if got is None or got[0] is not effect:
+            got = self._list_traits[id(effect)] = (effect, _traits(effect, g.rules))
+        return got[1]
 
     def gear_reach(self, g: Game, me: int, t: Any) -> int:
         """Steps of a gear cube this turn: 1, or the number of `modify_turn.gear_spaces` read
@@ -400,7 +408,7 @@ class GreedyBot(Bot):
 
         top = g.stack[-1] if g.stack else None
         if isinstance(top, Others):
-            tr = _traits(top.effect, g.rules)
+            tr = self.list_traits(g, top.effect)
             if tr and tr <= COSTS_ONLY:
                 return "no"
         return "yes"
@@ -412,7 +420,7 @@ class GreedyBot(Bot):
         top = g.stack[-1] if g.stack else None
         p = g.race.players[d.player]
         if isinstance(top, HookAsk) and p.driver is not None:
-            tr = _traits(g.rules.drivers[p.driver].hooks.get(top.hook, ()), g.rules)
+            tr = self.list_traits(g, g.rules.drivers[p.driver].hooks.get(top.hook, ()))
             if tr and tr <= COSTS_ONLY:
                 return "no"
         return "yes"
