@@ -26,7 +26,7 @@ from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
 from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_race
 from slipstream.engine.tracks.track import parse_track
 
-FORMS = str(Path(__file__).resolve().parents[1] / "packs" / "vocab-b-forms")
+FORMS = str(Path(__file__).resolve().parents[1] / "scenarios" / "vocab-b")
 
 
 def _printed_traits(effect: Any) -> set[str]:

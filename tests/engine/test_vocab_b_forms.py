@@ -1,6 +1,6 @@
 """Money, lane rules and effects on others that cannot be declined (issue 17 part B).
 
-The scenarios of tests/packs/vocab-b-forms pass, and each fails under a plausible wrong
+The scenarios of tests/scenarios/vocab-b pass, and each fails under a plausible wrong
 implementation of its form (the wrong reading is patched in, the scenario must then fail).
 """
 
@@ -16,7 +16,7 @@ from slipstream.engine.rulesets.automobiles import effects, phases
 from slipstream.engine.rulesets.automobiles.runner import load_pack_cached
 from slipstream.engine.rulesets.automobiles.scenarios import run_file, run_pack_scenarios
 
-PACK = Path(__file__).resolve().parents[1] / "packs" / "vocab-b-forms"
+PACK = Path(__file__).resolve().parents[1] / "scenarios" / "vocab-b"
 
 
 def _results() -> dict[str, bool]:
@@ -32,7 +32,7 @@ def _results() -> dict[str, bool]:
 def test_every_scenario_of_the_forms_pack_passes() -> None:
     rep = run_pack_scenarios(str(PACK))
     assert not rep.diagnostics
-    assert len(rep.results) >= 19
+    assert len(rep.results) >= 20
     assert all(r.ok for r in rep.results), [(r.id, r.problems) for r in rep.results if not r.ok]
 
 
@@ -54,6 +54,16 @@ def _pay_in_full(g: Any, arg: Any, ctx: Any) -> None:
     t = g.race.turn
     if t is not None and t.player == ctx.me:
         t.spent += effects.number(g, arg, ctx)
+
+
+def _available_ignores_spent(g: Any, what: str, ctx: Any) -> int:
+    t = g.race.turn
+    if t is None or t.player != ctx.me:
+        return 0
+    if what == "spent":
+        return t.spent
+    z = g.race.players[ctx.me].zones[effects.ACTIVE]
+    return sum(g.rules.kinds[k].value * n for k, n in enumerate(z))
 
 
 def _last_price_wins(g: Any, t: Any, arg: Any, ctx: Any) -> None:
@@ -95,6 +105,8 @@ WRONG: list[tuple[str, Any, str, Callable[..., Any], tuple[str, ...]]] = [
     ("a price below 0", phases, "buy_price", _price_below_zero, ("buy-prices-paid",)),
     ("pay takes N even when less is left", effects.PRIMITIVES, "pay", _pay_in_full,
      ("money-pay-what-is-left",)),
+    ("money available ignores what was spent", effects, "money_number", _available_ignores_spent,
+     ("money-pay-twice",)),
     ("the last price change wins", effects, "modify_buy", _last_price_wins, ("buy-prices-options",)),
     ("buy_limit ignored", effects, "modify_buy", _no_limit, ("buy-limit",)),
     ("adjacent read as position", effects, "adjacent_others", _ahead_by_position,
