@@ -135,3 +135,13 @@ def test_bots_race_with_the_new_forms_in_play(card_set: str, seats: tuple[str, .
         lines = [dumps(r.header), *(dumps(x) for x in r.log), dumps(r.result)]
         rep = replay_lines(lines)
         assert rep.identical, rep.message
+
+
+def test_a_payment_is_told_in_words() -> None:
+    from slipstream.engine.rulesets.automobiles.narration import narrator_of
+
+    r = run_race(RaceSpec(FORMS, "first-oval", 3, ("random",) * 4, card_set="forms-b-money", laps=1))
+    pays = [e for e in r.log if e.get("ev") == "pay"]
+    assert pays
+    text = narrator_of(r)(pays[0])
+    assert text and "pays $" in text and "=" not in text

@@ -138,3 +138,24 @@ def test_mandatory_others_never_offer(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(effects.Others, "__init__", offer_anyway)
     got = _results()
     assert not got["others-mandatory"] and not got["others-mandatory-done"]
+
+
+def test_money_forms_in_a_sponsor_and_buy_modifiers_after_the_buy_phase_are_reported() -> None:
+    from slipstream.engine.core.yamlsource import SourceMap
+    from slipstream.engine.rulesets.automobiles.effectcheck import money_and_lane_checks
+
+    src = SourceMap("x.yaml")
+    sponsor = [{"pay": 1}, {"shop": {"budget": {"money": "available"}}},
+               {"modify_turn": {"prices": [{"kinds": "gears", "change": -1}]}}]
+    got = money_and_lane_checks("sponsor s1 (first)", (), sponsor, ("sponsors", 0), src, 3)
+    assert [(d.code, d.path) for d in got] == [
+        ("E120", "$.sponsors[0][0].pay"), ("E120", "$.sponsors[0][1].shop.budget.money"),
+        ("E120", "$.sponsors[0][2].modify_turn.prices")]
+    # in a card or a Buy-phase hook the same steps are fine; a lane beyond every track is not
+    card = [*sponsor, {"drive": {"spaces": 1, "colours": "any", "lanes": [0, 2, 3]}}]
+    got = money_and_lane_checks("card c", ("effect",), card, ("cards", 0, "effect"), src, 3)
+    assert [(d.code, d.path) for d in got] == [("E121", "$.cards[0].effect[3].drive.lanes[2]")]
+    hook = [{"modify_turn": {"buy_limit": 1}}]
+    assert money_and_lane_checks("driver d", ("hooks", "buy"), hook, ("drivers", 0), src, 3) == []
+    assert [d.code for d in money_and_lane_checks("driver d", ("hooks", "end_draw"), hook,
+                                                  ("drivers", 0), src, 3)] == ["E120"]
