@@ -159,3 +159,25 @@ def test_money_forms_in_a_sponsor_and_buy_modifiers_after_the_buy_phase_are_repo
     assert money_and_lane_checks("driver d", ("hooks", "buy"), hook, ("drivers", 0), src, 3) == []
     assert [d.code for d in money_and_lane_checks("driver d", ("hooks", "end_draw"), hook,
                                                   ("drivers", 0), src, 3)] == ["E120"]
+
+
+def test_buy_modifiers_live_in_the_turn_and_are_copied_with_the_game() -> None:
+    from slipstream.engine.core.yamlsource import load_file
+    from slipstream.engine.rulesets.automobiles.scenarios import build_game, check_scenario
+
+    loaded = load_file(PACK / "tests" / "buy-prices-options.yaml")
+    sc, diags = check_scenario(loaded.data, loaded.source, load_pack_cached(str(PACK)))
+    assert sc is not None, diags
+    g = build_game(sc)
+    g.apply("play purple")
+    g.apply("end")
+    assert g.pending is not None and g.pending.kind == "buy"
+    c = g.copy()
+    t, tc = g.race.turn, c.race.turn
+    assert t is not None and tc is not None and tc.prices == t.prices and tc.prices is not t.prices
+    c.apply("buy gear-3")
+    assert (tc.bought, t.bought) == (1, 0)
+    tc.prices[g.rules.kind("gear-5")] = -9  # a change in the copy leaves the original alone
+    assert t.prices.get(g.rules.kind("gear-5")) == -1
+    g.apply("buy gear-3")
+    assert g.race.players[0].zones == c.race.players[0].zones
