@@ -29,6 +29,11 @@ SELECTION_KEYS = ("among", "selected", "cost_of", "one_higher", "same_as", "one_
 KIND_KEYS = ("kind", "kinds", "not_kinds")
 ZONE_KEYS = ("zone", "from")
 NESTED_LISTS = ("then", "else", "effect")
+# Reads checked against what the pack raises: race counters and flags go in the counter
+# tables under these prefixes (never a slug's first character).
+READ_MARKS = ("race_counter", "flag", "moved")
+RACE = "race:"
+FLAG = "flag:"
 
 
 @cache
@@ -140,7 +145,11 @@ class _Walk:
                 elif k == "counter" and isinstance(sub, str):
                     self.counters_read.append((sub, kp))
                 elif k == "name" and prim == "add_counter" and isinstance(sub, str):
-                    self.counters_raised.add(sub)
+                    self.counters_raised.add(sub if v.get("lasts") != "race" else RACE + sub)
+                elif k in READ_MARKS and self.later_read(k, sub, kp):
+                    pass
+                elif k == "name" and prim == "set_flag" and isinstance(sub, str):
+                    self.counters_raised.add(FLAG + sub)
                 elif k == "colours":
                     self.colour(sub, kp)
                 else:
@@ -149,6 +158,25 @@ class _Walk:
         elif isinstance(v, list | tuple):
             for j, sub in enumerate(v):
                 self.value(sub, (*path, j), prim)
+
+    def later_read(self, k: str, sub: Any, kp: PathKey) -> bool:
+        """Reads of the newer forms: race counters and flags (checked like turn counters),
+        and the move named by `{moved: {of: NAME}}` (like a selection)."""
+        if k == "race_counter" and isinstance(sub, str):
+            self.counters_read.append((RACE + sub, kp))
+        elif k == "flag" and isinstance(sub, str | dict):
+            name = sub if isinstance(sub, str) else sub.get("name")
+            if isinstance(name, str):
+                self.counters_read.append((FLAG + name, kp if isinstance(sub, str) else (*kp, "name")))
+        elif k == "moved" and isinstance(sub, dict) and isinstance(sub.get("of"), str):
+            if sub["of"] not in self.selections:
+                near = _near(sub["of"], sorted(self.selections))
+                self.report("E105", (*kp, "of"), f"move {sub['of']!r} is not named by an earlier step",
+                            hint=f"did you mean {near!r}?" if near else
+                            "name the earlier move or drive with `as: " + sub["of"] + "`")
+        else:
+            return False
+        return True
 
     def zone(self, v: Any, path: PathKey, allow_played: bool) -> None:
         known = (*zones(), *(SOURCE_EXTRA if allow_played else ()))
@@ -358,8 +386,22 @@ def check_effects(pack: Pack, *, files: set[str]) -> list[Diagnostic]:
     for name, p, src in reads:
         if name not in raised:
             pos = src.value(p)
-            near = _near(name, sorted(raised))
-            out.append(make("E106", src.file, pos.line, pos.column, json_path(p),
-                            f"counter {name!r} is never raised by `add_counter`",
-                            hint=f"did you mean {near!r}?" if near else None))
+            out.append(_never_raised(name, raised, src.file, pos.line, pos.column, json_path(p)))
     return out
+
+
+def _never_raised(name: str, raised: set[str], file: str, line: int, col: int,
+                  path: str) -> Diagnostic:
+    """E106 for a turn counter, race counter or flag that nothing raises or sets."""
+    prefix = RACE if name.startswith(RACE) else FLAG if name.startswith(FLAG) else ""
+    bare = name[len(prefix):]
+    same = sorted(r[len(prefix):] for r in raised if r.startswith(prefix) and (
+        prefix or not r.startswith((RACE, FLAG))))
+    near = _near(bare, same)
+    if prefix == FLAG:
+        msg = f"flag {bare!r} is never set by `set_flag`"
+    elif prefix == RACE:
+        msg = f"race counter {bare!r} is never raised by `add_counter` with `lasts: race`"
+    else:
+        msg = f"counter {bare!r} is never raised by `add_counter`"
+    return make("E106", file, line, col, path, msg, hint=f"did you mean {near!r}?" if near else None)

@@ -21,6 +21,7 @@ from slipstream.engine.rulesets.automobiles.state import (
     REVEALED,
     USED,
     ZONE_INDEX,
+    Memory,
     Placement,
 )
 
@@ -241,6 +242,8 @@ def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
     if op == "count":
         return count_cubes(g, arg, ctx, them)
     if op == "distinct_kinds":
+        if len(arg) > ("zone" in arg) + ("whose" in arg):  # kind filters or `among`
+            return distinct_kinds_number(g, arg, ctx, them)
         kinds: set[int] = set()
         for pi in players_for(g, arg.get("whose"), ctx, them):
             for z in zones_of(arg.get("zone", "discard")):
@@ -262,7 +265,7 @@ def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
             return t.decline_wear
         if arg == "positions_gained":
             return max(0, t.position_car_start - g.position_of(ctx.me, False)) if t.position_car_start else 0
-        raise EffectError(f"unknown turn_stat {arg!r}")
+        return turn_stat_more(g, arg, ctx)
     if op == "by_position":
         return number(g, arg.get(bracket(g, ctx), 0), ctx, them)
     if op in ("sum", "product", "min", "max"):
@@ -276,6 +279,9 @@ def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
         else:
             r = min(vals) if op == "min" else max(vals)
         return max(0, r)
+    form = NUMBER_FORMS.get(op)
+    if form is not None:
+        return int(form(g, arg, ctx, them))
     raise EffectError(f"unknown number expression {op!r}")
 
 
@@ -346,6 +352,9 @@ def condition(g: Game, c: Mapping[str, Any], ctx: Ctx, them: int | None = None) 
         return any(condition(g, x, ctx, them) for x in arg)
     if op == "not":
         return not condition(g, arg, ctx, them)
+    form = CONDITION_FORMS.get(op)
+    if form is not None:
+        return bool(form(g, arg, ctx, them))
     raise EffectError(f"unknown condition {op!r}")
 
 
@@ -378,12 +387,18 @@ def p_modify_turn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
 
 
 def p_add_counter(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    if arg.get("lasts") == "race":
+        add_race_counter(g, arg, ctx)
+        return
     t = g.race.turn
     if t is not None:
         t.counters[arg["name"]] = t.counters.get(arg["name"], 0) + number(g, arg.get("by", 1), ctx)
 
 
 def p_schedule(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    if arg["at"] in LATER_AT:
+        schedule_later(g, arg, ctx)
+        return
     t = g.race.turn
     if t is not None and arg["key"] not in t.scheduled:
         t.scheduled[arg["key"]] = (arg["at"], arg["effect"], ctx.me)
@@ -651,6 +666,9 @@ class Gain(Frame):
         if "one_higher" in spec:
             kinds = [rs.gear_index[c + 1] for c in gear_of(g, ctx.sel.get(spec["one_higher"], []))
                      if c + 1 in rs.gear_index]
+        elif "one_lower" in spec:
+            kinds = [rs.gear_index[c - 1] for c in gear_of(g, ctx.sel.get(spec["one_lower"], []))
+                     if c - 1 in rs.gear_index]
         else:
             allowed = kind_filter(g, spec)
             kinds = [k.index for k in rs.kinds if (k.index in allowed if allowed is not None
@@ -728,7 +746,7 @@ class Move(Frame):
 
     __slots__ = ("ctx", "drive", "left", "optional", "cols", "same", "steps", "spaces",
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
-                 "restart")
+                 "restart", "as_", "origin")
 
     def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool) -> None:
         self.ctx = ctx
@@ -764,6 +782,8 @@ class Move(Frame):
         else:
             last = t.placements[-1]
             self.head = (last.lane, last.segment)
+        self.origin = self.head
+        self.as_ = spec.get("as")
 
     def targets(self, g: Game) -> list[tuple[int, int, int]]:
         occ = g.occupancy(self.ctx.me)
@@ -845,6 +865,8 @@ class Move(Frame):
     def finish(self, g: Game) -> None:
         g.stack.pop()
         me = self.ctx.me
+        if self.as_ or "moved" in uses(g.rules):
+            record_move(g, self)
         if self.drive:
             if self.steps:
                 g.after_car_moved(me)
@@ -941,6 +963,383 @@ class Shop(Frame):
         g.gain(self.ctx.me, k, 1, "shop", zone=dest)
 
 
+# ---------------------------------------------------------------------------------------------
+# State beyond the turn, progress, relative position, move results, arithmetic
+# (docs/effects.md, issue 17 part A). Nothing here runs for a ruleset whose effects do not use
+# these forms: the few turn-level records are gated by `uses(rules)`.
+# ---------------------------------------------------------------------------------------------
+
+
+_USES: dict[int, tuple[Any, frozenset[str]]] = {}  # id(ruleset) -> (ruleset, features)
+LATER_AT = ("next_turn_start", "next_action")  # `schedule` times beyond this turn
+
+
+def uses(rules: Ruleset) -> frozenset[str]:
+    """Features of the newer forms that a ruleset's effect data uses (worked out once).
+
+    `start`: a form that reads where the cars stood at the start of the turn; `moved`: a
+    `{moved: ...}` count (every move then records what it did).
+    """
+    got = _USES.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    found: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, Mapping):
+            for k, v in x.items():
+                if k == "moved":
+                    found.add("moved")
+                elif (k == "drafting" and v == "start_of_turn") or (
+                        k == "turn_stat" and v == "cars_passed") or (
+                        k == "progress" and v in ("crossings_this_turn", "crossed_line_this_turn")):
+                    found.add("start")
+                walk(v)
+        elif isinstance(x, list | tuple):
+            for v in x:
+                walk(v)
+
+    for k in rules.kinds:
+        walk(k.effect)
+    for d in rules.drivers:
+        walk(d.hooks)
+    feats = frozenset(found)
+    if len(_USES) >= 64:
+        _USES.clear()
+    _USES[id(rules)] = (rules, feats)
+    return feats
+
+
+def memory(g: Game, me: int) -> Memory:
+    """The player's race-long effect memory (made when first needed)."""
+    p = g.race.players[me]
+    if p.memory is None:
+        p.memory = Memory()
+    return p.memory
+
+
+def turn_extra(g: Game) -> dict[str, Any] | None:
+    """The turn's record of the newer forms (made when first needed; None outside a turn)."""
+    t = g.race.turn
+    if t is None:
+        return None
+    if t.extra is None:
+        t.extra = {}
+    return t.extra
+
+
+def record_turn_start(g: Game) -> None:
+    """Note where every car stands at the start of the turn (only for rules that read it)."""
+    if "start" in uses(g.rules):
+        ex = turn_extra(g)
+        assert ex is not None
+        ex["start_cars"] = [(p.car.lane, p.car.segment, p.car.lap) for p in g.race.players]
+
+
+def turn_start(g: Game, me: int) -> bool:
+    """Start of `me`'s turn (TurnState just made): records, then delayed `next_turn_start`
+    lists. True when lists were pushed (they run before the turn decision)."""
+    record_turn_start(g)
+    return push_later(g, me, "next_turn_start")
+
+
+def push_later(g: Game, me: int, at: str) -> bool:
+    """Push the effect lists `me` scheduled for `at` in an earlier turn, in scheduling order."""
+    mem = g.race.players[me].memory
+    if mem is None or not mem.later:
+        return False
+    due = [x for x in mem.later if x[0] == at]
+    if not due:
+        return False
+    mem.later = [x for x in mem.later if x[0] != at]
+    for _at, key, eff in reversed(due):  # the stack runs the last pushed first
+        g.stack.append(EffectList(eff, Ctx(me, None, key)))
+    return True
+
+
+def schedule_later(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    """`schedule` at a time of a later turn: kept in the player's memory."""
+    t = g.race.turn
+    if t is not None:
+        if arg["key"] in t.scheduled:
+            return
+        t.scheduled[arg["key"]] = (arg["at"], (), ctx.me)  # the once-per-turn mark only
+    memory(g, ctx.me).later.append((arg["at"], arg["key"], arg["effect"]))
+
+
+def add_race_counter(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    c = memory(g, ctx.me).counters
+    c[arg["name"]] = c.get(arg["name"], 0) + number(g, arg.get("by", 1), ctx)
+
+
+def p_set_flag(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    if arg.get("lasts", "turn") == "race":
+        memory(g, ctx.me).flags.add(arg["name"])
+        return
+    ex = turn_extra(g)
+    if ex is not None:
+        ex.setdefault("flags", set()).add((ctx.me, arg["name"]))
+
+
+def p_clear_flag(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    lasts = arg.get("lasts")
+    if lasts in (None, "race"):
+        mem = g.race.players[ctx.me].memory
+        if mem is not None:
+            mem.flags.discard(arg["name"])
+    if lasts in (None, "turn"):
+        t = g.race.turn
+        if t is not None and t.extra is not None and "flags" in t.extra:
+            t.extra["flags"].discard((ctx.me, arg["name"]))
+
+
+def has_flag(g: Game, me: int, name: str, lasts: str | None) -> bool:
+    if lasts in (None, "race"):
+        mem = g.race.players[me].memory
+        if mem is not None and name in mem.flags:
+            return True
+    if lasts in (None, "turn"):
+        t = g.race.turn
+        if t is not None and t.extra is not None and (me, name) in t.extra.get("flags", ()):
+            return True
+    return False
+
+
+def p_once(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    per = arg.get("per", "race")
+    key = arg["key"]
+    if per == "turn":
+        ex = turn_extra(g)
+        seen: set[Any] | None = None if ex is None else ex.setdefault("once", set())
+        token: Any = (ctx.me, key)
+    else:
+        seen = memory(g, ctx.me).once
+        token = key if per == "race" else (key, g.race.round)
+    if seen is not None:
+        if token in seen:
+            return
+        seen.add(token)
+    if arg["effect"]:
+        g.stack.append(EffectList(arg["effect"], ctx))
+
+
+def _laps_done(g: Game, me: int) -> int:
+    return max(0, min(g.race.players[me].car.lap, g.race.laps))
+
+
+def _start_cars(g: Game) -> list[tuple[int, int, int]] | None:
+    t = g.race.turn
+    return t.extra.get("start_cars") if t is not None and t.extra is not None else None
+
+
+def _crossings_this_turn(g: Game, me: int) -> int:
+    start = _start_cars(g)
+    return max(0, g.race.players[me].car.lap - start[me][2]) if start else 0
+
+
+def progress_number(g: Game, arg: str, ctx: Ctx) -> int:
+    me = ctx.me
+    laps = g.race.laps
+    if arg == "lap":
+        return min(_laps_done(g, me) + 1, laps)
+    if arg == "laps":
+        return laps
+    if arg == "laps_done":
+        return _laps_done(g, me)
+    if arg == "laps_left":
+        return laps - _laps_done(g, me)
+    if arg == "round":
+        return g.race.round
+    if arg == "crossings_this_turn":
+        return _crossings_this_turn(g, me)
+    raise EffectError(f"unknown progress number {arg!r}")
+
+
+def progress_condition(g: Game, arg: str, ctx: Ctx) -> bool:
+    me = ctx.me
+    if arg == "final_round":
+        return g.race.final_round
+    if arg == "last_lap":
+        return g.race.players[me].car.lap == g.race.laps - 1
+    if arg == "finished":
+        return g.race.players[me].car.lap >= g.race.laps
+    if arg == "crossed_line_this_turn":
+        return _crossings_this_turn(g, me) > 0
+    raise EffectError(f"unknown progress condition {arg!r}")
+
+
+def _dist(g: Game, lap: int, seg: int) -> int:
+    return lap * g.ix.n + seg if g.rules.options.positions_count_laps else seg
+
+
+def _key(g: Game, lane: int, seg: int, lap: int) -> tuple[int, int]:
+    """Larger = further ahead (the standings' order: distance, ties to the inner lane)."""
+    return (_dist(g, lap, seg), -lane)
+
+
+def drafting_condition(g: Game, arg: str, ctx: Ctx) -> bool:
+    from slipstream.engine.rulesets.automobiles.movement import drafts
+    from slipstream.engine.rulesets.automobiles.state import Car
+
+    me = ctx.me
+    start = _start_cars(g) if arg == "start_of_turn" else None
+    if start is None:  # `now` (or no record of the turn's start: a turn set up mid-way)
+        return drafts(g.ix, g.rules.options, g.occupancy(me), g.race.players[me].car)
+    occ = {(ln, s): i for i, (ln, s, _lap) in enumerate(start) if i != me}
+    ln, s, lap = start[me]
+    return drafts(g.ix, g.rules.options, occ, Car(ln, s, lap))
+
+
+def car_condition(g: Game, arg: str, ctx: Ctx) -> bool:
+    me = ctx.me
+    car = g.race.players[me].car
+    occ = g.occupancy(me)
+    lane, s = car.lane, car.segment
+    n = g.ix.n
+    if arg == "ahead":
+        if (lane, (s + 1) % n) in occ:
+            return True
+        last, cells = g.ix.next_space(lane, s)
+        return s == last and not occ.keys().isdisjoint(cells)
+    if arg == "behind":
+        if (lane, (s - 1) % n) in occ:
+            return True
+        track = g.track
+        sp = track.spaces[track.cells[lane][s]]
+        if s != sp.first:
+            return False
+        prev = track.cells[lane][(sp.first - 1) % n]
+        return prev >= 0 and any((lane, t) in occ for t in track.spaces[prev].segments())
+    if arg == "beside":
+        return any(ln != lane and t == s for ln, t in occ)
+    raise EffectError(f"unknown car condition {arg!r}")
+
+
+def gap_number(g: Game, arg: str, ctx: Ctx) -> int:
+    me = ctx.me
+    mine = g.distance(me)
+    others = [g.distance(i) for i in range(len(g.race.players)) if i != me]
+    if arg == "ahead":
+        return min((d - mine for d in others if d > mine), default=0)
+    if arg == "behind":
+        return min((mine - d for d in others if d < mine), default=0)
+    if arg == "leader":
+        return max(0, max(others, default=mine) - mine)
+    raise EffectError(f"unknown gap {arg!r}")
+
+
+def cars_number(g: Game, arg: str, ctx: Ctx) -> int:
+    pos = g.position_of(ctx.me, False)
+    if arg == "ahead":
+        return pos - 1
+    if arg == "behind":
+        return len(g.race.players) - pos
+    raise EffectError(f"unknown cars count {arg!r}")
+
+
+MOVED = ("steps", "spaces", "cars_passed", "crossings")
+
+
+def record_move(g: Game, m: Move) -> None:
+    """What a finished move or drive did, for `{moved: ...}` (latest, and by its `as:` name)."""
+    me = m.ctx.me
+    car = g.race.players[me].car
+    if m.drive:
+        before = _key(g, m.origin[0], m.origin[1], car.lap - m.crossings)
+        after = _key(g, car.lane, car.segment, car.lap)
+    else:  # the cube's chain from the car
+        before = _key(g, car.lane, car.segment, car.lap)
+        t = g.race.turn
+        chain = 0
+        if t is not None and not m.restart:
+            start = max((i for i, pl in enumerate(t.placements) if pl.from_car), default=0)
+            chain = sum(pl.crossings for pl in t.placements[start:])
+        after = _key(g, m.head[0], m.head[1], car.lap + chain + m.crossings)
+    passed = 0
+    for i, p in enumerate(g.race.players):
+        if i != me:
+            k = _key(g, p.car.lane, p.car.segment, p.car.lap)
+            if before < k and k < after:
+                passed += 1
+    got = [m.steps, len(set(m.spaces)), passed, m.crossings]
+    m.ctx.sel["moved:"] = got
+    if m.as_:
+        m.ctx.sel["moved:" + m.as_] = got
+
+
+def moved_number(g: Game, arg: Any, ctx: Ctx) -> int:
+    what, of = (arg, "") if isinstance(arg, str) else (arg["what"], arg.get("of", ""))
+    got = ctx.sel.get("moved:" + of)
+    return got[MOVED.index(what)] if got else 0
+
+
+def turn_stat_more(g: Game, arg: str, ctx: Ctx) -> int:
+    t = g.race.turn
+    me = ctx.me
+    if t is None or t.player != me:
+        return 0
+    if arg == "spaces_entered":
+        return len(t.entered)
+    if arg == "cars_passed":
+        start = _start_cars(g)
+        if not start:
+            return 0
+        ps = g.race.players
+        me_then = _key(g, *start[me])
+        me_now = _key(g, ps[me].car.lane, ps[me].car.segment, ps[me].car.lap)
+        return sum(1 for i, p in enumerate(ps) if i != me and _key(g, *start[i]) > me_then
+                   and _key(g, p.car.lane, p.car.segment, p.car.lap) < me_now)
+    raise EffectError(f"unknown turn_stat {arg!r}")
+
+
+def divide_number(g: Game, arg: Mapping[str, Any], ctx: Ctx, them: int | None) -> int:
+    left = number(g, arg["left"], ctx, them)
+    by = number(g, arg["by"], ctx, them)
+    if by <= 0:
+        return 0
+    rnd = arg.get("round", "down")
+    if rnd == "up":
+        return -(-left // by)
+    if rnd == "nearest":
+        return (2 * left + by) // (2 * by)
+    return left // by
+
+
+def distinct_kinds_number(g: Game, arg: Mapping[str, Any], ctx: Ctx, them: int | None) -> int:
+    """`{distinct_kinds: FILTER}` with kind filters or `among` (the plain zone form stays in
+    `number`)."""
+    allowed = kind_filter(g, arg)
+    among = ctx.sel.get(arg["among"], []) if "among" in arg else None
+    if among is not None and "zone" not in arg:
+        return len({k for k in among if allowed is None or k in allowed})
+    kinds: set[int] = set()
+    for pi in players_for(g, arg.get("whose"), ctx, them):
+        for z in zones_of(arg.get("zone", "discard")):
+            kinds.update(k for k, n in enumerate(g.race.players[pi].zones[z]) if n and (
+                allowed is None or k in allowed) and (among is None or k in among))
+    return len(kinds)
+
+
+NUMBER_FORMS: dict[str, Any] = {
+    "race_counter": lambda g, a, ctx, them: (
+        g.race.players[ctx.me].memory.counters.get(a, 0)
+        if g.race.players[ctx.me].memory is not None else 0),
+    "progress": lambda g, a, ctx, them: progress_number(g, a, ctx),
+    "gap": lambda g, a, ctx, them: gap_number(g, a, ctx),
+    "cars": lambda g, a, ctx, them: cars_number(g, a, ctx),
+    "moved": lambda g, a, ctx, them: moved_number(g, a, ctx),
+    "divide": divide_number,
+    "minus": lambda g, a, ctx, them: max(0, number(g, a[0], ctx, them) - number(g, a[1], ctx, them)),
+}
+CONDITION_FORMS: dict[str, Any] = {
+    "flag": lambda g, a, ctx, them: (has_flag(g, ctx.me, a, None) if isinstance(a, str)
+                                     else has_flag(g, ctx.me, a["name"], a.get("lasts"))),
+    "progress": lambda g, a, ctx, them: progress_condition(g, a, ctx),
+    "drafting": lambda g, a, ctx, them: drafting_condition(g, a, ctx),
+    "car": lambda g, a, ctx, them: car_condition(g, a, ctx),
+}
+
+
 PRIMITIVES: dict[str, Any] = {
     "gain_wear": p_gain_wear,
     "gain": p_gain,
@@ -958,4 +1357,7 @@ PRIMITIVES: dict[str, Any] = {
     "schedule": p_schedule,
     "others": p_others,
     "shop": p_shop,
+    "set_flag": p_set_flag,
+    "clear_flag": p_clear_flag,
+    "once": p_once,
 }

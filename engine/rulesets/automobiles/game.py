@@ -439,6 +439,7 @@ def position_game(rules: Ruleset, track: Track, players: Sequence[dict[str, Any]
     unless `stock` gives counts. `start`: `turn` (the pit/standard choice), `action`, or
     `none` (no turn: for running effects directly, e.g. sponsors).
     """
+    from slipstream.engine.rulesets.automobiles.effects import record_turn_start
     from slipstream.engine.rulesets.automobiles.phases import RaceFrame, TurnFrame
     from slipstream.engine.rulesets.automobiles.state import ZONE_INDEX, TurnState
 
@@ -471,6 +472,7 @@ def position_game(rules: Ruleset, track: Track, players: Sequence[dict[str, Any]
     tf = TurnFrame(turn)
     if start == "action":
         race.turn = TurnState(turn)
+        record_turn_start(g)
         tf.stage = "action"
     g.stack.append(tf)
     g.advance()

@@ -9,7 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.play.decisions import Decision, opt
-from slipstream.engine.rulesets.automobiles.effects import Ctx, EffectList, Frame
+from slipstream.engine.rulesets.automobiles.effects import (
+    Ctx,
+    EffectList,
+    Frame,
+    push_later,
+    turn_start,
+)
 from slipstream.engine.rulesets.automobiles.state import (
     ACTIVE,
     BAG,
@@ -181,6 +187,11 @@ class TurnFrame(Frame):
         st = self.stage
         if st == "start":
             race.turn = TurnState(me)
+            if turn_start(g, me):  # effects scheduled for this turn's start run first
+                self.stage = "ask"
+                return None
+            return Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
+        if st == "ask":
             return Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
         # one stage after another, until a stage puts a frame on the stack (or ends the turn)
         while True:
@@ -197,10 +208,14 @@ class TurnFrame(Frame):
             t.stage = "action"
             t.positions_action = g.positions(False)
             g.stack.append(ActionPhase(me))
+            push_later(g, me, "next_action")
             self.stage = "buy"
         elif st == "buy":
             t.stage = "buy"
             g.stack.append(BuyPhase(me))
+            self.stage = "buy_scheduled"
+        elif st == "buy_scheduled":
+            self.push_scheduled(g, "after_buy")
             self.stage = "car"
         elif st == "car":
             t.stage = "car"

@@ -27,6 +27,19 @@ class Car:
 
 
 @dataclass(slots=True)
+class Memory:
+    """What effects remember beyond one turn: for one player, for the whole race."""
+
+    counters: dict[str, int] = field(default_factory=dict)
+    flags: set[str] = field(default_factory=set)
+    once: set[Any] = field(default_factory=set)  # keys of `once` (per race, or (key, round))
+    later: list[tuple[str, str, Any]] = field(default_factory=list)  # (at, key, effect list)
+
+    def copy(self) -> Memory:
+        return Memory(dict(self.counters), set(self.flags), set(self.once), self.later[:])
+
+
+@dataclass(slots=True)
 class PlayerState:
     seat: int
     name: str
@@ -35,10 +48,14 @@ class PlayerState:
     car: Car
     driver: int | None = None
     sponsor: str | None = None
+    # race-long effect state (race counters, flags, `once` keys, effects scheduled for a later
+    # turn; docs/effects.md "State beyond the turn"); None until an effect first needs it
+    memory: Memory | None = None
 
     def copy(self) -> PlayerState:
         return PlayerState(self.seat, self.name, self.bot, [z[:] for z in self.zones],
-                           self.car.copy(), self.driver, self.sponsor)
+                           self.car.copy(), self.driver, self.sponsor,
+                           None if self.memory is None else self.memory.copy())
 
     def count(self, zone: int, kind: int | None = None) -> int:
         z = self.zones[zone]
@@ -77,6 +94,9 @@ class TurnState:
     hooks_used: set[str] = field(default_factory=set)
     spent: int = 0
     moved: bool = False
+    # turn-long state of the newer effect forms (flags, `once` keys, where the cars stood at
+    # the start of the turn, ...); None in a turn that uses none of them
+    extra: dict[str, Any] | None = None
 
     def copy(self) -> TurnState:
         t = TurnState(self.player, self.stage, self.pit, [Placement(p.kind, p.lane, p.segment,
@@ -84,7 +104,9 @@ class TurnState:
                       dict(self.counters), self.drafting_flag, self.gear_spaces,
                       dict(self.stand_in), dict(self.scheduled), dict(self.positions_action),
                       self.position_car_start, self.decline_wear, set(self.hooks_used),
-                      self.spent, self.moved)
+                      self.spent, self.moved,
+                      None if self.extra is None else {k: (v.copy() if hasattr(v, "copy") else v)
+                                                       for k, v in self.extra.items()})
         return t
 
 
