@@ -1,4 +1,4 @@
-"""Cross-checks of effect lists against the vocabulary and the pack (codes E101-E106).
+"""Cross-checks of effect lists against the vocabulary and the pack (codes E101-E106, E120-E121).
 
 The vocabulary itself (schemas/effect.schema.json, docs/effects.md) belongs to the rules
 engine. The schema checks shapes; these checks name the problem precisely where the schema can
@@ -373,6 +373,7 @@ def check_effects(pack: Pack, *, files: set[str]) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     raised: set[str] = set()
     reads: list[tuple[str, PathKey, SourceMap]] = []
+    lanes = max((t.lanes for t in pack.tracks.values()), default=0)
     for _label, origin, sub, effect in iter_effects(pack):
         src = pack.sources.get(origin.file)
         if src is None:
@@ -382,6 +383,7 @@ def check_effects(pack: Pack, *, files: set[str]) -> list[Diagnostic]:
         raised |= walk.counters_raised
         if origin.file in files:
             out += walk.diags
+            out += money_and_lane_checks(_label, sub, effect, (*origin.path, *sub), src, lanes)
             reads += [(name, p, src) for name, p in walk.counters_read]
     for name, p, src in reads:
         if name not in raised:
@@ -405,3 +407,44 @@ def _never_raised(name: str, raised: set[str], file: str, line: int, col: int,
     else:
         msg = f"counter {bare!r} is never raised by `add_counter`"
     return make("E106", file, line, col, path, msg, hint=f"did you mean {near!r}?" if near else None)
+
+
+# Driver hooks that run after this turn's Buy phase: Buy-phase modifiers do nothing there.
+AFTER_BUY = ("car", "decline", "end_before_draw", "end_draw", "end_after_draw")
+
+
+def money_and_lane_checks(label: str, sub: tuple[Any, ...], effect: Any, path: PathKey,
+                          src: SourceMap, lanes: int) -> list[Diagnostic]:
+    """E120: money forms where no turn's money exists (sponsors) or Buy-phase modifiers after the
+    Buy phase; E121: a lane rule naming a lane that no track of the pack has."""
+    between_races = label.startswith("sponsor ")
+    after_buy = label.startswith("driver ") and len(sub) == 2 and sub[1] in AFTER_BUY
+    out: list[Diagnostic] = []
+
+    def at(code: str, p: PathKey, msg: str, hint: str) -> None:
+        pos = src.value(p)
+        out.append(make(code, src.file, pos.line, pos.column, json_path(p), msg, hint=hint))
+
+    def walk(v: Any, p: PathKey) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                kp = (*p, k)
+                if between_races and (k == "pay" or (k == "money" and isinstance(x, str))):
+                    at("E120", kp, f"`{k}` between races: a sponsor has no turn money, so it is always 0",
+                       "money forms work in a turn (cards, driver hooks)")
+                elif k in ("prices", "buy_limit") and len(p) and p[-1] == "modify_turn" and (
+                        between_races or after_buy):
+                    at("E120", kp, f"`modify_turn.{k}` {'between races' if between_races else 'after the Buy phase'}"
+                       " changes nothing", "use it in a card or an `action` / `buy` driver hook")
+                elif k == "lanes" and isinstance(x, list | tuple) and lanes:
+                    for j, ln in enumerate(x):
+                        if isinstance(ln, int) and not isinstance(ln, bool) and ln >= lanes:
+                            at("E121", (*kp, j), f"lane {ln}: no track of the pack has more than {lanes} lanes",
+                               "lanes count from 0 (innermost); `outside` names the outermost lane of any track")
+                walk(x, kp)
+        elif isinstance(v, list | tuple):
+            for j, x in enumerate(v):
+                walk(x, (*p, j))
+
+    walk(effect, path)
+    return out

@@ -253,6 +253,8 @@ def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
         return len(ctx.sel.get(arg, []))
     if op == "cost_of":
         return sum(g.rules.kinds[k].cost for k in ctx.sel.get(arg, []))
+    if op == "money":
+        return money_number(g, arg, ctx)
     if op == "counter":
         return g.race.turn.counters.get(arg, 0) if g.race.turn else 0
     if op == "position":
@@ -383,6 +385,8 @@ def p_modify_turn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
             kinds = []
         for k in kinds:
             t.stand_in.setdefault(k, (si.get("colours", "any"), si.get("wear", 0)))
+    if "prices" in arg or "buy_limit" in arg:
+        modify_buy(g, t, arg, ctx)
     g.emit("modify", p=ctx.me, what=sorted(arg))
 
 
@@ -746,7 +750,7 @@ class Move(Frame):
 
     __slots__ = ("ctx", "drive", "left", "optional", "cols", "same", "steps", "spaces",
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
-                 "restart", "as_", "origin")
+                 "restart", "as_", "origin", "lane_rule", "changes")
 
     def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool) -> None:
         self.ctx = ctx
@@ -772,6 +776,8 @@ class Move(Frame):
         lim, self.optional = count_spec(g, spaces, ctx)
         self.left = 10_000 if lim is None else lim
         self.same = bool(spec.get("same_colour"))
+        self.lane_rule = lane_rule(g, spec, ctx)
+        self.changes = 0
         self.steps = 0
         self.spaces: list[int] = []
         self.crossings = 0
@@ -789,13 +795,18 @@ class Move(Frame):
         occ = g.occupancy(self.ctx.me)
         opts = g.rules.options
         out = step_targets(g.ix, opts, occ, self.head[0], self.head[1], self.cols)
+        rule = self.lane_rule
+        if rule is not None:
+            out = rule.keep(g, self.head[0], out, self.changes)
         if not self.drive and not opts.placement_chain and self.steps == 0:
             # RULES §8.9 alternative: a placement may also start from the car again
             car = g.race.players[self.ctx.me].car
             if (car.lane, car.segment) != self.head:
                 seen = {(ln, s) for _, ln, s in out}
-                out += [t for t in step_targets(g.ix, opts, occ, car.lane, car.segment, self.cols)
-                        if (t[1], t[2]) not in seen]
+                more = step_targets(g.ix, opts, occ, car.lane, car.segment, self.cols)
+                if rule is not None:
+                    more = rule.keep(g, car.lane, more, self.changes)
+                out += [t for t in more if (t[1], t[2]) not in seen]
         return out
 
     def run(self, g: Game) -> Decision | None:
@@ -851,6 +862,8 @@ class Move(Frame):
                 self.restart = True
         if s < self.head[1]:
             self.crossings += 1
+        if self.lane_rule is not None and lane != self.head[0]:
+            self.changes += 1
         self.head = (lane, s)
         self.spaces.append(sp)
         self.steps += 1
@@ -883,7 +896,7 @@ class Move(Frame):
 class Others(Frame):
     """Offer an effect list to other players in turn or position order."""
 
-    __slots__ = ("ctx", "who", "order", "effect", "done", "eligible", "asked")
+    __slots__ = ("ctx", "who", "order", "effect", "done", "eligible", "asked", "mandatory")
 
     def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
         self.ctx = ctx
@@ -899,8 +912,11 @@ class Others(Frame):
             others = [i for i in others if pos[i] > mine]
         elif self.who == "ahead":
             others = [i for i in others if pos[i] < mine]
+        elif self.who in ADJACENT:
+            others = adjacent_others(g, ctx.me, self.who)
         self.eligible = others
         self.asked = -1
+        self.mandatory = bool(spec.get("mandatory"))
 
     def next_player(self, g: Game) -> int | None:
         left = [i for i in self.eligible if i not in self.done]
@@ -920,6 +936,9 @@ class Others(Frame):
             g.stack.pop()
             return None
         self.asked = p
+        if self.mandatory:  # no offer to decline: the list runs for them now
+            self.choose(g, "yes")
+            return None
         return Decision(p, "offer", (opt("yes", "accept"), opt("no", "decline")),
                         f"accept the offer from player {self.ctx.me + 1}?")
 
@@ -1340,6 +1359,112 @@ CONDITION_FORMS: dict[str, Any] = {
 }
 
 
+# ---------------------------------------------------------------------------------------------
+# Money, movement rules beyond colour, adjacent cars (docs/effects.md, issue 17 part B)
+# ---------------------------------------------------------------------------------------------
+
+
+def money_number(g: Game, what: str, ctx: Ctx) -> int:
+    """`{money: available}` / `{money: spent}`: this turn's money of `me` (0 when not on turn)."""
+    t = g.race.turn
+    if t is None or t.player != ctx.me:
+        return 0
+    if what == "spent":
+        return t.spent
+    if what == "available":
+        return max(0, g.money(ctx.me))
+    raise EffectError(f"unknown money figure {what!r}")
+
+
+def p_pay(g: Game, arg: Any, ctx: Ctx) -> None:
+    """Spend N of this turn's money (all that is left when less is left)."""
+    t = g.race.turn
+    if t is None or t.player != ctx.me:
+        return
+    n = min(number(g, arg, ctx), money_number(g, "available", ctx))
+    if n > 0:
+        t.spent += n
+    g.emit("pay", p=ctx.me, n=max(0, n))
+
+
+def modify_buy(g: Game, t: Any, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    """`modify_turn.prices` (changes add up) and `modify_turn.buy_limit` (the smaller wins)."""
+    for ch in arg.get("prices", ()):
+        prices = t.prices if t.prices is not None else {}
+        for ref in seq(ch["kinds"]):
+            try:
+                kinds = g.rules.group(ref)
+            except KeyError:
+                continue  # a kind not in this game's card set
+            for k in kinds:
+                prices[k] = prices.get(k, 0) + int(ch["change"])
+        t.prices = prices
+    if "buy_limit" in arg:
+        n = number(g, arg["buy_limit"], ctx)
+        t.buy_limit = n if t.buy_limit is None else min(t.buy_limit, n)
+
+
+class LaneRule:
+    """`straight`, `lanes` and `lane_change` of a move or drive: which steps may change lane."""
+
+    __slots__ = ("straight", "lanes", "at_most")
+
+    def __init__(self, straight: bool, lanes: frozenset[int] | None, at_most: int | None) -> None:
+        self.straight = straight
+        self.lanes = lanes
+        self.at_most = at_most
+
+    def keep(self, g: Game, origin_lane: int, targets: list[tuple[int, int, int]],
+             changes: int) -> list[tuple[int, int, int]]:
+        """The targets of one step from a cell in `origin_lane` that the rule allows."""
+        same_only = self.straight or (self.at_most is not None and changes >= self.at_most)
+        return [t for t in targets if (not same_only or t[1] == origin_lane)
+                and (self.lanes is None or t[1] in self.lanes)]
+
+
+def lane_rule(g: Game, spec: Mapping[str, Any], ctx: Ctx) -> LaneRule | None:
+    """The lane rule of a move spec (None when it has none: the common case costs nothing)."""
+    if "straight" not in spec and "lanes" not in spec and "lane_change" not in spec:
+        return None
+    lanes: frozenset[int] | None = None
+    ls = spec.get("lanes")
+    if ls == "inside":
+        lanes = frozenset((0,))
+    elif ls == "outside":
+        lanes = frozenset((g.track.lanes - 1,))
+    elif ls is not None:
+        lanes = frozenset(int(x) for x in seq(ls))
+    lc = spec.get("lane_change")
+    at_most = number(g, lc["at_most"], ctx) if isinstance(lc, Mapping) and "at_most" in lc else None
+    return LaneRule(bool(spec.get("straight")), lanes, at_most)
+
+
+ADJACENT = ("ahead_adjacent", "beside", "behind_adjacent")
+
+
+def adjacent_others(g: Game, me: int, who: str) -> list[int]:
+    """Other players whose car is directly ahead of, beside or directly behind `me`'s car
+    (the drafting geometry of DESIGN §5: `ahead_cells`)."""
+    from slipstream.engine.rulesets.automobiles.movement import ahead_cells
+
+    players = g.race.players
+    car = players[me].car
+    out = []
+    for i, p in enumerate(players):
+        if i == me:
+            continue
+        c = p.car
+        if who == "ahead_adjacent":
+            hit = (c.lane, c.segment) in ahead_cells(g.ix, car.lane, car.segment)
+        elif who == "beside":
+            hit = c.segment == car.segment and c.lane != car.lane
+        else:
+            hit = (car.lane, car.segment) in ahead_cells(g.ix, c.lane, c.segment)
+        if hit:
+            out.append(i)
+    return out
+
+
 PRIMITIVES: dict[str, Any] = {
     "gain_wear": p_gain_wear,
     "gain": p_gain,
@@ -1360,4 +1485,5 @@ PRIMITIVES: dict[str, Any] = {
     "set_flag": p_set_flag,
     "clear_flag": p_clear_flag,
     "once": p_once,
+    "pay": p_pay,
 }

@@ -166,6 +166,16 @@ def drafts(ix: TrackIndex, opts: Options, occ: dict[Cell, int], car: Car) -> boo
     return not occ.keys().isdisjoint(next_cells)
 
 
+def ahead_cells(ix: TrackIndex, lane: int, seg: int) -> set[Cell]:
+    """The cells directly ahead of a car at (lane, seg) by the drafting geometry of DESIGN §5:
+    the next segment of its lane and, from the last segment of its space, the next space."""
+    last, next_cells = ix.next_space(lane, seg)
+    out = {(lane, (seg + 1) % ix.n)}
+    if seg == last:
+        out.update(next_cells)
+    return out
+
+
 def momentum(race: RaceState, ix: TrackIndex, opts: Options) -> list[tuple[int, int, int]]:
     """Slide cars to the front-most free segment of their space, leader first, until stable.
 

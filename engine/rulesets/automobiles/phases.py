@@ -321,7 +321,11 @@ class BuyPhase(Frame):
     def run(self, g: Game) -> Decision | None:
         me = self.player
         money = g.money(me)
-        opts = g.buy_options(money)
+        t = g.race.turn
+        if t is not None and (t.prices is not None or t.buy_limit is not None):
+            opts = modified_buy_options(g, t, money)
+        else:
+            opts = g.buy_options(money)
         if driver_hook(g, me, "buy") is not None:
             opts.append(ABILITY)
         opts.append(END_BUY)
@@ -338,8 +342,31 @@ class BuyPhase(Frame):
         k = g.rules.kind(key[4:])
         t = g.race.turn
         assert t is not None
-        t.spent += g.rules.kinds[k].cost
+        t.spent += g.rules.kinds[k].cost if t.prices is None else buy_price(g, t, k)
+        t.bought += 1
         g.gain(me, k, 1, "buy")
+
+
+def buy_price(g: Game, t: TurnState, k: int) -> int:
+    """This turn's Buy-phase price of kind k: its cost changed by `modify_turn.prices`, never
+    below 0."""
+    cost = g.rules.kinds[k].cost
+    return cost if t.prices is None else max(0, cost + t.prices.get(k, 0))
+
+
+def modified_buy_options(g: Game, t: TurnState, money: int) -> list[Any]:
+    """Buy options under this turn's price changes and purchase limit (docs/effects.md)."""
+    if t.buy_limit is not None and t.bought >= t.buy_limit:
+        return []
+    stock = g.race.stock
+    out = []
+    for k, _cost in g.rules.for_sale:
+        price = buy_price(g, t, k)
+        if stock[k] > 0 and price <= money:
+            o = g.buy_option[k]
+            out.append(o if price == g.rules.kinds[k].cost else
+                       opt(o.key, f"buy {g.rules.kinds[k].name} for ${price}"))
+    return out
 
 
 def cleanup_zones(g: Game, me: int) -> None:

@@ -97,6 +97,9 @@ class TurnState:
     # turn-long state of the newer effect forms (flags, `once` keys, where the cars stood at
     # the start of the turn, ...); None in a turn that uses none of them
     extra: dict[str, Any] | None = None
+    prices: dict[int, int] | None = None  # modify_turn.prices: kind -> change of its Buy price
+    buy_limit: int | None = None  # modify_turn.buy_limit: purchases allowed in this Buy phase
+    bought: int = 0  # purchases made in this Buy phase
 
     def copy(self) -> TurnState:
         t = TurnState(self.player, self.stage, self.pit, [Placement(p.kind, p.lane, p.segment,
@@ -107,6 +110,9 @@ class TurnState:
                       self.spent, self.moved,
                       None if self.extra is None else {k: (v.copy() if hasattr(v, "copy") else v)
                                                        for k, v in self.extra.items()})
+        if self.prices is not None or self.buy_limit is not None or self.bought:
+            t.prices = dict(self.prices) if self.prices is not None else None
+            t.buy_limit, t.bought = self.buy_limit, self.bought
         return t
 
 
