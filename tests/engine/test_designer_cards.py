@@ -36,7 +36,7 @@ def new_forms(data: Any, parent: str = "") -> set[str]:
     if isinstance(data, dict):
         for k, v in data.items():
             if k in NEW_KEYS:
-                out.add(k)
+                out.add(f"{k}: {v}" if isinstance(v, str) else k)
             if isinstance(v, str) and (k, v) in NEW_VALUES:
                 out.add(f"{k}: {v}")
             if k == "as" and parent in ("move", "drive"):
@@ -179,3 +179,19 @@ def test_each_mutant_of_a_card_fails_one_of_its_scenarios(pack, cid: str) -> Non
             assert sc is not None, diags
             outcomes.append(run_prepared(sc).ok)
         assert not all(outcomes), f"{cid}: no scenario notices {old} -> {new}"
+
+
+def test_the_writing_a_new_card_guide_shows_the_designer_cards_as_written(pack) -> None:  # type: ignore[no-untyped-def]
+    import re
+
+    import yaml
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "effects.md").read_text(encoding="utf-8")
+    guide = text.split("\n## Writing a new card\n", 1)[1].split("\n## ", 1)[0]
+    shown = [yaml.safe_load(b)[0] for b in re.findall(r"```yaml\n(.*?)```", guide, flags=re.S)]
+    assert len(shown) >= 2
+    for item in shown:
+        card = pack.cards[item["id"]]
+        assert (card.colour, thaw(card.effect)) == (item["colour"], item["effect"]), item["id"]
+        flat = " ".join(guide.split())
+        assert card.name in flat and card.text.split(".")[0] in flat, item["id"]
