@@ -39,7 +39,7 @@ def main() -> int:
     designer_races.PACK = a.pack
     sets = card_sets()
     cards = designer_cards()
-    played: Counter[str] = Counter()
+    played: dict[str, Counter[str]] = {"random": Counter(), "greedy": Counter()}
     errors: list[str] = []
     capped: Counter[str] = Counter()
     rounds: Counter[str] = Counter()
@@ -56,23 +56,23 @@ def main() -> int:
                 errors.append(f"{kind} {cs} seed {seed}: {type(e).__name__}: {e}")
                 traceback.print_exc(file=sys.stderr)
             else:
-                played.update(n)
+                played[kind].update(n)
                 capped[kind] += res.capped
                 rounds[kind] += res.rounds
             k += 1
             if (i + 1) % 50 == 0 or i + 1 == count:
                 print(f"  {kind}: {i + 1}/{count} races, {len(errors)} errors, "
                       f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-    never = sorted(c for c in cards if not played[c])
+    never = sorted(c for c in cards if not played["random"][c] + played["greedy"][c])
     errors += [f"card {c} was never played" for c in never]
     print(f"{a.random} random-bot and {a.greedy} greedy races over the card sets {', '.join(sets)} "
           f"(seeds from {a.seed}): {len(errors)} errors")
     for kind, count in (("random", a.random), ("greedy", a.greedy)):
         if count:
             print(f"  {kind}: {rounds[kind] / count:.1f} rounds a race, {capped[kind]} reached the round cap")
-    print("  cubes played per designer card:")
+    print("  cubes played per designer card (random races / greedy races):")
     for colour in ("yellow", "red", "purple", "blue", "green"):
-        row = [f"{c} {played[c]}" for c in sorted(cards) if cards[c] == colour]
+        row = [f"{c} {played['random'][c]}/{played['greedy'][c]}" for c in sorted(cards) if cards[c] == colour]
         print(f"    {colour}: {', '.join(row)}")
     print(f"  {time.perf_counter() - t0:.1f} s wall")
     for e in errors:

@@ -16,7 +16,11 @@ from slipstream.engine.core.yamlsource import load_file
 from slipstream.engine.packs.data import FrozenMap, freeze, thaw
 from slipstream.engine.packs.loader import load_pack
 from slipstream.engine.packs.validate import validate_paths
-from slipstream.engine.rulesets.automobiles.scenarios import check_scenario, run_pack_scenarios, run_prepared
+from slipstream.engine.rulesets.automobiles.scenarios import (
+    check_scenario,
+    run_pack_scenarios,
+    run_prepared,
+)
 
 PACK = Path(__file__).resolve().parents[1] / "packs" / "designer-cards"
 COLOURS = ("yellow", "red", "purple", "blue", "green")
@@ -145,6 +149,16 @@ MUTANTS: dict[str, list[tuple[str, str]]] = {
     "last-gasp": [('"final_round"', '"last_lap"')],
     "wheel-to-wheel": [('"car": "beside"', '"car": "ahead"')],
     "late-charge": [('"progress": "round"', '"progress": "laps_done"'), ('"by": 4', '"by": 5')],
+    "victory-garage": [('"progress": "finished"', '"progress": "last_lap"'), ('{"progress": "lap"}', '{"progress": "laps"}'),
+                       ('{"progress": "lap"}', '{"progress": "laps_done"}')],
+    "bump-draft": [('"lanes": "outside"', '"lanes": "inside"'), ('"who": "ahead_adjacent"', '"who": "ahead"'),
+                   ('"mandatory": true', '"mandatory": false'), ('{"car": "ahead"}', '{"car": "behind"}')],
+    "rescue-crew": [('"cars": "behind"', '"cars": "ahead"'),
+                    ('{"once": {"key": "rescue-crew", "per": "turn", "effect": [{"remove": {"from": "active", "kind": "wear", '
+                     '"count": 1}}]}}', '{"remove": {"from": "active", "kind": "wear", "count": 1}}')],
+    "afterburner": [('"right": 4', '"right": 5'), ('"turn_stat": "cars_passed"', '"turn_stat": "spaces_entered"'),
+                    ('"at": "after_car_move"', '"at": "after_buy"')],
+    "sling-shot": [('"drafting": "now"', '"drafting": "start_of_turn"'), ('"lanes": [0, 1]', '"lanes": [0, 1, 2]')],
 }
 
 

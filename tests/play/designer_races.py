@@ -13,7 +13,12 @@ from pathlib import Path
 
 from slipstream.engine.play.racelog import log_lines
 from slipstream.engine.rulesets.automobiles.racelog import replay_lines
-from slipstream.engine.rulesets.automobiles.runner import RaceResult, RaceSpec, load_pack_cached, run_race
+from slipstream.engine.rulesets.automobiles.runner import (
+    RaceResult,
+    RaceSpec,
+    load_pack_cached,
+    run_race,
+)
 
 PACK = str(Path(__file__).resolve().parents[1] / "packs" / "designer-cards")
 TRACKS = ("first-oval", "road-course")

@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 from designer_races import PACK, checked_race, designer_cards, field, load_pack_cached
 
-SETS = ["long-haul", "money-talks", "bargain-bin", "night-race", "contact-sport", "close-quarters"]
+SETS = ["long-haul", "money-talks", "bargain-bin", "night-race", "contact-sport", "close-quarters",
+        "photo-finish"]
 
 
 def test_the_test_plays_every_card_set_of_the_pack() -> None:
