@@ -14,6 +14,7 @@ from typing import Any
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.play.races import play_out
+from slipstream.engine.rulesets.automobiles.effects import Ctx, count_spec
 from slipstream.engine.rulesets.automobiles.game import Game
 from slipstream.engine.rulesets.automobiles.movement import drafts, step_targets
 from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED, Car
@@ -52,18 +53,42 @@ def _walk(x: Any) -> Any:
             yield from _walk(v)
 
 
-def _traits(effect: Any) -> set[str]:
+def _only_role(rules: Any, spec: Any, role: str) -> bool:
+    """The kind filter of `spec` (kind / kinds / not_kinds) selects only cubes of `role` (the
+    roles of the pack's cubes.yaml); an unfiltered step selects any cube, so not only one role."""
+    if not isinstance(spec, dict) or not any(k in spec for k in ("kind", "kinds", "not_kinds")):
+        return False
+    from slipstream.engine.rulesets.automobiles.effects import _kind_filter
+
+    allowed = _kind_filter(rules, spec)
+    return bool(allowed) and all(rules.kinds[k].role == role for k in allowed)
+
+
+def _traits(effect: Any, rules: Any) -> set[str]:
+    """What an effect list does, read from its data wherever a step stands (inside `if`,
+    `choose_one`, `schedule`, `others`, ...): `mover` (moves a cube or the car), `cleaner`
+    (removes cubes), `wear_cleaner` (removes only wear-role cubes), `wearing` (gains wear),
+    `payer` (pays money), `discount` (lowers a Buy price)."""
     out = set()
     for k, v in _walk(effect):
-        if k == "move":
+        if k in ("move", "drive"):
             out.add("mover")
-        if k == "remove":
+        elif k == "remove":
             out.add("cleaner")
-            if isinstance(v, dict) and v.get("kind") == "wear":
+            if _only_role(rules, v, "wear"):
                 out.add("wear_cleaner")
-        if k == "gain_wear":
+        elif k == "gain_wear":
             out.add("wearing")
+        elif k == "pay":
+            out.add("payer")
+        elif k == "prices" and isinstance(v, list | tuple):
+            if any(isinstance(c, dict) and isinstance(c.get("change"), int) and c["change"] < 0 for c in v):
+                out.add("discount")
     return out
+
+
+# Traits of an effect that only cost its holder something.
+COSTS_ONLY = frozenset({"wearing", "payer"})
 
 
 class GreedyBot(Bot):
@@ -73,10 +98,12 @@ class GreedyBot(Bot):
     WEAR_WEIGHT = 0.3
     PIT_WEAR = 5
     CLEANER_VALUE = 5.0
+    MAX_REACH = 4  # steps per gear cube the plan searches at most
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
         self._traits: dict[int, set[str]] = {}
+        self._list_traits: dict[int, tuple[Any, set[str]]] = {}  # id of an effect list -> (it, traits)
         self._target: str | None = None
         self._plan: list[tuple[int, str]] = []
         self._dispatch: dict[str, Callable[[Game, Decision], str]] = {}
@@ -93,8 +120,23 @@ class GreedyBot(Bot):
     def traits(self, g: Game, k: int) -> set[str]:
         got = self._traits.get(k)
         if got is None:
-            got = self._traits[k] = _traits(g.rules.kinds[k].effect)
+            got = self._traits[k] = _traits(g.rules.kinds[k].effect, g.rules)
         return got
+
+    def list_traits(self, g: Game, effect: Any) -> set[str]:
+        """`_traits` of a driver hook's or an offer's effect list, worked out once per list."""
+        got = self._list_traits.get(id(effect))
+        if got is None or got[0] is not effect:
+            got = self._list_traits[id(effect)] = (effect, _traits(effect, g.rules))
+        return got[1]
+
+    def gear_reach(self, g: Game, me: int, t: Any) -> int:
+        """Steps of a gear cube this turn: 1, or the number of `modify_turn.gear_spaces` read
+        from its data (`all` or a large number capped at MAX_REACH, to bound the search)."""
+        if t.gear_spaces is None:
+            return 1
+        lim, _optional = count_spec(g, t.gear_spaces, Ctx(me))
+        return self.MAX_REACH if lim is None else max(0, min(lim, self.MAX_REACH))
 
     # ------------------------------------------------------------------ dispatch
     def choose(self, game: Game, decision: Decision) -> str:
@@ -175,7 +217,7 @@ class GreedyBot(Bot):
         ix = g.ix
         n = ix.n
         counts = tuple(z[k] for k, _ in gears)
-        reach = 2 if t.gear_spaces is not None else 1
+        reach = self.gear_reach(g, me, t)
         memo: dict[tuple[Any, ...], tuple[float, list[tuple[int, str]]]] = {}
         wear_by = rs.wear_by_gear
         draft_cache: dict[tuple[int, int], bool] = {}
@@ -287,7 +329,8 @@ class GreedyBot(Bot):
             return wear[0]
         if "stop" in d.keys():
             p = g.race.players[d.player]
-            white = g.rules.gear_index.get(3)
+            gi = g.rules.gear_index
+            white = gi[min(gi)] if gi else None  # the slowest gear
             if white is not None and sum(p.zones[z][white] for z in (BAG, ACTIVE, USED, DISCARD)) > 5:
                 for k in opts:
                     if k.endswith(":" + g.rules.kinds[white].id):
@@ -360,9 +403,26 @@ class GreedyBot(Bot):
         return f"{kid}:active" if f"{kid}:active" in keys else keys[0]
 
     def c_offer(self, g: Game, d: Decision) -> str:
+        """Accept an offer unless its effect list only costs (wear, money)."""
+        from slipstream.engine.rulesets.automobiles.effects import Others
+
+        top = g.stack[-1] if g.stack else None
+        if isinstance(top, Others):
+            tr = self.list_traits(g, top.effect)
+            if tr and tr <= COSTS_ONLY:
+                return "no"
         return "yes"
 
     def c_ability(self, g: Game, d: Decision) -> str:
+        """Use a driver ability unless its hook only costs (wear, money)."""
+        from slipstream.engine.rulesets.automobiles.phases import HookAsk
+
+        top = g.stack[-1] if g.stack else None
+        p = g.race.players[d.player]
+        if isinstance(top, HookAsk) and p.driver is not None:
+            tr = self.list_traits(g, g.rules.drivers[p.driver].hooks.get(top.hook, ()))
+            if tr and tr <= COSTS_ONLY:
+                return "no"
         return "yes"
 
     # ------------------------------------------------------------------ buying
@@ -379,6 +439,8 @@ class GreedyBot(Bot):
             return self.CLEANER_VALUE if owned_wear >= 6 else 2.0
         if "mover" in tr:
             return 4.5
+        if "discount" in tr:
+            return 4.0  # cheaper cubes this turn: about what a mover is worth
         return 2.5
 
     def _shopping(self, g: Game, d: Decision, me: int) -> str:

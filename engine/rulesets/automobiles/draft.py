@@ -166,13 +166,26 @@ def _estimate(x: Any, standard: float = 1.0) -> float:
     return 1.0
 
 
+def kind_roles(rules: Any) -> tuple[dict[str, float], frozenset[str]]:
+    """(value of a free cube by kind id, ids of the wear-role kinds) from the pack's cubes:
+    a gear is worth its shade - 2.5 (white 0.5 ... black 3.5), as the bots have always rated
+    them."""
+    gears = {k.id: k.gear - 2.5 for k in rules.kinds if k.role == "gear" and k.gear is not None}
+    return gears, frozenset(k.id for k in rules.kinds if k.role == "wear")
+
+
 def effect_score(effects: Sequence[Any], *, wear_owned: int = 4, gear_value: Mapping[str, float] | None = None,
-                 cost_of: Mapping[str, int] | None = None) -> float:
+                 cost_of: Mapping[str, int] | None = None, rules: Any = None) -> float:
     """How much an effect list between races helps its holder (higher is better).
 
     Removals are worth a little (a leaner bag), wear removals more while there is wear to
-    remove, budgets by their size, free cubes by their gear. Deliberately simple.
+    remove, budgets by their size, free cubes by their gear. Deliberately simple. With `rules`,
+    gear values and the wear kind come from the pack's cube kinds (their shades and roles).
     """
+    wear_ids: frozenset[str] = frozenset({"wear"})
+    if rules is not None:
+        derived, wear_ids = kind_roles(rules)
+        gear_value = gear_value or derived
     gear_value = gear_value or {"gear-3": 0.5, "gear-4": 1.5, "gear-5": 2.5, "gear-6": 3.5}
     score = 0.0
     wear_left = float(wear_owned)
@@ -185,7 +198,7 @@ def effect_score(effects: Sequence[Any], *, wear_owned: int = 4, gear_value: Map
             n = _estimate(arg.get("count", 1), standard)
             if arg.get("as") == "standard":
                 standard = n
-            if arg.get("kind") == "wear":
+            if arg.get("kind") in wear_ids:
                 got = min(n, wear_left)
                 wear_left -= got
                 score += 1.2 * got

@@ -82,6 +82,8 @@ class Narrator:
             return f"{who} refills the bag ({_steps(e.get('n'), 'cube')})"
         if ev == "modify":
             return f"{who}'s turn changes: " + ", ".join(str(w).replace("_", " ") for w in e.get("what", ()))
+        if ev == "pay":
+            return f"{who} pays ${e.get('n')} of this turn's money"
         if ev == "choose":
             return f"{who} chooses option {e.get('option')}"
         if ev == "ability":

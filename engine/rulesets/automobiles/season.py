@@ -457,7 +457,7 @@ def choose_season(season: Season, bot: Any, d: Decision, policy: str = "value") 
     wear_owned = season.owned[p][rs.wear] if rs.wear >= 0 else 0
 
     def value(sid: str) -> float:
-        return effect_score(rs.sponsor(sid).effects.get(br, ()), wear_owned=wear_owned)
+        return effect_score(rs.sponsor(sid).effects.get(br, ()), wear_owned=wear_owned, rules=rs)
 
     if d.kind == "draft":
         best = max(d.options, key=lambda o: value(season.sponsors[p] or "") if o.key == "keep"
