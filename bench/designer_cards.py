@@ -3,8 +3,8 @@
 
     .venv/bin/python bench/designer_cards.py [--random 1000] [--greedy 200] [--seed 0] [--replay-every 10]
 
-Plays `--random` races of 2-5 random bots and `--greedy` races of 2-4 greedy bots on the base
-tracks (alternating), spread evenly over every card set of tests/packs/designer-cards, seeds
+Plays `--random` races of 2-5 random bots, `--greedy` races of 2-4 greedy bots and
+`--lookahead` races of a look-ahead bot against two greedy ones on the base tracks (alternating), spread evenly over every card set of tests/packs/designer-cards, seeds
 counting up from `--seed`. Every `--replay-every`-th race is played twice (byte-identical log)
 and its log replayed. Prints progress, the number of cubes played per designer card (each
 card must be played, else that is an error too), races that reached the round cap, and exits
@@ -31,6 +31,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--random", type=int, default=1000, help="random-bot races (default 1000)")
     ap.add_argument("--greedy", type=int, default=200, help="greedy races (default 200)")
+    ap.add_argument("--lookahead", type=int, default=7,
+                    help="races of one look-ahead bot against two greedy ones (default 7: one a set)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the first race (default 0)")
     ap.add_argument("--replay-every", type=int, default=10, metavar="K",
                     help="play twice and replay every K-th race (default 10; 0: none)")
@@ -39,13 +41,14 @@ def main() -> int:
     designer_races.PACK = a.pack
     sets = card_sets()
     cards = designer_cards()
-    played: dict[str, Counter[str]] = {"random": Counter(), "greedy": Counter()}
+    kinds = (("random", a.random), ("greedy", a.greedy), ("lookahead", a.lookahead))
+    played: dict[str, Counter[str]] = {kind: Counter() for kind, _n in kinds}
     errors: list[str] = []
     capped: Counter[str] = Counter()
     rounds: Counter[str] = Counter()
     t0 = time.perf_counter()
     k = 0
-    for kind, count in (("random", a.random), ("greedy", a.greedy)):
+    for kind, count in kinds:
         for i in range(count):
             seed = a.seed + i
             cs = sets[i % len(sets)]
@@ -63,16 +66,16 @@ def main() -> int:
             if (i + 1) % 50 == 0 or i + 1 == count:
                 print(f"  {kind}: {i + 1}/{count} races, {len(errors)} errors, "
                       f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-    never = sorted(c for c in cards if not played["random"][c] + played["greedy"][c])
+    never = sorted(c for c in cards if not sum(played[kind][c] for kind, _n in kinds))
     errors += [f"card {c} was never played" for c in never]
-    print(f"{a.random} random-bot and {a.greedy} greedy races over the card sets {', '.join(sets)} "
+    print(f"{a.random} random-bot, {a.greedy} greedy and {a.lookahead} look-ahead races over the card sets {', '.join(sets)} "
           f"(seeds from {a.seed}): {len(errors)} errors")
-    for kind, count in (("random", a.random), ("greedy", a.greedy)):
+    for kind, count in kinds:
         if count:
             print(f"  {kind}: {rounds[kind] / count:.1f} rounds a race, {capped[kind]} reached the round cap")
-    print("  cubes played per designer card (random races / greedy races):")
+    print("  cubes played per designer card (random / greedy / look-ahead races):")
     for colour in ("yellow", "red", "purple", "blue", "green"):
-        row = [f"{c} {played['random'][c]}/{played['greedy'][c]}" for c in sorted(cards) if cards[c] == colour]
+        row = [f"{c} {'/'.join(str(played[kind][c]) for kind, _n in kinds)}" for c in sorted(cards) if cards[c] == colour]
         print(f"    {colour}: {', '.join(row)}")
     print(f"  {time.perf_counter() - t0:.1f} s wall")
     for e in errors:

@@ -37,7 +37,12 @@ def designer_cards() -> dict[str, str]:
 
 
 def field(kind: str, seed: int) -> tuple[str, ...]:
-    """The bots of race `seed`: 2-5 random bots, or 2-4 greedy ones."""
+    """The bots of race `seed`: 2-5 random bots, 2-4 greedy ones, or a look-ahead bot against
+    two greedy ones (in the seat `seed` names)."""
+    if kind == "lookahead":
+        seats = ["greedy", "greedy"]
+        seats.insert(seed % 3, "lookahead")
+        return tuple(seats)
     return (kind,) * (2 + seed % (4 if kind == "random" else 3))
 
 
