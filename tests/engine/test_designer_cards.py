@@ -202,7 +202,7 @@ def test_the_writing_a_new_card_guide_shows_the_designer_cards_as_written(pack) 
 
     text = (Path(__file__).resolve().parents[2] / "docs" / "effects.md").read_text(encoding="utf-8")
     guide = text.split("\n## Writing a new card\n", 1)[1].split("\n## ", 1)[0]
-    shown = [yaml.safe_load(b)[0] for b in re.findall(r"```yaml\n(.*?)```", guide, flags=re.S)]
+    shown = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", guide, flags=re.S)]
     assert len(shown) >= 2
     for item in shown:
         card = pack.cards[item["id"]]
