@@ -1209,29 +1209,34 @@ def drafting_condition(g: Game, arg: str, ctx: Ctx) -> bool:
     return drafts(g.ix, g.rules.options, occ, Car(ln, s, lap))
 
 
-def car_condition(g: Game, arg: str, ctx: Ctx) -> bool:
-    me = ctx.me
+def cars_near(g: Game, me: int, where: str) -> list[int]:
+    """The other players whose car is directly `ahead` of, `beside` or `behind` `me`'s car
+    (the geometry of `{car: ...}`, docs/effects.md), in player order."""
     car = g.race.players[me].car
     occ = g.occupancy(me)
     lane, s = car.lane, car.segment
     n = g.ix.n
-    if arg == "ahead":
-        if (lane, (s + 1) % n) in occ:
-            return True
-        last, cells = g.ix.next_space(lane, s)
-        return s == last and not occ.keys().isdisjoint(cells)
-    if arg == "behind":
-        if (lane, (s - 1) % n) in occ:
-            return True
+    if where == "ahead":
+        cells = [(lane, (s + 1) % n)]
+        last, nxt = g.ix.next_space(lane, s)
+        if s == last:
+            cells += nxt
+    elif where == "behind":
+        cells = [(lane, (s - 1) % n)]
         track = g.track
         sp = track.spaces[track.cells[lane][s]]
-        if s != sp.first:
-            return False
         prev = track.cells[lane][(sp.first - 1) % n]
-        return prev >= 0 and any((lane, t) in occ for t in track.spaces[prev].segments())
-    if arg == "beside":
-        return any(ln != lane and t == s for ln, t in occ)
-    raise EffectError(f"unknown car condition {arg!r}")
+        if s == sp.first and prev >= 0:
+            cells += [(lane, t) for t in track.spaces[prev].segments()]
+    elif where == "beside":
+        cells = [c for c in occ if c[0] != lane and c[1] == s]
+    else:
+        raise EffectError(f"unknown car condition {where!r}")
+    return sorted({occ[c] for c in cells if c in occ})
+
+
+def car_condition(g: Game, arg: str, ctx: Ctx) -> bool:
+    return bool(cars_near(g, ctx.me, arg))
 
 
 def gap_number(g: Game, arg: str, ctx: Ctx) -> int:

@@ -355,3 +355,20 @@ def test_race_state_is_copied_with_the_game_and_absent_when_unused() -> None:
 def test_unused_forms_record_nothing_for_the_printed_cards() -> None:
     rules = ruleset_from_pack(base_pack())
     assert fx.uses(rules) == frozenset()
+
+
+def test_cars_near_names_the_cars_of_the_geometry() -> None:
+    from slipstream.engine.core.yamlsource import SourceMap
+    from slipstream.engine.tracks.track import parse_track
+
+    track, diags = parse_track({"id": "t", "laps": 1, "layout": ["3x2 3x2 3x2 3x2", "3x2 3x2 3x2 3x2"],
+                                "grid": [{"lane": 0, "segment": 0, "money": 10}]}, SourceMap("t"))
+    assert track is not None and not diags
+    cars = [(0, 3), (0, 4), (0, 5), (1, 3), (0, 0), (0, 2)]
+    g = position_game(ruleset_from_pack(base_pack()), track,
+                      [{"car": {"lane": ln, "segment": s}} for ln, s in cars], start="action")
+    assert fx.cars_near(g, 0, "ahead") == [1, 2]  # the whole next space from its last segment
+    assert fx.cars_near(g, 0, "beside") == [3]
+    assert fx.cars_near(g, 0, "behind") == [5]  # the previous segment only (not the first one)
+    assert fx.cars_near(g, 5, "behind") == [4]  # from the first segment: the previous space
+    assert fx.cars_near(g, 4, "ahead") == []
