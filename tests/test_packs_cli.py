@@ -111,27 +111,83 @@ def _code_tokens(path: Path) -> list[str]:
     return out
 
 
-def test_no_engine_module_names_a_card_driver_or_sponsor():
-    pack = base_pack()
+# The packs whose names no engine module may write: every bundled pack and the designer pack.
+NAMED_PACKS = (CONTENT / "base", ROOT / "tests" / "packs" / "designer-cards", CONTENT / "speed-hazard",
+               CONTENT / "formula-de")
+
+
+def _content_names(pack) -> set[str]:  # type: ignore[no-untyped-def]
+    """Ids and names of a pack's content items that are data, not rules: Automobiles' action
+    cards, drivers and sponsors (gear and wear cards are named after cube kinds). The decks of
+    speed-and-hazard packs are not counted: their ids double as rule words (a hazard `spin`
+    card and the `spin:` field, a nitrous `click` card and `click:`, a card called Pop), and
+    Formula Dé-style packs have no named items."""
     names: set[str] = set()
-    for card in pack.cards.values():
-        if not card.fixed:  # fixed cards are named after cube kinds (gears, wear)
-            names |= {card.id, card.name}
-    for drv in pack.drivers.values():
-        names |= {drv.id, drv.name}
-    for sp in pack.sponsors.values():
-        names.add(sp.name)
-    assert len(names) > 100
-    patterns = [re.compile(r"(?<![\w-])" + re.sub(r"[\s_-]+", r"[\\s_-]+", re.escape(n).replace(r"\ ", " ")
+    if pack.ruleset == "automobiles":
+        for card in pack.cards.values():
+            if not card.fixed:
+                names |= {card.id, card.name}
+        for drv in pack.drivers.values():
+            names |= {drv.id, drv.name}
+        for sp in pack.sponsors.values():
+            names.add(sp.name)
+    return names
+
+
+def _name_patterns(names: set[str]) -> list[re.Pattern[str]]:
+    return [re.compile(r"(?<![\w-])" + re.sub(r"[\s_-]+", r"[\\s_-]+", re.escape(n).replace(r"\ ", " ")
                                                   .replace(r"\-", "-")) + r"(?![\w-])", re.I)
-                for n in sorted(names)]
+            for n in sorted(names)]
+
+
+def _names_by_ruleset() -> dict[str, set[str]]:
+    from slipstream.engine.packs.loader import load_pack
+
+    out: dict[str, set[str]] = {}
+    for root in NAMED_PACKS:
+        pack, diags = load_pack(root)
+        assert pack is not None and not [d for d in diags if d.is_error], root
+        out.setdefault(pack.ruleset, set()).update(_content_names(pack))
+    return out
+
+
+def test_no_engine_module_names_a_card_driver_or_sponsor():
+    """A ruleset's modules name nothing of its own ruleset's packs; the shared modules (all of
+    engine/ outside engine/rulesets/) nothing of any pack."""
+    by_ruleset = _names_by_ruleset()
+    assert len(by_ruleset["automobiles"]) >= 160  # base and designer cards, drivers, sponsors
+    assert {"crew-chief", "Crew Chief", "warm-tyres", "Warm Tyres"} <= by_ruleset["automobiles"]
+    everything = set().union(*by_ruleset.values())
+    folders = sorted(p for p in (ROOT / "engine" / "rulesets").iterdir() if (p / "__init__.py").is_file())
+    assert {f.name for f in folders} >= {"automobiles", "formula_de", "speed_hazard"}
+    in_rulesets = {m for f in folders for m in f.rglob("*.py")}
+    scopes = [(sorted(set((ROOT / "engine").rglob("*.py")) - in_rulesets), everything)]
+    for folder in folders:
+        ruleset = folder.name.replace("_", "-")
+        assert ruleset in by_ruleset, f"no pack of ruleset {ruleset} in NAMED_PACKS"
+        scopes.append((sorted(folder.rglob("*.py")), by_ruleset[ruleset]))
     hits = []
-    for module in sorted((ROOT / "engine").rglob("*.py")):
-        for token in _code_tokens(module):
-            for pat in patterns:
-                if pat.search(token):
-                    hits.append(f"{module.relative_to(ROOT)}: {token[:60]!r}")
+    checked = 0
+    for modules, names in scopes:
+        patterns = _name_patterns(names)
+        for module in modules:
+            checked += 1
+            for token in _code_tokens(module):
+                for pat in patterns:
+                    if pat.search(token):
+                        hits.append(f"{module.relative_to(ROOT)}: {token[:60]!r}")
+    assert checked == len(list((ROOT / "engine").rglob("*.py")))
     assert hits == []
+
+
+def test_a_ruleset_may_name_what_only_another_ruleset_calls_a_card(tmp_path):
+    """The scopes: Automobiles' Turbo card binds the Automobiles and shared modules only."""
+    names = _names_by_ruleset()
+    assert "turbo" in names["automobiles"] and "turbo" not in names["speed-hazard"]
+    module = tmp_path / "m.py"
+    module.write_text('deck = "turbo"\n')
+    assert any(p.search(t) for t in _code_tokens(module) for p in _name_patterns(names["automobiles"]))
+    assert not any(p.search(t) for t in _code_tokens(module) for p in _name_patterns(names["speed-hazard"]))
 
 
 def test_the_name_check_would_catch_a_card_name(tmp_path):

@@ -1178,8 +1178,8 @@ def progress_condition(g: Game, arg: str, ctx: Ctx) -> bool:
     me = ctx.me
     if arg == "final_round":
         return g.race.final_round
-    if arg == "last_lap":
-        return g.race.players[me].car.lap == g.race.laps - 1
+    if arg == "last_lap":  # a car on the grid (lap -1) is on lap 1: the last one of a 1-lap race
+        return max(0, g.race.players[me].car.lap) == g.race.laps - 1
     if arg == "finished":
         return g.race.players[me].car.lap >= g.race.laps
     if arg == "crossed_line_this_turn":
@@ -1359,6 +1359,9 @@ CONDITION_FORMS: dict[str, Any] = {
     "drafting": lambda g, a, ctx, them: drafting_condition(g, a, ctx),
     "car": lambda g, a, ctx, them: car_condition(g, a, ctx),
 }
+
+
+# ---------------------------------------------------------------------------------------------
 # Money, movement rules beyond colour, adjacent cars (docs/effects.md, issue 17 part B)
 # ---------------------------------------------------------------------------------------------
 

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Races with the designer pack's cards in play (issue 17's acceptance run).
+
+    .venv/bin/python bench/designer_cards.py [--random 1000] [--greedy 200] [--seed 0] [--replay-every 10]
+
+Plays `--random` races of 2-5 random bots, `--greedy` races of 2-4 greedy bots and
+`--lookahead` races of a look-ahead bot against two greedy ones on the base tracks (alternating), spread evenly over every card set of tests/packs/designer-cards, seeds
+counting up from `--seed`. Every `--replay-every`-th race is played twice (byte-identical log)
+and its log replayed. Prints progress, the number of cubes played per designer card (each
+card must be played, else that is an error too), races that reached the round cap, and exits
+non-zero on any error (a crash, a log that differs, a card never played).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "play"))
+
+import designer_races  # noqa: E402
+from designer_races import card_sets, checked_race, designer_cards, field  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--random", type=int, default=1000, help="random-bot races (default 1000)")
+    ap.add_argument("--greedy", type=int, default=200, help="greedy races (default 200)")
+    ap.add_argument("--lookahead", type=int, default=7,
+                    help="races of one look-ahead bot against two greedy ones (default 7: one a set)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the first race (default 0)")
+    ap.add_argument("--replay-every", type=int, default=10, metavar="K",
+                    help="play twice and replay every K-th race (default 10; 0: none)")
+    ap.add_argument("--pack", default=designer_races.PACK, help="the pack folder (default: the designer pack)")
+    a = ap.parse_args()
+    designer_races.PACK = a.pack
+    sets = card_sets()
+    cards = designer_cards()
+    kinds = (("random", a.random), ("greedy", a.greedy), ("lookahead", a.lookahead))
+    played: dict[str, Counter[str]] = {kind: Counter() for kind, _n in kinds}
+    errors: list[str] = []
+    capped: Counter[str] = Counter()
+    rounds: Counter[str] = Counter()
+    t0 = time.perf_counter()
+    k = 0
+    for kind, count in kinds:
+        for i in range(count):
+            seed = a.seed + i
+            cs = sets[i % len(sets)]
+            try:
+                res, n = checked_race(cs, seed, field(kind, seed),
+                                      replay=bool(a.replay_every) and k % a.replay_every == 0)
+            except Exception as e:  # noqa: BLE001 - every failure is reported with its seed
+                errors.append(f"{kind} {cs} seed {seed}: {type(e).__name__}: {e}")
+                traceback.print_exc(file=sys.stderr)
+            else:
+                played[kind].update(n)
+                capped[kind] += res.capped
+                rounds[kind] += res.rounds
+            k += 1
+            if (i + 1) % 50 == 0 or i + 1 == count:
+                print(f"  {kind}: {i + 1}/{count} races, {len(errors)} errors, "
+                      f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    never = sorted(c for c in cards if not sum(played[kind][c] for kind, _n in kinds))
+    errors += [f"card {c} was never played" for c in never]
+    print(f"{a.random} random-bot, {a.greedy} greedy and {a.lookahead} look-ahead races over the card sets {', '.join(sets)} "
+          f"(seeds from {a.seed}): {len(errors)} errors")
+    for kind, count in kinds:
+        if count:
+            print(f"  {kind}: {rounds[kind] / count:.1f} rounds a race, {capped[kind]} reached the round cap")
+    print("  cubes played per designer card (random / greedy / look-ahead races):")
+    for colour in ("yellow", "red", "purple", "blue", "green"):
+        row = [f"{c} {'/'.join(str(played[kind][c]) for kind, _n in kinds)}" for c in sorted(cards) if cards[c] == colour]
+        print(f"    {colour}: {', '.join(row)}")
+    print(f"  {time.perf_counter() - t0:.1f} s wall")
+    for e in errors:
+        print(f"ERROR {e}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
