@@ -70,3 +70,32 @@ def test_documented_examples_are_valid(doc: object) -> None:
 )
 def test_malformed_effects_are_rejected(bad: object) -> None:
     assert list(_validator("effect_list").iter_errors(bad))
+
+
+def _branch_keys(defs: dict, name: str) -> set[str]:
+    """The keys that name the object forms of a `oneOf` definition (primitives, counts, conditions)."""
+    out: set[str] = set()
+    for b in defs[name].get("oneOf", []):
+        if "$ref" in b:
+            b = defs[b["$ref"].rsplit("/", 1)[-1]]
+        out.update(b.get("required", []) if b.get("type") == "object" or "properties" in b else [])
+    return out
+
+
+def _keys(x: object) -> set[str]:
+    if isinstance(x, dict):
+        return set(x) | {k for v in x.values() for k in _keys(v)}
+    if isinstance(x, list):
+        return {k for v in x for k in _keys(v)}
+    return set()
+
+
+@pytest.mark.parametrize("kind", ["effect", "number", "condition"])
+def test_every_form_of_the_schema_has_a_checked_example(kind: str) -> None:
+    """Every primitive, count form and condition of the schema appears in a YAML example of
+    docs/effects.md (which test_documented_examples_are_valid checks against the schema)."""
+    defs = schema_files()["effect.schema.json"]["$defs"]
+    forms = _branch_keys(defs, kind)
+    assert len(forms) >= 10, forms
+    used = set().union(*(_keys(d) for d in _doc_blocks()))
+    assert sorted(forms - used) == []

@@ -1,4 +1,4 @@
-"""docs/effects.md, the sections of issue 17 part B (lane rules, money, `others` they cannot
+"""docs/effects.md: the sections of issue 17 part B (lane rules, money, `others` they cannot
 decline): every YAML example is valid against the effect schema, names the forms it documents,
 and runs in the interpreter without error whatever the choices."""
 
@@ -91,3 +91,31 @@ def test_example_runs_whatever_the_choices(heading: str, example: list[object]) 
             assert g.apply(rng.choice(d.options).key) is None
         # the example ran to its end and the turn went on into the Buy phase
         assert g.pending is not None and g.pending.kind == "buy" and g.pending.player == 0
+
+
+def _page_effect_lists() -> list[list[object]]:
+    """Every effect list of every YAML example of docs/effects.md: the lists themselves, the
+    `effect:` of card-like mappings and each hook of a driver's `hooks:`."""
+    text = (ROOT / "docs" / "effects.md").read_text(encoding="utf-8")
+    out: list[list[object]] = []
+    for block in re.findall(r"```yaml\n(.*?)```", text, flags=re.S):
+        for doc in yaml.safe_load_all(block):
+            if isinstance(doc, list):
+                out.append(doc)
+            elif isinstance(doc, dict) and isinstance(doc.get("effect"), list):
+                out.append(doc["effect"])
+            elif isinstance(doc, dict) and isinstance(doc.get("hooks"), dict):
+                out.extend(v for v in doc["hooks"].values() if isinstance(v, list))
+    return out
+
+
+PAGE = _page_effect_lists()
+
+
+@pytest.mark.parametrize("example", PAGE, ids=[f"page-{i}" for i in range(len(PAGE))])
+def test_every_example_of_the_page_runs_whatever_the_choices(example: list[object]) -> None:
+    test_example_runs_whatever_the_choices("page", example)
+
+
+def test_the_page_has_examples_of_every_section() -> None:
+    assert len(PAGE) >= 50  # the extraction finds them (54 today)
