@@ -71,8 +71,26 @@ def stretched(track: Track, times: int) -> Track:
 
 # Runs in a fresh process against either checkout (argv: races, the checkout's root).
 _WORKER = r"""
-import json, sys, time
+import importlib.metadata, importlib.util, json, sys, time
 from pathlib import Path
+
+# The installed metadata lists this checkout's rulesets; a baseline revision may lack some.
+_entry_points = importlib.metadata.entry_points
+
+
+def _present(ep):
+    try:
+        return importlib.util.find_spec(ep.value.partition(":")[0]) is not None
+    except ImportError:
+        return False
+
+
+def _rulesets_present(**kw):
+    eps = _entry_points(**kw)
+    return [ep for ep in eps if _present(ep)] if kw.get("group") == "slipstream.rulesets" else eps
+
+
+importlib.metadata.entry_points = _rulesets_present
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
 from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import Game, Seat

@@ -52,13 +52,13 @@ def _fail(line: int, expected: str, message: str, got: str = "", kind: str = "di
 
 def header_of(lines: list[str]) -> dict[str, Any] | ReplayReport:
     """The parsed header (the first non-blank line), or the report of why it is not one."""
-    from slipstream.engine.play.logcheck import LogError, numbered, parse
+    from slipstream.engine.play.logcheck import LogError, parse
 
-    rows = numbered(lines)
-    if not rows:
+    first = next(((i, s) for i, s in enumerate(lines, start=1) if s and not s.isspace()), None)
+    if first is None:
         return _fail(1, "", "empty log", kind="malformed")
     try:
-        return parse(*rows[0])
+        return parse(*first)
     except LogError as e:
         return _fail(e.line, e.text, e.message, kind=e.kind)
 
