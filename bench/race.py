@@ -2,6 +2,7 @@
 """Race speed against a baseline revision, per-decision cost, memory, and every ruleset.
 
     .venv/bin/python bench/race.py [--races N] [--rounds R] [--baseline REV] [--memory] [--more]
+                                   [--no-compare]
 
 By default it measures this checkout against the engine at git revision REV (default 54df754,
 the commit before the speed work of issue 20), checked out into a temporary `git worktree`
@@ -236,7 +237,7 @@ def _rss_mib() -> float:
 
 
 def memory_batch(total: int = 10_000, first: int = 1_000) -> None:
-    """Resident memory after `first` and `total` races of one batch (no growth per race)."""
+    """Resident memory after `first` races and every `first` races to `total` (no growth per race)."""
     from slipstream.engine.rulesets.automobiles.runner import run_race
 
     print(f"\nmemory: a {total:,}-race batch (4 greedy bots, first-oval, no logs kept), one process:")
@@ -244,12 +245,14 @@ def memory_batch(total: int = 10_000, first: int = 1_000) -> None:
     at_first = 0.0
     for seed in range(total):
         run_race(RaceSpec("", "first-oval", seed, ("greedy",) * 4, record=False))
-        if seed + 1 == first:
-            at_first = _rss_mib()
-            print(f"  RSS after {first:>6,} races: {at_first:7.1f} MiB", flush=True)
+        if (seed + 1) % first == 0:
+            rss = _rss_mib()
+            at_first = at_first or rss
+            print(f"  RSS after {seed + 1:>6,} races: {rss:7.1f} MiB"
+                  f"  ({time.process_time() - t0:6.0f} CPU s)", flush=True)
     end = _rss_mib()
-    print(f"  RSS after {total:>6,} races: {end:7.1f} MiB  (growth {end - at_first:+.1f} MiB; "
-          f"{total / (time.process_time() - t0):.1f} races per CPU second)")
+    print(f"  growth from {first:,} to {total:,} races: {end - at_first:+.1f} MiB; "
+          f"{total / (time.process_time() - t0):.1f} races per CPU second")
 
 
 def main() -> None:
@@ -263,10 +266,13 @@ def main() -> None:
     ap.add_argument("--baseline", metavar="REV", default="54df754",
                     help="compare with the engine at git revision REV (default 54df754)")
     ap.add_argument("--memory", action="store_true", help="also the 10,000-race memory batch")
+    ap.add_argument("--no-compare", action="store_true",
+                    help="skip the comparison with the baseline (e.g. with --memory alone)")
     ap.add_argument("--more", action="store_true", help="also players, track length and --jobs 2")
     args = ap.parse_args()
     n = args.races
-    compare_with(args.baseline, n, args.rounds)
+    if not args.no_compare:
+        compare_with(args.baseline, n, args.rounds)
     if args.memory:
         memory_batch()
     if args.more:

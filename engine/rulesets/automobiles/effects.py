@@ -796,8 +796,7 @@ class Move(Frame):
         if len(tg) == 1 and not self.optional:  # the only space: no decision
             self.step(g, tg[0][1], tg[0][2])
             return None
-        opts = [opt(f"to {ln}:{s}", f"to {ln}:{s} ({GEAR_NAMES[g.track.spaces[sp].colour]})")
-                for sp, ln, s in tg]
+        opts = [g.ix.to_option(ln, s) for _sp, ln, s in tg]
         if self.optional:
             opts.append(opt("stop"))
         return Decision(me, "drive" if self.drive else "move", tuple(opts),

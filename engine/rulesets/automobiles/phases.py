@@ -6,10 +6,11 @@ hooks and scheduled effects run at the points named in docs/effects.md.
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.play.decisions import Decision, opt
-from slipstream.engine.rulesets.automobiles.effects import Ctx, EffectList, Frame
+from slipstream.engine.rulesets.automobiles.effects import Ctx, EffectList, Frame, start
 from slipstream.engine.rulesets.automobiles.state import (
     ACTIVE,
     BAG,
@@ -181,12 +182,36 @@ class TurnFrame(Frame):
         st = self.stage
         if st == "start":
             race.turn = TurnState(me)
-            return Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
+            d = g.decisions.get(("turn", me))
+            if d is None:
+                d = g.decisions["turn", me] = Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
+            return d
+        t = race.turn
+        assert t is not None
+        if st in ("car", "decline") and race.players[me].driver is None and not t.scheduled:
+            self.run_plain_end(g, t)  # nothing can be asked or pushed from here to the end
+            return None
         # one stage after another, until a stage puts a frame on the stack (or ends the turn)
         while True:
             self.run_stage(g)
             if not g.stack or g.stack[-1] is not self:
                 return None
+
+    def run_plain_end(self, g: Game, t: TurnState) -> None:
+        """The stages from `car` (or `decline`) to the end of the turn in one go, for a player
+        without a driver and with no effect scheduled: what `run_stage` does stage by stage."""
+        me = self.player
+        if self.stage == "car":
+            t.stage = "car"
+            g.car_phase(me)
+        t.stage = "decline"
+        g.decline_phase(me)
+        t.stage = "end"
+        g.cleanup(me)
+        g.draw_hand(me)
+        t.stage = "after_end"
+        g.stack.pop()
+        g.finish_turn(me)
 
     def run_stage(self, g: Game) -> None:
         race, me = g.race, self.player
@@ -221,8 +246,7 @@ class TurnFrame(Frame):
             ask_hook(g, me, "end_before_draw")
             self.stage = "end_draw"
         elif st == "end_draw":
-            for _ in range(g.rules.hand_size):
-                g.draw(me, ACTIVE, end_phase=True)
+            g.draw_hand(me)
             ask_hook(g, me, "end_draw")
             self.stage = "end_after"
         elif st == "end_after":
@@ -268,15 +292,25 @@ class ActionPhase(Frame):
         me = self.player
         active = g.race.players[me].zones[ACTIVE]
         rs = g.rules
-        wear_ok = rs.options.wear_card_playable
         strict = rs.options.strict_play
-        opts = [g.play_option[k] for k in rs.with_effect
-                if active[k] and (wear_ok or rs.kinds[k].role != "wear")
-                and not (strict and not g.playable(me, k))]
-        if driver_hook(g, me, "action") is not None:
-            opts.append(ABILITY)
-        opts.append(END_ACTION)
-        return Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
+        ability = driver_hook(g, me, "action") is not None
+        # the decision depends on the active pile and the ability only (unless strict play)
+        key = ("action", me, ability, *active)
+        d = None if strict else g.decisions.get(key)
+        if d is None:
+            wear_ok = rs.options.wear_card_playable
+            opts = [g.play_option[k] for k in rs.with_effect
+                    if active[k] and (wear_ok or rs.kinds[k].role != "wear")
+                    and not (strict and not g.playable(me, k))]
+            if ability:
+                opts.append(ABILITY)
+            opts.append(END_ACTION)
+            d = Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
+            if not strict:
+                if len(g.decisions) >= 20_000:  # long look-aheads: start over rather than grow
+                    g.decisions.clear()
+                g.decisions[key] = d
+        return d
 
     def choose(self, g: Game, key: str) -> None:
         me = self.player
@@ -286,13 +320,15 @@ class ActionPhase(Frame):
         if key == "ability":
             use_hook(g, me, "action")
             return
-        k = g.rules.kind(key[5:])
+        k = g.play_kind[key]
         zones = g.race.players[me].zones
         zones[ACTIVE][k] -= 1
         zones[USED][k] += 1
-        g.emit("play", p=me, kind=g.rules.kinds[k].id)
+        kind = g.rules.kinds[k]
+        if g.record:
+            g.emit("play", p=me, kind=kind.id)
         g.race.stats["plays"][me][k] += 1
-        g.stack.append(EffectList(g.rules.kinds[k].effect, Ctx(me, k, g.rules.kinds[k].card)))
+        run_effects(g, kind.effect, Ctx(me, k, kind.card))
 
 
 class BuyPhase(Frame):
@@ -320,18 +356,27 @@ class BuyPhase(Frame):
         if key == "ability":
             use_hook(g, me, "buy")
             return
-        k = g.rules.kind(key[4:])
+        k = g.buy_kind[key]
         t = g.race.turn
         assert t is not None
         t.spent += g.rules.kinds[k].cost
         g.gain(me, k, 1, "buy")
 
 
+def run_effects(g: Game, effects: Any, ctx: Ctx) -> None:
+    """Run an effect list next: its only effect starts now (what its EffectList would do first)."""
+    if len(effects) == 1 and not g.race.over:
+        start(g, effects[0], ctx)
+    elif effects:
+        g.stack.append(EffectList(effects, ctx))
+
+
 def cleanup_zones(g: Game, me: int) -> None:
     """End-phase clean-up: active, used (track included) and revealed → discard."""
     z = g.race.players[me].zones
+    disc = z[DISCARD]
     for src in (ACTIVE, USED, REVEALED):
-        for k, n in enumerate(z[src]):
-            if n:
-                z[DISCARD][k] += n
-                z[src][k] = 0
+        pile = z[src]
+        if any(pile):
+            disc[:] = map(operator.add, disc, pile)
+            pile[:] = [0] * len(pile)

@@ -33,18 +33,18 @@ def replay_lines(lines: list[str]) -> ReplayReport:
     verified first (pack name and digest, track content, options, seats); any problem is a
     report naming its line, never an exception.
     """
-    from slipstream.engine.play.logcheck import LogError, numbered, parse
+    from slipstream.engine.play.logcheck import LogError, parse
 
-    rows = numbered(lines)
-    if not rows:
+    first = next(((i, s) for i, s in enumerate(lines, start=1) if s and not s.isspace()), None)
+    if first is None:
         return ReplayReport(False, 1, "", "", "the log is empty", "malformed")
     try:
-        head = parse(*rows[0])
+        head = parse(*first)
         if head.get("t") == "season":  # a season log (engine/rulesets/automobiles/seasonrun.py)
             from slipstream.engine.rulesets.automobiles.seasonrun import replay_season_lines
 
             return replay_season_lines(lines)
-        return _replay_race(rows, head)
+        return _replay_race(lines, first, head)
     except LogError as e:
         return _error(e)
 
@@ -101,7 +101,7 @@ def _race_setup(n: int, text: str, head: dict[str, Any]) -> tuple[Game, list[Sea
 _CHOICE = '{"choice":"'  # how every decision line starts (sorted keys: `choice` comes first)
 
 
-def _replays_exactly(game: Game, rows: list[tuple[int, str]]) -> bool:
+def _replays_exactly(game: Game, texts: list[str]) -> bool:
     """Whether the log is, line for line, what `game` writes when the decision lines are applied.
 
     Every line is compared as text with what the game wrote; of a line at which the game asks
@@ -115,7 +115,6 @@ def _replays_exactly(game: Game, rows: list[tuple[int, str]]) -> bool:
 
     from slipstream.engine.play.logcheck import MAX_LINE
 
-    texts = [t for _, t in rows[1:]]
     total = len(texts)
     log = game.log
     checked = 0
@@ -142,13 +141,16 @@ def _replays_exactly(game: Game, rows: list[tuple[int, str]]) -> bool:
             and max(map(len, texts)) <= MAX_LINE)
 
 
-def _replay_race(rows: list[tuple[int, str]], head: dict[str, Any]) -> ReplayReport:
-    from slipstream.engine.play.logcheck import LogError, parse
+def _replay_race(lines: list[str], first: tuple[int, str], head: dict[str, Any]) -> ReplayReport:
+    """Replay from the header `first` (line number, text); `lines` are all physical lines."""
+    from slipstream.engine.play.logcheck import LogError, numbered, parse
 
-    n0, text0 = rows[0]
+    n0, text0 = first
     game, _ = _race_setup(n0, text0, head)
-    if _replays_exactly(game, rows):
+    # the non-blank lines after the header (the header is physical line n0)
+    if _replays_exactly(game, [s for s in lines[n0:] if s and not s.isspace()]):
         return ReplayReport(True, 0, "", "", "identical", "identical")
+    rows = numbered(lines)
     game, _ = _race_setup(n0, text0, head)  # again from the start: the full check reports
     objs = [parse(n, t) for n, t in rows[1:]]
     decisions = []
