@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from slipstream.engine.play.logcheck import dumps
+from slipstream.engine.play.logcheck import dumps, dumps_all
 
 if TYPE_CHECKING:
     from slipstream.engine.play.protocol import Ruleset
@@ -25,7 +25,7 @@ DEFAULT_RULESET = "automobiles"  # logs without a `ruleset` key
 
 
 def log_lines(header: dict[str, Any], game_log: list[dict[str, Any]], result: dict[str, Any]) -> list[str]:
-    return [dumps(header)] + [dumps(x) for x in game_log] + [dumps(result)]
+    return [dumps(header), *dumps_all(game_log), dumps(result)]
 
 
 def write_log(path: Path, lines: list[str]) -> None:

@@ -99,46 +99,42 @@ def _race_setup(n: int, text: str, head: dict[str, Any]) -> tuple[Game, list[Sea
 
 
 _CHOICE = '{"choice":"'  # how every decision line starts (sorted keys: `choice` comes first)
+_DECISION_END = '"t":"decision"}'  # and how it ends (`t` is its last key)
 
 
 def _replays_exactly(game: Game, texts: list[str]) -> bool:
     """Whether the log is, line for line, what `game` writes when the decision lines are applied.
 
-    Every line is compared as text with what the game wrote; of a line at which the game asks
-    a decision only the choice is read (the JSON string after `{"choice":`), and the decision
-    line the game then writes must equal the line. A line the game writes is a JSON object
-    within the limits of logcheck: no event nests more than two levels, and none is longer than
-    the header that holds all the seats' names. Any difference returns False, and
-    `_replay_race` does the full check that names the first problem.
+    `texts` are the non-blank lines after the header. The lines that look like decisions give
+    the choices; before each is applied the game must have written exactly the lines above
+    it, and at the end every line must equal what the game wrote (compared as text) and the
+    last one its result. A line the game writes is a JSON object within the limits of
+    logcheck: no event nests more than two levels, and none is longer than the header that
+    holds all the seats' names. Any difference returns False, and `_replay_race` does the full
+    check that names the first problem.
     """
+    from itertools import compress, repeat
     from json.decoder import scanstring
 
-    from slipstream.engine.play.logcheck import MAX_LINE
+    from slipstream.engine.play.logcheck import MAX_LINE, dumps_all
 
-    total = len(texts)
+    if not texts:
+        return False
+    body = texts[:-1]  # every line but the result
     log = game.log
-    checked = 0
-    at = len(_CHOICE) - 1  # the opening quote of the choice
-    while True:
-        end = len(log)
-        if end > total or list(map(dumps, log[checked:end])) != texts[checked:end]:
-            return False
-        checked = end
-        if game.pending is None:
-            break
-        if checked >= total:
-            return False
-        text = texts[checked]
-        if not text.startswith(_CHOICE):
+    at = len(_CHOICE)  # the first character of the choice
+    for i in compress(range(len(body)), map(str.endswith, body, repeat(_DECISION_END))):
+        text = body[i]
+        if len(log) != i or game.pending is None or not text.startswith(_CHOICE):
             return False
         try:
-            choice = scanstring(text, at + 1)[0]
+            choice = scanstring(text, at)[0]
         except ValueError:  # not a well-formed JSON string: the full check says where
             return False
         if game.apply(choice) is not None:
             return False
-    return (total == checked + 1 and texts[-1] == dumps(game.result())
-            and max(map(len, texts)) <= MAX_LINE)
+    return (game.pending is None and len(log) == len(body) and dumps_all(log) == body
+            and texts[-1] == dumps(game.result()) and max(map(len, texts)) <= MAX_LINE)
 
 
 def _replay_race(lines: list[str], first: tuple[int, str], head: dict[str, Any]) -> ReplayReport:
