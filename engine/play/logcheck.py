@@ -42,11 +42,11 @@ def _c_encoder() -> Any:
     """
     from json import encoder as je
 
-    if je.c_make_encoder is None:
+    make: Any = vars(je).get("c_make_encoder")  # not in the typing stubs
+    if make is None:
         return None
     try:
-        return je.c_make_encoder(None, _ENCODER.default, je.encode_basestring, None, ":", ",",
-                                 True, False, True)
+        return make(None, _ENCODER.default, je.encode_basestring, None, ":", ",", True, False, True)
     except TypeError:  # another signature: the plain encoder gives the same bytes
         return None
 

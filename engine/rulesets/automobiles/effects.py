@@ -119,9 +119,12 @@ class EffectList(Frame):
         return None
 
 
+_MAPPINGS = (dict, Mapping)  # built once (`dict | Mapping` would build a union per call)
+
+
 def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
     """Begin one primitive: act now, or push its frame."""
-    if not isinstance(eff, dict | Mapping) or len(eff) != 1:
+    if not isinstance(eff, _MAPPINGS) or len(eff) != 1:
         raise EffectError(f"an effect must be a mapping with one key, not {eff!r}")
     (name, arg), = eff.items()
     fn = PRIMITIVES.get(name)

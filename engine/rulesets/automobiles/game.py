@@ -36,6 +36,36 @@ from slipstream.engine.tracks.track import Track
 UNLIMITED_WEAR = 100_000
 
 
+class RulesTables:
+    """What every game of one ruleset derives from it: the `play` and `buy` options, kind by
+    option key, cube values, and the decisions that depend on nothing but their key (phases.py
+    keys them by kind, player and hand), shared by every race of the ruleset."""
+
+    __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions")
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules  # held, so its id is not reused while these tables live
+        self.play_option = [opt(f"play {k.id}", f"play {k.name}") for k in rules.kinds]
+        self.buy_option = [opt(f"buy {k.id}", f"buy {k.name} for ${k.cost}") for k in rules.kinds]
+        self.play_kind = {o.key: k for k, o in enumerate(self.play_option)}  # "play ID" → kind
+        self.buy_kind = {o.key: k for k, o in enumerate(self.buy_option)}  # "buy ID" → kind
+        self.values = [k.value for k in rules.kinds]
+        self.decisions: dict[tuple[Any, ...], Decision] = {}
+
+
+_TABLES: dict[int, RulesTables] = {}  # by id of the ruleset (the tables hold it)
+
+
+def rules_tables(rules: Ruleset) -> RulesTables:
+    """The one RulesTables of `rules`, shared by its games (as movement.track_index for tracks)."""
+    got = _TABLES.get(id(rules))
+    if got is None or got.rules is not rules:
+        if len(_TABLES) >= 64:  # many rulesets (tests, scenarios): start over rather than grow
+            _TABLES.clear()
+        got = _TABLES[id(rules)] = RulesTables(rules)
+    return got
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     name: str
@@ -80,13 +110,11 @@ class Game:
                            "wear": [0] * n, "pits": [0] * n, "drafts": [0] * n,
                            "moves": [0] * n, "turns": [0] * n}
         self.seats = tuple(seats)
-        self.play_option = [opt(f"play {k.id}", f"play {k.name}") for k in rules.kinds]
-        self.buy_option = [opt(f"buy {k.id}", f"buy {k.name} for ${k.cost}") for k in rules.kinds]
-        self.play_kind = {o.key: k for k, o in enumerate(self.play_option)}  # "play ID" → kind
-        self.buy_kind = {o.key: k for k, o in enumerate(self.buy_option)}  # "buy ID" → kind
-        self.values = [k.value for k in rules.kinds]
-        # decisions that depend only on their key (phases.py): built once, shared by copies
-        self.decisions: dict[tuple[Any, ...], Decision] = {}
+        tables = rules_tables(rules)
+        self.play_option, self.buy_option = tables.play_option, tables.buy_option
+        self.play_kind, self.buy_kind = tables.play_kind, tables.buy_kind
+        self.values = tables.values
+        self.decisions = tables.decisions
         self.drivers_draft = bool(rules.drivers) and (
             drivers if drivers is not None else rules.options.drivers_in_single_races
         ) and not any(s.driver for s in seats)

@@ -153,7 +153,7 @@ class HookAsk(Frame):
 
 def ask_hook(g: Game, player: int, hook: str) -> None:
     """Push the question of a driver ability at this point of the turn, if it is usable now."""
-    if driver_hook(g, player, hook) is not None:
+    if g.race.players[player].driver is not None and driver_hook(g, player, hook) is not None:
         g.stack.append(HookAsk(player, hook))
 
 
@@ -186,32 +186,11 @@ class TurnFrame(Frame):
             if d is None:
                 d = g.decisions["turn", me] = Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
             return d
-        t = race.turn
-        assert t is not None
-        if st in ("car", "decline") and race.players[me].driver is None and not t.scheduled:
-            self.run_plain_end(g, t)  # nothing can be asked or pushed from here to the end
-            return None
         # one stage after another, until a stage puts a frame on the stack (or ends the turn)
         while True:
             self.run_stage(g)
             if not g.stack or g.stack[-1] is not self:
                 return None
-
-    def run_plain_end(self, g: Game, t: TurnState) -> None:
-        """The stages from `car` (or `decline`) to the end of the turn in one go, for a player
-        without a driver and with no effect scheduled: what `run_stage` does stage by stage."""
-        me = self.player
-        if self.stage == "car":
-            t.stage = "car"
-            g.car_phase(me)
-        t.stage = "decline"
-        g.decline_phase(me)
-        t.stage = "end"
-        g.cleanup(me)
-        g.draw_hand(me)
-        t.stage = "after_end"
-        g.stack.pop()
-        g.finish_turn(me)
 
     def run_stage(self, g: Game) -> None:
         race, me = g.race, self.player
@@ -263,6 +242,8 @@ class TurnFrame(Frame):
     def push_scheduled(self, g: Game, at: str) -> None:
         t = g.race.turn
         assert t is not None
+        if not t.scheduled:
+            return
         for key, (when, eff, who) in list(t.scheduled.items()):
             if when == at:
                 del t.scheduled[key]
@@ -298,16 +279,19 @@ class ActionPhase(Frame):
         key = ("action", me, ability, *active)
         d = None if strict else g.decisions.get(key)
         if d is None:
-            wear_ok = rs.options.wear_card_playable
-            opts = [g.play_option[k] for k in rs.with_effect
-                    if active[k] and (wear_ok or rs.kinds[k].role != "wear")
+            po = g.play_option
+            if strict or not rs.options.wear_card_playable:
+                opts = [po[k] for k in rs.with_effect if active[k] and (
+                    rs.options.wear_card_playable or rs.kinds[k].role != "wear")
                     and not (strict and not g.playable(me, k))]
+            else:
+                opts = [po[k] for k in rs.with_effect if active[k]]
             if ability:
                 opts.append(ABILITY)
             opts.append(END_ACTION)
             d = Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
             if not strict:
-                if len(g.decisions) >= 20_000:  # long look-aheads: start over rather than grow
+                if len(g.decisions) >= 16_384:  # many hands: start over rather than grow
                     g.decisions.clear()
                 g.decisions[key] = d
         return d

@@ -114,7 +114,7 @@ def _replays_exactly(game: Game, texts: list[str]) -> bool:
     check that names the first problem.
     """
     from itertools import compress, repeat
-    from json.decoder import scanstring
+    from json.decoder import scanstring  # type: ignore[attr-defined]  # not in the typing stubs
 
     from slipstream.engine.play.logcheck import MAX_LINE, dumps_all
 
