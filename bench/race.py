@@ -10,7 +10,8 @@ and imported from there, each side in a fresh process, alternating R rounds (med
 on both bundled Automobiles tracks, races per CPU second of 4 greedy bots and replays per CPU
 second of those races' logs (`replay_lines`, which checks every line), the same seeds on both
 sides, with the ratio this/baseline (1.0 = as fast) and the cost per decision (µs, bot
-included for races). Then every ruleset of the registry: its races per CPU second on the
+included for races). The `engine` row is the engine's part of those races: their time outside
+the bots' `choose` (wall-clock share of the CPU time), per decision, and its speed-up. Then every ruleset of the registry: its races per CPU second on the
 first track of its bundled pack (a ruleset without a bundled pack is listed as such).
 
 `--memory` plays a 10,000-race batch (4 greedy bots, first-oval, no logs kept) in this
@@ -106,9 +107,20 @@ for tid, track in sorted(pack.tracks.items()):
     seats = [Seat(f"P{i + 1}", "greedy") for i in range(4)]
     t0 = time.process_time()
     decisions = 0
+    in_bots = wall = 0.0  # wall time inside the bots' `choose`, and in all: the rest is the engine's
+    clock = time.perf_counter
     for seed in range(races):
         g = Game(rules, track, seats, seed=seed, record=False)
-        decisions += play_out(g, [GreedyBot(seed * 10 + i) for i in range(4)])
+        bots = [GreedyBot(seed * 10 + i) for i in range(4)]
+        w0 = clock()
+        while g.pending is not None:  # play_out, timing the bots
+            d = g.pending
+            b0 = clock()
+            key = bots[d.player].choose(g, d)
+            in_bots += clock() - b0
+            g.apply(key)
+            decisions += 1
+        wall += clock() - w0
     dt = time.process_time() - t0
     logs = []
     for seed in range(max(2, races // 2)):
@@ -121,6 +133,7 @@ for tid, track in sorted(pack.tracks.items()):
         assert rep.identical, rep.message  # a replay that stops early would measure nothing
     dr = time.process_time() - t0
     out["automobiles"][tid] = {"races": races / dt, "race_us": 1e6 * dt / decisions,
+                               "engine_us": 1e6 * dt * (1 - in_bots / wall) / decisions,
                                "replays": len(logs) / dr, "replay_us": 1e6 * dr / replayed}
 # every ruleset of the registry, on the first track of its bundled pack
 from slipstream.engine.packs.loader import bundled_packs
@@ -210,6 +223,13 @@ def compare_with(rev: str, races: int, rounds: int = 3) -> None:
                 ub = _median([x["automobiles"][tid][us] for x in runs["this"]])
                 print(f"  {tid:<13} {what:<8} {a:8.1f}/s {b:8.1f}/s  x{b / a:4.2f}"
                       f" {ua:20.1f} → {ub:5.1f}")
+            # the engine's part of a race: its time outside the bots' `choose`, per decision
+            ea = _median([x["automobiles"][tid]["engine_us"] for x in runs["baseline"]])
+            eb = _median([x["automobiles"][tid]["engine_us"] for x in runs["this"]])
+            share = _median([x["automobiles"][tid]["engine_us"] / x["automobiles"][tid]["race_us"]
+                             for x in runs["this"]])
+            print(f"  {tid:<13} {'engine':<8} {'(in races, bots excluded)':>21}  x{ea / eb:4.2f}"
+                  f" {ea:20.1f} → {eb:5.1f}  ({100 * share:.0f}% of race time now)")
         print("\nevery ruleset of the registry (races per CPU second on its bundled pack's first track):")
         for rid, got in runs["this"][0]["rulesets"].items():
             if "note" in got:
