@@ -2,6 +2,7 @@
 """Race speed against a baseline revision, per-decision cost, memory, and every ruleset.
 
     .venv/bin/python bench/race.py [--races N] [--rounds R] [--baseline REV] [--memory] [--more]
+                                   [--no-compare]
 
 By default it measures this checkout against the engine at git revision REV (default 54df754,
 the commit before the speed work of issue 20), checked out into a temporary `git worktree`
@@ -9,7 +10,8 @@ and imported from there, each side in a fresh process, alternating R rounds (med
 on both bundled Automobiles tracks, races per CPU second of 4 greedy bots and replays per CPU
 second of those races' logs (`replay_lines`, which checks every line), the same seeds on both
 sides, with the ratio this/baseline (1.0 = as fast) and the cost per decision (µs, bot
-included for races). Then every ruleset of the registry: its races per CPU second on the
+included for races). The `engine` row is the engine's part of those races: their time outside
+the bots' `choose` (wall-clock share of the CPU time), per decision, and its speed-up. Then every ruleset of the registry: its races per CPU second on the
 first track of its bundled pack (a ruleset without a bundled pack is listed as such).
 
 `--memory` plays a 10,000-race batch (4 greedy bots, first-oval, no logs kept) in this
@@ -71,8 +73,26 @@ def stretched(track: Track, times: int) -> Track:
 
 # Runs in a fresh process against either checkout (argv: races, the checkout's root).
 _WORKER = r"""
-import json, sys, time
+import importlib.metadata, importlib.util, json, sys, time
 from pathlib import Path
+
+# The installed metadata lists this checkout's rulesets; a baseline revision may lack some.
+_entry_points = importlib.metadata.entry_points
+
+
+def _present(ep):
+    try:
+        return importlib.util.find_spec(ep.value.partition(":")[0]) is not None
+    except ImportError:
+        return False
+
+
+def _rulesets_present(**kw):
+    eps = _entry_points(**kw)
+    return [ep for ep in eps if _present(ep)] if kw.get("group") == "slipstream.rulesets" else eps
+
+
+importlib.metadata.entry_points = _rulesets_present
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
 from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
@@ -87,9 +107,20 @@ for tid, track in sorted(pack.tracks.items()):
     seats = [Seat(f"P{i + 1}", "greedy") for i in range(4)]
     t0 = time.process_time()
     decisions = 0
+    in_bots = wall = 0.0  # wall time inside the bots' `choose`, and in all: the rest is the engine's
+    clock = time.perf_counter
     for seed in range(races):
         g = Game(rules, track, seats, seed=seed, record=False)
-        decisions += play_out(g, [GreedyBot(seed * 10 + i) for i in range(4)])
+        bots = [GreedyBot(seed * 10 + i) for i in range(4)]
+        w0 = clock()
+        while g.pending is not None:  # play_out, timing the bots
+            d = g.pending
+            b0 = clock()
+            key = bots[d.player].choose(g, d)
+            in_bots += clock() - b0
+            g.apply(key)
+            decisions += 1
+        wall += clock() - w0
     dt = time.process_time() - t0
     logs = []
     for seed in range(max(2, races // 2)):
@@ -102,6 +133,7 @@ for tid, track in sorted(pack.tracks.items()):
         assert rep.identical, rep.message  # a replay that stops early would measure nothing
     dr = time.process_time() - t0
     out["automobiles"][tid] = {"races": races / dt, "race_us": 1e6 * dt / decisions,
+                               "engine_us": 1e6 * dt * (1 - in_bots / wall) / decisions,
                                "replays": len(logs) / dr, "replay_us": 1e6 * dr / replayed}
 # every ruleset of the registry, on the first track of its bundled pack
 from slipstream.engine.packs.loader import bundled_packs
@@ -191,6 +223,13 @@ def compare_with(rev: str, races: int, rounds: int = 3) -> None:
                 ub = _median([x["automobiles"][tid][us] for x in runs["this"]])
                 print(f"  {tid:<13} {what:<8} {a:8.1f}/s {b:8.1f}/s  x{b / a:4.2f}"
                       f" {ua:20.1f} → {ub:5.1f}")
+            # the engine's part of a race: its time outside the bots' `choose`, per decision
+            ea = _median([x["automobiles"][tid]["engine_us"] for x in runs["baseline"]])
+            eb = _median([x["automobiles"][tid]["engine_us"] for x in runs["this"]])
+            share = _median([x["automobiles"][tid]["engine_us"] / x["automobiles"][tid]["race_us"]
+                             for x in runs["this"]])
+            print(f"  {tid:<13} {'engine':<8} {'(in races, bots excluded)':>21}  x{ea / eb:4.2f}"
+                  f" {ea:20.1f} → {eb:5.1f}  ({100 * share:.0f}% of race time now)")
         print("\nevery ruleset of the registry (races per CPU second on its bundled pack's first track):")
         for rid, got in runs["this"][0]["rulesets"].items():
             if "note" in got:
@@ -218,7 +257,7 @@ def _rss_mib() -> float:
 
 
 def memory_batch(total: int = 10_000, first: int = 1_000) -> None:
-    """Resident memory after `first` and `total` races of one batch (no growth per race)."""
+    """Resident memory after `first` races and every `first` races to `total` (no growth per race)."""
     from slipstream.engine.rulesets.automobiles.runner import run_race
 
     print(f"\nmemory: a {total:,}-race batch (4 greedy bots, first-oval, no logs kept), one process:")
@@ -226,12 +265,14 @@ def memory_batch(total: int = 10_000, first: int = 1_000) -> None:
     at_first = 0.0
     for seed in range(total):
         run_race(RaceSpec("", "first-oval", seed, ("greedy",) * 4, record=False))
-        if seed + 1 == first:
-            at_first = _rss_mib()
-            print(f"  RSS after {first:>6,} races: {at_first:7.1f} MiB", flush=True)
+        if (seed + 1) % first == 0:
+            rss = _rss_mib()
+            at_first = at_first or rss
+            print(f"  RSS after {seed + 1:>6,} races: {rss:7.1f} MiB"
+                  f"  ({time.process_time() - t0:6.0f} CPU s)", flush=True)
     end = _rss_mib()
-    print(f"  RSS after {total:>6,} races: {end:7.1f} MiB  (growth {end - at_first:+.1f} MiB; "
-          f"{total / (time.process_time() - t0):.1f} races per CPU second)")
+    print(f"  growth from {first:,} to {total:,} races: {end - at_first:+.1f} MiB; "
+          f"{total / (time.process_time() - t0):.1f} races per CPU second")
 
 
 def main() -> None:
@@ -245,10 +286,13 @@ def main() -> None:
     ap.add_argument("--baseline", metavar="REV", default="54df754",
                     help="compare with the engine at git revision REV (default 54df754)")
     ap.add_argument("--memory", action="store_true", help="also the 10,000-race memory batch")
+    ap.add_argument("--no-compare", action="store_true",
+                    help="skip the comparison with the baseline (e.g. with --memory alone)")
     ap.add_argument("--more", action="store_true", help="also players, track length and --jobs 2")
     args = ap.parse_args()
     n = args.races
-    compare_with(args.baseline, n, args.rounds)
+    if not args.no_compare:
+        compare_with(args.baseline, n, args.rounds)
     if args.memory:
         memory_batch()
     if args.more:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any
 
 MAX_LINE = 1_000_000
@@ -34,14 +35,42 @@ class LogError(Exception):
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _c_encoder() -> Any:
+    """The C encoder `_ENCODER.encode` builds on every call, built once (None without it).
+
+    No circular-reference markers: a log line is plain data (a cycle would be a RecursionError).
+    """
+    from json import encoder as je
+
+    make: Any = vars(je).get("c_make_encoder")  # not in the typing stubs
+    if make is None:
+        return None
+    try:
+        return make(None, _ENCODER.default, je.encode_basestring, None, ":", ",", True, False, True)
+    except TypeError:  # another signature: the plain encoder gives the same bytes
+        return None
+
+
+_C_ENCODE = _c_encoder()
+
+
 def dumps(obj: dict[str, Any]) -> str:
     """One log line: sorted keys, no spaces, so equal races give equal bytes."""
+    if _C_ENCODE is not None:
+        return "".join(_C_ENCODE(obj, 0))
     return _ENCODER.encode(obj)
+
+
+def dumps_all(objs: list[dict[str, Any]]) -> list[str]:
+    """`dumps` of every object (the same lines, without a Python call per line)."""
+    if _C_ENCODE is not None:
+        return list(map("".join, map(_C_ENCODE, objs, repeat(0))))
+    return [_ENCODER.encode(o) for o in objs]
 
 
 def numbered(lines: list[str]) -> list[tuple[int, str]]:
     """The non-blank lines with their physical line numbers (blank lines count, but say nothing)."""
-    return [(i, s) for i, s in enumerate(lines, start=1) if s.strip()]
+    return [(i, s) for i, s in enumerate(lines, start=1) if s and not s.isspace()]
 
 
 def decode(data: bytes) -> list[str]:

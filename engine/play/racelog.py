@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from slipstream.engine.play.logcheck import dumps
+from slipstream.engine.play.logcheck import dumps, dumps_all
 
 if TYPE_CHECKING:
     from slipstream.engine.play.protocol import Ruleset
@@ -25,7 +25,7 @@ DEFAULT_RULESET = "automobiles"  # logs without a `ruleset` key
 
 
 def log_lines(header: dict[str, Any], game_log: list[dict[str, Any]], result: dict[str, Any]) -> list[str]:
-    return [dumps(header)] + [dumps(x) for x in game_log] + [dumps(result)]
+    return [dumps(header), *dumps_all(game_log), dumps(result)]
 
 
 def write_log(path: Path, lines: list[str]) -> None:
@@ -52,13 +52,13 @@ def _fail(line: int, expected: str, message: str, got: str = "", kind: str = "di
 
 def header_of(lines: list[str]) -> dict[str, Any] | ReplayReport:
     """The parsed header (the first non-blank line), or the report of why it is not one."""
-    from slipstream.engine.play.logcheck import LogError, numbered, parse
+    from slipstream.engine.play.logcheck import LogError, parse
 
-    rows = numbered(lines)
-    if not rows:
+    first = next(((i, s) for i, s in enumerate(lines, start=1) if s and not s.isspace()), None)
+    if first is None:
         return _fail(1, "", "empty log", kind="malformed")
     try:
-        return parse(*rows[0])
+        return parse(*first)
     except LogError as e:
         return _fail(e.line, e.text, e.message, kind=e.kind)
 

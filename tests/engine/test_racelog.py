@@ -103,3 +103,35 @@ def test_demo_race_prints_a_readable_race() -> None:
 def test_race_usage_errors(args: list[str], message: str) -> None:
     r = CliRunner().invoke(main, ["race", *args])
     assert r.exit_code == 2 and message in r.output
+
+
+def test_a_log_that_differs_from_the_race_in_any_line_never_replays_as_identical() -> None:
+    """Replay reads only the choices of decision lines and compares the rest as text: any
+    edit that changes a line (a character, a line break moved inside a line, lines swapped,
+    dropped or repeated) must be reported, never passed as identical."""
+    import random
+
+    lines = GOLDEN[-1].read_text().splitlines()
+    assert replay_lines(lines).identical
+    rng = random.Random(20)
+    decisions = [i for i, s in enumerate(lines) if '"t":"decision"' in s]
+    for trial in range(60):
+        m = list(lines)
+        op = ("char", "split", "swap", "drop", "repeat")[trial % 5]
+        i = rng.choice(decisions[1:-1]) if trial % 2 else rng.randrange(1, len(m) - 1)
+        if op == "char":
+            j = rng.randrange(1, len(m[i]) - 1)
+            m[i] = m[i][:j] + ("0" if m[i][j] != "0" else "1") + m[i][j + 1:]
+        elif op == "split":  # the line break moves to a comma inside the line: same characters
+            j = m[i].index(",")
+            m[i:i + 2] = [m[i][:j], m[i][j + 1:] + "," + m[i + 1]]
+        elif op == "swap":
+            m[i], m[i + 1] = m[i + 1], m[i]
+        elif op == "drop":
+            del m[i]
+        else:
+            m.insert(i, m[i])
+        if m == lines:
+            continue
+        rep = replay_lines(m)
+        assert not rep.identical, (op, i)

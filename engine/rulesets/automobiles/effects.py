@@ -120,9 +120,12 @@ class EffectList(Frame):
         return None
 
 
+_MAPPINGS = (dict, Mapping)  # built once (`dict | Mapping` would build a union per call)
+
+
 def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
     """Begin one primitive: act now, or push its frame."""
-    if not isinstance(eff, dict | Mapping) or len(eff) != 1:
+    if not isinstance(eff, _MAPPINGS) or len(eff) != 1:
         raise EffectError(f"an effect must be a mapping with one key, not {eff!r}")
     (name, arg), = eff.items()
     fn = PRIMITIVES.get(name)
@@ -827,8 +830,7 @@ class Move(Frame):
         if len(tg) == 1 and not self.optional:  # the only space: no decision
             self.step(g, tg[0][1], tg[0][2])
             return None
-        opts = [opt(f"to {ln}:{s}", f"to {ln}:{s} ({GEAR_NAMES[g.track.spaces[sp].colour]})")
-                for sp, ln, s in tg]
+        opts = [g.ix.to_option(ln, s) for _sp, ln, s in tg]
         if self.optional:
             opts.append(opt("stop"))
         return Decision(me, "drive" if self.drive else "move", tuple(opts),

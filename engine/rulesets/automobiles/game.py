@@ -11,6 +11,7 @@ seats, seed and decisions give the same race and the same log.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +34,36 @@ from slipstream.engine.rulesets.automobiles.state import (
 from slipstream.engine.tracks.track import Track
 
 UNLIMITED_WEAR = 100_000
+
+
+class RulesTables:
+    """What every game of one ruleset derives from it: the `play` and `buy` options, kind by
+    option key, cube values, and the decisions that depend on nothing but their key (phases.py
+    keys them by kind, player and hand), shared by every race of the ruleset."""
+
+    __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions")
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules  # held, so its id is not reused while these tables live
+        self.play_option = [opt(f"play {k.id}", f"play {k.name}") for k in rules.kinds]
+        self.buy_option = [opt(f"buy {k.id}", f"buy {k.name} for ${k.cost}") for k in rules.kinds]
+        self.play_kind = {o.key: k for k, o in enumerate(self.play_option)}  # "play ID" → kind
+        self.buy_kind = {o.key: k for k, o in enumerate(self.buy_option)}  # "buy ID" → kind
+        self.values = [k.value for k in rules.kinds]
+        self.decisions: dict[tuple[Any, ...], Decision] = {}
+
+
+_TABLES: dict[int, RulesTables] = {}  # by id of the ruleset (the tables hold it)
+
+
+def rules_tables(rules: Ruleset) -> RulesTables:
+    """The one RulesTables of `rules`, shared by its games (as movement.track_index for tracks)."""
+    got = _TABLES.get(id(rules))
+    if got is None or got.rules is not rules:
+        if len(_TABLES) >= 64:  # many rulesets (tests, scenarios): start over rather than grow
+            _TABLES.clear()
+        got = _TABLES[id(rules)] = RulesTables(rules)
+    return got
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +110,11 @@ class Game:
                            "wear": [0] * n, "pits": [0] * n, "drafts": [0] * n,
                            "moves": [0] * n, "turns": [0] * n}
         self.seats = tuple(seats)
-        self.play_option = [opt(f"play {k.id}", f"play {k.name}") for k in rules.kinds]
-        self.buy_option = [opt(f"buy {k.id}", f"buy {k.name} for ${k.cost}") for k in rules.kinds]
+        tables = rules_tables(rules)
+        self.play_option, self.buy_option = tables.play_option, tables.buy_option
+        self.play_kind, self.buy_kind = tables.play_kind, tables.buy_kind
+        self.values = tables.values
+        self.decisions = tables.decisions
         self.drivers_draft = bool(rules.drivers) and (
             drivers if drivers is not None else rules.options.drivers_in_single_races
         ) and not any(s.driver for s in seats)
@@ -107,24 +141,35 @@ class Game:
 
     def apply(self, choice: str | Option) -> Rejection | None:
         """Apply one option of the pending decision; a Rejection says why not."""
-        key = choice.key if isinstance(choice, Option) else choice
+        key = choice if type(choice) is str else choice.key if isinstance(choice, Option) else choice
         d = self.pending
         if d is None:
             return Rejection("race-over", "the race is over; no decision is pending")
-        if d.option(key) is None:
+        for o in d.options:
+            if o.key == key:
+                break
+        else:
             return Rejection("not-an-option", f"{key!r} is not a legal option of this "
                              f"{d.kind} decision", tuple(d.keys()))
         if self.record:
             self.log.append({"t": "decision", "n": self.decision_count, "p": d.player,
                              "kind": d.kind, "choice": key})
         self.decision_count += 1
-        self.stack[-1].choose(self, key)
-        self.advance()
+        stack = self.stack
+        stack[-1].choose(self, key)
+        while stack:  # advance (inlined: this runs once per decision)
+            d = stack[-1].run(self)
+            if d is not None:
+                self.pending = d
+                return None
+        self.pending = None
+        self.race.over = True
         return None
 
     def advance(self) -> None:
-        while self.stack:
-            d = self.stack[-1].run(self)
+        stack = self.stack
+        while stack:
+            d = stack[-1].run(self)
             if d is not None:
                 self.pending = d
                 return
@@ -136,6 +181,8 @@ class Game:
         g = object.__new__(Game)
         g.rules, g.track, g.ix, g.seed, g.seats = self.rules, self.track, self.ix, self.seed, self.seats
         g.play_option, g.buy_option = self.play_option, self.buy_option
+        g.play_kind, g.buy_kind, g.values = self.play_kind, self.buy_kind, self.values
+        g.decisions = self.decisions
         g.record = record
         g.log = list(self.log) if record else []
         g.decision_count = self.decision_count
@@ -207,8 +254,7 @@ class Game:
 
     def money(self, player: int) -> int:
         t = self.race.turn
-        z = self.race.players[player].zones[ACTIVE]
-        value = sum(self.rules.kinds[k].value * n for k, n in enumerate(z) if n)
+        value = sum(map(operator.mul, self.values, self.race.players[player].zones[ACTIVE]))
         return value - (t.spent if t is not None and t.player == player else 0)
 
     def grid_money(self, player: int) -> int:
@@ -259,7 +305,7 @@ class Game:
             self.race.stats["wear"][player] += take
         if why == "buy":
             self.race.stats["bought"][player][kind] += take
-        if take:
+        if take and self.record:
             self.emit("gain", p=player, kind=self.rules.kinds[kind].id, n=take, why=why)
         return take
 
@@ -270,7 +316,8 @@ class Game:
             self.unplace(player, kind)
         z[kind] -= 1
         self.race.stock[kind] += 1
-        self.emit("remove", p=player, kind=self.rules.kinds[kind].id, zone=_ZN[zone])
+        if self.record:
+            self.emit("remove", p=player, kind=self.rules.kinds[kind].id, zone=_ZN[zone])
 
     def move_cube(self, player: int, src: int, dst: int, kind: int) -> None:
         z = self.race.players[player].zones
@@ -279,7 +326,8 @@ class Game:
             self.unplace(player, kind)
         z[src][kind] -= 1
         z[dst][kind] += 1
-        self.emit("move", p=player, kind=self.rules.kinds[kind].id, src=_ZN[src], dst=_ZN[dst])
+        if self.record:
+            self.emit("move", p=player, kind=self.rules.kinds[kind].id, src=_ZN[src], dst=_ZN[dst])
 
     def unplace(self, player: int, kind: int) -> None:
         """A used cube of `kind` leaves: keep the track placements within the used count."""
@@ -305,7 +353,7 @@ class Game:
                 self.emit("refill", p=player, n=total)
         if total == 0:
             return None
-        r = self.race.rng.randrange(total)
+        r = self.race.rng._randbelow(total)  # what randrange(total) returns, without its checks
         for k, n in enumerate(bag):
             if r < n:
                 bag[k] -= 1
@@ -313,6 +361,22 @@ class Game:
                 return k
             r -= n
         raise AssertionError("unreachable")
+
+    def draw_hand(self, player: int) -> None:
+        """The End phase's draws: `hand_size` times `draw(player, ACTIVE, end_phase=True)`."""
+        z = self.race.players[player].zones
+        bag, active = z[BAG], z[ACTIVE]
+        below = self.race.rng._randbelow
+        # the bag's cubes in kind order: the r-th of them is the cube `draw` takes for r
+        cubes = [k for k, n in enumerate(bag) if n for _ in range(n)]
+        for _ in range(self.rules.hand_size):
+            if not cubes:  # a refill (or nothing left to draw): the one-cube draw does it
+                self.draw(player, ACTIVE, end_phase=True)
+                cubes = [k for k, n in enumerate(bag) if n for _ in range(n)]
+                continue
+            k = cubes.pop(below(len(cubes)))
+            bag[k] -= 1
+            active[k] += 1
 
     # ----------------------------------------------------------------------------- phases
     def pit_stop(self, player: int) -> None:
@@ -337,7 +401,7 @@ class Game:
         if not t.placements:
             return
         car = self.race.players[player].car
-        frm = f"{car.lane}:{car.segment}"
+        src = (car.lane, car.segment)
         start = max((i for i, pl in enumerate(t.placements) if pl.from_car), default=0)
         for i, pl in enumerate(t.placements):
             t.entered.extend(pl.spaces)
@@ -346,8 +410,9 @@ class Game:
         last = t.placements[-1]
         car.lane, car.segment = last.lane, last.segment
         t.moved = True
-        self.emit("car", p=player, src=frm, dst=f"{car.lane}:{car.segment}",
-                  spaces=len(t.entered), lap=car.lap)
+        if self.record:
+            self.emit("car", p=player, src=f"{src[0]}:{src[1]}", dst=f"{car.lane}:{car.segment}",
+                      spaces=len(t.entered), lap=car.lap)
         self.after_car_moved(player)
 
     def drive_step(self, player: int, lane: int, seg: int, space: int, crossed: bool) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from slipstream.engine.rulesets.automobiles.rules import Options
+from slipstream.engine.play.decisions import Option
+from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES, Options
 from slipstream.engine.rulesets.automobiles.state import Car, RaceState
 from slipstream.engine.tracks.movegraph import ahead_of_cell, segments_ahead
 from slipstream.engine.tracks.track import Track
@@ -20,16 +21,20 @@ Cell = tuple[int, int]
 class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
-    __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour")
+    __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour", "front", "_to")
 
     def __init__(self, track: Track) -> None:
         self.track = track
         self.n = track.segments
+        # front[lane][seg]: the front-most segment of the space at (lane, seg) (-1: no space)
+        self.front = tuple(tuple(track.spaces[i].last if i >= 0 else -1 for i in row)
+                           for row in track.cells)
         self._ahead: dict[Cell, tuple[int, ...]] = {}
         self._segs: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._steps: dict[Cell, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
         self._next: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
         self._by_colour: dict[tuple[int, int, int], tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
+        self._to: dict[Cell, Option] = {}
 
     def ahead(self, lane: int, seg: int) -> tuple[int, ...]:
         key = (lane, seg)
@@ -52,6 +57,14 @@ class TrackIndex:
         got = self._by_colour.get(key)
         if got is None:
             got = self._by_colour[key] = tuple(x for x in self.steps(lane, seg) if x[1] == colour)
+        return got
+
+    def to_option(self, lane: int, seg: int) -> Option:
+        """The option `to LANE:SEGMENT` of a step to (lane, seg), with its shade in the text."""
+        got = self._to.get((lane, seg))
+        if got is None:
+            colour = self.track.spaces[self.track.cells[lane][seg]].colour
+            got = self._to[lane, seg] = Option(f"to {lane}:{seg}", f"to {lane}:{seg} ({GEAR_NAMES[colour]})")
         return got
 
     def next_space(self, lane: int, seg: int) -> tuple[int, tuple[Cell, ...]]:
@@ -143,7 +156,11 @@ def distance(ix: TrackIndex, car: Car, opts: Options) -> int:
 
 def standings(race: RaceState, ix: TrackIndex, opts: Options) -> list[int]:
     """Player indices, leader first: by distance, ties to the inner lane (RULES §4.1)."""
-    keys = [(-distance(ix, p.car, opts), p.car.lane) for p in race.players]
+    if opts.positions_count_laps:  # `distance`, written out: this runs several times a turn
+        n = ix.n
+        keys = [(-(p.car.lap * n + p.car.segment), p.car.lane) for p in race.players]
+    else:
+        keys = [(-p.car.segment, p.car.lane) for p in race.players]
     return sorted(range(len(keys)), key=keys.__getitem__)
 
 
@@ -183,6 +200,9 @@ def momentum(race: RaceState, ix: TrackIndex, opts: Options) -> list[tuple[int, 
     """
     if opts.momentum != "slide":
         return []
+    front = ix.front
+    if all(front[p.car.lane][p.car.segment] == p.car.segment for p in race.players):
+        return []  # every car on the front-most segment of its space: nothing slides
     track = ix.track
     moves: list[tuple[int, int, int]] = []
     changed = True

@@ -6,6 +6,7 @@ hooks and scheduled effects run at the points named in docs/effects.md.
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.play.decisions import Decision, opt
@@ -14,6 +15,7 @@ from slipstream.engine.rulesets.automobiles.effects import (
     EffectList,
     Frame,
     push_later,
+    start,
     turn_start,
 )
 from slipstream.engine.rulesets.automobiles.state import (
@@ -34,6 +36,14 @@ END_ACTION = opt("end", "end the Action phase")
 END_BUY = opt("end", "end the Buy phase")
 TURN_OPTIONS = (opt("standard", "standard turn"),
                 opt("pit", "pit stop: remove the wear in your active pile"))
+
+
+def turn_decision(g: Game, me: int) -> Decision:
+    """The standard-or-pit decision of `me` (one Decision per player and game: it never changes)."""
+    d = g.decisions.get(("turn", me))
+    if d is None:
+        d = g.decisions["turn", me] = Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
+    return d
 
 
 def driver_hook(g: Game, player: int, hook: str) -> Any:
@@ -158,7 +168,7 @@ class HookAsk(Frame):
 
 def ask_hook(g: Game, player: int, hook: str) -> None:
     """Push the question of a driver ability at this point of the turn, if it is usable now."""
-    if driver_hook(g, player, hook) is not None:
+    if g.race.players[player].driver is not None and driver_hook(g, player, hook) is not None:
         g.stack.append(HookAsk(player, hook))
 
 
@@ -190,9 +200,9 @@ class TurnFrame(Frame):
             if turn_start(g, me):  # effects scheduled for this turn's start run first
                 self.stage = "ask"
                 return None
-            return Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
+            return turn_decision(g, me)
         if st == "ask":
-            return Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
+            return turn_decision(g, me)
         # one stage after another, until a stage puts a frame on the stack (or ends the turn)
         while True:
             self.run_stage(g)
@@ -236,8 +246,7 @@ class TurnFrame(Frame):
             ask_hook(g, me, "end_before_draw")
             self.stage = "end_draw"
         elif st == "end_draw":
-            for _ in range(g.rules.hand_size):
-                g.draw(me, ACTIVE, end_phase=True)
+            g.draw_hand(me)
             ask_hook(g, me, "end_draw")
             self.stage = "end_after"
         elif st == "end_after":
@@ -254,6 +263,8 @@ class TurnFrame(Frame):
     def push_scheduled(self, g: Game, at: str) -> None:
         t = g.race.turn
         assert t is not None
+        if not t.scheduled:
+            return
         for key, (when, eff, who) in list(t.scheduled.items()):
             if when == at:
                 del t.scheduled[key]
@@ -283,15 +294,28 @@ class ActionPhase(Frame):
         me = self.player
         active = g.race.players[me].zones[ACTIVE]
         rs = g.rules
-        wear_ok = rs.options.wear_card_playable
         strict = rs.options.strict_play
-        opts = [g.play_option[k] for k in rs.with_effect
-                if active[k] and (wear_ok or rs.kinds[k].role != "wear")
-                and not (strict and not g.playable(me, k))]
-        if driver_hook(g, me, "action") is not None:
-            opts.append(ABILITY)
-        opts.append(END_ACTION)
-        return Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
+        ability = driver_hook(g, me, "action") is not None
+        # the decision depends on the active pile and the ability only (unless strict play)
+        key = ("action", me, ability, *active)
+        d = None if strict else g.decisions.get(key)
+        if d is None:
+            po = g.play_option
+            if strict or not rs.options.wear_card_playable:
+                opts = [po[k] for k in rs.with_effect if active[k] and (
+                    rs.options.wear_card_playable or rs.kinds[k].role != "wear")
+                    and not (strict and not g.playable(me, k))]
+            else:
+                opts = [po[k] for k in rs.with_effect if active[k]]
+            if ability:
+                opts.append(ABILITY)
+            opts.append(END_ACTION)
+            d = Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
+            if not strict:
+                if len(g.decisions) >= 16_384:  # many hands: start over rather than grow
+                    g.decisions.clear()
+                g.decisions[key] = d
+        return d
 
     def choose(self, g: Game, key: str) -> None:
         me = self.player
@@ -301,13 +325,15 @@ class ActionPhase(Frame):
         if key == "ability":
             use_hook(g, me, "action")
             return
-        k = g.rules.kind(key[5:])
+        k = g.play_kind[key]
         zones = g.race.players[me].zones
         zones[ACTIVE][k] -= 1
         zones[USED][k] += 1
-        g.emit("play", p=me, kind=g.rules.kinds[k].id)
+        kind = g.rules.kinds[k]
+        if g.record:
+            g.emit("play", p=me, kind=kind.id)
         g.race.stats["plays"][me][k] += 1
-        g.stack.append(EffectList(g.rules.kinds[k].effect, Ctx(me, k, g.rules.kinds[k].card)))
+        run_effects(g, kind.effect, Ctx(me, k, kind.card))
 
 
 class BuyPhase(Frame):
@@ -339,7 +365,7 @@ class BuyPhase(Frame):
         if key == "ability":
             use_hook(g, me, "buy")
             return
-        k = g.rules.kind(key[4:])
+        k = g.buy_kind[key]
         t = g.race.turn
         assert t is not None
         t.spent += g.rules.kinds[k].cost if t.prices is None else buy_price(g, t, k)
@@ -369,11 +395,20 @@ def modified_buy_options(g: Game, t: TurnState, money: int) -> list[Any]:
     return out
 
 
+def run_effects(g: Game, effects: Any, ctx: Ctx) -> None:
+    """Run an effect list next: its only effect starts now (what its EffectList would do first)."""
+    if len(effects) == 1 and not g.race.over:
+        start(g, effects[0], ctx)
+    elif effects:
+        g.stack.append(EffectList(effects, ctx))
+
+
 def cleanup_zones(g: Game, me: int) -> None:
     """End-phase clean-up: active, used (track included) and revealed → discard."""
     z = g.race.players[me].zones
+    disc = z[DISCARD]
     for src in (ACTIVE, USED, REVEALED):
-        for k, n in enumerate(z[src]):
-            if n:
-                z[DISCARD][k] += n
-                z[src][k] = 0
+        pile = z[src]
+        if any(pile):
+            disc[:] = map(operator.add, disc, pile)
+            pile[:] = [0] * len(pile)

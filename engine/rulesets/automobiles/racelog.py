@@ -33,18 +33,18 @@ def replay_lines(lines: list[str]) -> ReplayReport:
     verified first (pack name and digest, track content, options, seats); any problem is a
     report naming its line, never an exception.
     """
-    from slipstream.engine.play.logcheck import LogError, numbered, parse
+    from slipstream.engine.play.logcheck import LogError, parse
 
-    rows = numbered(lines)
-    if not rows:
+    first = next(((i, s) for i, s in enumerate(lines, start=1) if s and not s.isspace()), None)
+    if first is None:
         return ReplayReport(False, 1, "", "", "the log is empty", "malformed")
     try:
-        head = parse(*rows[0])
+        head = parse(*first)
         if head.get("t") == "season":  # a season log (engine/rulesets/automobiles/seasonrun.py)
             from slipstream.engine.rulesets.automobiles.seasonrun import replay_season_lines
 
             return replay_season_lines(lines)
-        return _replay_race(rows, head)
+        return _replay_race(lines, first, head)
     except LogError as e:
         return _error(e)
 
@@ -98,47 +98,55 @@ def _race_setup(n: int, text: str, head: dict[str, Any]) -> tuple[Game, list[Sea
     return Game(rs, track, seats, seed=seed, laps=laps, record=True), seats
 
 
-def _replays_exactly(game: Game, rows: list[tuple[int, str]]) -> bool:
+_CHOICE = '{"choice":"'  # how every decision line starts (sorted keys: `choice` comes first)
+_DECISION_END = '"t":"decision"}'  # and how it ends (`t` is its last key)
+
+
+def _replays_exactly(game: Game, texts: list[str]) -> bool:
     """Whether the log is, line for line, what `game` writes when the decision lines are applied.
 
-    Only the lines at which the game asks a decision are parsed; every other line is compared
-    as text with what the game wrote (a line the game writes is a JSON object within the limits
-    of logcheck: no event nests more than two levels, and none is longer than the header that
-    holds all the seats' names). Any difference returns False, and `_replay_race` does the full
+    `texts` are the non-blank lines after the header. The lines that look like decisions give
+    the choices; before each is applied the game must have written exactly the lines above
+    it, and at the end every line must equal what the game wrote (compared as text) and the
+    last one its result. A line the game writes is a JSON object within the limits of
+    logcheck: no event nests more than two levels, and none is longer than the header that
+    holds all the seats' names. Any difference returns False, and `_replay_race` does the full
     check that names the first problem.
     """
-    from slipstream.engine.play.logcheck import MAX_LINE, LogError, parse
+    from itertools import compress, repeat
+    from json.decoder import scanstring  # type: ignore[attr-defined]  # not in the typing stubs
 
-    body = rows[1:]
+    from slipstream.engine.play.logcheck import MAX_LINE, dumps_all
+
+    if not texts:
+        return False
+    body = texts[:-1]  # every line but the result
     log = game.log
-    checked = 0
-    while True:
-        while checked < len(log):
-            if checked >= len(body) or dumps(log[checked]) != body[checked][1]:
-                return False
-            checked += 1
-        if game.pending is None:
-            break
-        if checked >= len(body):
+    at = len(_CHOICE)  # the first character of the choice
+    for i in compress(range(len(body)), map(str.endswith, body, repeat(_DECISION_END))):
+        text = body[i]
+        if len(log) != i or game.pending is None or not text.startswith(_CHOICE):
             return False
         try:
-            obj = parse(*body[checked])
-        except LogError:
+            choice = scanstring(text, at)[0]
+        except ValueError:  # not a well-formed JSON string: the full check says where
             return False
-        choice = obj.get("choice")
-        if obj.get("t") != "decision" or not isinstance(choice, str) or game.apply(choice) is not None:
+        if game.apply(choice) is not None:
             return False
-    return (len(body) == checked + 1 and body[-1][1] == dumps(game.result())
-            and max(len(t) for _, t in body) <= MAX_LINE)
+    return (game.pending is None and len(log) == len(body) and dumps_all(log) == body
+            and texts[-1] == dumps(game.result()) and max(map(len, texts)) <= MAX_LINE)
 
 
-def _replay_race(rows: list[tuple[int, str]], head: dict[str, Any]) -> ReplayReport:
-    from slipstream.engine.play.logcheck import LogError, parse
+def _replay_race(lines: list[str], first: tuple[int, str], head: dict[str, Any]) -> ReplayReport:
+    """Replay from the header `first` (line number, text); `lines` are all physical lines."""
+    from slipstream.engine.play.logcheck import LogError, numbered, parse
 
-    n0, text0 = rows[0]
+    n0, text0 = first
     game, _ = _race_setup(n0, text0, head)
-    if _replays_exactly(game, rows):
+    # the non-blank lines after the header (the header is physical line n0)
+    if _replays_exactly(game, [s for s in lines[n0:] if s and not s.isspace()]):
         return ReplayReport(True, 0, "", "", "identical", "identical")
+    rows = numbered(lines)
     game, _ = _race_setup(n0, text0, head)  # again from the start: the full check reports
     objs = [parse(n, t) for n, t in rows[1:]]
     decisions = []
