@@ -15,8 +15,8 @@ from typing import Any
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.play.races import play_out
 from slipstream.engine.rulesets.automobiles.game import Game
-from slipstream.engine.rulesets.automobiles.movement import drafts, step_targets
-from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED, Car
+from slipstream.engine.rulesets.automobiles.gearplan import GearPlanner
+from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED
 
 
 class Bot:
@@ -82,6 +82,8 @@ class GreedyBot(Bot):
         self._dispatch: dict[str, Callable[[Game, Decision], str]] = {}
         self._ranks: dict[str, float] = {}
         self._plan_key: tuple[Any, ...] = ()
+        self._planner: GearPlanner | None = None
+        self._acts: tuple[Any, ...] | None = None
 
     def reset(self, seed: int) -> None:
         """Start afresh with a new generator (a playout bot of the look-ahead reuses one)."""
@@ -117,19 +119,29 @@ class GreedyBot(Bot):
         return "pit" if w >= self.PIT_WEAR or (w >= 2 and gears <= 1) else "standard"
 
     def c_action(self, g: Game, d: Decision) -> str:
-        keys = set(d.keys())
         rs = g.rules
+        acts = self._acts
+        if acts is None or acts[0] is not rs:
+            acts = self._acts = self._action_kinds(g)
+        _rs, wear, play, still, movers = acts
         z = g.race.players[d.player].zones[ACTIVE]
+        keys: set[str] | None = None  # the option keys, collected when first needed
+        # (an action decision offers "play K" only for kinds K in the active pile)
         # 1. wear to the discard pile, then cleaners (they can remove it), non-moving actions
-        if rs.wear >= 0 and f"play {rs.kinds[rs.wear].id}" in keys:
-            return f"play {rs.kinds[rs.wear].id}"
-        p = g.race.players[d.player]
-        wear_near = rs.wear >= 0 and (p.zones[ACTIVE][rs.wear] + p.zones[DISCARD][rs.wear]) > 0
-        for k, n in enumerate(z):
-            if n and rs.kinds[k].role == "action" and "mover" not in self.traits(g, k):
-                if "cleaner" in self.traits(g, k) and not wear_near:
-                    continue  # keep it for its money
-                key = f"play {rs.kinds[k].id}"
+        if wear >= 0 and z[wear]:
+            keys = {o.key for o in d.options}
+            if play[wear] in keys:
+                return play[wear]
+        wear_near: bool | None = None
+        for k, key, cleaner in still:
+            if z[k]:
+                if cleaner:
+                    if wear_near is None:
+                        wear_near = wear >= 0 and (z[wear] + g.race.players[d.player].zones[DISCARD][wear]) > 0
+                    if not wear_near:
+                        continue  # keep it for its money
+                if keys is None:
+                    keys = {o.key for o in d.options}
                 if key in keys:
                     return key
         # 2. gear cubes along the best plan (kept while the turn goes as planned)
@@ -146,87 +158,62 @@ class GreedyBot(Bot):
             after[kind] -= 1
             self._plan = plan[1:]
             self._plan_key = (g.race.turns_taken, key_now[1] + 1, tuple(after))
-            return f"play {rs.kinds[kind].id}"
+            return play[kind]
         # 3. moving action cards extend the route
-        for k, n in enumerate(z):
-            if n and rs.kinds[k].role == "action" and "mover" in self.traits(g, k):
-                key = f"play {rs.kinds[k].id}"
+        for k, key in movers:
+            if z[k]:
+                if keys is None:
+                    keys = {o.key for o in d.options}
                 if key in keys:
                     return key
+        if keys is None:
+            keys = {o.key for o in d.options}
         if "ability" in keys:
             return "ability"
         return "end"
 
+    def _action_kinds(self, g: Game) -> tuple[Any, ...]:
+        """The Action phase's kinds by how `c_action` treats them, in kind order: (rules,
+        wear kind, play key of each kind, non-moving actions (kind, key, cleaner), moving
+        actions (kind, key))."""
+        rs = g.rules
+        play = [f"play {kind.id}" for kind in rs.kinds]
+        still, movers = [], []
+        for k, kind in enumerate(rs.kinds):
+            if kind.role == "action":
+                if "mover" in self.traits(g, k):
+                    movers.append((k, play[k]))
+                else:
+                    still.append((k, play[k], "cleaner" in self.traits(g, k)))
+        return rs, rs.wear, play, tuple(still), tuple(movers)
+
     def plan(self, g: Game, me: int) -> list[tuple[int, str]]:
-        """Best sequence of (gear kind, target cell key) from the route head."""
+        """Best sequence of (gear kind, target cell key) from the route head (gearplan.py)."""
         rs = g.rules
         t = g.race.turn
         z = g.race.players[me].zones[ACTIVE]
-        gears = [(k, rs.kinds[k].gear or 0) for k in rs.gear_index.values() if z[k]]
-        if not gears or t is None:
+        planner = self._planner
+        if planner is None or planner.rules is not rs or planner.ix is not g.ix \
+                or planner.weight != self.WEAR_WEIGHT:
+            planner = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT)
+        if t is None:
             return []
-        car = g.race.players[me].car
-        head = (t.placements[-1].lane, t.placements[-1].segment) if t.placements else (
-            car.lane, car.segment)
-        darkest0 = max((g.track.spaces[s].colour for pl in t.placements for s in pl.spaces),
-                       default=0)
-        occ = g.occupancy(me)
-        opts = rs.options
-        ix = g.ix
-        n = ix.n
-        counts = tuple(z[k] for k, _ in gears)
+        for k in planner.kinds:
+            if z[k]:
+                break
+        else:
+            return []
+        if t.placements:
+            last = t.placements[-1]
+            head = (last.lane, last.segment)
+            spaces = g.track.spaces
+            darkest0 = max((spaces[s].colour for pl in t.placements for s in pl.spaces), default=0)
+        else:
+            car = g.race.players[me].car
+            head = (car.lane, car.segment)
+            darkest0 = 0
         reach = 2 if t.gear_spaces is not None else 1
-        memo: dict[tuple[Any, ...], tuple[float, list[tuple[int, str]]]] = {}
-        wear_by = rs.wear_by_gear
-        draft_cache: dict[tuple[int, int], bool] = {}
-        tcache: dict[tuple[tuple[int, int], int], list[tuple[tuple[int, int], int]]] = {}
-
-        def leaf(cell: tuple[int, int], darkest: int, adv: int) -> float:
-            if darkest == 0:
-                return 0.0
-            wear = wear_by.get(darkest, 0)
-            if wear:
-                dr = draft_cache.get(cell)
-                if dr is None:
-                    dr = draft_cache[cell] = drafts(ix, opts, occ, Car(cell[0], cell[1], 0))
-                if dr:
-                    wear = 0
-            return adv - self.WEAR_WEIGHT * wear
-
-        def best(cell: tuple[int, int], cnt: tuple[int, ...], darkest: int,
-                 adv: int) -> tuple[float, list[tuple[int, str]]]:
-            key = (cell, cnt, darkest)
-            got = memo.get(key)
-            if got is not None:
-                return got[0] + adv, got[1]
-            top: tuple[float, list[tuple[int, str]]] = (leaf(cell, darkest, 0), [])
-            for i, (k, shade) in enumerate(gears):
-                if not cnt[i]:
-                    continue
-                rest = cnt[:i] + (cnt[i] - 1,) + cnt[i + 1:]
-                frontier = [(cell, 0)]
-                for _step in range(reach):
-                    nxt = []
-                    for c, a in frontier:
-                        tkey = (c, shade)
-                        tg = tcache.get(tkey)
-                        if tg is None:
-                            tg = tcache[tkey] = [((ln, s), (s - c[1]) % n) for _sp, ln, s in
-                                                 step_targets(ix, opts, occ, c[0], c[1], (shade,))]
-                        for c2, da in tg:
-                            nxt.append((c2, a + da))
-                    frontier = nxt
-                    for c2, a2 in frontier:
-                        sc, path = best(c2, rest, max(darkest, shade), 0)
-                        sc += a2
-                        if sc > top[0]:
-                            top = (sc, [(k, f"to {c2[0]}:{c2[1]}")] + path)
-            memo[key] = (top[0], top[1])
-            return top[0] + adv, top[1]
-
-        score, path = best(head, counts, darkest0, 0)
-        base = leaf(head, darkest0, 0)
-        return path if score > base else []
+        return planner.plan(g.race, me, reach, head, z, darkest0)
 
     def c_move(self, g: Game, d: Decision) -> str:
         keys = d.keys()
