@@ -207,13 +207,22 @@ class GreedyBot(Bot):
             last = t.placements[-1]
             head = (last.lane, last.segment)
             spaces = g.track.spaces
-            darkest0 = max((spaces[s].colour for pl in t.placements for s in pl.spaces), default=0)
+            darkest0 = 0  # the darkest colour entered this turn
+            for pl in t.placements:
+                for s in pl.spaces:
+                    c = spaces[s].colour
+                    if c > darkest0:
+                        darkest0 = c
         else:
             car = g.race.players[me].car
             head = (car.lane, car.segment)
             darkest0 = 0
         reach = 2 if t.gear_spaces is not None else 1
-        return planner.plan(g.race, me, reach, head, z, darkest0)
+        try:
+            return planner.plan(g.race, me, reach, head, z, darkest0)
+        except OverflowError:  # 16 cubes of one gear in hand: a planner with wider counts
+            wide = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT, bits=16)
+            return wide.plan(g.race, me, reach, head, z, darkest0)
 
     def c_move(self, g: Game, d: Decision) -> str:
         keys = d.keys()
@@ -269,9 +278,11 @@ class GreedyBot(Bot):
 
     def c_remove(self, g: Game, d: Decision) -> str:
         opts = [o.key for o in d.options if o.key != "stop"]
-        wear = [k for k in opts if self._rank(g, k) == 0.0]
-        if wear:
-            return wear[0]
+        ranks = self._ranks
+        for k in opts:  # the first wear
+            r = ranks.get(k)
+            if (self._rank(g, k) if r is None else r) == 0.0:
+                return k
         if "stop" in d.keys():
             p = g.race.players[d.player]
             white = g.rules.gear_index.get(3)
@@ -312,21 +323,60 @@ class GreedyBot(Bot):
         return out
 
     def c_move_cubes(self, g: Game, d: Decision) -> str:
-        opts = [o.key for o in d.options if o.key != "stop"]
-        back = [k for k in opts if k.startswith("discard:") and self._rank(g, k) >= 5.0]
-        if back:  # a fast gear or an action cube back into play (or into the bag)
-            return max(back, key=lambda k: self._rank(g, k))
-        opts = [k for k in opts if not k.startswith("discard:")] or opts
-        wear = [k for k in opts if self._rank(g, k) == 0.0]
-        if wear:
-            return wear[0]
-        if "stop" in d.keys():
+        # one pass over the options: a fast gear or an action cube back into play (or into
+        # the bag) first; else, among the cubes not from the discard pile (or all of them when
+        # every one is), the first wear, "stop", or the lowest rank; ties to the first
+        ranks = self._ranks
+        back: str | None = None
+        back_rank = 0.0
+        near = near_wear = near_min = None  # among the keys not from the discard pile
+        far_wear = far_min = None  # among all keys
+        near_rank = far_rank = 0.0
+        stop = False
+        for o in d.options:
+            k = o.key
+            if k == "stop":
+                stop = True
+                continue
+            r = ranks.get(k)
+            if r is None:
+                r = self._rank(g, k)
+            if k.startswith("discard:"):
+                if r >= 5.0 and (back is None or r > back_rank):
+                    back, back_rank = k, r
+            else:
+                if near is None:
+                    near = k
+                if r == 0.0 and near_wear is None:
+                    near_wear = k
+                if near_min is None or r < near_rank:
+                    near_min, near_rank = k, r
+            if r == 0.0 and far_wear is None:
+                far_wear = k
+            if far_min is None or r < far_rank:
+                far_min, far_rank = k, r
+        if back is not None:
+            return back
+        wear, lowest = (near_wear, near_min) if near is not None else (far_wear, far_min)
+        if wear is not None:
+            return wear
+        if stop:
             return "stop"
-        return min(opts, key=lambda k: self._rank(g, k))
+        assert lowest is not None
+        return lowest
 
     def c_select(self, g: Game, d: Decision) -> str:
-        opts = [o.key for o in d.options if o.key != "stop"]
-        return max(opts, key=lambda k: self._rank(g, k)) if opts else "stop"
+        best, best_rank = "stop", 0.0  # the highest rank, ties to the first
+        ranks = self._ranks
+        for o in d.options:
+            k = o.key
+            if k != "stop":
+                r = ranks.get(k)
+                if r is None:
+                    r = self._rank(g, k)
+                if best == "stop" or r > best_rank:
+                    best, best_rank = k, r
+        return best
 
     def c_gain(self, g: Game, d: Decision) -> str:
         opts = [o.key for o in d.options if o.key != "stop"]
@@ -369,18 +419,19 @@ class GreedyBot(Bot):
         return 2.5
 
     def _shopping(self, g: Game, d: Decision, me: int) -> str:
-        keys = [o.key for o in d.options if o.key.startswith("buy ")]
-        if not keys:
-            return "end" if "end" in d.keys() else "done"
         rs = g.rules
-        p = g.race.players[me]
-        owned_wear = sum(p.zones[z][rs.wear] for z in range(4)) if rs.wear >= 0 else 0
-
-        def value(key: str) -> float:
-            return self._buy_value(g, rs.kind(key[4:]), owned_wear)
-
-        best = max(keys, key=value)
-        if value(best) < self.BUY_MIN:
+        best, best_value = "", 0.0  # the most valuable cube, ties to the first
+        owned_wear = -1
+        for o in d.options:
+            key = o.key
+            if key.startswith("buy "):
+                if owned_wear < 0:
+                    p = g.race.players[me]
+                    owned_wear = sum(p.zones[z][rs.wear] for z in range(4)) if rs.wear >= 0 else 0
+                v = self._buy_value(g, rs.kind(key[4:]), owned_wear)
+                if not best or v > best_value:
+                    best, best_value = key, v
+        if not best or best_value < self.BUY_MIN:
             return "end" if "end" in d.keys() else "done"
         return best
 
