@@ -131,3 +131,23 @@ def test_the_planner_plans_as_the_plain_search_with_other_movement_options(optio
     rs = ruleset_from_pack(pack).with_options(options)
     compared, nonempty = _races(rs, pack.tracks["road-course"], range(2), 4)
     assert compared > 40 and nonempty > 10
+
+
+def test_a_hand_of_more_than_fifteen_cubes_of_one_gear_is_planned_with_wider_counts() -> None:
+    pack = base_pack()
+    rs = ruleset_from_pack(pack)
+    g = Game(rs, pack.tracks["road-course"], [Seat("A", "greedy"), Seat("B", "greedy")], seed=5, laps=1,
+             record=False)
+    bots = [GreedyBot(0), GreedyBot(1)]
+    first: list[tuple[int, str]] = []
+    while not first:  # up to an Action decision with a plan (made with the narrow counts)
+        g.apply(bots[g.pending.player].choose(g, g.pending))
+        d = g.pending
+        assert d is not None
+        first = bots[d.player].plan(g, d.player) if d.kind == "action" else []
+    g.race.players[d.player].zones[ACTIVE][first[0][0]] += 16
+    want = reference_plan(g, d.player)
+    assert want
+    assert bots[d.player].plan(g, d.player) == want
+    planner = bots[d.player]._planner
+    assert planner is not None and planner.bits == 16
