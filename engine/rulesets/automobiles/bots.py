@@ -84,6 +84,7 @@ class GreedyBot(Bot):
         self._plan_key: tuple[Any, ...] = ()
         self._planner: GearPlanner | None = None
         self._acts: tuple[Any, ...] | None = None
+        self._cube_keys: dict[str, tuple[float, bool]] = {}  # key -> (rank, from the discard pile)
 
     def reset(self, seed: int) -> None:
         """Start afresh with a new generator (a playout bot of the look-ahead reuses one)."""
@@ -119,11 +120,7 @@ class GreedyBot(Bot):
         return "pit" if w >= self.PIT_WEAR or (w >= 2 and gears <= 1) else "standard"
 
     def c_action(self, g: Game, d: Decision) -> str:
-        rs = g.rules
-        acts = self._acts
-        if acts is None or acts[0] is not rs:
-            acts = self._acts = self._action_kinds(g)
-        _rs, wear, play, still, movers = acts
+        _rs, wear, play, still, movers, _buy = self._kind_table(g)
         z = g.race.players[d.player].zones[ACTIVE]
         keys: set[str] | None = None  # the option keys, collected when first needed
         # (an action decision offers "play K" only for kinds K in the active pile)
@@ -145,9 +142,10 @@ class GreedyBot(Bot):
                 if key in keys:
                     return key
         # 2. gear cubes along the best plan (kept while the turn goes as planned)
-        t = g.race.turn
-        key_now = (g.race.turns_taken, len(t.placements) if t else 0, tuple(z))
-        if self._plan and self._plan_key == key_now:
+        race = g.race
+        t = race.turn
+        placed = len(t.placements) if t else 0
+        if self._plan and self._plan_key == (race.turns_taken, placed, tuple(z)):
             plan = self._plan
         else:
             plan = self.plan(g, d.player)
@@ -157,7 +155,7 @@ class GreedyBot(Bot):
             after = list(z)
             after[kind] -= 1
             self._plan = plan[1:]
-            self._plan_key = (g.race.turns_taken, key_now[1] + 1, tuple(after))
+            self._plan_key = (race.turns_taken, placed + 1, tuple(after))
             return play[kind]
         # 3. moving action cards extend the route
         for k, key in movers:
@@ -172,10 +170,16 @@ class GreedyBot(Bot):
             return "ability"
         return "end"
 
-    def _action_kinds(self, g: Game) -> tuple[Any, ...]:
-        """The Action phase's kinds by how `c_action` treats them, in kind order: (rules,
-        wear kind, play key of each kind, non-moving actions (kind, key, cleaner), moving
-        actions (kind, key))."""
+    def _kind_table(self, g: Game) -> tuple[Any, ...]:
+        """The kinds by how the choices treat them, worked out once per ruleset: (rules, wear
+        kind, play key of each kind, non-moving actions (kind, key, cleaner), moving actions
+        (kind, key), kind of each buy key)."""
+        got = self._acts
+        if got is None or got[0] is not g.rules:
+            got = self._acts = self._kinds_of(g)
+        return got
+
+    def _kinds_of(self, g: Game) -> tuple[Any, ...]:
         rs = g.rules
         play = [f"play {kind.id}" for kind in rs.kinds]
         still, movers = [], []
@@ -185,7 +189,8 @@ class GreedyBot(Bot):
                     movers.append((k, play[k]))
                 else:
                     still.append((k, play[k], "cleaner" in self.traits(g, k)))
-        return rs, rs.wear, play, tuple(still), tuple(movers)
+        buy = {f"buy {kind.id}": kind.index for kind in rs.kinds}
+        return rs, rs.wear, play, tuple(still), tuple(movers), buy
 
     def plan(self, g: Game, me: int) -> list[tuple[int, str]]:
         """Best sequence of (gear kind, target cell key) from the route head (gearplan.py)."""
@@ -326,7 +331,7 @@ class GreedyBot(Bot):
         # one pass over the options: a fast gear or an action cube back into play (or into
         # the bag) first; else, among the cubes not from the discard pile (or all of them when
         # every one is), the first wear, "stop", or the lowest rank; ties to the first
-        ranks = self._ranks
+        info = self._cube_keys
         back: str | None = None
         back_rank = 0.0
         near = near_wear = near_min = None  # among the keys not from the discard pile
@@ -338,10 +343,11 @@ class GreedyBot(Bot):
             if k == "stop":
                 stop = True
                 continue
-            r = ranks.get(k)
-            if r is None:
-                r = self._rank(g, k)
-            if k.startswith("discard:"):
+            got = info.get(k)
+            if got is None:
+                got = info[k] = (self._rank(g, k), k.startswith("discard:"))
+            r, discard = got
+            if discard:
                 if r >= 5.0 and (back is None or r > back_rank):
                     back, back_rank = k, r
             else:
@@ -420,15 +426,18 @@ class GreedyBot(Bot):
 
     def _shopping(self, g: Game, d: Decision, me: int) -> str:
         rs = g.rules
+        kind_of = self._kind_table(g)[5]
         best, best_value = "", 0.0  # the most valuable cube, ties to the first
         owned_wear = -1
         for o in d.options:
             key = o.key
             if key.startswith("buy "):
                 if owned_wear < 0:
-                    p = g.race.players[me]
-                    owned_wear = sum(p.zones[z][rs.wear] for z in range(4)) if rs.wear >= 0 else 0
-                v = self._buy_value(g, rs.kind(key[4:]), owned_wear)
+                    w = rs.wear
+                    zs = g.race.players[me].zones
+                    owned_wear = zs[0][w] + zs[1][w] + zs[2][w] + zs[3][w] if w >= 0 else 0
+                k = kind_of.get(key)
+                v = self._buy_value(g, rs.kind(key[4:]) if k is None else k, owned_wear)
                 if not best or v > best_value:
                     best, best_value = key, v
         if not best or best_value < self.BUY_MIN:
