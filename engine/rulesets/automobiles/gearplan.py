@@ -99,6 +99,7 @@ class GearPlanner:
         kinds = [(i, bits * i, 1 << (bits * i), sh * ncodes) for i, sh in enumerate(shades)]
         memo = self.memo
         results = self.results
+        present: dict[int, tuple[tuple[int, int, int, int], ...]] = {}  # cubes left -> kinds held
         slow: dict[int, tuple[tuple[int, int], ...]] = {}  # targets of this context off the table
         dcache: dict[int, bool] = {}
         occ: dict[tuple[int, int], int] = {}
@@ -172,9 +173,10 @@ class GearPlanner:
             move: Any = None
             dk = darker[darkest]
             r = reach[0]
-            for i, sh, unit, skey0 in kinds:
-                if not cnt >> sh & mask:
-                    continue
+            ks = present.get(cnt)
+            if ks is None:
+                ks = present[cnt] = tuple(x for x in kinds if cnt >> x[1] & mask)
+            for i, _sh, unit, skey0 in ks:
                 rest = cnt - unit
                 d2 = dk[i]
                 base = rest * ncodes
