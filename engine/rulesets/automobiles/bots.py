@@ -120,7 +120,10 @@ class GreedyBot(Bot):
         return "pit" if w >= self.PIT_WEAR or (w >= 2 and gears <= 1) else "standard"
 
     def c_action(self, g: Game, d: Decision) -> str:
-        _rs, wear, play, still, movers, _buy = self._kind_table(g)
+        acts = self._acts
+        if acts is None or acts[0] is not g.rules:
+            acts = self._kind_table(g)
+        _rs, wear, play, still, movers, _buy = acts
         z = g.race.players[d.player].zones[ACTIVE]
         keys: set[str] | None = None  # the option keys, collected when first needed
         # (an action decision offers "play K" only for kinds K in the active pile)

@@ -41,19 +41,22 @@ Spaces = tuple[tuple[tuple[int, int], ...], ...]
 # (front-most (code, advance) of each space, every code of those spaces, the spaces)
 Steps = tuple[tuple[tuple[int, int], ...], frozenset[int], Spaces]
 
-Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[int, Car]]
+Held = dict[int, tuple[tuple[int, int, int, int], ...]]  # cubes left -> the gear kinds held
+Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[int, Car],
+               dict[tuple[tuple[int, int, int, int], ...], Held]]
 _TABLES: dict[int, Tables] = {}  # by id of the track index
 
 
 def _tables(ix: TrackIndex) -> Tables:
     """The step table, move keys and standing cars (read only, for the drafting test) of a
-    track by cell code, shared by every planner on it: they depend on the track only, and fill
-    in as cells are visited."""
+    track by cell code, and the gear kinds held by count of cubes left (per layout of gear
+    kinds), shared by every planner on it: they depend on the track (and kinds) only, and fill
+    in as they are used."""
     got = _TABLES.get(id(ix))
     if got is None or got[0] is not ix:
         if len(_TABLES) >= 64:  # many tracks (editor, tests): start over rather than grow
             _TABLES.clear()
-        got = _TABLES[id(ix)] = (ix, {}, {}, {})
+        got = _TABLES[id(ix)] = (ix, {}, {}, {}, {})
     return got
 
 
@@ -83,7 +86,7 @@ class GearPlanner:
         self.width = width = track.lanes + 1
         self.ncodes = ncodes = track.segments * width
         self.dark = dark = max([sp.colour for sp in track.spaces] + list(shades) + [0]) + 1
-        _ix, static, self.keys, cars = _tables(ix)
+        _ix, static, self.keys, cars, held = _tables(ix)
         self.context: Any = None
         self.results: dict[int, list[Move]] = {}
         self.memo: dict[int, tuple[float, Any]] = {}
@@ -99,7 +102,8 @@ class GearPlanner:
         kinds = [(i, bits * i, 1 << (bits * i), sh * ncodes) for i, sh in enumerate(shades)]
         memo = self.memo
         results = self.results
-        present: dict[int, tuple[tuple[int, int, int, int], ...]] = {}  # cubes left -> kinds held
+        # cubes left -> the gear kinds held (shared by the planners of this track and kinds)
+        present = held.setdefault(tuple(kinds), {})
         slow: dict[int, tuple[tuple[int, int], ...]] = {}  # targets of this context off the table
         dcache: dict[int, bool] = {}
         occ: dict[tuple[int, int], int] = {}
