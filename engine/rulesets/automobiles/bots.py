@@ -16,8 +16,8 @@ from slipstream.engine.play.decisions import Decision
 from slipstream.engine.play.races import play_out
 from slipstream.engine.rulesets.automobiles.effects import Ctx, count_spec
 from slipstream.engine.rulesets.automobiles.game import Game
-from slipstream.engine.rulesets.automobiles.movement import drafts, step_targets
-from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED, Car
+from slipstream.engine.rulesets.automobiles.gearplan import GearPlanner
+from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED
 
 
 class Bot:
@@ -109,6 +109,9 @@ class GreedyBot(Bot):
         self._dispatch: dict[str, Callable[[Game, Decision], str]] = {}
         self._ranks: dict[str, float] = {}
         self._plan_key: tuple[Any, ...] = ()
+        self._planner: GearPlanner | None = None
+        self._acts: tuple[Any, ...] | None = None
+        self._cube_keys: dict[str, tuple[float, bool]] = {}  # key -> (rank, from the discard pile)
 
     def reset(self, seed: int) -> None:
         """Start afresh with a new generator (a playout bot of the look-ahead reuses one)."""
@@ -159,25 +162,35 @@ class GreedyBot(Bot):
         return "pit" if w >= self.PIT_WEAR or (w >= 2 and gears <= 1) else "standard"
 
     def c_action(self, g: Game, d: Decision) -> str:
-        keys = set(d.keys())
-        rs = g.rules
+        acts = self._acts
+        if acts is None or acts[0] is not g.rules:
+            acts = self._kind_table(g)
+        _rs, wear, play, still, movers, _buy = acts
         z = g.race.players[d.player].zones[ACTIVE]
+        keys: set[str] | None = None  # the option keys, collected when first needed
+        # (an action decision offers "play K" only for kinds K in the active pile)
         # 1. wear to the discard pile, then cleaners (they can remove it), non-moving actions
-        if rs.wear >= 0 and f"play {rs.kinds[rs.wear].id}" in keys:
-            return f"play {rs.kinds[rs.wear].id}"
-        p = g.race.players[d.player]
-        wear_near = rs.wear >= 0 and (p.zones[ACTIVE][rs.wear] + p.zones[DISCARD][rs.wear]) > 0
-        for k, n in enumerate(z):
-            if n and rs.kinds[k].role == "action" and "mover" not in self.traits(g, k):
-                if "cleaner" in self.traits(g, k) and not wear_near:
-                    continue  # keep it for its money
-                key = f"play {rs.kinds[k].id}"
+        if wear >= 0 and z[wear]:
+            keys = {o.key for o in d.options}
+            if play[wear] in keys:
+                return play[wear]
+        wear_near: bool | None = None
+        for k, key, cleaner in still:
+            if z[k]:
+                if cleaner:
+                    if wear_near is None:
+                        wear_near = wear >= 0 and (z[wear] + g.race.players[d.player].zones[DISCARD][wear]) > 0
+                    if not wear_near:
+                        continue  # keep it for its money
+                if keys is None:
+                    keys = {o.key for o in d.options}
                 if key in keys:
                     return key
         # 2. gear cubes along the best plan (kept while the turn goes as planned)
-        t = g.race.turn
-        key_now = (g.race.turns_taken, len(t.placements) if t else 0, tuple(z))
-        if self._plan and self._plan_key == key_now:
+        race = g.race
+        t = race.turn
+        placed = len(t.placements) if t else 0
+        if self._plan and self._plan_key == (race.turns_taken, placed, tuple(z)):
             plan = self._plan
         else:
             plan = self.plan(g, d.player)
@@ -187,88 +200,79 @@ class GreedyBot(Bot):
             after = list(z)
             after[kind] -= 1
             self._plan = plan[1:]
-            self._plan_key = (g.race.turns_taken, key_now[1] + 1, tuple(after))
-            return f"play {rs.kinds[kind].id}"
+            self._plan_key = (race.turns_taken, placed + 1, tuple(after))
+            return play[kind]
         # 3. moving action cards extend the route
-        for k, n in enumerate(z):
-            if n and rs.kinds[k].role == "action" and "mover" in self.traits(g, k):
-                key = f"play {rs.kinds[k].id}"
+        for k, key in movers:
+            if z[k]:
+                if keys is None:
+                    keys = {o.key for o in d.options}
                 if key in keys:
                     return key
+        if keys is None:
+            keys = {o.key for o in d.options}
         if "ability" in keys:
             return "ability"
         return "end"
 
+    def _kind_table(self, g: Game) -> tuple[Any, ...]:
+        """The kinds by how the choices treat them, worked out once per ruleset: (rules, wear
+        kind, play key of each kind, non-moving actions (kind, key, cleaner), moving actions
+        (kind, key), kind of each buy key)."""
+        got = self._acts
+        if got is None or got[0] is not g.rules:
+            got = self._acts = self._kinds_of(g)
+        return got
+
+    def _kinds_of(self, g: Game) -> tuple[Any, ...]:
+        rs = g.rules
+        play = [f"play {kind.id}" for kind in rs.kinds]
+        still, movers = [], []
+        for k, kind in enumerate(rs.kinds):
+            if kind.role == "action":
+                if "mover" in self.traits(g, k):
+                    movers.append((k, play[k]))
+                else:
+                    still.append((k, play[k], "cleaner" in self.traits(g, k)))
+        buy = {f"buy {kind.id}": kind.index for kind in rs.kinds}
+        return rs, rs.wear, play, tuple(still), tuple(movers), buy
+
     def plan(self, g: Game, me: int) -> list[tuple[int, str]]:
-        """Best sequence of (gear kind, target cell key) from the route head."""
+        """Best sequence of (gear kind, target cell key) from the route head (gearplan.py)."""
         rs = g.rules
         t = g.race.turn
         z = g.race.players[me].zones[ACTIVE]
-        gears = [(k, rs.kinds[k].gear or 0) for k in rs.gear_index.values() if z[k]]
-        if not gears or t is None:
+        planner = self._planner
+        if planner is None or planner.rules is not rs or planner.ix is not g.ix \
+                or planner.weight != self.WEAR_WEIGHT:
+            planner = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT)
+        if t is None:
             return []
-        car = g.race.players[me].car
-        head = (t.placements[-1].lane, t.placements[-1].segment) if t.placements else (
-            car.lane, car.segment)
-        darkest0 = max((g.track.spaces[s].colour for pl in t.placements for s in pl.spaces),
-                       default=0)
-        occ = g.occupancy(me)
-        opts = rs.options
-        ix = g.ix
-        n = ix.n
-        counts = tuple(z[k] for k, _ in gears)
+        for k in planner.kinds:
+            if z[k]:
+                break
+        else:
+            return []
+        if t.placements:
+            last = t.placements[-1]
+            head = (last.lane, last.segment)
+            spaces = g.track.spaces
+            darkest0 = 0  # the darkest colour entered this turn
+            for pl in t.placements:
+                for s in pl.spaces:
+                    c = spaces[s].colour
+                    if c > darkest0:
+                        darkest0 = c
+        else:
+            car = g.race.players[me].car
+            head = (car.lane, car.segment)
+            darkest0 = 0
         reach = self.gear_reach(g, me, t)
-        memo: dict[tuple[Any, ...], tuple[float, list[tuple[int, str]]]] = {}
-        wear_by = rs.wear_by_gear
-        draft_cache: dict[tuple[int, int], bool] = {}
-        tcache: dict[tuple[tuple[int, int], int], list[tuple[tuple[int, int], int]]] = {}
-
-        def leaf(cell: tuple[int, int], darkest: int, adv: int) -> float:
-            if darkest == 0:
-                return 0.0
-            wear = wear_by.get(darkest, 0)
-            if wear:
-                dr = draft_cache.get(cell)
-                if dr is None:
-                    dr = draft_cache[cell] = drafts(ix, opts, occ, Car(cell[0], cell[1], 0))
-                if dr:
-                    wear = 0
-            return adv - self.WEAR_WEIGHT * wear
-
-        def best(cell: tuple[int, int], cnt: tuple[int, ...], darkest: int,
-                 adv: int) -> tuple[float, list[tuple[int, str]]]:
-            key = (cell, cnt, darkest)
-            got = memo.get(key)
-            if got is not None:
-                return got[0] + adv, got[1]
-            top: tuple[float, list[tuple[int, str]]] = (leaf(cell, darkest, 0), [])
-            for i, (k, shade) in enumerate(gears):
-                if not cnt[i]:
-                    continue
-                rest = cnt[:i] + (cnt[i] - 1,) + cnt[i + 1:]
-                frontier = [(cell, 0)]
-                for _step in range(reach):
-                    nxt = []
-                    for c, a in frontier:
-                        tkey = (c, shade)
-                        tg = tcache.get(tkey)
-                        if tg is None:
-                            tg = tcache[tkey] = [((ln, s), (s - c[1]) % n) for _sp, ln, s in
-                                                 step_targets(ix, opts, occ, c[0], c[1], (shade,))]
-                        for c2, da in tg:
-                            nxt.append((c2, a + da))
-                    frontier = nxt
-                    for c2, a2 in frontier:
-                        sc, path = best(c2, rest, max(darkest, shade), 0)
-                        sc += a2
-                        if sc > top[0]:
-                            top = (sc, [(k, f"to {c2[0]}:{c2[1]}")] + path)
-            memo[key] = (top[0], top[1])
-            return top[0] + adv, top[1]
-
-        score, path = best(head, counts, darkest0, 0)
-        base = leaf(head, darkest0, 0)
-        return path if score > base else []
+        try:
+            return planner.plan(g.race, me, reach, head, z, darkest0)
+        except OverflowError:  # 16 cubes of one gear in hand: a planner with wider counts
+            wide = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT, bits=16)
+            return wide.plan(g.race, me, reach, head, z, darkest0)
 
     def c_move(self, g: Game, d: Decision) -> str:
         keys = d.keys()
@@ -324,9 +328,11 @@ class GreedyBot(Bot):
 
     def c_remove(self, g: Game, d: Decision) -> str:
         opts = [o.key for o in d.options if o.key != "stop"]
-        wear = [k for k in opts if self._rank(g, k) == 0.0]
-        if wear:
-            return wear[0]
+        ranks = self._ranks
+        for k in opts:  # the first wear
+            r = ranks.get(k)
+            if (self._rank(g, k) if r is None else r) == 0.0:
+                return k
         if "stop" in d.keys():
             p = g.race.players[d.player]
             gi = g.rules.gear_index
@@ -368,21 +374,61 @@ class GreedyBot(Bot):
         return out
 
     def c_move_cubes(self, g: Game, d: Decision) -> str:
-        opts = [o.key for o in d.options if o.key != "stop"]
-        back = [k for k in opts if k.startswith("discard:") and self._rank(g, k) >= 5.0]
-        if back:  # a fast gear or an action cube back into play (or into the bag)
-            return max(back, key=lambda k: self._rank(g, k))
-        opts = [k for k in opts if not k.startswith("discard:")] or opts
-        wear = [k for k in opts if self._rank(g, k) == 0.0]
-        if wear:
-            return wear[0]
-        if "stop" in d.keys():
+        # one pass over the options: a fast gear or an action cube back into play (or into
+        # the bag) first; else, among the cubes not from the discard pile (or all of them when
+        # every one is), the first wear, "stop", or the lowest rank; ties to the first
+        info = self._cube_keys
+        back: str | None = None
+        back_rank = 0.0
+        near = near_wear = near_min = None  # among the keys not from the discard pile
+        far_wear = far_min = None  # among all keys
+        near_rank = far_rank = 0.0
+        stop = False
+        for o in d.options:
+            k = o.key
+            if k == "stop":
+                stop = True
+                continue
+            got = info.get(k)
+            if got is None:
+                got = info[k] = (self._rank(g, k), k.startswith("discard:"))
+            r, discard = got
+            if discard:
+                if r >= 5.0 and (back is None or r > back_rank):
+                    back, back_rank = k, r
+            else:
+                if near is None:
+                    near = k
+                if r == 0.0 and near_wear is None:
+                    near_wear = k
+                if near_min is None or r < near_rank:
+                    near_min, near_rank = k, r
+            if r == 0.0 and far_wear is None:
+                far_wear = k
+            if far_min is None or r < far_rank:
+                far_min, far_rank = k, r
+        if back is not None:
+            return back
+        wear, lowest = (near_wear, near_min) if near is not None else (far_wear, far_min)
+        if wear is not None:
+            return wear
+        if stop:
             return "stop"
-        return min(opts, key=lambda k: self._rank(g, k))
+        assert lowest is not None
+        return lowest
 
     def c_select(self, g: Game, d: Decision) -> str:
-        opts = [o.key for o in d.options if o.key != "stop"]
-        return max(opts, key=lambda k: self._rank(g, k)) if opts else "stop"
+        best, best_rank = "stop", 0.0  # the highest rank, ties to the first
+        ranks = self._ranks
+        for o in d.options:
+            k = o.key
+            if k != "stop":
+                r = ranks.get(k)
+                if r is None:
+                    r = self._rank(g, k)
+                if best == "stop" or r > best_rank:
+                    best, best_rank = k, r
+        return best
 
     def c_gain(self, g: Game, d: Decision) -> str:
         opts = [o.key for o in d.options if o.key != "stop"]
@@ -444,18 +490,22 @@ class GreedyBot(Bot):
         return 2.5
 
     def _shopping(self, g: Game, d: Decision, me: int) -> str:
-        keys = [o.key for o in d.options if o.key.startswith("buy ")]
-        if not keys:
-            return "end" if "end" in d.keys() else "done"
         rs = g.rules
-        p = g.race.players[me]
-        owned_wear = sum(p.zones[z][rs.wear] for z in range(4)) if rs.wear >= 0 else 0
-
-        def value(key: str) -> float:
-            return self._buy_value(g, rs.kind(key[4:]), owned_wear)
-
-        best = max(keys, key=value)
-        if value(best) < self.BUY_MIN:
+        kind_of = self._kind_table(g)[5]
+        best, best_value = "", 0.0  # the most valuable cube, ties to the first
+        owned_wear = -1
+        for o in d.options:
+            key = o.key
+            if key.startswith("buy "):
+                if owned_wear < 0:
+                    w = rs.wear
+                    zs = g.race.players[me].zones
+                    owned_wear = zs[0][w] + zs[1][w] + zs[2][w] + zs[3][w] if w >= 0 else 0
+                k = kind_of.get(key)
+                v = self._buy_value(g, rs.kind(key[4:]) if k is None else k, owned_wear)
+                if not best or v > best_value:
+                    best, best_value = key, v
+        if not best or best_value < self.BUY_MIN:
             return "end" if "end" in d.keys() else "done"
         return best
 

@@ -1,0 +1,271 @@
+"""The greedy bot's search of a turn's gear play: the best sequence of gear cubes to place.
+
+From the route head the search tries every gear cube in hand, each to every cell it may
+reach in `reach` steps of its colour, and scores an end cell by the segments advanced, less
+`wear_weight` × the wear of the darkest colour entered this turn (none when the end cell
+drafts). It is a memoised search over (cell, gear cubes left, darkest colour); the first best
+sequence in a fixed order wins (gear kinds in the ruleset's order, then targets in the
+engine's order), so equal scores always break the same way.
+
+What a result depends on, and nothing else: the ruleset (gear kinds and their shades, wear by
+gear, the movement options), the track, `reach`, the cells of the other cars, and the
+arguments (head, counts, darkest). A `GearPlanner` keeps its memo while the first four stay
+the same, so the later plans of one turn (after each cube placed as planned) are look-ups.
+(The search this replaced counted the cubes left only over the gear kinds in hand, so its
+memo keys meant other things once a kind ran out or came back mid-turn; here the counts run
+over every gear kind of the ruleset.)
+
+Cells are integer codes (segment × (lanes + 1) + lane + 1) and the cubes left one integer
+with `bits` bits per gear kind, so keys are small integers, cheap to build and hash. The
+targets of a step come from a table per track: for each cell and shade, the front-most
+segment of each space of that shade ahead, and every segment those spaces hold; when no other
+car stands on any of them the front-most ones are the targets, as `step_targets` would give.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slipstream.engine.rulesets.automobiles.movement import (
+    TrackIndex,
+    drafts,
+    occupancy,
+    step_targets,
+)
+from slipstream.engine.rulesets.automobiles.rules import Ruleset
+from slipstream.engine.rulesets.automobiles.state import Car, RaceState
+
+Move = tuple[int, str]  # (gear kind, "to LANE:SEGMENT")
+# per target space ahead: its segments as (code, segments advanced), front-most first
+Spaces = tuple[tuple[tuple[int, int], ...], ...]
+# (front-most (code, advance) of each space, every code of those spaces, the spaces)
+Steps = tuple[tuple[tuple[int, int], ...], frozenset[int], Spaces]
+
+Held = dict[int, tuple[tuple[int, int, int, int], ...]]  # cubes left -> the gear kinds held
+Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[int, Car],
+               dict[tuple[tuple[int, int, int, int], ...], Held]]
+_TABLES: dict[int, Tables] = {}  # by id of the track index
+
+
+def _tables(ix: TrackIndex) -> Tables:
+    """The step table, move keys and standing cars (read only, for the drafting test) of a
+    track by cell code, and the gear kinds held by count of cubes left (per layout of gear
+    kinds), shared by every planner on it: they depend on the track (and kinds) only, and fill
+    in as they are used."""
+    got = _TABLES.get(id(ix))
+    if got is None or got[0] is not ix:
+        if len(_TABLES) >= 64:  # many tracks (editor, tests): start over rather than grow
+            _TABLES.clear()
+        got = _TABLES[id(ix)] = (ix, {}, {}, {}, {})
+    return got
+
+
+def _steps(ix: TrackIndex, width: int, c: int, shade: int) -> Steps:
+    """The table entry of cell code `c` and a shade (the order of `TrackIndex.steps_of_colour`)."""
+    lane, seg = c % width - 1, c // width
+    n = ix.n
+    spaces = tuple(tuple((s * width + sp_lane + 1, (s - seg) % n) for s in segs)
+                   for _sp, _colour, sp_lane, segs in ix.steps_of_colour(lane, seg, shade))
+    return tuple(sp[0] for sp in spaces if sp), frozenset(x for sp in spaces for x, _ in sp), spaces
+
+
+class GearPlanner:
+    """The search's tables for one ruleset and track, and its memo for one context."""
+
+    __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
+                 "context", "results", "memo", "best", "leaf", "_reset")
+
+    def __init__(self, rules: Ruleset, ix: TrackIndex, wear_weight: float, bits: int = 4) -> None:
+        self.rules = rules
+        self.ix = ix
+        self.weight = wear_weight
+        self.bits = bits  # per gear kind in the count of cubes left (at most 2**bits - 1)
+        self.kinds = tuple(rules.gear_index.values())
+        shades = tuple(rules.kinds[k].gear or 0 for k in self.kinds)
+        track = ix.track
+        self.width = width = track.lanes + 1
+        self.ncodes = ncodes = track.segments * width
+        self.dark = dark = max([sp.colour for sp in track.spaces] + list(shades) + [0]) + 1
+        _ix, static, self.keys, cars, held = _tables(ix)
+        self.context: Any = None
+        self.results: dict[int, list[Move]] = {}
+        self.memo: dict[int, tuple[float, Any]] = {}
+        opts = rules.options
+        # the table gives the engine's step targets when a car blocks exactly its own segment
+        # and each space offers its front-most free segment; otherwise `step_targets` is asked
+        fast = opts.occupancy == "segment" and not opts.weaving
+        # -(weight × wear) of each darkest colour, as the search scores it (0.0 = no wear)
+        wear_leaf = [0 - wear_weight * rules.wear_by_gear.get(c, 0) if c else 0.0
+                     for c in range(dark)]
+        darker = [[max(d, sh) for sh in shades] for d in range(dark)]
+        mask = (1 << bits) - 1
+        kinds = [(i, bits * i, 1 << (bits * i), sh * ncodes) for i, sh in enumerate(shades)]
+        memo = self.memo
+        results = self.results
+        # cubes left -> the gear kinds held (shared by the planners of this track and kinds)
+        present = held.setdefault(tuple(kinds), {})
+        slow: dict[int, tuple[tuple[int, int], ...]] = {}  # targets of this context off the table
+        dcache: dict[int, bool] = {}
+        occ: dict[tuple[int, int], int] = {}
+        occ_codes: set[int] = set()
+        free = occ_codes.isdisjoint
+        reach = [1]
+
+        def reset(new_occ: dict[tuple[int, int], int], new_reach: int) -> None:
+            memo.clear()
+            results.clear()
+            slow.clear()
+            dcache.clear()
+            occ.clear()
+            occ.update(new_occ)
+            occ_codes.clear()
+            for ln, s in occ:
+                occ_codes.add(s * width + ln + 1)
+            reach[0] = new_reach
+
+        def car_at(c: int) -> Car:
+            car = cars.get(c)
+            if car is None:
+                car = cars[c] = Car(c % width - 1, c // width, 0)
+            return car
+
+        def leaf(c: int, darkest: int) -> float:
+            v = wear_leaf[darkest]
+            if v:
+                dr = dcache.get(c)
+                if dr is None:
+                    dr = dcache[c] = drafts(ix, opts, occ, car_at(c))
+                if dr:
+                    return 0.0
+            return v
+
+        def targets(c: int, i: int) -> tuple[tuple[int, int], ...]:
+            """(code, segments advanced) of each target of one step of gear kind i from c."""
+            skey = shades[i] * ncodes + c
+            e = static.get(skey)
+            if e is None:
+                e = static[skey] = _steps(ix, width, c, shades[i])
+            if fast and free(e[1]):
+                return e[0]
+            tg = slow.get(skey)
+            if tg is None:
+                if fast:
+                    out = []
+                    for cands in e[2]:
+                        for cand in cands:
+                            if cand[0] not in occ_codes:
+                                out.append(cand)
+                                break
+                    tg = tuple(out)
+                else:
+                    seg = c // width
+                    n = ix.n
+                    tg = tuple((s * width + ln + 1, (s - seg) % n) for _sp, ln, s in
+                               step_targets(ix, opts, occ, c % width - 1, seg, (shades[i],)))
+                slow[skey] = tg
+            return tg
+
+        def node(key: int, c: int, cnt: int, darkest: int) -> float:
+            """The best score from cell c with the cubes `cnt` left (memoised under `key`)."""
+            top = wear_leaf[darkest]  # standing at c (no wear when c drafts)
+            if top:
+                dr = dcache.get(c)
+                if dr is None:
+                    dr = dcache[c] = drafts(ix, opts, occ, car_at(c))
+                if dr:
+                    top = 0.0
+            move: Any = None
+            dk = darker[darkest]
+            r = reach[0]
+            ks = present.get(cnt)
+            if ks is None:
+                ks = present[cnt] = tuple(x for x in kinds if cnt >> x[1] & mask)
+            for i, _sh, unit, skey0 in ks:
+                rest = cnt - unit
+                d2 = dk[i]
+                base = rest * ncodes
+                if r == 1:
+                    e = static.get(skey0 + c)
+                    tg = e[0] if e is not None and fast and free(e[1]) else targets(c, i)
+                    for c2, a2 in tg:
+                        ck = (base + c2) * dark + d2
+                        got = memo.get(ck)
+                        sc = (node(ck, c2, rest, d2) if got is None else got[0]) + a2
+                        if sc > top:
+                            top = sc
+                            move = (i, c2, ck)
+                    continue
+                frontier = [(c, 0)]
+                for _step in range(r):
+                    nxt = []
+                    for c1, a in frontier:
+                        for c2, da in targets(c1, i):
+                            nxt.append((c2, a + da))
+                    frontier = nxt
+                    for c2, a2 in frontier:
+                        ck = (base + c2) * dark + d2
+                        got = memo.get(ck)
+                        sc = (node(ck, c2, rest, d2) if got is None else got[0]) + a2
+                        if sc > top:
+                            top = sc
+                            move = (i, c2, ck)
+            memo[key] = (top, move)
+            return top
+
+        def best(c: int, cnt: int, darkest: int) -> float:
+            key = (cnt * ncodes + c) * dark + darkest
+            got = memo.get(key)
+            return node(key, c, cnt, darkest) if got is None else got[0]
+
+        self.best = best
+        self.leaf = leaf
+        self._reset = reset
+
+    def key_of(self, c: int) -> str:
+        """The move option key of cell code `c` ("to LANE:SEGMENT")."""
+        got = self.keys.get(c)
+        if got is None:
+            got = self.keys[c] = f"to {c % self.width - 1}:{c // self.width}"
+        return got
+
+    def plan(self, race: RaceState, me: int, reach: int, head: tuple[int, int], zone: list[int],
+             darkest0: int) -> list[Move]:
+        """Best sequence of (gear kind, target key) for player `me` from `head`, with the gear
+        cubes of `zone` (counts by kind index), or [] when no placement beats standing still.
+        `darkest0` is the darkest colour entered this turn so far (0 = none)."""
+        others = [reach]
+        for i, p in enumerate(race.players):
+            if i != me:
+                others.append(p.car.lane)
+                others.append(p.car.segment)
+        if others != self.context:
+            self.context = others
+            self._reset(occupancy(race, me), reach)
+        cnt0 = 0
+        bits = self.bits
+        shift = 0
+        for k in self.kinds:
+            n = zone[k]
+            if n >> bits:
+                raise OverflowError(n)
+            cnt0 += n << shift
+            shift += bits
+        h = head[1] * self.width + head[0] + 1
+        root = (cnt0 * self.ncodes + h) * self.dark + darkest0
+        got = self.results.get(root)
+        if got is None:
+            got = self.results[root] = self._solve(h, cnt0, darkest0, root)
+        return got
+
+    def _solve(self, h: int, cnt0: int, darkest0: int, root: int) -> list[Move]:
+        score = self.best(h, cnt0, darkest0)
+        if not score > self.leaf(h, darkest0):
+            return []
+        memo = self.memo
+        path: list[Move] = []
+        move = memo[root][1]
+        while move is not None:
+            i, c2, child = move
+            path.append((self.kinds[i], self.key_of(c2)))
+            move = memo[child][1]
+        return path
