@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.decisions import Decision, Option, opt
 from slipstream.engine.rulesets.automobiles.movement import ahead_cells, step_targets
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES
@@ -101,23 +102,49 @@ def seq(x: Any) -> Sequence[Any]:
 class EffectList(Frame):
     """Runs an effect list top to bottom."""
 
-    __slots__ = ("effects", "i", "ctx")
+    __slots__ = ("effects", "i", "ctx", "steps")
 
     def __init__(self, effects: Sequence[Any], ctx: Ctx) -> None:
         self.effects = effects
         self.i = 0
         self.ctx = ctx
+        self.steps = steps_of(effects)
 
     def run(self, g: Game) -> Decision | None:
-        if self.i >= len(self.effects) or g.race.over:
+        steps = self.steps
+        i = self.i
+        if i >= len(steps) or g.race.over:
             g.stack.pop()
             return None
-        eff = self.effects[self.i]
-        self.i += 1
-        if self.i == len(self.effects):
+        self.i = i + 1
+        if i + 1 == len(steps):
             g.stack.pop()  # the last effect: the list has nothing left to do after it
-        start(g, eff, self.ctx)
+        name, arg = steps[i]
+        fn = PRIMITIVES.get(name)  # looked up at each run, so a replaced primitive is the one run
+        if fn is None:
+            start(g, self.effects[i], self.ctx)  # not a primitive: raises its EffectError
+        else:
+            fn(g, arg, self.ctx)
         return None
+
+
+_STEPS: dict[int, tuple[Any, tuple[tuple[Any, Any], ...]]] = {}  # id(list) -> (list, steps)
+
+
+def steps_of(effects: Sequence[Any]) -> tuple[tuple[Any, Any], ...]:
+    """An effect list as (primitive name, argument) steps; (None, effect) for an effect that is
+    not a one-key mapping (`start` reports it when it is reached). Worked out once for a
+    list of pack data (a tuple of frozen mappings: it cannot change), held by its identity."""
+    got = _STEPS.get(id(effects))
+    if got is not None and got[0] is effects:
+        return got[1]
+    steps = tuple(next(iter(eff.items())) if isinstance(eff, dict | Mapping) and len(eff) == 1
+                  else (None, eff) for eff in effects)
+    if type(effects) is tuple and all(type(eff) is FrozenMap for eff in effects):
+        if len(_STEPS) >= 10_000:
+            _STEPS.clear()
+        _STEPS[id(effects)] = (effects, steps)  # holding the list keeps its id from being reused
+    return steps
 
 
 def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
@@ -310,6 +337,78 @@ def count_spec(g: Game, x: Any, ctx: Ctx) -> tuple[int | None, bool]:
     return number(g, x, ctx), False
 
 
+def static_count(x: Any) -> tuple[int | None, bool] | None:
+    """What `count_spec` gives for a count that needs no game state (a literal), else None."""
+    if type(x) is int:
+        return x, False
+    if x is None:
+        return 1, False
+    if x == "all":
+        return None, False
+    if isinstance(x, Mapping) and "up_to" in x and len(x) == 1:
+        lim = x["up_to"]
+        if lim == "all":
+            return None, True
+        if type(lim) is int:
+            return lim, True
+    return None
+
+
+class MovePlan:
+    """The parts of a `move` / `drive` spec that need no game state, read once per spec."""
+
+    __slots__ = ("spaces", "count", "colours", "cols", "fixed_cols", "gear", "same", "lanes", "as_")
+
+    def __init__(self, spec: Mapping[str, Any]) -> None:
+        self.spaces = spec["spaces"]
+        self.count: tuple[int | None, bool] | None = static_count(self.spaces)
+        c = self.colours = spec.get("colours")
+        # literal shades are read once (a frozenset: frames share it and never change it)
+        self.fixed_cols = c == "any" or c is None or isinstance(c, list | tuple)
+        self.cols = (None if c == "any" or c is None else frozenset(int(x) for x in c)) if (
+            self.fixed_cols) else None
+        self.gear = bool(spec.get("gear"))
+        self.same = bool(spec.get("same_colour"))
+        self.lanes = "straight" in spec or "lanes" in spec or "lane_change" in spec
+        self.as_ = spec.get("as")
+
+
+class CubesPlan:
+    """The parts of a `remove` / `move_cubes` / `select` spec that need no game state."""
+
+    __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple")
+
+    def __init__(self, op: str, spec: Mapping[str, Any]) -> None:
+        src = spec["from"]
+        self.played = src == "played"
+        self.zones = () if self.played else zones_of(src)
+        self.dest = DEST.get(spec.get("to", ""), -1) if op == "move_cubes" else -1
+        self.count: tuple[int | None, bool] | None = static_count(spec.get("count", 1))
+        self.count_all = spec.get("count", 1) == "all"
+        self.as_ = spec.get("as")
+        self.price = "price" in spec
+        self.among = spec.get("among")
+        # the played cube with nothing more to it (the Wear card): taken at once, no frame
+        self.simple = self.played and not set(spec) - {"from", "to", "as"}
+
+
+_PLANS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (primitive, id(spec)) -> (spec, plan)
+
+
+def plan_of(op: str, spec: Mapping[str, Any]) -> Any:
+    """The plan of a move (`op` "move") or cube spec, read once for a spec of pack data (a
+    frozen mapping: it cannot change), held by its identity; read afresh for any other."""
+    got = _PLANS.get((op, id(spec)))
+    if got is not None and got[0] is spec:
+        return got[1]
+    plan = MovePlan(spec) if op == "move" else CubesPlan(op, spec)
+    if type(spec) is FrozenMap:
+        if len(_PLANS) >= 10_000:
+            _PLANS.clear()
+        _PLANS[op, id(spec)] = (spec, plan)
+    return plan
+
+
 def gear_of(g: Game, kinds: Sequence[int]) -> list[int]:
     return [g.rules.kinds[k].gear for k in kinds if g.rules.kinds[k].gear is not None]
 
@@ -426,8 +525,28 @@ def p_draw(g: Game, arg: Any, ctx: Ctx) -> None:
 
 def p_cubes(op: str) -> Any:
     def fn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
-        g.stack.append(Cubes(op, arg, ctx, g))
+        plan = plan_of(op, arg)
+        if plan.simple:  # what the frame would do when it runs next, done now
+            take_played(g, op, plan.dest, plan.as_, ctx)
+            return
+        g.stack.append(Cubes(op, arg, ctx, g, plan))
     return fn
+
+
+def take_played(g: Game, op: str, dest: int, as_: str | None, ctx: Ctx) -> None:
+    """remove / move_cubes / select `from: played`: the cube being played, from the track."""
+    if as_:
+        ctx.sel[as_] = []
+    me = ctx.me
+    k = ctx.played
+    if k is not None and g.race.players[me].zones[USED][k] > 0:
+        g.unplace(me, k)
+        if op == "remove":
+            g.remove(me, USED, k)
+        elif op == "move_cubes":
+            g.move_cube(me, USED, dest, k)
+        if as_:
+            ctx.sel[as_].append(k)
 
 
 def p_gain(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
@@ -552,23 +671,26 @@ class Cubes(Frame):
     __slots__ = ("op", "ctx", "zones", "dest", "allowed", "left", "optional", "as_", "price",
                  "among", "played")
 
-    def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+    def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game,
+                 plan: CubesPlan | None = None) -> None:
+        if plan is None:
+            plan = plan_of(op, spec)
         self.op = op
         self.ctx = ctx
-        src = spec["from"]
-        self.played = src == "played"
-        self.zones = () if self.played else zones_of(src)
-        self.dest = DEST.get(spec.get("to", ""), -1) if op == "move_cubes" else -1
+        self.played = plan.played
+        self.zones = plan.zones
+        self.dest = plan.dest
         self.allowed = kind_filter(g, spec)
-        lim, self.optional = count_spec(g, spec.get("count", 1), ctx)
+        cnt: tuple[int | None, bool] = plan.count or count_spec(g, spec.get("count", 1), ctx)
+        lim, self.optional = cnt
         self.left = 10_000 if lim is None else lim
-        self.as_ = spec.get("as")
-        self.price = number(g, spec["price"], ctx) if "price" in spec else 0
-        among = spec.get("among")
+        self.as_ = plan.as_
+        self.price = number(g, spec["price"], ctx) if plan.price else 0
+        among = plan.among
         self.among = list(ctx.sel.get(among, [])) if among else None
         if self.as_:
             ctx.sel[self.as_] = []
-        if spec.get("count", 1) == "all":
+        if plan.count_all:
             # every matching cube, no decisions
             for z, k in self.candidates(g):
                 n = g.race.players[ctx.me].zones[z][k]
@@ -753,18 +875,21 @@ class Move(Frame):
                  "restart", "as_", "origin", "lane_rule", "changes")
 
     def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool) -> None:
+        plan: MovePlan = plan_of("move", spec)
         self.ctx = ctx
         self.drive = drive
         t = g.race.turn
-        spaces = spec["spaces"]
+        spaces = plan.spaces
+        count = plan.count
         self.kind = ctx.played
-        self.cols = colours(g, spec.get("colours"), ctx)
+        self.cols = plan.cols if plan.fixed_cols else colours(g, plan.colours, ctx)
         self.shade_pending = False
         self.shade_opts: list[int] = []
         self.stand_wear = 0
-        if spec.get("gear") and t is not None:
+        if plan.gear and t is not None:
             if t.gear_spaces is not None:
                 spaces = t.gear_spaces
+                count = None
             if self.kind is not None and self.kind in t.stand_in:
                 cspec, wear = t.stand_in[self.kind]
                 extra = colours(g, cspec, ctx)
@@ -773,10 +898,10 @@ class Move(Frame):
                 self.shade_opts = sorted(opts)
                 self.stand_wear = number(g, wear, ctx)
                 self.shade_pending = len(self.shade_opts) > 1
-        lim, self.optional = count_spec(g, spaces, ctx)
+        lim, self.optional = count or count_spec(g, spaces, ctx)
         self.left = 10_000 if lim is None else lim
-        self.same = bool(spec.get("same_colour"))
-        self.lane_rule = lane_rule(g, spec, ctx)
+        self.same = plan.same
+        self.lane_rule = lane_rule(g, spec, ctx) if plan.lanes else None
         self.changes = 0
         self.steps = 0
         self.spaces: list[int] = []
@@ -789,7 +914,7 @@ class Move(Frame):
             last = t.placements[-1]
             self.head = (last.lane, last.segment)
         self.origin = self.head
-        self.as_ = spec.get("as")
+        self.as_ = plan.as_
 
     def targets(self, g: Game) -> list[tuple[int, int, int]]:
         occ = g.occupancy(self.ctx.me)
