@@ -357,7 +357,8 @@ def static_count(x: Any) -> tuple[int | None, bool] | None:
 class MovePlan:
     """The parts of a `move` / `drive` spec that need no game state, read once per spec."""
 
-    __slots__ = ("spaces", "count", "colours", "cols", "fixed_cols", "gear", "same", "lanes", "as_")
+    __slots__ = ("spaces", "count", "colours", "cols", "fixed_cols", "gear", "same", "lanes", "as_",
+                 "one_step")
 
     def __init__(self, spec: Mapping[str, Any]) -> None:
         self.spaces = spec["spaces"]
@@ -371,6 +372,9 @@ class MovePlan:
         self.same = bool(spec.get("same_colour"))
         self.lanes = "straight" in spec or "lanes" in spec or "lane_change" in spec
         self.as_ = spec.get("as")
+        # exactly one space of fixed shades, nothing more: the gear cards (see `place_one`)
+        self.one_step = self.count == (1, False) and self.fixed_cols and not (
+            self.same or self.lanes or self.as_) and set(spec) <= {"spaces", "colours", "gear"}
 
 
 class CubesPlan:
@@ -392,20 +396,23 @@ class CubesPlan:
         self.simple = self.played and not set(spec) - {"from", "to", "as"}
 
 
-_PLANS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (primitive, id(spec)) -> (spec, plan)
+# primitive -> id(spec) -> (spec, plan)
+_PLANS: dict[str, dict[int, tuple[Any, Any]]] = {
+    "move": {}, "remove": {}, "move_cubes": {}, "select": {}}
 
 
 def plan_of(op: str, spec: Mapping[str, Any]) -> Any:
     """The plan of a move (`op` "move") or cube spec, read once for a spec of pack data (a
     frozen mapping: it cannot change), held by its identity; read afresh for any other."""
-    got = _PLANS.get((op, id(spec)))
+    plans = _PLANS[op]
+    got = plans.get(id(spec))
     if got is not None and got[0] is spec:
         return got[1]
     plan = MovePlan(spec) if op == "move" else CubesPlan(op, spec)
     if type(spec) is FrozenMap:
-        if len(_PLANS) >= 10_000:
-            _PLANS.clear()
-        _PLANS[op, id(spec)] = (spec, plan)
+        if len(plans) >= 10_000:
+            plans.clear()
+        plans[id(spec)] = (spec, plan)
     return plan
 
 
@@ -558,7 +565,36 @@ def p_distribute(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
 
 
 def p_move(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    plan: MovePlan = plan_of("move", arg)
+    if plan.one_step and place_one(g, plan, ctx):
+        return
     g.stack.append(Move(arg, ctx, g, drive=False))
+
+
+def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> bool:
+    """A one-space placement of the played cube (a gear card) whose space is the only one, or
+    that has none: what the `Move` frame would do when it runs next, done now. False (nothing
+    done) when the frame is needed: a decision, a turn modifier, or a rule reading the move."""
+    t = g.race.turn
+    kind = ctx.played
+    me = ctx.me
+    if (kind is None or t is None or t.gear_spaces is not None or kind in t.stand_in
+            or not g.rules.options.placement_chain or "moved" in uses(g.rules)):
+        return False
+    if not t.placements or t.player != me:
+        car = g.race.players[me].car
+        lane, s = car.lane, car.segment
+    else:
+        last = t.placements[-1]
+        lane, s = last.lane, last.segment
+    tg = step_targets(g.ix, g.rules.options, g.occupancy(me), lane, s, plan.cols)
+    if len(tg) > 1:
+        return False
+    if tg:
+        sp, ln, seg = tg[0]
+        t.placements.append(Placement(kind, ln, seg, (sp,), 1 if seg < s else 0, False))
+        g.emit("place", p=me, kind=g.rules.kinds[kind].id, cell=f"{ln}:{seg}", steps=1)
+    return True
 
 
 def p_drive(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
@@ -701,14 +737,20 @@ class Cubes(Frame):
             self.left = 0
 
     def candidates(self, g: Game) -> list[tuple[int, int]]:
-        p = g.race.players[self.ctx.me]
+        zones = g.race.players[self.ctx.me].zones
+        allowed = self.allowed
+        among = self.among
+        picked = self.ctx.sel[self.as_] if self.op == "select" and self.as_ else None
         out = []
         for z in self.zones:
-            for k, n in enumerate(p.zones[z]):
-                if self.op == "select" and self.as_:
-                    n -= self.ctx.sel[self.as_].count(k)
-                if n > 0 and (self.allowed is None or k in self.allowed) and (
-                        self.among is None or k in self.among):
+            if picked is None and among is None:  # the common case: zone and kind only
+                out += [(z, k) for k, n in enumerate(zones[z]) if n > 0 and (
+                    allowed is None or k in allowed)]
+                continue
+            for k, n in enumerate(zones[z]):
+                if picked is not None:
+                    n -= picked.count(k)
+                if n > 0 and (allowed is None or k in allowed) and (among is None or k in among):
                     out.append((z, k))
         return out
 
