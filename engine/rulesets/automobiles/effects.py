@@ -128,6 +128,18 @@ class EffectList(Frame):
         return None
 
 
+def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
+    """Push an effect list to run next. A list of one primitive starts it now: what the list's
+    frame would do when it ran next (the played cube of a gear or the Wear card)."""
+    steps = steps_of(effects)
+    if len(steps) == 1 and not g.race.over:
+        fn = PRIMITIVES.get(steps[0][0])
+        if fn is not None:
+            fn(g, steps[0][1], ctx)
+            return
+    g.stack.append(EffectList(effects, ctx))
+
+
 _STEPS: dict[int, tuple[Any, tuple[tuple[Any, Any], ...]]] = {}  # id(list) -> (list, steps)
 
 
@@ -566,15 +578,22 @@ def p_distribute(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
 
 def p_move(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
     plan: MovePlan = plan_of("move", arg)
-    if plan.one_step and place_one(g, plan, ctx):
-        return
-    g.stack.append(Move(arg, ctx, g, drive=False))
+    pre = None
+    if plan.one_step:
+        pre = place_one(g, plan, ctx)
+        if pre is None:
+            return
+    m = Move(arg, ctx, g, drive=False)
+    if isinstance(pre, list):
+        m.pre = pre  # the targets of its first run, worked out already
+    g.stack.append(m)
 
 
-def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> bool:
+def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> list[tuple[int, int, int]] | bool | None:
     """A one-space placement of the played cube (a gear card) whose space is the only one, or
-    that has none: what the `Move` frame would do when it runs next, done now. False (nothing
-    done) when the frame is needed: a decision, a turn modifier, or a rule reading the move."""
+    that has none: what the `Move` frame would do when it runs next, done now (None). When the
+    frame is needed: its targets if a decision (several spaces), else False (a turn modifier,
+    a rule reading the move)."""
     t = g.race.turn
     kind = ctx.played
     me = ctx.me
@@ -589,12 +608,12 @@ def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> bool:
         lane, s = last.lane, last.segment
     tg = step_targets(g.ix, g.rules.options, g.occupancy(me), lane, s, plan.cols)
     if len(tg) > 1:
-        return False
+        return tg
     if tg:
         sp, ln, seg = tg[0]
         t.placements.append(Placement(kind, ln, seg, (sp,), 1 if seg < s else 0, False))
         g.emit("place", p=me, kind=g.rules.kinds[kind].id, cell=f"{ln}:{seg}", steps=1)
-    return True
+    return None
 
 
 def p_drive(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
@@ -792,13 +811,22 @@ class Cubes(Frame):
         if len(cands) == 1 and not self.optional:
             self.take(g, *cands[0])
             return None
-        verb = _VERBS[self.op]
-        opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
-        if self.optional:
-            opts.append(STOP)
-        return Decision(me, self.op, tuple(opts),
-                        f"{verb} {'up to ' if self.optional else ''}"
-                        f"{'any number of' if self.left >= 10_000 else self.left} cube(s)")
+        # the same choice recurs (a hand, a discard pile): its options and text are made once
+        # per ruleset (`Ruleset.memo`, whose other keys are ints)
+        key = ("cubes", self.op, self.optional, self.left, tuple(cands))
+        memo = g.rules.memo
+        got = memo.get(key)
+        if got is None:
+            verb = _VERBS[self.op]
+            opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
+            if self.optional:
+                opts.append(STOP)
+            got = (tuple(opts), f"{verb} {'up to ' if self.optional else ''}"
+                                f"{'any number of' if self.left >= 10_000 else self.left} cube(s)")
+            if len(memo) > 10_000:
+                memo.clear()
+            memo[key] = got
+        return Decision(me, self.op, got[0], got[1])
 
     def choose(self, g: Game, key: str) -> None:
         if key == "stop":
@@ -914,7 +942,7 @@ class Move(Frame):
 
     __slots__ = ("ctx", "drive", "left", "optional", "cols", "same", "steps", "spaces",
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
-                 "restart", "as_", "origin", "lane_rule", "changes")
+                 "restart", "as_", "origin", "lane_rule", "changes", "pre")
 
     def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool) -> None:
         plan: MovePlan = plan_of("move", spec)
@@ -957,6 +985,7 @@ class Move(Frame):
             self.head = (last.lane, last.segment)
         self.origin = self.head
         self.as_ = plan.as_
+        self.pre: list[tuple[int, int, int]] | None = None
 
     def targets(self, g: Game) -> list[tuple[int, int, int]]:
         occ = g.occupancy(self.ctx.me)
@@ -987,7 +1016,11 @@ class Move(Frame):
         if self.drive is False and self.kind is None:
             g.stack.pop()
             return None
-        tg = self.targets(g) if self.left > 0 else []
+        tg = self.pre
+        if tg is not None:  # targets worked out when the frame was made (`place_one`)
+            self.pre = None
+        else:
+            tg = self.targets(g) if self.left > 0 else []
         if not tg:
             self.finish(g)
             return None

@@ -13,6 +13,7 @@ from slipstream.engine.rulesets.automobiles.effects import (
     Ctx,
     EffectList,
     Frame,
+    push_effects,
     push_later,
     turn_start,
 )
@@ -307,7 +308,7 @@ class ActionPhase(Frame):
         zones[USED][k] += 1
         g.emit("play", p=me, kind=g.rules.kinds[k].id)
         g.race.stats["plays"][me][k] += 1
-        g.stack.append(EffectList(g.rules.kinds[k].effect, Ctx(me, k, g.rules.kinds[k].card)))
+        push_effects(g, g.rules.kinds[k].effect, Ctx(me, k, g.rules.kinds[k].card))
 
 
 class BuyPhase(Frame):
