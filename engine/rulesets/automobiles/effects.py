@@ -104,11 +104,12 @@ class EffectList(Frame):
 
     __slots__ = ("effects", "i", "ctx", "steps")
 
-    def __init__(self, effects: Sequence[Any], ctx: Ctx) -> None:
+    def __init__(self, effects: Sequence[Any], ctx: Ctx,
+                 steps: tuple[tuple[Any, Any], ...] | None = None) -> None:
         self.effects = effects
         self.i = 0
         self.ctx = ctx
-        self.steps = steps_of(effects)
+        self.steps = steps_of(effects) if steps is None else steps
 
     def run(self, g: Game) -> Decision | None:
         steps = self.steps
@@ -137,7 +138,7 @@ def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
         if fn is not None:
             fn(g, steps[0][1], ctx)
             return
-    g.stack.append(EffectList(effects, ctx))
+    g.stack.append(EffectList(effects, ctx, steps))
 
 
 _STEPS: dict[int, tuple[Any, tuple[tuple[Any, Any], ...]]] = {}  # id(list) -> (list, steps)
