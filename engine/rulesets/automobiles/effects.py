@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.decisions import Decision, Option, opt
 from slipstream.engine.rulesets.automobiles.movement import ahead_cells, step_targets
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES
@@ -101,26 +102,65 @@ def seq(x: Any) -> Sequence[Any]:
 class EffectList(Frame):
     """Runs an effect list top to bottom."""
 
-    __slots__ = ("effects", "i", "ctx")
+    __slots__ = ("effects", "i", "ctx", "steps")
 
-    def __init__(self, effects: Sequence[Any], ctx: Ctx) -> None:
+    def __init__(self, effects: Sequence[Any], ctx: Ctx,
+                 steps: tuple[tuple[Any, Any], ...] | None = None) -> None:
         self.effects = effects
         self.i = 0
         self.ctx = ctx
+        self.steps = steps_of(effects) if steps is None else steps
 
     def run(self, g: Game) -> Decision | None:
-        if self.i >= len(self.effects) or g.race.over:
+        steps = self.steps
+        i = self.i
+        if i >= len(steps) or g.race.over:
             g.stack.pop()
             return None
-        eff = self.effects[self.i]
-        self.i += 1
-        if self.i == len(self.effects):
+        self.i = i + 1
+        if i + 1 == len(steps):
             g.stack.pop()  # the last effect: the list has nothing left to do after it
-        start(g, eff, self.ctx)
+        name, arg = steps[i]
+        fn = PRIMITIVES.get(name)  # looked up at each run, so a replaced primitive is the one run
+        if fn is None:
+            start(g, self.effects[i], self.ctx)  # not a primitive: raises its EffectError
+        else:
+            fn(g, arg, self.ctx)
         return None
 
 
 _MAPPINGS = (dict, Mapping)  # built once (`dict | Mapping` would build a union per call)
+
+
+def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
+    """Push an effect list to run next. A list of one primitive starts it now: what the list's
+    frame would do when it ran next (the played cube of a gear or the Wear card)."""
+    steps = steps_of(effects)
+    if len(steps) == 1 and not g.race.over:
+        fn = PRIMITIVES.get(steps[0][0])
+        if fn is not None:
+            fn(g, steps[0][1], ctx)
+            return
+    g.stack.append(EffectList(effects, ctx, steps))
+
+
+_STEPS: dict[int, tuple[Any, tuple[tuple[Any, Any], ...]]] = {}  # id(list) -> (list, steps)
+
+
+def steps_of(effects: Sequence[Any]) -> tuple[tuple[Any, Any], ...]:
+    """An effect list as (primitive name, argument) steps; (None, effect) for an effect that is
+    not a one-key mapping (`start` reports it when it is reached). Worked out once for a
+    list of pack data (a tuple of frozen mappings: it cannot change), held by its identity."""
+    got = _STEPS.get(id(effects))
+    if got is not None and got[0] is effects:
+        return got[1]
+    steps = tuple(next(iter(eff.items())) if isinstance(eff, dict | Mapping) and len(eff) == 1
+                  else (None, eff) for eff in effects)
+    if type(effects) is tuple and all(type(eff) is FrozenMap for eff in effects):
+        if len(_STEPS) >= 10_000:
+            _STEPS.clear()
+        _STEPS[id(effects)] = (effects, steps)  # holding the list keeps its id from being reused
+    return steps
 
 
 def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
@@ -313,6 +353,85 @@ def count_spec(g: Game, x: Any, ctx: Ctx) -> tuple[int | None, bool]:
     return number(g, x, ctx), False
 
 
+def static_count(x: Any) -> tuple[int | None, bool] | None:
+    """What `count_spec` gives for a count that needs no game state (a literal), else None."""
+    if type(x) is int:
+        return x, False
+    if x is None:
+        return 1, False
+    if x == "all":
+        return None, False
+    if isinstance(x, Mapping) and "up_to" in x and len(x) == 1:
+        lim = x["up_to"]
+        if lim == "all":
+            return None, True
+        if type(lim) is int:
+            return lim, True
+    return None
+
+
+class MovePlan:
+    """The parts of a `move` / `drive` spec that need no game state, read once per spec."""
+
+    __slots__ = ("spaces", "count", "colours", "cols", "fixed_cols", "gear", "same", "lanes", "as_",
+                 "one_step")
+
+    def __init__(self, spec: Mapping[str, Any]) -> None:
+        self.spaces = spec["spaces"]
+        self.count: tuple[int | None, bool] | None = static_count(self.spaces)
+        c = self.colours = spec.get("colours")
+        # literal shades are read once (a frozenset: frames share it and never change it)
+        self.fixed_cols = c == "any" or c is None or isinstance(c, list | tuple)
+        self.cols = (None if c == "any" or c is None else frozenset(int(x) for x in c)) if (
+            self.fixed_cols) else None
+        self.gear = bool(spec.get("gear"))
+        self.same = bool(spec.get("same_colour"))
+        self.lanes = "straight" in spec or "lanes" in spec or "lane_change" in spec
+        self.as_ = spec.get("as")
+        # exactly one space of fixed shades, nothing more: the gear cards (see `place_one`)
+        self.one_step = self.count == (1, False) and self.fixed_cols and not (
+            self.same or self.lanes or self.as_) and set(spec) <= {"spaces", "colours", "gear"}
+
+
+class CubesPlan:
+    """The parts of a `remove` / `move_cubes` / `select` spec that need no game state."""
+
+    __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple")
+
+    def __init__(self, op: str, spec: Mapping[str, Any]) -> None:
+        src = spec["from"]
+        self.played = src == "played"
+        self.zones = () if self.played else zones_of(src)
+        self.dest = DEST.get(spec.get("to", ""), -1) if op == "move_cubes" else -1
+        self.count: tuple[int | None, bool] | None = static_count(spec.get("count", 1))
+        self.count_all = spec.get("count", 1) == "all"
+        self.as_ = spec.get("as")
+        self.price = "price" in spec
+        self.among = spec.get("among")
+        # the played cube with nothing more to it (the Wear card): taken at once, no frame
+        self.simple = self.played and not set(spec) - {"from", "to", "as"}
+
+
+# primitive -> id(spec) -> (spec, plan)
+_PLANS: dict[str, dict[int, tuple[Any, Any]]] = {
+    "move": {}, "remove": {}, "move_cubes": {}, "select": {}}
+
+
+def plan_of(op: str, spec: Mapping[str, Any]) -> Any:
+    """The plan of a move (`op` "move") or cube spec, read once for a spec of pack data (a
+    frozen mapping: it cannot change), held by its identity; read afresh for any other."""
+    plans = _PLANS[op]
+    got = plans.get(id(spec))
+    if got is not None and got[0] is spec:
+        return got[1]
+    plan = MovePlan(spec) if op == "move" else CubesPlan(op, spec)
+    if type(spec) is FrozenMap:
+        if len(plans) >= 10_000:
+            plans.clear()
+        plans[id(spec)] = (spec, plan)
+    return plan
+
+
 def gear_of(g: Game, kinds: Sequence[int]) -> list[int]:
     return [g.rules.kinds[k].gear for k in kinds if g.rules.kinds[k].gear is not None]
 
@@ -429,8 +548,28 @@ def p_draw(g: Game, arg: Any, ctx: Ctx) -> None:
 
 def p_cubes(op: str) -> Any:
     def fn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
-        g.stack.append(Cubes(op, arg, ctx, g))
+        plan = plan_of(op, arg)
+        if plan.simple:  # what the frame would do when it runs next, done now
+            take_played(g, op, plan.dest, plan.as_, ctx)
+            return
+        g.stack.append(Cubes(op, arg, ctx, g, plan))
     return fn
+
+
+def take_played(g: Game, op: str, dest: int, as_: str | None, ctx: Ctx) -> None:
+    """remove / move_cubes / select `from: played`: the cube being played, from the track."""
+    if as_:
+        ctx.sel[as_] = []
+    me = ctx.me
+    k = ctx.played
+    if k is not None and g.race.players[me].zones[USED][k] > 0:
+        g.unplace(me, k)
+        if op == "remove":
+            g.remove(me, USED, k)
+        elif op == "move_cubes":
+            g.move_cube(me, USED, dest, k)
+        if as_:
+            ctx.sel[as_].append(k)
 
 
 def p_gain(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
@@ -442,7 +581,43 @@ def p_distribute(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
 
 
 def p_move(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
-    g.stack.append(Move(arg, ctx, g, drive=False))
+    plan: MovePlan = plan_of("move", arg)
+    pre = None
+    if plan.one_step:
+        pre = place_one(g, plan, ctx)
+        if pre is None:
+            return
+    m = Move(arg, ctx, g, drive=False)
+    if isinstance(pre, list):
+        m.pre = pre  # the targets of its first run, worked out already
+    g.stack.append(m)
+
+
+def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> list[tuple[int, int, int]] | bool | None:
+    """A one-space placement of the played cube (a gear card) whose space is the only one, or
+    that has none: what the `Move` frame would do when it runs next, done now (None). When the
+    frame is needed: its targets if a decision (several spaces), else False (a turn modifier,
+    a rule reading the move)."""
+    t = g.race.turn
+    kind = ctx.played
+    me = ctx.me
+    if (kind is None or t is None or t.gear_spaces is not None or kind in t.stand_in
+            or not g.rules.options.placement_chain or "moved" in uses(g.rules)):
+        return False
+    if not t.placements or t.player != me:
+        car = g.race.players[me].car
+        lane, s = car.lane, car.segment
+    else:
+        last = t.placements[-1]
+        lane, s = last.lane, last.segment
+    tg = step_targets(g.ix, g.rules.options, g.occupancy(me), lane, s, plan.cols)
+    if len(tg) > 1:
+        return tg
+    if tg:
+        sp, ln, seg = tg[0]
+        t.placements.append(Placement(kind, ln, seg, (sp,), 1 if seg < s else 0, False))
+        g.emit("place", p=me, kind=g.rules.kinds[kind].id, cell=f"{ln}:{seg}", steps=1)
+    return None
 
 
 def p_drive(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
@@ -555,23 +730,26 @@ class Cubes(Frame):
     __slots__ = ("op", "ctx", "zones", "dest", "allowed", "left", "optional", "as_", "price",
                  "among", "played")
 
-    def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+    def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game,
+                 plan: CubesPlan | None = None) -> None:
+        if plan is None:
+            plan = plan_of(op, spec)
         self.op = op
         self.ctx = ctx
-        src = spec["from"]
-        self.played = src == "played"
-        self.zones = () if self.played else zones_of(src)
-        self.dest = DEST.get(spec.get("to", ""), -1) if op == "move_cubes" else -1
+        self.played = plan.played
+        self.zones = plan.zones
+        self.dest = plan.dest
         self.allowed = kind_filter(g, spec)
-        lim, self.optional = count_spec(g, spec.get("count", 1), ctx)
+        cnt: tuple[int | None, bool] = plan.count or count_spec(g, spec.get("count", 1), ctx)
+        lim, self.optional = cnt
         self.left = 10_000 if lim is None else lim
-        self.as_ = spec.get("as")
-        self.price = number(g, spec["price"], ctx) if "price" in spec else 0
-        among = spec.get("among")
+        self.as_ = plan.as_
+        self.price = number(g, spec["price"], ctx) if plan.price else 0
+        among = plan.among
         self.among = list(ctx.sel.get(among, [])) if among else None
         if self.as_:
             ctx.sel[self.as_] = []
-        if spec.get("count", 1) == "all":
+        if plan.count_all:
             # every matching cube, no decisions
             for z, k in self.candidates(g):
                 n = g.race.players[ctx.me].zones[z][k]
@@ -582,14 +760,20 @@ class Cubes(Frame):
             self.left = 0
 
     def candidates(self, g: Game) -> list[tuple[int, int]]:
-        p = g.race.players[self.ctx.me]
+        zones = g.race.players[self.ctx.me].zones
+        allowed = self.allowed
+        among = self.among
+        picked = self.ctx.sel[self.as_] if self.op == "select" and self.as_ else None
         out = []
         for z in self.zones:
-            for k, n in enumerate(p.zones[z]):
-                if self.op == "select" and self.as_:
-                    n -= self.ctx.sel[self.as_].count(k)
-                if n > 0 and (self.allowed is None or k in self.allowed) and (
-                        self.among is None or k in self.among):
+            if picked is None and among is None:  # the common case: zone and kind only
+                out += [(z, k) for k, n in enumerate(zones[z]) if n > 0 and (
+                    allowed is None or k in allowed)]
+                continue
+            for k, n in enumerate(zones[z]):
+                if picked is not None:
+                    n -= picked.count(k)
+                if n > 0 and (allowed is None or k in allowed) and (among is None or k in among):
                     out.append((z, k))
         return out
 
@@ -631,13 +815,22 @@ class Cubes(Frame):
         if len(cands) == 1 and not self.optional:
             self.take(g, *cands[0])
             return None
-        verb = _VERBS[self.op]
-        opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
-        if self.optional:
-            opts.append(STOP)
-        return Decision(me, self.op, tuple(opts),
-                        f"{verb} {'up to ' if self.optional else ''}"
-                        f"{'any number of' if self.left >= 10_000 else self.left} cube(s)")
+        # the same choice recurs (a hand, a discard pile): its options and text are made once
+        # per ruleset (`Ruleset.memo`, whose other keys are ints)
+        key = ("cubes", self.op, self.optional, self.left, tuple(cands))
+        memo = g.rules.memo
+        got = memo.get(key)
+        if got is None:
+            verb = _VERBS[self.op]
+            opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
+            if self.optional:
+                opts.append(STOP)
+            got = (tuple(opts), f"{verb} {'up to ' if self.optional else ''}"
+                                f"{'any number of' if self.left >= 10_000 else self.left} cube(s)")
+            if len(memo) > 10_000:
+                memo.clear()
+            memo[key] = got
+        return Decision(me, self.op, got[0], got[1])
 
     def choose(self, g: Game, key: str) -> None:
         if key == "stop":
@@ -753,21 +946,24 @@ class Move(Frame):
 
     __slots__ = ("ctx", "drive", "left", "optional", "cols", "same", "steps", "spaces",
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
-                 "restart", "as_", "origin", "lane_rule", "changes")
+                 "restart", "as_", "origin", "lane_rule", "changes", "pre")
 
     def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool) -> None:
+        plan: MovePlan = plan_of("move", spec)
         self.ctx = ctx
         self.drive = drive
         t = g.race.turn
-        spaces = spec["spaces"]
+        spaces = plan.spaces
+        count = plan.count
         self.kind = ctx.played
-        self.cols = colours(g, spec.get("colours"), ctx)
+        self.cols = plan.cols if plan.fixed_cols else colours(g, plan.colours, ctx)
         self.shade_pending = False
         self.shade_opts: list[int] = []
         self.stand_wear = 0
-        if spec.get("gear") and t is not None:
+        if plan.gear and t is not None:
             if t.gear_spaces is not None:
                 spaces = t.gear_spaces
+                count = None
             if self.kind is not None and self.kind in t.stand_in:
                 cspec, wear = t.stand_in[self.kind]
                 extra = colours(g, cspec, ctx)
@@ -776,10 +972,10 @@ class Move(Frame):
                 self.shade_opts = sorted(opts)
                 self.stand_wear = number(g, wear, ctx)
                 self.shade_pending = len(self.shade_opts) > 1
-        lim, self.optional = count_spec(g, spaces, ctx)
+        lim, self.optional = count or count_spec(g, spaces, ctx)
         self.left = 10_000 if lim is None else lim
-        self.same = bool(spec.get("same_colour"))
-        self.lane_rule = lane_rule(g, spec, ctx)
+        self.same = plan.same
+        self.lane_rule = lane_rule(g, spec, ctx) if plan.lanes else None
         self.changes = 0
         self.steps = 0
         self.spaces: list[int] = []
@@ -792,7 +988,8 @@ class Move(Frame):
             last = t.placements[-1]
             self.head = (last.lane, last.segment)
         self.origin = self.head
-        self.as_ = spec.get("as")
+        self.as_ = plan.as_
+        self.pre: list[tuple[int, int, int]] | None = None
 
     def targets(self, g: Game) -> list[tuple[int, int, int]]:
         occ = g.occupancy(self.ctx.me)
@@ -823,7 +1020,11 @@ class Move(Frame):
         if self.drive is False and self.kind is None:
             g.stack.pop()
             return None
-        tg = self.targets(g) if self.left > 0 else []
+        tg = self.pre
+        if tg is not None:  # targets worked out when the frame was made (`place_one`)
+            self.pre = None
+        else:
+            tg = self.targets(g) if self.left > 0 else []
         if not tg:
             self.finish(g)
             return None

@@ -14,8 +14,8 @@ from slipstream.engine.rulesets.automobiles.effects import (
     Ctx,
     EffectList,
     Frame,
+    push_effects,
     push_later,
-    start,
     turn_start,
 )
 from slipstream.engine.rulesets.automobiles.state import (
@@ -397,10 +397,8 @@ def modified_buy_options(g: Game, t: TurnState, money: int) -> list[Any]:
 
 def run_effects(g: Game, effects: Any, ctx: Ctx) -> None:
     """Run an effect list next: its only effect starts now (what its EffectList would do first)."""
-    if len(effects) == 1 and not g.race.over:
-        start(g, effects[0], ctx)
-    elif effects:
-        g.stack.append(EffectList(effects, ctx))
+    if effects:
+        push_effects(g, effects, ctx)
 
 
 def cleanup_zones(g: Game, me: int) -> None:
