@@ -325,10 +325,11 @@ class ActionPhase(Frame):
 
     def run(self, g: Game) -> Decision | None:
         me = self.player
-        active = g.race.players[me].zones[ACTIVE]
+        p = g.race.players[me]
+        active = p.zones[ACTIVE]
         rs = g.rules
         strict = rs.options.strict_play
-        ability = driver_hook(g, me, "action") is not None
+        ability = p.driver is not None and driver_hook(g, me, "action") is not None
         # the decision depends on the active pile and the ability only (unless strict play)
         key = ("action", me, ability, *active)
         d = None if strict else g.decisions.get(key)
@@ -385,7 +386,7 @@ class BuyPhase(Frame):
             opts = modified_buy_options(g, t, money)
         else:
             opts = g.buy_options(money)
-        if driver_hook(g, me, "buy") is not None:
+        if g.race.players[me].driver is not None and driver_hook(g, me, "buy") is not None:
             opts.append(ABILITY)
         opts.append(END_BUY)
         return Decision(me, "buy", tuple(opts), f"buy cubes: ${money} to spend")
