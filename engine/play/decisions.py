@@ -34,6 +34,36 @@ class Decision:
         return None
 
 
+def _setter(cls: type, name: str) -> Any:
+    """The slot descriptor's own setter (it does not go through the frozen __setattr__)."""
+    return vars(cls)[name].__set__
+
+
+_set_key, _set_text = _setter(Option, "key"), _setter(Option, "text")
+_set_player, _set_kind = _setter(Decision, "player"), _setter(Decision, "kind")
+_set_options, _set_dtext = _setter(Decision, "options"), _setter(Decision, "text")
+
+
+def _option_init(self: Option, key: str, text: str) -> None:
+    _set_key(self, key)
+    _set_text(self, text)
+
+
+def _decision_init(self: Decision, player: int, kind: str, options: tuple[Option, ...], text: str) -> None:
+    _set_player(self, player)
+    _set_kind(self, kind)
+    _set_options(self, options)
+    _set_dtext(self, text)
+
+
+# Options and decisions are built at every turn: these set the slots directly, where the
+# generated __init__ of a frozen dataclass goes through object.__setattr__ once per field.
+_option_init.__qualname__ = "Option.__init__"
+_decision_init.__qualname__ = "Decision.__init__"
+Option.__init__ = _option_init  # type: ignore[method-assign]
+Decision.__init__ = _decision_init  # type: ignore[method-assign]
+
+
 @dataclass(frozen=True, slots=True)
 class Rejection:
     """Why `apply` refused an option: `code` is one of `race-over`, `not-an-option`."""

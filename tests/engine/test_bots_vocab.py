@@ -4,7 +4,7 @@ The greedy bot classifies cards, driver hooks and offers by their effect data, r
 number of `modify_turn.gear_spaces`, tells wear removal by the cube roles of the pack, and
 plays races with the new forms in play without error (random, greedy and look-ahead bots).
 That its choices on the printed cards stay exactly as before is shown by
-bench/bot_fingerprint.py --baseline REV (seeded logs compared byte for byte).
+bench/fingerprint.py --baseline REV (seeded logs compared byte for byte).
 """
 
 from __future__ import annotations

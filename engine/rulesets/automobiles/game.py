@@ -448,11 +448,13 @@ class Game:
         self.race.stats["moves"][player] += 1
         if drafting:
             self.race.stats["drafts"][player] += 1
-            self.emit("decline", p=player, darkest=darkest, wear=0, drafting=True)
+            if self.record:
+                self.emit("decline", p=player, darkest=darkest, wear=0, drafting=True)
             return
         want = self.rules.wear_by_gear.get(darkest, 0)
         t.decline_wear = self.gain(player, self.rules.wear, want, "decline")
-        self.emit("decline", p=player, darkest=darkest, wear=t.decline_wear, drafting=False)
+        if self.record:
+            self.emit("decline", p=player, darkest=darkest, wear=t.decline_wear, drafting=False)
 
     def cleanup(self, player: int) -> None:
         t = self.race.turn

@@ -203,62 +203,95 @@ class TurnFrame(Frame):
             return turn_decision(g, me)
         if st == "ask":
             return turn_decision(g, me)
-        # one stage after another, until a stage puts a frame on the stack (or ends the turn)
-        while True:
-            self.run_stage(g)
-            if not g.stack or g.stack[-1] is not self:
-                return None
+        self.run_stage(g)
+        return None
 
     def run_stage(self, g: Game) -> None:
-        race, me = g.race, self.player
-        st = self.stage
-        t = race.turn
+        """Run the stages from the current one, falling through to the next, until a stage puts
+        a frame on the stack (the turn resumes there when that frame is done) or the turn ends."""
+        me = self.player
+        t = g.race.turn
         assert t is not None
+        stack = g.stack
+        p = g.race.players[me]
+        st = self.stage
         if st == "action":
             t.stage = "action"
             t.positions_action = g.positions(False)
-            g.stack.append(ActionPhase(me))
+            stack.append(ActionPhase(me))
             push_later(g, me, "next_action")
             self.stage = "buy"
-        elif st == "buy":
+            return
+        if st == "buy":
             t.stage = "buy"
-            g.stack.append(BuyPhase(me))
+            stack.append(BuyPhase(me))
             self.stage = "buy_scheduled"
-        elif st == "buy_scheduled":
-            self.push_scheduled(g, "after_buy")
+            return
+        if st == "buy_scheduled":
             self.stage = "car"
-        elif st == "car":
+            if t.scheduled:
+                self.push_scheduled(g, "after_buy")
+                if not stack or stack[-1] is not self:
+                    return
+            st = "car"
+        if st == "car":
             t.stage = "car"
-            g.car_phase(me)
-            ask_hook(g, me, "car")
             self.stage = "car_scheduled"
-        elif st == "car_scheduled":
-            self.push_scheduled(g, "after_car_move")
+            g.car_phase(me)
+            if p.driver is not None:
+                ask_hook(g, me, "car")
+            if not stack or stack[-1] is not self:
+                return
+            st = "car_scheduled"
+        if st == "car_scheduled":
             self.stage = "decline"
-        elif st == "decline":
+            if t.scheduled:
+                self.push_scheduled(g, "after_car_move")
+                if not stack or stack[-1] is not self:
+                    return
+            st = "decline"
+        if st == "decline":
             t.stage = "decline"
-            g.decline_phase(me)
-            ask_hook(g, me, "decline")
             self.stage = "end"
-        elif st == "end":
+            g.decline_phase(me)
+            if p.driver is not None:
+                ask_hook(g, me, "decline")
+            if not stack or stack[-1] is not self:
+                return
+            st = "end"
+        if st == "end":
             t.stage = "end"
-            g.cleanup(me)
-            ask_hook(g, me, "end_before_draw")
             self.stage = "end_draw"
-        elif st == "end_draw":
-            g.draw_hand(me)
-            ask_hook(g, me, "end_draw")
+            g.cleanup(me)
+            if p.driver is not None:
+                ask_hook(g, me, "end_before_draw")
+            if not stack or stack[-1] is not self:
+                return
+            st = "end_draw"
+        if st == "end_draw":
             self.stage = "end_after"
-        elif st == "end_after":
-            ask_hook(g, me, "end_after_draw")
+            g.draw_hand(me)
+            if p.driver is not None:
+                ask_hook(g, me, "end_draw")
+            if not stack or stack[-1] is not self:
+                return
+            st = "end_after"
+        if st == "end_after":
             self.stage = "after_end"
-        elif st == "after_end":
+            if p.driver is not None:
+                ask_hook(g, me, "end_after_draw")
+                if not stack or stack[-1] is not self:
+                    return
+            st = "after_end"
+        if st == "after_end":
             t.stage = "after_end"
-            self.push_scheduled(g, "after_end")
             self.stage = "finish"
-        else:
-            g.stack.pop()
-            g.finish_turn(me)
+            if t.scheduled:
+                self.push_scheduled(g, "after_end")
+                if not stack or stack[-1] is not self:
+                    return
+        stack.pop()
+        g.finish_turn(me)
 
     def push_scheduled(self, g: Game, at: str) -> None:
         t = g.race.turn
@@ -292,10 +325,11 @@ class ActionPhase(Frame):
 
     def run(self, g: Game) -> Decision | None:
         me = self.player
-        active = g.race.players[me].zones[ACTIVE]
+        p = g.race.players[me]
+        active = p.zones[ACTIVE]
         rs = g.rules
         strict = rs.options.strict_play
-        ability = driver_hook(g, me, "action") is not None
+        ability = p.driver is not None and driver_hook(g, me, "action") is not None
         # the decision depends on the active pile and the ability only (unless strict play)
         key = ("action", me, ability, *active)
         d = None if strict else g.decisions.get(key)
@@ -352,7 +386,7 @@ class BuyPhase(Frame):
             opts = modified_buy_options(g, t, money)
         else:
             opts = g.buy_options(money)
-        if driver_hook(g, me, "buy") is not None:
+        if g.race.players[me].driver is not None and driver_hook(g, me, "buy") is not None:
             opts.append(ABILITY)
         opts.append(END_BUY)
         return Decision(me, "buy", tuple(opts), f"buy cubes: ${money} to spend")
