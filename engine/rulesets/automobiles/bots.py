@@ -95,9 +95,11 @@ class _Shared:
     """What the greedy bot's choices read from a ruleset alone, worked out once per ruleset and
     shared by every greedy bot playing it (a race's bots are made afresh for every race): the
     traits of each kind and effect list, the rank of each cube option key, the kind table of
-    the Action and Buy choices, the Buy values by key."""
+    the Action and Buy choices, the Buy values by key, and the cube choices already made from
+    the same options (`_memo_key`)."""
 
-    __slots__ = ("rules", "traits", "list_traits", "ranks", "cube_keys", "acts", "values")
+    __slots__ = ("rules", "traits", "list_traits", "ranks", "cube_keys", "acts", "values", "picks",
+                 "removals")
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules
@@ -106,7 +108,20 @@ class _Shared:
         self.ranks: dict[str, float] = {}
         self.cube_keys: dict[str, tuple[float, bool | None]] = {}  # key -> (rank, from the discard pile)
         self.acts: tuple[Any, ...] | None = None
-        self.values: dict[Any, dict[str, tuple[float, ...]]] = {}  # by bot class: Buy values by key
+        # by the bot's Buy settings: the Buy values by key, and the Buy choices by options
+        self.values: dict[Any, tuple[dict[str, tuple[float, ...]], dict[Any, Any]]] = {}
+        self.picks: dict[Any, Any] = {}  # move-cubes choices by options
+        self.removals: dict[Any, Any] = {}  # what the remove choice reads by options
+
+
+def _memo_key(d: Decision) -> tuple[int, ...]:
+    """A decision's options by identity (the engine makes an option once per key and text), as
+    the key of a choice that depends only on them. The memo keeps the options themselves next
+    to what it stores (so their ids stay theirs) and starts over past `_MEMO_MAX` entries."""
+    return tuple(map(id, d.options))
+
+
+_MEMO_MAX = 4096
 
 
 _SHARED: dict[int, _Shared] = {}  # by id of the ruleset
@@ -154,6 +169,9 @@ class GreedyBot(Bot):
         self._acts: tuple[Any, ...] | None = None
         self._cube_keys: dict[str, tuple[float, bool | None]] = {}  # key -> (rank, from the discard pile)
         self._values: dict[str, tuple[float, ...]] = {}  # Buy values by key (`_values_of`)
+        self._buys: dict[Any, Any] = {}  # Buy choices by options (`_memo_key`)
+        self._picks: dict[Any, Any] = {}
+        self._removals: dict[Any, Any] = {}
 
     def reset(self, seed: int) -> None:
         """Start afresh with a new generator (a playout bot of the look-ahead reuses one)."""
@@ -170,12 +188,13 @@ class GreedyBot(Bot):
         cls = type(self)
         if cls._rank_of is GreedyBot._rank_of:
             self._ranks, self._cube_keys = sh.ranks, sh.cube_keys
+            self._picks, self._removals = sh.picks, sh.removals
         else:
-            self._ranks, self._cube_keys = {}, {}
+            self._ranks, self._cube_keys, self._picks, self._removals = {}, {}, {}, {}
         if cls._buy_value is GreedyBot._buy_value and cls._values_of is GreedyBot._values_of:
-            self._values = sh.values.setdefault(self.CLEANER_VALUE, {})
+            self._values, self._buys = sh.values.setdefault((self.CLEANER_VALUE, self.BUY_MIN), ({}, {}))
         else:
-            self._values = {}
+            self._values, self._buys = {}, {}
         return sh
 
     def traits(self, g: Game, k: int) -> set[str]:
@@ -249,40 +268,55 @@ class GreedyBot(Bot):
     def c_action(self, g: Game, d: Decision) -> str:
         # An Action decision offers "play K" for the kinds K in the active pile whose cube has
         # an effect (and wear only with `wear_card_playable`), without `strict_play`
-        # (phases.ActionPhase): then the table's `offer` says what is offered, else the keys.
+        # (phases.ActionPhase): then what is played from a hand comes from the table's
+        # `_hand_plays`, else from the keys.
         acts = self._acts
         if acts is None or acts[0] is not g.rules:
             acts = self._kind_table(g)
-        _rs, wear, play, still, movers, _buy, open_, offer, still_open, movers_open = acts
         p = g.race.players[d.player]
         z = p.zones[ACTIVE]
-        if open_:
+        hand = tuple(z)
+        if acts[6]:
+            got = acts[10].get(hand)
+            if got is None:
+                got = self._hand_plays(acts, z)
+            near, far, mover = got
             # 1. wear to the discard pile, then cleaners (they can remove it), non-moving actions
-            if wear >= 0 and z[wear] and offer[wear]:
-                return play[wear]
-            wear_near: bool | None = None
-            for k, key, cleaner in still_open:
-                if z[k]:
-                    if cleaner:
-                        if wear_near is None:
-                            wear_near = wear >= 0 and (z[wear] + p.zones[DISCARD][wear]) > 0
-                        if not wear_near:
-                            continue  # keep it for its money
-                    return key
-            kind = self._next_gear(g, d, z)
-            if kind >= 0:
-                return play[kind] if offer[kind] else d.options[0].key
+            if near is not None:
+                if near is far:
+                    return near
+                wear = acts[1]
+                if wear >= 0 and (z[wear] + p.zones[DISCARD][wear]) > 0:
+                    return near
+            if far is not None:
+                return far
+            # 2. gear cubes along the best plan (kept while the turn goes as planned)
+            race = g.race
+            t = race.turn
+            placed = len(t.placements) if t else 0
+            if self._plan and self._plan_key == (race.turns_taken, placed, hand):
+                plan = self._plan
+            else:
+                plan = self.plan(g, d.player)
+            if plan:
+                kind, target = plan[0]
+                self._target = target
+                after = list(z)
+                after[kind] -= 1
+                self._plan = plan[1:]
+                self._plan_key = (race.turns_taken, placed + 1, tuple(after))
+                return acts[2][kind] if acts[7][kind] else d.options[0].key
             # 3. moving action cards extend the route
-            for k, key in movers_open:
-                if z[k]:
-                    return key
+            if mover is not None:
+                return mover
             return self._ability_or_end(d)
+        _rs, wear, play, still, movers = acts[:5]
         keys: set[str] | None = None  # the option keys, collected when first needed
         if wear >= 0 and z[wear]:
             keys = {o.key for o in d.options}
             if play[wear] in keys:
                 return play[wear]
-        wear_near = None
+        wear_near: bool | None = None
         for k, key, cleaner in still:
             if z[k]:
                 if cleaner:
@@ -294,7 +328,7 @@ class GreedyBot(Bot):
                     keys = {o.key for o in d.options}
                 if key in keys:
                     return key
-        kind = self._next_gear(g, d, z)
+        kind = self._next_gear(g, d, z, hand)
         if kind >= 0:
             if keys is None:
                 keys = {o.key for o in d.options}
@@ -307,13 +341,41 @@ class GreedyBot(Bot):
                     return key
         return self._ability_or_end(d)
 
-    def _next_gear(self, g: Game, d: Decision, z: list[int]) -> int:
+    @staticmethod
+    def _hand_plays(acts: tuple[Any, ...], z: list[int]) -> tuple[str | None, str | None, str | None]:
+        """What the Action choice plays from hand `z` without `strict_play`, before and after
+        the plan: (the key of steps 1 with wear near (in hand or discarded), the key of step 1
+        without, the moving action of step 3), None where it plays nothing. Kept by hand."""
+        _rs, wear, play, _still, _movers, _buy, _open, offer, still_open, movers_open, hands = acts
+        near = far = mover = None
+        if wear >= 0 and z[wear] and offer[wear]:
+            near = far = play[wear]
+        else:
+            for k, key, cleaner in still_open:
+                if z[k]:
+                    if near is None:
+                        near = key
+                    if not cleaner:
+                        far = key
+                        break
+            if near is far:
+                near = None  # the same without wear near: no need to look
+        for k, key in movers_open:
+            if z[k]:
+                mover = key
+                break
+        if len(hands) >= 8192:  # many hands: start over rather than grow
+            hands.clear()
+        got = hands[tuple(z)] = (near, far, mover)
+        return got
+
+    def _next_gear(self, g: Game, d: Decision, z: list[int], hand: tuple[int, ...]) -> int:
         """2. The gear kind to play next along the best plan (kept while the turn goes as
         planned), or -1; its target cell is kept for the move decision."""
         race = g.race
         t = race.turn
         placed = len(t.placements) if t else 0
-        if self._plan and self._plan_key == (race.turns_taken, placed, tuple(z)):
+        if self._plan and self._plan_key == (race.turns_taken, placed, hand):
             plan = self._plan
         else:
             plan = self.plan(g, d.player)
@@ -371,45 +433,47 @@ class GreedyBot(Bot):
         effect = set(rs.with_effect)
         offer = [k in effect and (rs.options.wear_card_playable or kind.role != "wear")
                  for k, kind in enumerate(rs.kinds)]
+        hands: dict[tuple[int, ...], tuple[str | None, str | None, str | None]] = {}  # `_hand_plays`
         return (rs, rs.wear, play, tuple(still), tuple(movers), buy, not rs.options.strict_play,
-                offer, tuple(x for x in still if offer[x[0]]), tuple(x for x in movers if offer[x[0]]))
+                offer, tuple(x for x in still if offer[x[0]]), tuple(x for x in movers if offer[x[0]]),
+                hands)
 
     def plan(self, g: Game, me: int) -> list[tuple[int, str]]:
         """Best sequence of (gear kind, target cell key) from the route head (gearplan.py)."""
         rs = g.rules
-        t = g.race.turn
-        z = g.race.players[me].zones[ACTIVE]
         planner = self._planner
         if planner is None or planner.rules is not rs or planner.ix is not g.ix \
                 or planner.weight != self.WEAR_WEIGHT:
             planner = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT)
+        race = g.race
+        t = race.turn
         if t is None:
             return []
-        for k in planner.kinds:
-            if z[k]:
-                break
-        else:
+        z = race.players[me].zones[ACTIVE]
+        cnt0 = planner.count(z)
+        if cnt0 == 0:  # no gear cube in hand
             return []
         if t.placements:
             last = t.placements[-1]
-            head = (last.lane, last.segment)
+            h = last.segment * planner.width + last.lane + 1
             spaces = g.track.spaces
             darkest0 = 0  # the darkest colour entered this turn
             for pl in t.placements:
-                for s in pl.spaces:
-                    c = spaces[s].colour
+                for sp in pl.spaces:
+                    c = spaces[sp].colour
                     if c > darkest0:
                         darkest0 = c
         else:
-            car = g.race.players[me].car
-            head = (car.lane, car.segment)
+            car = race.players[me].car
+            h = car.segment * planner.width + car.lane + 1
             darkest0 = 0
-        reach = self.gear_reach(g, me, t)
-        try:
-            return planner.plan(g.race, me, reach, head, z, darkest0)
-        except OverflowError:  # 16 cubes of one gear in hand: a planner with wider counts
-            wide = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT, bits=16)
-            return wide.plan(g.race, me, reach, head, z, darkest0)
+        reach = 1 if t.gear_spaces is None else self.gear_reach(g, me, t)
+        if cnt0 < 0:  # 16 cubes of one gear in hand: a planner with wider counts
+            planner = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT, bits=16)
+            cnt0 = planner.count(z)
+            if cnt0 < 0:
+                raise OverflowError(max(z))
+        return planner.plan_from(race, me, reach, h, cnt0, darkest0)
 
     def c_move(self, g: Game, d: Decision) -> str:
         keys = d.keys()
@@ -466,40 +530,61 @@ class GreedyBot(Bot):
         return 3.0 + kind.cost
 
     def c_remove(self, g: Game, d: Decision) -> str:
-        # one pass: the first wear; else with "stop" offered, the slowest gear while more than
-        # five are owned, or "stop"; else the lowest rank, ties to the first
+        # the first wear; else with "stop" offered, the slowest gear while more than five are
+        # owned, or "stop"; else the lowest rank, ties to the first
+        mk = _memo_key(d)
+        got = self._removals.get(mk)
+        if got is None:
+            got = self._removal(g, d, mk)
+        wear, stop, white, low = got[1]
+        if wear is not None:
+            return wear
+        if stop:
+            if white is not None:
+                w = white[0]
+                zs = g.race.players[d.player].zones
+                if zs[BAG][w] + zs[ACTIVE][w] + zs[USED][w] + zs[DISCARD][w] > 5:
+                    return white[1]
+            return "stop"
+        if low is None:
+            return min(())  # no option at all: fails as min() of nothing
+        return low
+
+    def _removal(self, g: Game, d: Decision, mk: tuple[int, ...]) -> Any:
+        """What the remove choice reads from its options, one pass: (the first wear key, whether
+        "stop" is offered, (the slowest gear, the first key of it), the first key of the lowest
+        rank), None where there is none."""
         ranks = self._ranks
         opts = []
+        wear = low = None
         stop = False
-        low: str | None = None
         low_rank = 0.0
         for o in d.options:
             k = o.key
             if k == "stop":
                 stop = True
                 continue
+            opts.append(k)
             r = ranks.get(k)
             if r is None:
                 r = self._rank(g, k)
-            if r == 0.0:
-                return k
-            opts.append(k)
+            if r == 0.0 and wear is None:
+                wear = k
             if low is None or r < low_rank:
                 low, low_rank = k, r
-        if stop:
-            gi = g.rules.gear_index
-            if gi:
-                white = gi[min(gi)]  # the slowest gear
-                zs = g.race.players[d.player].zones
-                if zs[BAG][white] + zs[ACTIVE][white] + zs[USED][white] + zs[DISCARD][white] > 5:
-                    tail = ":" + g.rules.kinds[white].id
-                    for k in opts:
-                        if k.endswith(tail):
-                            return k
-            return "stop"
-        if low is None:
-            return min(opts)  # no option at all: as min() of nothing fails
-        return low
+        white = None
+        gi = g.rules.gear_index
+        if gi:
+            w = gi[min(gi)]  # the slowest gear
+            tail = ":" + g.rules.kinds[w].id
+            for k in opts:
+                if k.endswith(tail):
+                    white = (w, k)
+                    break
+        if len(self._removals) >= _MEMO_MAX:
+            self._removals.clear()
+        got = self._removals[mk] = (d.options, (wear, stop, white, low))
+        return got
 
     # ------------------------------------------------------------------ between races
     def choose_between_races(self, game: Game, decision: Decision) -> str:
@@ -531,6 +616,15 @@ class GreedyBot(Bot):
         return out
 
     def c_move_cubes(self, g: Game, d: Decision) -> str:
+        mk = _memo_key(d)
+        got = self._picks.get(mk)
+        if got is None:
+            if len(self._picks) >= _MEMO_MAX:
+                self._picks.clear()
+            got = self._picks[mk] = (d.options, self._move_cubes(g, d))
+        return got[1]
+
+    def _move_cubes(self, g: Game, d: Decision) -> str:
         # one pass over the options: a fast gear or an action cube back into play (or into
         # the bag) first; else, among the cubes not from the discard pile (or all of them when
         # every one is), the first wear, "stop", or the lowest rank; ties to the first
@@ -654,9 +748,29 @@ class GreedyBot(Bot):
         return tuple(self._buy_value(g, k, w) for w in (0, 4, 6))
 
     def _shopping(self, g: Game, d: Decision, me: int) -> str:
+        # the choice with 0-3, 4-5 and 6 or more wear cubes owned, by options (`_memo_key`)
+        mk = _memo_key(d)
+        got = self._buys.get(mk)
+        if got is None:
+            if len(self._buys) >= _MEMO_MAX:
+                self._buys.clear()
+            got = self._buys[mk] = (d.options, [self._shop(g, d, col) for col in range(3)]
+                                    if any(o.key.startswith("buy ") for o in d.options) else
+                                    [self._shop(g, d, 0)])
+        picks = got[1]
+        if len(picks) == 1:
+            return picks[0]
+        w = g.rules.wear
+        if w < 0:
+            return picks[0]
+        zs = g.race.players[me].zones
+        owned = zs[0][w] + zs[1][w] + zs[2][w] + zs[3][w]
+        return picks[0 if owned < 4 else 1 if owned < 6 else 2]
+
+    def _shop(self, g: Game, d: Decision, col: int) -> str:
+        """The Buy choice with the wear owned in column `col` of `_values_of`."""
         values = self._values
         best, best_value = "", 0.0  # the most valuable cube, ties to the first
-        col = -1  # the column of the wear owned in `_values_of`, read when first needed
         end = done = False
         for o in d.options:
             key = o.key
@@ -669,14 +783,6 @@ class GreedyBot(Bot):
                 elif key == "done":
                     done = True
                 continue
-            if col < 0:
-                w = g.rules.wear
-                if w >= 0:
-                    zs = g.race.players[me].zones
-                    owned = zs[0][w] + zs[1][w] + zs[2][w] + zs[3][w]
-                    col = 0 if owned < 4 else 1 if owned < 6 else 2
-                else:
-                    col = 0
             x = v[col]
             if not best or x > best_value:
                 best, best_value = key, x

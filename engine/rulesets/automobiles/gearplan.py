@@ -45,6 +45,7 @@ Held = dict[int, tuple[tuple[int, int, int, int], ...]]  # cubes left -> the gea
 Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[int, Car],
                dict[tuple[tuple[int, int, int, int], ...], Held]]
 _TABLES: dict[int, Tables] = {}  # by id of the track index
+_COUNTS: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], int]] = {}  # by gear kinds and bits
 
 
 def _tables(ix: TrackIndex) -> Tables:
@@ -73,7 +74,7 @@ class GearPlanner:
     """The search's tables for one ruleset and track, and its memo for one context."""
 
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
-                 "context", "results", "memo", "best", "leaf", "_reset")
+                 "context", "reach", "results", "memo", "counts", "span", "best", "leaf", "_reset")
 
     def __init__(self, rules: Ruleset, ix: TrackIndex, wear_weight: float, bits: int = 4) -> None:
         self.rules = rules
@@ -87,8 +88,13 @@ class GearPlanner:
         self.ncodes = ncodes = track.segments * width
         self.dark = dark = max([sp.colour for sp in track.spaces] + list(shades) + [0]) + 1
         _ix, static, self.keys, cars, held = _tables(ix)
-        self.context: Any = None
+        self.context: Any = None  # the cells of the other cars
+        self.reach = 0
         self.results: dict[int, list[Move]] = {}
+        # the counts of a hand's kinds from the first gear kind to the last -> its cubes left,
+        # shared by the planners of these gear kinds
+        self.counts = _COUNTS.setdefault((self.kinds, bits), {})
+        self.span = (min(self.kinds), max(self.kinds) + 1) if self.kinds else (0, 0)
         self.memo: dict[int, tuple[float, Any]] = {}
         opts = rules.options
         # the table gives the engine's step targets when a car blocks exactly its own segment
@@ -228,29 +234,45 @@ class GearPlanner:
             got = self.keys[c] = f"to {c % self.width - 1}:{c // self.width}"
         return got
 
+    def count(self, zone: list[int]) -> int:
+        """The gear cubes of a hand (counts by kind index) as the search counts them, or -1 when
+        a count needs more than `bits` bits."""
+        hand = tuple(zone[self.span[0]:self.span[1]])
+        got = self.counts.get(hand)
+        if got is None:
+            got = 0
+            bits = self.bits
+            shift = 0
+            for k in self.kinds:
+                n = zone[k]
+                if n >> bits:
+                    return -1
+                got += n << shift
+                shift += bits
+            if len(self.counts) >= 4096:  # many hands: start over rather than grow
+                self.counts.clear()
+            self.counts[hand] = got
+        return got
+
     def plan(self, race: RaceState, me: int, reach: int, head: tuple[int, int], zone: list[int],
              darkest0: int) -> list[Move]:
         """Best sequence of (gear kind, target key) for player `me` from `head`, with the gear
         cubes of `zone` (counts by kind index), or [] when no placement beats standing still.
         `darkest0` is the darkest colour entered this turn so far (0 = none)."""
-        others = [reach]
-        for i, p in enumerate(race.players):
-            if i != me:
-                others.append(p.car.lane)
-                others.append(p.car.segment)
-        if others != self.context:
-            self.context = others
+        cnt0 = self.count(zone)
+        if cnt0 < 0:
+            raise OverflowError(max(zone[k] for k in self.kinds))
+        return self.plan_from(race, me, reach, head[1] * self.width + head[0] + 1, cnt0, darkest0)
+
+    def plan_from(self, race: RaceState, me: int, reach: int, h: int, cnt0: int,
+                  darkest0: int) -> list[Move]:
+        """`plan` from cell code `h` with the cubes `cnt0` (`count`)."""
+        cells = [(p.car.lane, p.car.segment) for p in race.players]
+        del cells[me]
+        if cells != self.context or reach != self.reach:
+            self.context = cells
+            self.reach = reach
             self._reset(occupancy(race, me), reach)
-        cnt0 = 0
-        bits = self.bits
-        shift = 0
-        for k in self.kinds:
-            n = zone[k]
-            if n >> bits:
-                raise OverflowError(n)
-            cnt0 += n << shift
-            shift += bits
-        h = head[1] * self.width + head[0] + 1
         root = (cnt0 * self.ncodes + h) * self.dark + darkest0
         got = self.results.get(root)
         if got is None:
