@@ -28,12 +28,12 @@ from typing import Any
 
 from slipstream.engine.rulesets.automobiles.movement import (
     TrackIndex,
-    drafts,
+    draft_cells,
     occupancy,
     step_targets,
 )
 from slipstream.engine.rulesets.automobiles.rules import Ruleset
-from slipstream.engine.rulesets.automobiles.state import Car, RaceState
+from slipstream.engine.rulesets.automobiles.state import RaceState
 
 Move = tuple[int, str]  # (gear kind, "to LANE:SEGMENT")
 # per target space ahead: its segments as (code, segments advanced), front-most first
@@ -42,15 +42,15 @@ Spaces = tuple[tuple[tuple[int, int], ...], ...]
 Steps = tuple[tuple[tuple[int, int], ...], frozenset[int], Spaces]
 
 Held = dict[int, tuple[tuple[int, int, int, int], ...]]  # cubes left -> the gear kinds held
-Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[int, Car],
+Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[tuple[str, int], frozenset[int]],
                dict[tuple[tuple[int, int, int, int], ...], Held]]
 _TABLES: dict[int, Tables] = {}  # by id of the track index
 _COUNTS: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], int]] = {}  # by gear kinds and bits
 
 
 def _tables(ix: TrackIndex) -> Tables:
-    """The step table, move keys and standing cars (read only, for the drafting test) of a
-    track by cell code, and the gear kinds held by count of cubes left (per layout of gear
+    """The step table, move keys and drafting cells (`movement.draft_cells` by drafting
+    option) of a track by cell code, and the gear kinds held by count of cubes left (per layout of gear
     kinds), shared by every planner on it: they depend on the track (and kinds) only, and fill
     in as they are used."""
     got = _TABLES.get(id(ix))
@@ -87,7 +87,7 @@ class GearPlanner:
         self.width = width = track.lanes + 1
         self.ncodes = ncodes = track.segments * width
         self.dark = dark = max([sp.colour for sp in track.spaces] + list(shades) + [0]) + 1
-        _ix, static, self.keys, cars, held = _tables(ix)
+        _ix, static, self.keys, draft_at, held = _tables(ix)
         self.context: Any = None  # the cells of the other cars
         self.reach = 0
         self.results: dict[int, list[Move]] = {}
@@ -129,18 +129,22 @@ class GearPlanner:
                 occ_codes.add(s * width + ln + 1)
             reach[0] = new_reach
 
-        def car_at(c: int) -> Car:
-            car = cars.get(c)
-            if car is None:
-                car = cars[c] = Car(c % width - 1, c // width, 0)
-            return car
+        drafting = opts.drafting
+
+        def draft_test(c: int) -> bool:
+            """`movement.drafts` of a car at c among the other cars (by its cells)."""
+            cells = draft_at.get((drafting, c))
+            if cells is None:
+                cells = draft_at[drafting, c] = frozenset(
+                    s * width + ln + 1 for ln, s in draft_cells(ix, opts, c % width - 1, c // width))
+            return not free(cells)
 
         def leaf(c: int, darkest: int) -> float:
             v = wear_leaf[darkest]
             if v:
                 dr = dcache.get(c)
                 if dr is None:
-                    dr = dcache[c] = drafts(ix, opts, occ, car_at(c))
+                    dr = dcache[c] = draft_test(c)
                 if dr:
                     return 0.0
             return v
@@ -177,7 +181,7 @@ class GearPlanner:
             if top:
                 dr = dcache.get(c)
                 if dr is None:
-                    dr = dcache[c] = drafts(ix, opts, occ, car_at(c))
+                    dr = dcache[c] = draft_test(c)
                 if dr:
                     top = 0.0
             move: Any = None
