@@ -184,6 +184,7 @@ class GreedyBot(Bot):
         """Read the tables of `rules` from now on (shared by the greedy bots of that ruleset,
         unless a subclass ranks or values cubes its own way)."""
         sh = self._sh = _shared(rules)
+        self._acts = None  # read again from `sh` (`_kind_table`)
         self._traits, self._list_traits = sh.traits, sh.list_traits
         cls = type(self)
         if cls._rank_of is GreedyBot._rank_of:
@@ -270,8 +271,8 @@ class GreedyBot(Bot):
         # an effect (and wear only with `wear_card_playable`), without `strict_play`
         # (phases.ActionPhase): then what is played from a hand comes from the table's
         # `_hand_plays`, else from the keys.
-        acts = self._acts
-        if acts is None or acts[0] is not g.rules:
+        acts = self._acts  # None after `choose` bound another ruleset
+        if acts is None:
             acts = self._kind_table(g)
         p = g.race.players[d.player]
         z = p.zones[ACTIVE]
