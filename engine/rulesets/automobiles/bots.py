@@ -106,7 +106,7 @@ class _Shared:
         self.traits: dict[int, set[str]] = {}
         self.list_traits: dict[int, tuple[Any, set[str]]] = {}  # id of an effect list -> (it, traits)
         self.ranks: dict[str, float] = {}
-        self.cube_keys: dict[str, tuple[float, bool | None]] = {}  # key -> (rank, from the discard pile)
+        self.cube_keys: dict[str, tuple[float, int]] = {}  # key -> (rank, class) (`_move_cubes`)
         self.acts: tuple[Any, ...] | None = None
         # by the bot's Buy settings: the Buy values by key, and the Buy choices by options
         self.values: dict[Any, tuple[dict[str, tuple[float, ...]], dict[Any, Any]]] = {}
@@ -167,7 +167,7 @@ class GreedyBot(Bot):
         self._plan_key: tuple[Any, ...] = ()
         self._planner: GearPlanner | None = None
         self._acts: tuple[Any, ...] | None = None
-        self._cube_keys: dict[str, tuple[float, bool | None]] = {}  # key -> (rank, from the discard pile)
+        self._cube_keys: dict[str, tuple[float, int]] = {}  # key -> (rank, class) (`_move_cubes`)
         self._values: dict[str, tuple[float, ...]] = {}  # Buy values by key (`_values_of`)
         self._buys: dict[Any, Any] = {}  # Buy choices by options (`_memo_key`)
         self._picks: dict[Any, Any] = {}
@@ -629,7 +629,8 @@ class GreedyBot(Bot):
         # one pass over the options: a fast gear or an action cube back into play (or into
         # the bag) first; else, among the cubes not from the discard pile (or all of them when
         # every one is), the first wear, "stop", or the lowest rank; ties to the first
-        info = self._cube_keys
+        info = self._cube_keys  # key -> (rank, 0 "stop" / 1 not from the discard pile /
+        # 2 from it / 3 from it and back into play, rank 5 or more)
         back: str | None = None
         back_rank = 0.0
         near_wear = near_min = None  # among the keys not from the discard pile
@@ -640,22 +641,29 @@ class GreedyBot(Bot):
             k = o.key
             got = info.get(k)
             if got is None:
-                got = info[k] = (0.0, None) if k == "stop" else (self._rank(g, k), k.startswith("discard:"))
-            r, discard = got
-            if discard:
-                if r >= 5.0 and (back is None or r > back_rank):
+                if k == "stop":
+                    got = info[k] = (0.0, 0)
+                else:
+                    r = self._rank(g, k)
+                    got = info[k] = (r, (3 if r >= 5.0 else 2) if k.startswith("discard:") else 1)
+            r, cls = got
+            if cls == 3:
+                if back is None or r > back_rank:
                     back, back_rank = k, r
+            elif back is not None:
+                continue  # the choice is a cube back into play
+            elif cls == 2:
                 if r == 0.0 and far_wear is None:
                     far_wear = k
                 if far_min is None or r < far_rank:
                     far_min, far_rank = k, r
-            elif discard is None:
-                stop = True
-            else:
+            elif cls == 1:
                 if r == 0.0 and near_wear is None:
                     near_wear = k
                 if near_min is None or r < near_rank:
                     near_min, near_rank = k, r
+            else:
+                stop = True
         if back is not None:
             return back
         wear, lowest = (near_wear, near_min) if near_min is not None else (far_wear, far_min)
