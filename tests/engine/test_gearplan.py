@@ -17,7 +17,12 @@ import pytest
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot
 from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
-from slipstream.engine.rulesets.automobiles.movement import draft_cells, drafts, step_targets, track_index
+from slipstream.engine.rulesets.automobiles.movement import (
+    draft_cells,
+    drafts,
+    step_targets,
+    track_index,
+)
 from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
 from slipstream.engine.rulesets.automobiles.state import ACTIVE, Car
 
