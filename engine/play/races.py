@@ -64,10 +64,12 @@ def bot_seed(seed: int, seat: int) -> int:
 def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000) -> int:
     """Let the bots play until the race ends; returns the number of decisions made."""
     n = 0
+    choosers = [b.choose for b in bots]
+    apply = game.apply
     while game.pending is not None:
         d = game.pending
-        key = bots[d.player].choose(game, d)
-        r = game.apply(key)
+        key = choosers[d.player](game, d)
+        r = apply(key)
         if r is not None:
             raise AssertionError(f"the bot of seat {d.player} chose an illegal option: {r}")
         n += 1

@@ -17,7 +17,12 @@ import pytest
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot
 from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
-from slipstream.engine.rulesets.automobiles.movement import drafts, step_targets
+from slipstream.engine.rulesets.automobiles.movement import (
+    draft_cells,
+    drafts,
+    step_targets,
+    track_index,
+)
 from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
 from slipstream.engine.rulesets.automobiles.state import ACTIVE, Car
 
@@ -151,3 +156,25 @@ def test_a_hand_of_more_than_fifteen_cubes_of_one_gear_is_planned_with_wider_cou
     assert bots[d.player].plan(g, d.player) == want
     planner = bots[d.player]._planner
     assert planner is not None and planner.bits == 16
+
+
+@pytest.mark.parametrize("drafting", ["segment_or_space", "segment", "space"])
+def test_the_drafting_cells_are_what_the_drafting_test_asks_for(drafting: str) -> None:
+    """The planner's drafting table (`draft_cells`) says a car drafts exactly when the engine's
+    `drafts` does: with any one other car, and with a few at once."""
+    import random
+
+    pack = base_pack()
+    opts = ruleset_from_pack(pack).with_options({"drafting": drafting}).options
+    rng = random.Random(drafting)
+    for track in pack.tracks.values():
+        ix = track_index(track)
+        cells = [(ln, s) for ln in range(track.lanes) for s in range(track.segments)]
+        for ln, s in cells:
+            car = Car(ln, s, 0)
+            want = set(draft_cells(ix, opts, ln, s))
+            for other in cells:
+                assert drafts(ix, opts, {other: 1}, car) == (other in want), (track.id, ln, s, other)
+            for _ in range(5):
+                occ = {c: i for i, c in enumerate(rng.sample(cells, 3))}
+                assert drafts(ix, opts, occ, car) == bool(want & occ.keys()), (track.id, ln, s, occ)

@@ -91,6 +91,61 @@ def _traits(effect: Any, rules: Any) -> set[str]:
 COSTS_ONLY = frozenset({"wearing", "payer"})
 
 
+class _Shared:
+    """What the greedy bot's choices read from a ruleset alone, worked out once per ruleset and
+    shared by every greedy bot playing it (a race's bots are made afresh for every race): the
+    traits of each kind and effect list, the rank of each cube option key, the kind table of
+    the Action and Buy choices, the Buy values by key, and the cube choices already made from
+    the same options (`_memo_key`)."""
+
+    __slots__ = ("rules", "traits", "list_traits", "ranks", "cube_keys", "acts", "values", "picks",
+                 "removals")
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+        self.traits: dict[int, set[str]] = {}
+        self.list_traits: dict[int, tuple[Any, set[str]]] = {}  # id of an effect list -> (it, traits)
+        self.ranks: dict[str, float] = {}
+        self.cube_keys: dict[str, tuple[float, int]] = {}  # key -> (rank, class) (`_move_cubes`)
+        self.acts: tuple[Any, ...] | None = None
+        # by the bot's Buy settings: the Buy values by key, and the Buy choices by options
+        self.values: dict[Any, tuple[dict[str, tuple[float, ...]], dict[Any, Any]]] = {}
+        self.picks: dict[Any, Any] = {}  # move-cubes choices by options
+        self.removals: dict[Any, Any] = {}  # what the remove choice reads by options
+
+
+def _memo_key(d: Decision) -> tuple[int, ...]:
+    """A decision's options by identity (the engine makes an option once per key and text), as
+    the key of a choice that depends only on them. The memo keeps the options themselves next
+    to what it stores (so their ids stay theirs) and starts over past `_MEMO_MAX` entries."""
+    return tuple(map(id, d.options))
+
+
+_MEMO_MAX = 4096
+
+
+_SHARED: dict[int, _Shared] = {}  # by id of the ruleset
+
+
+def _shared(rules: Any) -> _Shared:
+    got = _SHARED.get(id(rules))
+    if got is None or got.rules is not rules:
+        if len(_SHARED) >= 64:  # many rulesets (tests, sweeps): start over rather than grow
+            _SHARED.clear()
+        got = _SHARED[id(rules)] = _Shared(rules)
+    return got
+
+
+# The choosers whose key is always one of the decision's options (from its options, or a key
+# the decision always offers): `choose` returns their key as it is, and checks the others'.
+_OFFERED = frozenset({"c_turn", "c_action", "c_move", "c_drive", "c_shade", "c_remove",
+                      "c_move_cubes", "c_select", "c_draw_count", "c_distribute", "c_buy",
+                      "c_purchase", "c_shop", "_first"})
+
+
+_NO_RULES = _Shared(None)
+
+
 class GreedyBot(Bot):
     """Maximise progress net of wear this turn; keep the bag clean; buy fast gears."""
 
@@ -102,6 +157,7 @@ class GreedyBot(Bot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
+        self._sh = _NO_RULES  # the tables of the ruleset played (`_bind`)
         self._traits: dict[int, set[str]] = {}
         self._list_traits: dict[int, tuple[Any, set[str]]] = {}  # id of an effect list -> (it, traits)
         self._target: str | None = None
@@ -111,7 +167,11 @@ class GreedyBot(Bot):
         self._plan_key: tuple[Any, ...] = ()
         self._planner: GearPlanner | None = None
         self._acts: tuple[Any, ...] | None = None
-        self._cube_keys: dict[str, tuple[float, bool]] = {}  # key -> (rank, from the discard pile)
+        self._cube_keys: dict[str, tuple[float, int]] = {}  # key -> (rank, class) (`_move_cubes`)
+        self._values: dict[str, tuple[float, ...]] = {}  # Buy values by key (`_values_of`)
+        self._buys: dict[Any, Any] = {}  # Buy choices by options (`_memo_key`)
+        self._picks: dict[Any, Any] = {}
+        self._removals: dict[Any, Any] = {}
 
     def reset(self, seed: int) -> None:
         """Start afresh with a new generator (a playout bot of the look-ahead reuses one)."""
@@ -120,7 +180,27 @@ class GreedyBot(Bot):
         self._plan = []
         self._plan_key = ()
 
+    def _bind(self, rules: Any) -> _Shared:
+        """Read the tables of `rules` from now on (shared by the greedy bots of that ruleset,
+        unless a subclass ranks or values cubes its own way)."""
+        sh = self._sh = _shared(rules)
+        self._acts = None  # read again from `sh` (`_kind_table`)
+        self._traits, self._list_traits = sh.traits, sh.list_traits
+        cls = type(self)
+        if cls._rank_of is GreedyBot._rank_of:
+            self._ranks, self._cube_keys = sh.ranks, sh.cube_keys
+            self._picks, self._removals = sh.picks, sh.removals
+        else:
+            self._ranks, self._cube_keys, self._picks, self._removals = {}, {}, {}, {}
+        if cls._buy_value is GreedyBot._buy_value and cls._values_of is GreedyBot._values_of:
+            self._values, self._buys = sh.values.setdefault((self.CLEANER_VALUE, self.BUY_MIN), ({}, {}))
+        else:
+            self._values, self._buys = {}, {}
+        return sh
+
     def traits(self, g: Game, k: int) -> set[str]:
+        if self._sh.rules is not g.rules:
+            self._bind(g.rules)
         got = self._traits.get(k)
         if got is None:
             got = self._traits[k] = _traits(g.rules.kinds[k].effect, g.rules)
@@ -128,6 +208,8 @@ class GreedyBot(Bot):
 
     def list_traits(self, g: Game, effect: Any) -> set[str]:
         """`_traits` of a driver hook's or an offer's effect list, worked out once per list."""
+        if self._sh.rules is not g.rules:
+            self._bind(g.rules)
         got = self._list_traits.get(id(effect))
         if got is None or got[0] is not effect:
             got = self._list_traits[id(effect)] = (effect, _traits(effect, g.rules))
@@ -143,13 +225,28 @@ class GreedyBot(Bot):
 
     # ------------------------------------------------------------------ dispatch
     def choose(self, game: Game, decision: Decision) -> str:
+        if self._sh.rules is not game.rules:
+            self._bind(game.rules)
         fn = self._dispatch.get(decision.kind)
         if fn is None:
-            fn = self._dispatch[decision.kind] = getattr(self, "c_" + decision.kind, self._first)
-        key = fn(game, decision)
-        if decision.option(key) is None:
-            return decision.options[0].key
-        return key
+            fn = self._dispatch[decision.kind] = self._chooser(decision.kind)
+        return fn(game, decision)
+
+    def _chooser(self, kind: str) -> Callable[[Game, Decision], str]:
+        """The chooser of a decision kind: `c_KIND` (or the first option), checked to give one
+        of the decision's options (else the first) unless it is one of `_OFFERED` as written
+        here."""
+        name = "c_" + kind
+        if not hasattr(self, name):
+            name = "_first"
+        fn: Callable[[Game, Decision], str] = getattr(self, name)
+        if name in _OFFERED and getattr(type(self), name) is getattr(GreedyBot, name):
+            return fn
+
+        def checked(g: Game, d: Decision) -> str:
+            key = fn(g, d)
+            return key if d.option(key) is not None else d.options[0].key
+        return checked
 
     def _first(self, game: Game, decision: Decision) -> str:
         return decision.options[0].key
@@ -157,19 +254,65 @@ class GreedyBot(Bot):
     # ------------------------------------------------------------------ turn shape
     def c_turn(self, g: Game, d: Decision) -> str:
         z = g.race.players[d.player].zones[ACTIVE]
-        w = z[g.rules.wear] if g.rules.wear >= 0 else 0
-        gears = sum(z[k] for k in g.rules.gear_index.values())
-        return "pit" if w >= self.PIT_WEAR or (w >= 2 and gears <= 1) else "standard"
+        wear = g.rules.wear
+        w = z[wear] if wear >= 0 else 0
+        if w >= self.PIT_WEAR:
+            return "pit"
+        if w >= 2:
+            gears = 0
+            for k in g.rules.gear_index.values():
+                gears += z[k]
+            if gears <= 1:
+                return "pit"
+        return "standard"
 
     def c_action(self, g: Game, d: Decision) -> str:
-        acts = self._acts
-        if acts is None or acts[0] is not g.rules:
+        # An Action decision offers "play K" for the kinds K in the active pile whose cube has
+        # an effect (and wear only with `wear_card_playable`), without `strict_play`
+        # (phases.ActionPhase): then what is played from a hand comes from the table's
+        # `_hand_plays`, else from the keys.
+        acts = self._acts  # None after `choose` bound another ruleset
+        if acts is None:
             acts = self._kind_table(g)
-        _rs, wear, play, still, movers, _buy = acts
-        z = g.race.players[d.player].zones[ACTIVE]
+        p = g.race.players[d.player]
+        z = p.zones[ACTIVE]
+        hand = tuple(z)
+        if acts[6]:
+            got = acts[10].get(hand)
+            if got is None:
+                got = self._hand_plays(acts, z)
+            near, far, mover = got
+            # 1. wear to the discard pile, then cleaners (they can remove it), non-moving actions
+            if near is not None:
+                if near is far:
+                    return near
+                wear = acts[1]
+                if wear >= 0 and (z[wear] + p.zones[DISCARD][wear]) > 0:
+                    return near
+            if far is not None:
+                return far
+            # 2. gear cubes along the best plan (kept while the turn goes as planned)
+            race = g.race
+            t = race.turn
+            placed = len(t.placements) if t else 0
+            if self._plan and self._plan_key == (race.turns_taken, placed, hand):
+                plan = self._plan
+            else:
+                plan = self.plan(g, d.player)
+            if plan:
+                kind, target = plan[0]
+                self._target = target
+                after = list(z)
+                after[kind] -= 1
+                self._plan = plan[1:]
+                self._plan_key = (race.turns_taken, placed + 1, tuple(after))
+                return acts[2][kind] if acts[7][kind] else d.options[0].key
+            # 3. moving action cards extend the route
+            if mover is not None:
+                return mover
+            return self._ability_or_end(d)
+        _rs, wear, play, still, movers = acts[:5]
         keys: set[str] | None = None  # the option keys, collected when first needed
-        # (an action decision offers "play K" only for kinds K in the active pile)
-        # 1. wear to the discard pile, then cleaners (they can remove it), non-moving actions
         if wear >= 0 and z[wear]:
             keys = {o.key for o in d.options}
             if play[wear] in keys:
@@ -179,49 +322,102 @@ class GreedyBot(Bot):
             if z[k]:
                 if cleaner:
                     if wear_near is None:
-                        wear_near = wear >= 0 and (z[wear] + g.race.players[d.player].zones[DISCARD][wear]) > 0
+                        wear_near = wear >= 0 and (z[wear] + p.zones[DISCARD][wear]) > 0
                     if not wear_near:
-                        continue  # keep it for its money
+                        continue
                 if keys is None:
                     keys = {o.key for o in d.options}
                 if key in keys:
                     return key
-        # 2. gear cubes along the best plan (kept while the turn goes as planned)
-        race = g.race
-        t = race.turn
-        placed = len(t.placements) if t else 0
-        if self._plan and self._plan_key == (race.turns_taken, placed, tuple(z)):
-            plan = self._plan
-        else:
-            plan = self.plan(g, d.player)
-        if plan:
-            kind, target = plan[0]
-            self._target = target
-            after = list(z)
-            after[kind] -= 1
-            self._plan = plan[1:]
-            self._plan_key = (race.turns_taken, placed + 1, tuple(after))
-            return play[kind]
-        # 3. moving action cards extend the route
+        kind = self._next_gear(g, d, z, hand)
+        if kind >= 0:
+            if keys is None:
+                keys = {o.key for o in d.options}
+            return play[kind] if play[kind] in keys else d.options[0].key
         for k, key in movers:
             if z[k]:
                 if keys is None:
                     keys = {o.key for o in d.options}
                 if key in keys:
                     return key
-        if keys is None:
-            keys = {o.key for o in d.options}
-        if "ability" in keys:
-            return "ability"
-        return "end"
+        return self._ability_or_end(d)
+
+    @staticmethod
+    def _hand_plays(acts: tuple[Any, ...], z: list[int]) -> tuple[str | None, str | None, str | None]:
+        """What the Action choice plays from hand `z` without `strict_play`, before and after
+        the plan: (the key of steps 1 with wear near (in hand or discarded), the key of step 1
+        without, the moving action of step 3), None where it plays nothing. Kept by hand."""
+        _rs, wear, play, _still, _movers, _buy, _open, offer, still_open, movers_open, hands = acts
+        near = far = mover = None
+        if wear >= 0 and z[wear] and offer[wear]:
+            near = far = play[wear]
+        else:
+            for k, key, cleaner in still_open:
+                if z[k]:
+                    if near is None:
+                        near = key
+                    if not cleaner:
+                        far = key
+                        break
+            if near is far:
+                near = None  # the same without wear near: no need to look
+        for k, key in movers_open:
+            if z[k]:
+                mover = key
+                break
+        if len(hands) >= 8192:  # many hands: start over rather than grow
+            hands.clear()
+        got = hands[tuple(z)] = (near, far, mover)
+        return got
+
+    def _next_gear(self, g: Game, d: Decision, z: list[int], hand: tuple[int, ...]) -> int:
+        """2. The gear kind to play next along the best plan (kept while the turn goes as
+        planned), or -1; its target cell is kept for the move decision."""
+        race = g.race
+        t = race.turn
+        placed = len(t.placements) if t else 0
+        if self._plan and self._plan_key == (race.turns_taken, placed, hand):
+            plan = self._plan
+        else:
+            plan = self.plan(g, d.player)
+        if not plan:
+            return -1
+        kind, target = plan[0]
+        self._target = target
+        after = list(z)
+        after[kind] -= 1
+        self._plan = plan[1:]
+        self._plan_key = (race.turns_taken, placed + 1, tuple(after))
+        return kind
+
+    @staticmethod
+    def _ability_or_end(d: Decision) -> str:
+        end = False
+        for o in d.options:
+            if o.key == "ability":
+                return "ability"
+            if o.key == "end":
+                end = True
+        return "end" if end else d.options[0].key
 
     def _kind_table(self, g: Game) -> tuple[Any, ...]:
         """The kinds by how the choices treat them, worked out once per ruleset: (rules, wear
         kind, play key of each kind, non-moving actions (kind, key, cleaner), moving actions
-        (kind, key), kind of each buy key)."""
+        (kind, key), kind of each buy key, whether the Action options follow the active pile
+        (no `strict_play`), whether "play K" is then offered for a kind in it, and the
+        non-moving and moving actions so offered)."""
         got = self._acts
         if got is None or got[0] is not g.rules:
-            got = self._acts = self._kinds_of(g)
+            if self._sh.rules is not g.rules:
+                self._bind(g.rules)
+            sh = self._sh
+            if sh.acts is None or type(self)._kinds_of is not GreedyBot._kinds_of:
+                got = self._kinds_of(g)
+                if type(self)._kinds_of is GreedyBot._kinds_of:
+                    sh.acts = got
+            else:
+                got = sh.acts
+            self._acts = got
         return got
 
     def _kinds_of(self, g: Game) -> tuple[Any, ...]:
@@ -235,44 +431,50 @@ class GreedyBot(Bot):
                 else:
                     still.append((k, play[k], "cleaner" in self.traits(g, k)))
         buy = {f"buy {kind.id}": kind.index for kind in rs.kinds}
-        return rs, rs.wear, play, tuple(still), tuple(movers), buy
+        effect = set(rs.with_effect)
+        offer = [k in effect and (rs.options.wear_card_playable or kind.role != "wear")
+                 for k, kind in enumerate(rs.kinds)]
+        hands: dict[tuple[int, ...], tuple[str | None, str | None, str | None]] = {}  # `_hand_plays`
+        return (rs, rs.wear, play, tuple(still), tuple(movers), buy, not rs.options.strict_play,
+                offer, tuple(x for x in still if offer[x[0]]), tuple(x for x in movers if offer[x[0]]),
+                hands)
 
     def plan(self, g: Game, me: int) -> list[tuple[int, str]]:
         """Best sequence of (gear kind, target cell key) from the route head (gearplan.py)."""
         rs = g.rules
-        t = g.race.turn
-        z = g.race.players[me].zones[ACTIVE]
         planner = self._planner
         if planner is None or planner.rules is not rs or planner.ix is not g.ix \
                 or planner.weight != self.WEAR_WEIGHT:
             planner = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT)
+        race = g.race
+        t = race.turn
         if t is None:
             return []
-        for k in planner.kinds:
-            if z[k]:
-                break
-        else:
+        z = race.players[me].zones[ACTIVE]
+        cnt0 = planner.count(z)
+        if cnt0 == 0:  # no gear cube in hand
             return []
         if t.placements:
             last = t.placements[-1]
-            head = (last.lane, last.segment)
+            h = last.segment * planner.width + last.lane + 1
             spaces = g.track.spaces
             darkest0 = 0  # the darkest colour entered this turn
             for pl in t.placements:
-                for s in pl.spaces:
-                    c = spaces[s].colour
+                for sp in pl.spaces:
+                    c = spaces[sp].colour
                     if c > darkest0:
                         darkest0 = c
         else:
-            car = g.race.players[me].car
-            head = (car.lane, car.segment)
+            car = race.players[me].car
+            h = car.segment * planner.width + car.lane + 1
             darkest0 = 0
-        reach = self.gear_reach(g, me, t)
-        try:
-            return planner.plan(g.race, me, reach, head, z, darkest0)
-        except OverflowError:  # 16 cubes of one gear in hand: a planner with wider counts
-            wide = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT, bits=16)
-            return wide.plan(g.race, me, reach, head, z, darkest0)
+        reach = 1 if t.gear_spaces is None else self.gear_reach(g, me, t)
+        if cnt0 < 0:  # 16 cubes of one gear in hand: a planner with wider counts
+            planner = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT, bits=16)
+            cnt0 = planner.count(z)
+            if cnt0 < 0:
+                raise OverflowError(max(z))
+        return planner.plan_from(race, me, reach, h, cnt0, darkest0)
 
     def c_move(self, g: Game, d: Decision) -> str:
         keys = d.keys()
@@ -308,6 +510,8 @@ class GreedyBot(Bot):
     # ------------------------------------------------------------------ cube choices
     def _rank(self, g: Game, key: str) -> float:
         """Lower is a better cube to get rid of."""
+        if self._sh.rules is not g.rules:
+            self._bind(g.rules)
         got = self._ranks.get(key)
         if got is None:
             got = self._ranks[key] = self._rank_of(g, key)
@@ -327,22 +531,61 @@ class GreedyBot(Bot):
         return 3.0 + kind.cost
 
     def c_remove(self, g: Game, d: Decision) -> str:
-        opts = [o.key for o in d.options if o.key != "stop"]
-        ranks = self._ranks
-        for k in opts:  # the first wear
-            r = ranks.get(k)
-            if (self._rank(g, k) if r is None else r) == 0.0:
-                return k
-        if "stop" in d.keys():
-            p = g.race.players[d.player]
-            gi = g.rules.gear_index
-            white = gi[min(gi)] if gi else None  # the slowest gear
-            if white is not None and sum(p.zones[z][white] for z in (BAG, ACTIVE, USED, DISCARD)) > 5:
-                for k in opts:
-                    if k.endswith(":" + g.rules.kinds[white].id):
-                        return k
+        # the first wear; else with "stop" offered, the slowest gear while more than five are
+        # owned, or "stop"; else the lowest rank, ties to the first
+        mk = _memo_key(d)
+        got = self._removals.get(mk)
+        if got is None:
+            got = self._removal(g, d, mk)
+        wear, stop, white, low = got[1]
+        if wear is not None:
+            return wear
+        if stop:
+            if white is not None:
+                w = white[0]
+                zs = g.race.players[d.player].zones
+                if zs[BAG][w] + zs[ACTIVE][w] + zs[USED][w] + zs[DISCARD][w] > 5:
+                    return white[1]
             return "stop"
-        return min(opts, key=lambda k: self._rank(g, k))
+        if low is None:
+            return min(())  # no option at all: fails as min() of nothing
+        return low
+
+    def _removal(self, g: Game, d: Decision, mk: tuple[int, ...]) -> Any:
+        """What the remove choice reads from its options, one pass: (the first wear key, whether
+        "stop" is offered, (the slowest gear, the first key of it), the first key of the lowest
+        rank), None where there is none."""
+        ranks = self._ranks
+        opts = []
+        wear = low = None
+        stop = False
+        low_rank = 0.0
+        for o in d.options:
+            k = o.key
+            if k == "stop":
+                stop = True
+                continue
+            opts.append(k)
+            r = ranks.get(k)
+            if r is None:
+                r = self._rank(g, k)
+            if r == 0.0 and wear is None:
+                wear = k
+            if low is None or r < low_rank:
+                low, low_rank = k, r
+        white = None
+        gi = g.rules.gear_index
+        if gi:
+            w = gi[min(gi)]  # the slowest gear
+            tail = ":" + g.rules.kinds[w].id
+            for k in opts:
+                if k.endswith(tail):
+                    white = (w, k)
+                    break
+        if len(self._removals) >= _MEMO_MAX:
+            self._removals.clear()
+        got = self._removals[mk] = (d.options, (wear, stop, white, low))
+        return got
 
     # ------------------------------------------------------------------ between races
     def choose_between_races(self, game: Game, decision: Decision) -> str:
@@ -374,42 +617,56 @@ class GreedyBot(Bot):
         return out
 
     def c_move_cubes(self, g: Game, d: Decision) -> str:
+        mk = _memo_key(d)
+        got = self._picks.get(mk)
+        if got is None:
+            if len(self._picks) >= _MEMO_MAX:
+                self._picks.clear()
+            got = self._picks[mk] = (d.options, self._move_cubes(g, d))
+        return got[1]
+
+    def _move_cubes(self, g: Game, d: Decision) -> str:
         # one pass over the options: a fast gear or an action cube back into play (or into
         # the bag) first; else, among the cubes not from the discard pile (or all of them when
         # every one is), the first wear, "stop", or the lowest rank; ties to the first
-        info = self._cube_keys
+        info = self._cube_keys  # key -> (rank, 0 "stop" / 1 not from the discard pile /
+        # 2 from it / 3 from it and back into play, rank 5 or more)
         back: str | None = None
         back_rank = 0.0
-        near = near_wear = near_min = None  # among the keys not from the discard pile
-        far_wear = far_min = None  # among all keys
+        near_wear = near_min = None  # among the keys not from the discard pile
+        far_wear = far_min = None  # among the keys from it (all keys when there is no other)
         near_rank = far_rank = 0.0
         stop = False
         for o in d.options:
             k = o.key
-            if k == "stop":
-                stop = True
-                continue
             got = info.get(k)
             if got is None:
-                got = info[k] = (self._rank(g, k), k.startswith("discard:"))
-            r, discard = got
-            if discard:
-                if r >= 5.0 and (back is None or r > back_rank):
+                if k == "stop":
+                    got = info[k] = (0.0, 0)
+                else:
+                    r = self._rank(g, k)
+                    got = info[k] = (r, (3 if r >= 5.0 else 2) if k.startswith("discard:") else 1)
+            r, cls = got
+            if cls == 3:
+                if back is None or r > back_rank:
                     back, back_rank = k, r
-            else:
-                if near is None:
-                    near = k
+            elif back is not None:
+                continue  # the choice is a cube back into play
+            elif cls == 2:
+                if r == 0.0 and far_wear is None:
+                    far_wear = k
+                if far_min is None or r < far_rank:
+                    far_min, far_rank = k, r
+            elif cls == 1:
                 if r == 0.0 and near_wear is None:
                     near_wear = k
                 if near_min is None or r < near_rank:
                     near_min, near_rank = k, r
-            if r == 0.0 and far_wear is None:
-                far_wear = k
-            if far_min is None or r < far_rank:
-                far_min, far_rank = k, r
+            else:
+                stop = True
         if back is not None:
             return back
-        wear, lowest = (near_wear, near_min) if near is not None else (far_wear, far_min)
+        wear, lowest = (near_wear, near_min) if near_min is not None else (far_wear, far_min)
         if wear is not None:
             return wear
         if stop:
@@ -489,24 +746,57 @@ class GreedyBot(Bot):
             return 4.0  # cheaper cubes this turn: about what a mover is worth
         return 2.5
 
+    def _values_of(self, g: Game, key: str) -> tuple[float, ...]:
+        """The `_buy_value` of the cube a Buy key buys with 0-3, 4-5 and 6 or more wear cubes
+        owned (the counts where it changes), or () for a key that buys nothing."""
+        if not key.startswith("buy "):
+            return ()
+        k = self._kind_table(g)[5].get(key)
+        if k is None:
+            k = g.rules.kind(key[4:])
+        return tuple(self._buy_value(g, k, w) for w in (0, 4, 6))
+
     def _shopping(self, g: Game, d: Decision, me: int) -> str:
-        rs = g.rules
-        kind_of = self._kind_table(g)[5]
+        # the choice with 0-3, 4-5 and 6 or more wear cubes owned, by options (`_memo_key`)
+        mk = _memo_key(d)
+        got = self._buys.get(mk)
+        if got is None:
+            if len(self._buys) >= _MEMO_MAX:
+                self._buys.clear()
+            got = self._buys[mk] = (d.options, [self._shop(g, d, col) for col in range(3)]
+                                    if any(o.key.startswith("buy ") for o in d.options) else
+                                    [self._shop(g, d, 0)])
+        picks = got[1]
+        if len(picks) == 1:
+            return picks[0]
+        w = g.rules.wear
+        if w < 0:
+            return picks[0]
+        zs = g.race.players[me].zones
+        owned = zs[0][w] + zs[1][w] + zs[2][w] + zs[3][w]
+        return picks[0 if owned < 4 else 1 if owned < 6 else 2]
+
+    def _shop(self, g: Game, d: Decision, col: int) -> str:
+        """The Buy choice with the wear owned in column `col` of `_values_of`."""
+        values = self._values
         best, best_value = "", 0.0  # the most valuable cube, ties to the first
-        owned_wear = -1
+        end = done = False
         for o in d.options:
             key = o.key
-            if key.startswith("buy "):
-                if owned_wear < 0:
-                    w = rs.wear
-                    zs = g.race.players[me].zones
-                    owned_wear = zs[0][w] + zs[1][w] + zs[2][w] + zs[3][w] if w >= 0 else 0
-                k = kind_of.get(key)
-                v = self._buy_value(g, rs.kind(key[4:]) if k is None else k, owned_wear)
-                if not best or v > best_value:
-                    best, best_value = key, v
+            v = values.get(key)
+            if v is None:
+                v = values[key] = self._values_of(g, key)
+            if not v:
+                if key == "end":
+                    end = True
+                elif key == "done":
+                    done = True
+                continue
+            x = v[col]
+            if not best or x > best_value:
+                best, best_value = key, x
         if not best or best_value < self.BUY_MIN:
-            return "end" if "end" in d.keys() else "done"
+            return "end" if end else "done" if done else d.options[0].key
         return best
 
     def c_buy(self, g: Game, d: Decision) -> str:

@@ -28,12 +28,12 @@ from typing import Any
 
 from slipstream.engine.rulesets.automobiles.movement import (
     TrackIndex,
-    drafts,
+    draft_cells,
     occupancy,
     step_targets,
 )
 from slipstream.engine.rulesets.automobiles.rules import Ruleset
-from slipstream.engine.rulesets.automobiles.state import Car, RaceState
+from slipstream.engine.rulesets.automobiles.state import RaceState
 
 Move = tuple[int, str]  # (gear kind, "to LANE:SEGMENT")
 # per target space ahead: its segments as (code, segments advanced), front-most first
@@ -42,14 +42,15 @@ Spaces = tuple[tuple[tuple[int, int], ...], ...]
 Steps = tuple[tuple[tuple[int, int], ...], frozenset[int], Spaces]
 
 Held = dict[int, tuple[tuple[int, int, int, int], ...]]  # cubes left -> the gear kinds held
-Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[int, Car],
+Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[tuple[str, int], frozenset[int]],
                dict[tuple[tuple[int, int, int, int], ...], Held]]
 _TABLES: dict[int, Tables] = {}  # by id of the track index
+_COUNTS: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], int]] = {}  # by gear kinds and bits
 
 
 def _tables(ix: TrackIndex) -> Tables:
-    """The step table, move keys and standing cars (read only, for the drafting test) of a
-    track by cell code, and the gear kinds held by count of cubes left (per layout of gear
+    """The step table, move keys and drafting cells (`movement.draft_cells` by drafting
+    option) of a track by cell code, and the gear kinds held by count of cubes left (per layout of gear
     kinds), shared by every planner on it: they depend on the track (and kinds) only, and fill
     in as they are used."""
     got = _TABLES.get(id(ix))
@@ -73,7 +74,7 @@ class GearPlanner:
     """The search's tables for one ruleset and track, and its memo for one context."""
 
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
-                 "context", "results", "memo", "best", "leaf", "_reset")
+                 "context", "reach", "results", "memo", "counts", "span", "best", "leaf", "_reset")
 
     def __init__(self, rules: Ruleset, ix: TrackIndex, wear_weight: float, bits: int = 4) -> None:
         self.rules = rules
@@ -86,9 +87,14 @@ class GearPlanner:
         self.width = width = track.lanes + 1
         self.ncodes = ncodes = track.segments * width
         self.dark = dark = max([sp.colour for sp in track.spaces] + list(shades) + [0]) + 1
-        _ix, static, self.keys, cars, held = _tables(ix)
-        self.context: Any = None
+        _ix, static, self.keys, draft_at, held = _tables(ix)
+        self.context: Any = None  # the cells of the other cars
+        self.reach = 0
         self.results: dict[int, list[Move]] = {}
+        # the counts of a hand's kinds from the first gear kind to the last -> its cubes left,
+        # shared by the planners of these gear kinds
+        self.counts = _COUNTS.setdefault((self.kinds, bits), {})
+        self.span = (min(self.kinds), max(self.kinds) + 1) if self.kinds else (0, 0)
         self.memo: dict[int, tuple[float, Any]] = {}
         opts = rules.options
         # the table gives the engine's step targets when a car blocks exactly its own segment
@@ -123,18 +129,22 @@ class GearPlanner:
                 occ_codes.add(s * width + ln + 1)
             reach[0] = new_reach
 
-        def car_at(c: int) -> Car:
-            car = cars.get(c)
-            if car is None:
-                car = cars[c] = Car(c % width - 1, c // width, 0)
-            return car
+        drafting = opts.drafting
+
+        def draft_test(c: int) -> bool:
+            """`movement.drafts` of a car at c among the other cars (by its cells)."""
+            cells = draft_at.get((drafting, c))
+            if cells is None:
+                cells = draft_at[drafting, c] = frozenset(
+                    s * width + ln + 1 for ln, s in draft_cells(ix, opts, c % width - 1, c // width))
+            return not free(cells)
 
         def leaf(c: int, darkest: int) -> float:
             v = wear_leaf[darkest]
             if v:
                 dr = dcache.get(c)
                 if dr is None:
-                    dr = dcache[c] = drafts(ix, opts, occ, car_at(c))
+                    dr = dcache[c] = draft_test(c)
                 if dr:
                     return 0.0
             return v
@@ -171,7 +181,7 @@ class GearPlanner:
             if top:
                 dr = dcache.get(c)
                 if dr is None:
-                    dr = dcache[c] = drafts(ix, opts, occ, car_at(c))
+                    dr = dcache[c] = draft_test(c)
                 if dr:
                     top = 0.0
             move: Any = None
@@ -228,29 +238,45 @@ class GearPlanner:
             got = self.keys[c] = f"to {c % self.width - 1}:{c // self.width}"
         return got
 
+    def count(self, zone: list[int]) -> int:
+        """The gear cubes of a hand (counts by kind index) as the search counts them, or -1 when
+        a count needs more than `bits` bits."""
+        hand = tuple(zone[self.span[0]:self.span[1]])
+        got = self.counts.get(hand)
+        if got is None:
+            got = 0
+            bits = self.bits
+            shift = 0
+            for k in self.kinds:
+                n = zone[k]
+                if n >> bits:
+                    return -1
+                got += n << shift
+                shift += bits
+            if len(self.counts) >= 4096:  # many hands: start over rather than grow
+                self.counts.clear()
+            self.counts[hand] = got
+        return got
+
     def plan(self, race: RaceState, me: int, reach: int, head: tuple[int, int], zone: list[int],
              darkest0: int) -> list[Move]:
         """Best sequence of (gear kind, target key) for player `me` from `head`, with the gear
         cubes of `zone` (counts by kind index), or [] when no placement beats standing still.
         `darkest0` is the darkest colour entered this turn so far (0 = none)."""
-        others = [reach]
-        for i, p in enumerate(race.players):
-            if i != me:
-                others.append(p.car.lane)
-                others.append(p.car.segment)
-        if others != self.context:
-            self.context = others
+        cnt0 = self.count(zone)
+        if cnt0 < 0:
+            raise OverflowError(max(zone[k] for k in self.kinds))
+        return self.plan_from(race, me, reach, head[1] * self.width + head[0] + 1, cnt0, darkest0)
+
+    def plan_from(self, race: RaceState, me: int, reach: int, h: int, cnt0: int,
+                  darkest0: int) -> list[Move]:
+        """`plan` from cell code `h` with the cubes `cnt0` (`count`)."""
+        cells = [(p.car.lane, p.car.segment) for p in race.players]
+        del cells[me]
+        if cells != self.context or reach != self.reach:
+            self.context = cells
+            self.reach = reach
             self._reset(occupancy(race, me), reach)
-        cnt0 = 0
-        bits = self.bits
-        shift = 0
-        for k in self.kinds:
-            n = zone[k]
-            if n >> bits:
-                raise OverflowError(n)
-            cnt0 += n << shift
-            shift += bits
-        h = head[1] * self.width + head[0] + 1
         root = (cnt0 * self.ncodes + h) * self.dark + darkest0
         got = self.results.get(root)
         if got is None:

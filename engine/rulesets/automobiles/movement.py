@@ -183,6 +183,20 @@ def drafts(ix: TrackIndex, opts: Options, occ: dict[Cell, int], car: Car) -> boo
     return not occ.keys().isdisjoint(next_cells)
 
 
+def draft_cells(ix: TrackIndex, opts: Options, lane: int, s: int) -> tuple[Cell, ...]:
+    """The cells of which any one, occupied, makes a car at (lane, s) draft: `drafts` is true
+    exactly when `occ` holds one of them (for the greedy bot's drafting table)."""
+    out: tuple[Cell, ...] = ()
+    if opts.drafting in ("segment_or_space", "segment"):
+        out = ((lane, (s + 1) % ix.n),)
+    if opts.drafting == "segment":
+        return out
+    last, next_cells = ix.next_space(lane, s)
+    if opts.drafting == "segment_or_space" and s != last:
+        return out
+    return out + next_cells
+
+
 def ahead_cells(ix: TrackIndex, lane: int, seg: int) -> set[Cell]:
     """The cells directly ahead of a car at (lane, seg) by the drafting geometry of DESIGN §5:
     the next segment of its lane and, from the last segment of its space, the next space."""
