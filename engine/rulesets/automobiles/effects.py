@@ -587,7 +587,7 @@ def p_move(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
         pre = place_one(g, plan, ctx)
         if pre is None:
             return
-    m = Move(arg, ctx, g, drive=False)
+    m = Move(arg, ctx, g, False, plan)
     if isinstance(pre, list):
         m.pre = pre  # the targets of its first run, worked out already
     g.stack.append(m)
@@ -818,6 +818,8 @@ class Cubes(Frame):
             return None
         if len(cands) == 1 and not self.optional:
             self.take(g, *cands[0])
+            if self.left <= 0:  # the last cube: what the next run would do
+                g.stack.pop()
             return None
         # the same choice recurs (a hand, a discard pile): its options and text are made once
         # per ruleset (`Ruleset.memo`, whose other keys are ints)
@@ -842,6 +844,8 @@ class Cubes(Frame):
             return
         zname, _, kid = key.partition(":")
         self.take(g, ZONE_INDEX[zname], g.rules.kind(kid))
+        if self.left <= 0:  # the last cube: what the next run would do
+            g.stack.pop()
 
 
 ZONE_NAMES_ = ("bag", "active", "used", "discard", "revealed")
@@ -952,8 +956,10 @@ class Move(Frame):
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
                  "restart", "as_", "origin", "lane_rule", "changes", "pre")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool) -> None:
-        plan: MovePlan = plan_of("move", spec)
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool,
+                 plan: MovePlan | None = None) -> None:
+        if plan is None:
+            plan = plan_of("move", spec)
         self.ctx = ctx
         self.drive = drive
         t = g.race.turn
