@@ -959,7 +959,8 @@ class Move(Frame):
     def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool,
                  plan: MovePlan | None = None) -> None:
         if plan is None:
-            plan = plan_of("move", spec)
+            read: MovePlan = plan_of("move", spec)
+            plan = read
         self.ctx = ctx
         self.drive = drive
         t = g.race.turn
