@@ -587,7 +587,7 @@ def p_move(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
         pre = place_one(g, plan, ctx)
         if pre is None:
             return
-    m = Move(arg, ctx, g, False, plan)
+    m = Move(arg, ctx, g, drive=False)
     if isinstance(pre, list):
         m.pre = pre  # the targets of its first run, worked out already
     g.stack.append(m)
@@ -956,11 +956,8 @@ class Move(Frame):
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
                  "restart", "as_", "origin", "lane_rule", "changes", "pre")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool,
-                 plan: MovePlan | None = None) -> None:
-        if plan is None:
-            read: MovePlan = plan_of("move", spec)
-            plan = read
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool) -> None:
+        plan: MovePlan = plan_of("move", spec)
         self.ctx = ctx
         self.drive = drive
         t = g.race.turn
