@@ -610,13 +610,17 @@ def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> list[tuple[int, int, int]] |
     else:
         last = t.placements[-1]
         lane, s = last.lane, last.segment
-    tg = step_targets(g.ix, g.rules.options, g.occupancy(me), lane, s, plan.cols)
+    players = g.race.players
+    # the other cars' cells (`occupancy`, written out: this runs for every gear cube played)
+    occ = {(q.car.lane, q.car.segment): i for i, q in enumerate(players) if i != me}
+    tg = step_targets(g.ix, g.rules.options, occ, lane, s, plan.cols)
     if len(tg) > 1:
         return tg
     if tg:
         sp, ln, seg = tg[0]
         t.placements.append(Placement(kind, ln, seg, (sp,), 1 if seg < s else 0, False))
-        g.emit("place", p=me, kind=g.rules.kinds[kind].id, cell=f"{ln}:{seg}", steps=1)
+        if g.record:  # `emit` records nothing otherwise: its arguments are not made
+            g.emit("place", p=me, kind=g.rules.kinds[kind].id, cell=f"{ln}:{seg}", steps=1)
     return None
 
 
@@ -814,6 +818,8 @@ class Cubes(Frame):
             return None
         if len(cands) == 1 and not self.optional:
             self.take(g, *cands[0])
+            if self.left <= 0:  # the last cube: what the next run would do
+                g.stack.pop()
             return None
         # the same choice recurs (a hand, a discard pile): its options and text are made once
         # per ruleset (`Ruleset.memo`, whose other keys are ints)
@@ -838,6 +844,8 @@ class Cubes(Frame):
             return
         zname, _, kid = key.partition(":")
         self.take(g, ZONE_INDEX[zname], g.rules.kind(kid))
+        if self.left <= 0:  # the last cube: what the next run would do
+            g.stack.pop()
 
 
 ZONE_NAMES_ = ("bag", "active", "used", "discard", "revealed")
@@ -1092,8 +1100,9 @@ class Move(Frame):
             assert t is not None
             t.placements.append(Placement(self.kind, self.head[0], self.head[1],
                                           tuple(self.spaces), self.crossings, self.restart))
-            g.emit("place", p=me, kind=g.rules.kinds[self.kind].id,
-                   cell=f"{self.head[0]}:{self.head[1]}", steps=self.steps)
+            if g.record:
+                    g.emit("place", p=me, kind=g.rules.kinds[self.kind].id,
+                       cell=f"{self.head[0]}:{self.head[1]}", steps=self.steps)
 
 
 class Others(Frame):

@@ -367,7 +367,8 @@ class ActionPhase(Frame):
         if g.record:
             g.emit("play", p=me, kind=kind.id)
         g.race.stats["plays"][me][k] += 1
-        run_effects(g, kind.effect, Ctx(me, k, kind.card))
+        if kind.effect:  # `run_effects`, written out: this runs for every cube played
+            push_effects(g, kind.effect, Ctx(me, k, kind.card))
 
 
 class BuyPhase(Frame):
