@@ -292,20 +292,8 @@ class GreedyBot(Bot):
             if far is not None:
                 return far
             # 2. gear cubes along the best plan (kept while the turn goes as planned)
-            race = g.race
-            t = race.turn
-            placed = len(t.placements) if t else 0
-            if self._plan and self._plan_key == (race.turns_taken, placed, hand):
-                plan = self._plan
-            else:
-                plan = self.plan(g, d.player)
-            if plan:
-                kind, target = plan[0]
-                self._target = target
-                after = list(z)
-                after[kind] -= 1
-                self._plan = plan[1:]
-                self._plan_key = (race.turns_taken, placed + 1, tuple(after))
+            kind = self._next_gear(g, d, z, hand)
+            if kind >= 0:
                 return acts[2][kind] if acts[7][kind] else d.options[0].key
             # 3. moving action cards extend the route
             if mover is not None:

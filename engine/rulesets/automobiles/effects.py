@@ -343,13 +343,11 @@ def count_spec(g: Game, x: Any, ctx: Ctx) -> tuple[int | None, bool]:
     """(limit, optional) of a count: `all` gives None; `{up_to: N}` is optional."""
     if type(x) is int:  # the common case first (not a bool: those are refused by `number`)
         return x, False
-    if x is None:
-        return 1, False
-    if x == "all":
-        return None, False
+    got = static_count(x)
+    if got is not None:
+        return got
     if isinstance(x, Mapping) and "up_to" in x and len(x) == 1:
-        lim = x["up_to"]
-        return (None if lim == "all" else number(g, lim, ctx)), True
+        return number(g, x["up_to"], ctx), True
     return number(g, x, ctx), False
 
 
