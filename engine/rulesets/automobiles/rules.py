@@ -121,7 +121,8 @@ class Ruleset:
     wear: int = field(default=-1, compare=False)
     with_effect: tuple[int, ...] = field(default=(), compare=False)  # kinds whose card does something
     for_sale: tuple[tuple[int, int], ...] = field(default=(), compare=False)  # (kind, cost) buyable
-    memo: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)  # effects.kind_filter
+    # effects.py: kind filters by id(spec), cube-choice options and texts by ("cubes", ...) keys
+    memo: dict[int | tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "with_effect", tuple(k.index for k in self.kinds if k.effect))
