@@ -62,13 +62,13 @@ def test_the_shortcuts_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     frames: list[tuple[str, Any]] = []
     orig_move, orig_cubes = fx.Move.__init__, fx.Cubes.__init__
 
-    def move(self: Any, spec: Any, ctx: Any, g: Any, drive: bool) -> None:
+    def move(self: Any, spec: Any, ctx: Any, g: Any, *args: Any, **kw: Any) -> None:
         frames.append(("move", g.rules.kinds[ctx.played].role if ctx.played is not None else None))
-        orig_move(self, spec, ctx, g, drive)
+        orig_move(self, spec, ctx, g, *args, **kw)
 
-    def cubes(self: Any, op: str, spec: Any, ctx: Any, g: Any, plan: Any = None) -> None:
+    def cubes(self: Any, op: str, spec: Any, *args: Any, **kw: Any) -> None:
         frames.append(("cubes", spec["from"]))
-        orig_cubes(self, op, spec, ctx, g, plan)
+        orig_cubes(self, op, spec, *args, **kw)
 
     monkeypatch.setattr(fx.Move, "__init__", move)
     monkeypatch.setattr(fx.Cubes, "__init__", cubes)
