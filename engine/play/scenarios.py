@@ -93,3 +93,80 @@ def check_options_and_result(ex: Any, g: Any, pend: Any, say: Callable[[tuple[An
         say(("grid",), f"grid: expected {ex['grid']}, got {g.grid}")
     if "standings" in ex and g.standings() != ex["standings"]:
         say(("standings",), f"standings: expected {ex['standings']}, got {g.standings()}")
+
+
+def play_decisions(g: Any, decisions: list[Any], src: SourceMap, at: list[Any],
+                   mover: Callable[[Any], str]) -> list[str]:
+    """Apply a scenario's `decisions:` in order (a key, or `{choose, rejected}` for a choice
+    that must be refused, optionally with words of the reason); `at` is kept at the decision
+    being made (path and words, for errors raised meanwhile), `mover(g)` names who decides.
+    The first failure, naming its line, or []."""
+    for i, dec in enumerate(decisions):
+        line = src.value(("decisions", i)).line
+        key, want = (dec, None) if isinstance(dec, str) else (dec["choose"], dec["rejected"])
+        at[:] = [("decisions", i), f"decision {i + 1} {key!r}"]
+        here = f"{g.pending.kind} decision of {mover(g)}" if g.pending else "no decision (the race is over)"
+        r = g.apply(key)
+        if want is None or want is False:
+            if r is not None:
+                return [f"line {line}: decision {i + 1} {key!r} refused at the {here}: {r.message}; "
+                        f"legal: {', '.join(r.legal) or 'none'}"]
+        elif r is None:
+            return [f"line {line}: decision {i + 1} {key!r} was accepted at the {here} but should be refused"]
+        elif isinstance(want, str) and want not in r.message:
+            return [f"line {line}: decision {i + 1} {key!r} refused, but the reason is {r.message!r}, "
+                    f"expected it to say {want!r}"]
+    return []
+
+
+def bot_play(g: Any, ruleset: Any, data: Any, seats: int) -> None:
+    """Let the scenario's `bot:` play every seat to the end (or `bot_decisions` decisions),
+    seeded from its `seed`."""
+    bots = [ruleset.make_bot(data["bot"], data.get("seed", 0) * 100 + i) for i in range(seats)]
+    budget = data.get("bot_decisions", 100_000)
+    while budget > 0 and g.pending is not None:
+        d = g.pending
+        r = g.apply(bots[d.player].choose(g, d))
+        assert r is None, r  # a bot only picks legal options
+        budget -= 1
+
+
+def first_line(problems: list[str]) -> int:
+    """The line number the first "line N: ..." problem names (0 if none does)."""
+    for p in problems:
+        if p.startswith("line "):
+            head = p[5:].split(":", 1)[0]
+            if head.isdigit():
+                return int(head)
+    return 0
+
+
+def _match(event: Any, want: Any) -> bool:
+    return all(k in event and event[k] == v for k, v in want.items())
+
+
+def _show(e: Any) -> str:
+    return "{" + ", ".join(f"{k}: {v}" for k, v in e.items() if k != "t") + "}"
+
+
+def check_events(ex: Any, evs: list[Any], say: Callable[[tuple[Any, ...], str], None]) -> None:
+    """The event expectations every ruleset's scenarios share: `events` (in this order, others
+    between allowed), `no_events` and `events_exactly` (all events of a kind, in order)."""
+    k = 0
+    for j, want in enumerate(ex.get("events", [])):
+        while k < len(evs) and not _match(evs[k], want):
+            k += 1
+        if k == len(evs):
+            same = [_show(e) for e in evs if e.get("ev") == want["ev"]]
+            say(("events", j), f"no event {_show(want)} (in this order); {want['ev']} events: {', '.join(same) or 'none'}")
+            break
+        k += 1
+    for j, want in enumerate(ex.get("no_events", [])):
+        hit = next((e for e in evs if _match(e, want)), None)
+        if hit is not None:
+            say(("no_events", j), f"event {_show(hit)} should not occur")
+    for ev, wants in ex.get("events_exactly", {}).items():
+        got_evs = [e for e in evs if e.get("ev") == ev]
+        if len(got_evs) != len(wants) or not all(_match(e, w) for e, w in zip(got_evs, wants, strict=False)):
+            say(("events_exactly", ev), f"{ev} events: expected {', '.join(_show(w) for w in wants) or 'none'}; "
+                                        f"got {', '.join(_show(e) for e in got_evs) or 'none'}")

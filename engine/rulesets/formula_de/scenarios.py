@@ -21,7 +21,11 @@ from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, loa
 from slipstream.engine.play.scenarios import (
     Report,
     ScenarioResult,
+    bot_play,
+    check_events,
     check_options_and_result,
+    first_line,
+    play_decisions,
     report_pos,
     run_scenario_folder,
 )
@@ -404,10 +408,10 @@ def run_prepared(sc: Prepared) -> ScenarioResult:
     problems: list[str] = []
     at: list[Any] = [("decisions",), "the setup"]  # where the game is: path and words
     try:
-        problems += _play(g, sc, at)
+        problems += play_decisions(g, sc.data.get("decisions", []), sc.src, at, _mover)
         if not problems and "bot" in sc.data:
             at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
-            _bot_play(g, sc)
+            bot_play(g, sc.ruleset, sc.data, len(g.cars))
     except DiceOut as e:
         problems.append(f"line {_line(sc.src, at[0])}: the script ran out of {e.die} rolls "
                         f"during {at[1]} ({_who(g)})")
@@ -417,7 +421,7 @@ def run_prepared(sc: Prepared) -> ScenarioResult:
         if left:
             problems.append(f"line {_line(sc.src, ('dice',))}: scripted rolls never used: "
                             + ", ".join(f"{k} {v}" for k, v in sorted(left.items())))
-    line = _first_line(problems) or report_pos(sc.src)[0]
+    line = first_line(problems) or report_pos(sc.src)[0]
     return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers, line, 1)
 
 
@@ -435,55 +439,8 @@ def _who(g: FormulaDeGame) -> str:
     return f"{g.names[t.car]}'s turn, {t.phase}" if t is not None else "no turn"
 
 
-def _first_line(problems: list[str]) -> int:
-    for p in problems:
-        if p.startswith("line "):
-            head = p[5:].split(":", 1)[0]
-            if head.isdigit():
-                return int(head)
-    return 0
-
-
-def _play(g: FormulaDeGame, sc: Prepared, at: list[Any]) -> list[str]:
-    for i, dec in enumerate(sc.data.get("decisions", [])):
-        line = _line(sc.src, ("decisions", i))
-        key, want = (dec, None) if isinstance(dec, str) else (dec["choose"], dec["rejected"])
-        at[:] = [("decisions", i), f"decision {i + 1} {key!r}"]
-        pend = g.pending
-        here = f"{pend.kind} decision of {_mover(g)}" if pend else "no decision (the race is over)"
-        r = g.apply(key)
-        if want is None or want is False:
-            if r is not None:
-                return [f"line {line}: decision {i + 1} {key!r} refused at the {here}: {r.message}; "
-                        f"legal: {', '.join(r.legal) or 'none'}"]
-        elif r is None:
-            return [f"line {line}: decision {i + 1} {key!r} was accepted at the {here} but should be refused"]
-        elif isinstance(want, str) and want not in r.message:
-            return [f"line {line}: decision {i + 1} {key!r} refused, but the reason is {r.message!r}, "
-                    f"expected it to say {want!r}"]
-    return []
-
-
-def _bot_play(g: FormulaDeGame, sc: Prepared) -> None:
-    bots = [sc.ruleset.make_bot(sc.data["bot"], sc.data.get("seed", 0) * 100 + i) for i in range(len(g.cars))]
-    budget = sc.data.get("bot_decisions", 100_000)
-    while budget > 0 and g.pending is not None:
-        d = g.pending
-        r = g.apply(bots[d.player].choose(g, d))
-        assert r is None, r  # a bot only picks legal options
-        budget -= 1
-
-
-def _match(event: Mapping[str, Any], want: Mapping[str, Any]) -> bool:
-    return all(k in event and event[k] == v for k, v in want.items())
-
-
 def _events(g: FormulaDeGame) -> list[dict[str, Any]]:
     return [e for e in g.log if e.get("t") == "event"]
-
-
-def _show(e: Mapping[str, Any]) -> str:
-    return "{" + ", ".join(f"{k}: {v}" for k, v in e.items() if k != "t") + "}"
 
 
 def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
@@ -528,24 +485,7 @@ def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
             if got_out != want["out"]:
                 say(("cars", i, "out"), f"{who} eliminated: expected {want['out']!r}, got {got_out!r}")
     evs = _events(g)
-    k = 0
-    for j, want in enumerate(ex.get("events", [])):
-        while k < len(evs) and not _match(evs[k], want):
-            k += 1
-        if k == len(evs):
-            same = [_show(e) for e in evs if e.get("ev") == want["ev"]]
-            say(("events", j), f"no event {_show(want)} (in this order); {want['ev']} events: {', '.join(same) or 'none'}")
-            break
-        k += 1
-    for j, want in enumerate(ex.get("no_events", [])):
-        hit = next((e for e in evs if _match(e, want)), None)
-        if hit is not None:
-            say(("no_events", j), f"event {_show(hit)} should not occur")
-    for ev, wants in ex.get("events_exactly", {}).items():
-        got_evs = [e for e in evs if e.get("ev") == ev]
-        if len(got_evs) != len(wants) or not all(_match(e, w) for e, w in zip(got_evs, wants, strict=False)):
-            say(("events_exactly", ev), f"{ev} events: expected {', '.join(_show(w) for w in wants) or 'none'}; "
-                                        f"got {', '.join(_show(e) for e in got_evs) or 'none'}")
+    check_events(ex, evs, say)
     pend = g.pending
     if "pending" in ex:
         w = ex["pending"]
