@@ -40,6 +40,7 @@ from slipstream.engine.tracks.render import FILL
 from slipstream.engine.tracks.track import COLOUR_NAMES, Track
 
 from .canvas import BACKGROUND, band
+from .heatoverlay import colour_at
 from .raceworker import BatchReportData
 
 METRICS = {
@@ -47,19 +48,8 @@ METRICS = {
     "wear": "Wear taken here (per race)",
     "drafting": "Drafting rate of moves ending here",
 }
-# white -> yellow -> orange -> red -> dark red: readable on grey track colours
-SCALE = ("#fffde0", "#ffe066", "#ffa533", "#f0502a", "#a8001a")
+# spaces without data; the colour scale itself is heatoverlay.SCALE (colour_at)
 NO_DATA = QColor("#8a8f98")
-
-
-def scale_colour(f: float) -> QColor:
-    f = max(0.0, min(1.0, f))
-    pos = f * (len(SCALE) - 1)
-    i = min(int(pos), len(SCALE) - 2)
-    a, b = QColor(SCALE[i]), QColor(SCALE[i + 1])
-    t = pos - i
-    return QColor.fromRgbF(a.redF() + (b.redF() - a.redF()) * t, a.greenF() + (b.greenF() - a.greenF()) * t,
-                           a.blueF() + (b.blueF() - a.blueF()) * t)
 
 
 def shade(v: float, top: float, metric: str) -> float:
@@ -93,7 +83,7 @@ def heat_scene(track: Track, heat: Any, metric: str) -> tuple[QGraphicsScene, fl
     for sp in track.spaces:
         v = vals[sp.index] if sp.index < len(vals) else None
         poly = QPolygonF([QPointF(x, y) for x, y in band(d, sp.lane, sp.first, sp.first + sp.length)])
-        item = scene.addPolygon(poly, pen, QBrush(NO_DATA if v is None else scale_colour(shade(v, top, metric))))
+        item = scene.addPolygon(poly, pen, QBrush(NO_DATA if v is None else colour_at(shade(v, top, metric))))
         item.setToolTip(f"space {sp.name} ({COLOUR_NAMES.get(sp.colour, '?')}): "
                         + ("no data" if v is None else f"{v:.3g}"))
         # a chip of the space's own gear colour, to read heat against shade
@@ -117,7 +107,7 @@ def heat_image(track: Track, heat: Any, metric: str, width: int = 900) -> QImage
     img, p = titled_image(scene, f"{METRICS[metric]}, {heat.races} races", width)
     bar = QRectF(10, 26, 220, 12)
     for k in range(220):
-        p.fillRect(QRectF(bar.x() + k, bar.y(), 1.2, bar.height()), scale_colour(k / 219))
+        p.fillRect(QRectF(bar.x() + k, bar.y(), 1.2, bar.height()), colour_at(k / 219))
     p.drawText(QRectF(bar.right() + 8, 22, 300, 20), Qt.AlignmentFlag.AlignLeft,
                "0 … " + (f"{100 * top:.0f}%" if metric == "drafting" else f"{top:.3g} (square-root scale)")
                + ("   grey: fewer than 5 moves" if metric == "drafting" else ""))

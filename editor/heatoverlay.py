@@ -31,7 +31,7 @@ from slipstream.engine.tracks.track import PIT_LANE, Track
 
 from .canvas import BACKGROUND, band
 
-# white -> yellow -> orange -> red -> dark red (the batch report's scale)
+# white -> yellow -> orange -> red -> dark red: readable on grey track colours (heat maps and the batch report)
 SCALE = ("#fffde0", "#ffe066", "#ffa533", "#f0502a", "#a8001a")
 TRACK_FILL = QColor("#c3c7cd")
 Z_HEAT = 10.0  # above the track's own items, below race cars and targets
