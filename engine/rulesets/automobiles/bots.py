@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.play.races import play_out
@@ -20,10 +22,13 @@ from slipstream.engine.rulesets.automobiles.gearplan import GearPlanner
 from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED
 
 
+# Bots are subclassed outside this module (look-ahead, tests): a compiled build of it
+# (engine/core/accel.py) must allow interpreted subclasses.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Bot:
     """The strategy interface: a new bot is one subclass with `choose`."""
 
-    name = "bot"
+    name: ClassVar[str] = "bot"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -37,7 +42,7 @@ class Bot:
 
 
 class RandomBot(Bot):
-    name = "random"
+    name: ClassVar[str] = "random"
 
     def choose(self, game: Game, decision: Decision) -> str:
         return self.rng.choice(decision.options).key
@@ -61,7 +66,7 @@ def _only_role(rules: Any, spec: Any, role: str) -> bool:
     from slipstream.engine.rulesets.automobiles.effects import _kind_filter
 
     allowed = _kind_filter(rules, spec)
-    return bool(allowed) and all(rules.kinds[k].role == role for k in allowed)
+    return allowed is not None and bool(allowed) and all(rules.kinds[k].role == role for k in allowed)
 
 
 def _traits(effect: Any, rules: Any) -> set[str]:
@@ -146,14 +151,15 @@ _OFFERED = frozenset({"c_turn", "c_action", "c_move", "c_drive", "c_shade", "c_r
 _NO_RULES = _Shared(None)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyBot(Bot):
     """Maximise progress net of wear this turn; keep the bag clean; buy fast gears."""
 
-    name = "greedy"
-    WEAR_WEIGHT = 0.3
-    PIT_WEAR = 5
-    CLEANER_VALUE = 5.0
-    MAX_REACH = 4  # steps per gear cube the plan searches at most
+    name: ClassVar[str] = "greedy"
+    WEAR_WEIGHT: ClassVar[float] = 0.3
+    PIT_WEAR: ClassVar[int] = 5
+    CLEANER_VALUE: ClassVar[float] = 5.0
+    MAX_REACH: ClassVar[int] = 4  # steps per gear cube the plan searches at most
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -717,7 +723,7 @@ class GreedyBot(Bot):
         return "yes"
 
     # ------------------------------------------------------------------ buying
-    BUY_MIN = 4.0  # what a cube must be worth (`_buy_value`) for the bot to buy it
+    BUY_MIN: ClassVar[float] = 4.0  # what a cube must be worth (`_buy_value`) for the bot to buy it
 
     def _buy_value(self, g: Game, k: int, owned_wear: int) -> float:
         kind = g.rules.kinds[k]

@@ -178,12 +178,10 @@ class Game:
 
     def copy(self, record: bool = False) -> Game:
         """A cheap independent copy (for bots that look ahead)."""
-        g = object.__new__(Game)
-        g.rules, g.track, g.ix, g.seed, g.seats = self.rules, self.track, self.ix, self.seed, self.seats
-        g.play_option, g.buy_option = self.play_option, self.buy_option
-        g.play_kind, g.buy_kind, g.values = self.play_kind, self.buy_kind, self.values
-        g.decisions = self.decisions
-        g.record = record
+        # a game of no seats and no setup (a few objects), then every field taken from this one
+        # (not object.__new__, which a compiled Game refuses: engine/core/accel.py)
+        g = Game(self.rules, self.track, (), self.seed, record=record, setup=False, drivers=False)
+        g.ix, g.seats = self.ix, self.seats
         g.log = list(self.log) if record else []
         g.decision_count = self.decision_count
         memo: dict[int, Any] = {}
@@ -353,7 +351,8 @@ class Game:
                 self.emit("refill", p=player, n=total)
         if total == 0:
             return None
-        r = self.race.rng._randbelow(total)  # what randrange(total) returns, without its checks
+        # what randrange(total) returns, without its checks
+        r = self.race.rng._randbelow(total)  # type: ignore[attr-defined,unused-ignore]
         for k, n in enumerate(bag):
             if r < n:
                 bag[k] -= 1
@@ -366,7 +365,7 @@ class Game:
         """The End phase's draws: `hand_size` times `draw(player, ACTIVE, end_phase=True)`."""
         z = self.race.players[player].zones
         bag, active = z[BAG], z[ACTIVE]
-        below = self.race.rng._randbelow
+        below = self.race.rng._randbelow  # type: ignore[attr-defined,unused-ignore]
         # the bag's cubes in kind order: the r-th of them is the cube `draw` takes for r
         cubes = [k for k, n in enumerate(bag) if n for _ in range(n)]
         for _ in range(self.rules.hand_size):
