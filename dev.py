@@ -3,17 +3,25 @@
 
     python3 dev.py demo    validate the bundled pack and run a seeded test race
     python3 dev.py test    run the whole test suite (plus ruff, mypy and the import contracts)
-    python3 dev.py setup   only create/refresh the virtual environment
+    python3 dev.py setup   only create/refresh the virtual environment (and the build below)
+    python3 dev.py build   (re)build the compiled accelerator now [--force]
 
-Needs nothing but Python 3.11+ and access to the package index.
+Needs nothing but Python 3.11+ and access to the package index. Each job also builds the
+optional compiled accelerator when its sources changed: the modules in ACCEL compiled with
+mypyc into build/accel/ (about half a minute; engine/core/accel.py loads them only while they
+match the sources). Without a C compiler the build is skipped and everything runs as pure
+Python, only slower; SLIPSTREAM_PURE=1 skips it and turns it off.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import shutil
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
@@ -22,6 +30,15 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".slipstream-installed"
+# The hot modules of 4-greedy Automobiles races (issue 20), compiled together with mypyc. They
+# must stay plainly typed Python: no object.__new__ of their classes, no attributes a class
+# does not set in __init__, and a class subclassed elsewhere needs
+# @mypyc_attr(allow_interpreted_subclasses=True). effects.py and phases.py are not here: tests
+# replace their functions and classes at run time, which compiled code would not see.
+ACCEL = ("engine/rulesets/automobiles/state.py", "engine/rulesets/automobiles/movement.py",
+         "engine/rulesets/automobiles/gearplan.py", "engine/rulesets/automobiles/game.py",
+         "engine/rulesets/automobiles/bots.py")
+ACCEL_DIR = ROOT / "build" / "accel"
 
 
 def run(*cmd: str | Path, check: bool = True) -> int:
@@ -43,8 +60,75 @@ def setup() -> None:
     STAMP.write_text(want)
 
 
+def _pure() -> bool:
+    return os.environ.get("SLIPSTREAM_PURE", "") not in ("", "0")
+
+
+def build(force: bool = False) -> bool:
+    """Compile ACCEL with mypyc into build/accel/ unless that build is current; True if a current
+    build is there afterwards. A failed build leaves pure Python in use and says why."""
+    if _pure():
+        print("compiled accelerator: SLIPSTREAM_PURE is set, not built", flush=True)
+        return False
+    tag = subprocess.run([str(PY), "-c", "from slipstream.engine.core.accel import python_tag as t; "
+                          "print(t())"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    manifest = ACCEL_DIR / "manifest.json"
+    if not force and manifest.is_file():
+        try:
+            data = json.loads(manifest.read_text(encoding="utf-8"))
+            if data.get("python") == tag and all(
+                    hashlib.sha256((ROOT / m["source"]).read_bytes()).hexdigest() == m["sha256"]
+                    for m in data["modules"].values()) and sorted(
+                    m["source"] for m in data["modules"].values()) == sorted(ACCEL):
+                return True
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass  # build again
+    tmp = ROOT / "build" / f"accel-tmp-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    src, lib = tmp / "src", tmp / "lib"
+    # a copy of the engine as the package slipstream.engine (as installed), built in place there
+    shutil.copytree(ROOT / "engine", src / "slipstream" / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    (src / "slipstream" / "__init__.py").write_text("")
+    print(f"compiled accelerator: building {len(ACCEL)} modules with mypyc ...", flush=True)
+    t0 = time.monotonic()
+    done = subprocess.run([str(PY), "-m", "mypyc", "--ignore-missing-imports",
+                           *(f"slipstream/{rel}" for rel in ACCEL)],
+                          cwd=src, capture_output=True, text=True)
+    groups = sorted(src.glob("*__mypyc*"))
+    if done.returncode != 0 or len(groups) != 1:
+        out = (done.stdout + done.stderr).strip().splitlines()
+        print("compiled accelerator: the build failed, pure Python is used:\n  "
+              + "\n  ".join(out[-12:]), flush=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+        return False
+    lib.mkdir()
+    group = groups[0]
+    shutil.move(str(group), lib / group.name)
+    modules = {}
+    for rel in ACCEL:
+        stem = Path(rel).stem
+        folder = Path("slipstream", *Path(rel).parts[:-1])
+        built = sorted((src / folder).glob(f"{stem}.*.so")) + sorted((src / folder).glob(f"{stem}.*.pyd"))
+        (lib / folder).mkdir(parents=True, exist_ok=True)
+        shutil.move(str(built[0]), lib / folder / built[0].name)
+        name = ".".join(folder.parts + (stem,))
+        modules[name] = {"source": rel, "file": (folder / built[0].name).as_posix(),
+                         "sha256": hashlib.sha256((src / "slipstream" / rel).read_bytes()).hexdigest()}
+    (lib / "manifest.json").write_text(json.dumps(
+        {"format": "accel/1", "python": tag, "group": group.name.split(".")[0],
+         "group_file": group.name, "modules": modules}, indent=1, sort_keys=True) + "\n")
+    shutil.rmtree(ACCEL_DIR, ignore_errors=True)
+    lib.rename(ACCEL_DIR)
+    shutil.rmtree(tmp, ignore_errors=True)
+    print(f"compiled accelerator: built in {time.monotonic() - t0:.0f} s into "
+          f"{ACCEL_DIR.relative_to(ROOT)}/", flush=True)
+    return True
+
+
 def demo() -> int:
     setup()
+    build()
     slip = BIN / "slipstream"
     rc = run(slip, "validate", "content/", check=False)
     if rc:
@@ -57,6 +141,7 @@ def demo() -> int:
 
 def test(extra: list[str]) -> int:
     setup()
+    build()
     env_rc = 0
     env_rc |= run(PY, "-m", "ruff", "check", ".", check=False)
     env_rc |= run(PY, "-m", "mypy", "engine", check=False)
@@ -73,7 +158,11 @@ def main(argv: list[str]) -> int:
     cmd, rest = argv[0], argv[1:]
     if cmd == "setup":
         setup()
+        build()
         return 0
+    if cmd == "build":
+        setup()
+        return 0 if build(force="--force" in rest) else 1
     if cmd == "demo":
         return demo()
     if cmd == "test":

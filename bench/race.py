@@ -2,7 +2,7 @@
 """Race speed against a baseline revision, per-decision cost, memory, and every ruleset.
 
     .venv/bin/python bench/race.py [--races N] [--rounds R] [--baseline REV] [--memory] [--more]
-                                   [--no-compare]
+                                   [--no-compare] [--pure]
 
 By default it measures this checkout against the engine at git revision REV (default 54df754,
 the commit before the speed work of issue 20), checked out into a temporary `git worktree`
@@ -17,6 +17,10 @@ first track of its bundled pack (a ruleset without a bundled pack is listed as s
 `--memory` plays a 10,000-race batch (4 greedy bots, first-oval, no logs kept) in this
 process and prints the resident memory after 1,000 and 10,000 races: it should not grow.
 `--more` adds time per race by players and by track length and the speed-up of `--jobs 2`.
+
+This checkout runs with its compiled accelerator when `python3 dev.py build` made a current one
+(engine/core/accel.py; the first lines of the report say which); `--pure` measures it without
+(SLIPSTREAM_PURE=1), so both figures come from one tool.
 
 Figures use CPU time of the measuring process (steadier on a busy machine than wall time,
 but still noisy under load); only ratios of the same run compare.
@@ -33,6 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from slipstream.engine.core.yamlsource import SourceMap
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
@@ -100,9 +105,14 @@ from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
 from slipstream.engine.rulesets.automobiles.racelog import log_lines, replay_lines
 from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_race
 races, root = int(sys.argv[1]), Path(sys.argv[2]).resolve()
+try:  # the compiled accelerator of this side, if it has one (engine/core/accel.py)
+    from slipstream.engine.core.accel import status
+    accel = status().line()
+except ImportError:
+    accel = "no compiled accelerator in this revision"
 pack = base_pack()
 rules = ruleset_from_pack(pack)
-out = {"automobiles": {}, "rulesets": {}}
+out = {"automobiles": {}, "rulesets": {}, "accel": accel}
 for tid, track in sorted(pack.tracks.items()):
     seats = [Seat(f"P{i + 1}", "greedy") for i in range(4)]
     t0 = time.process_time()
@@ -185,13 +195,15 @@ def _shim(root: Path, into: Path) -> Path:
     return into
 
 
-def _measure(path_dir: Path, root: Path, races: int) -> dict[str, dict[str, dict[str, float]]]:
+def _measure(path_dir: Path, root: Path, races: int, pure: bool = False) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(path_dir), "SLIPSTREAM_CACHE_DIR": tempfile.mkdtemp()}
+    if pure:  # this side without its compiled accelerator
+        env["SLIPSTREAM_PURE"] = "1"
     done = subprocess.run([sys.executable, "-c", _WORKER, str(races), str(root)], capture_output=True,
                           text=True, env=env, cwd=path_dir)
     if done.returncode != 0:
         raise SystemExit(f"benchmark worker failed:\n{done.stderr[-2000:]}")
-    result: dict[str, dict[str, dict[str, float]]] = json.loads(done.stdout)
+    result: dict[str, Any] = json.loads(done.stdout)
     return result
 
 
@@ -199,20 +211,23 @@ def _median(values: list[float]) -> float:
     return sorted(values)[len(values) // 2]
 
 
-def compare_with(rev: str, races: int, rounds: int = 3) -> None:
-    """This checkout against the engine at `rev`, alternating `rounds` times (median figures)."""
+def compare_with(rev: str, races: int, rounds: int = 3, pure: bool = False) -> None:
+    """This checkout against the engine at `rev`, alternating `rounds` times (median figures);
+    `pure`: this checkout without its compiled accelerator."""
     here = Path(__file__).resolve().parent.parent
     tmp = Path(tempfile.mkdtemp(prefix="slipstream-bench-"))
     wt = tmp / "baseline"
     try:
         subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", "-q", str(wt), rev], check=True)
         sides = {"baseline": (_shim(wt, tmp / "shim-baseline"), wt), "this": (_shim(here, tmp / "shim-this"), here)}
-        runs: dict[str, list[dict[str, dict[str, dict[str, float]]]]] = {"baseline": [], "this": []}
+        runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "this": []}
         for r in range(rounds):
             for side in (("baseline", "this") if r % 2 == 0 else ("this", "baseline")):
-                runs[side].append(_measure(*sides[side], races))
+                runs[side].append(_measure(*sides[side], races, pure=pure and side == "this"))
         print(f"this checkout against {rev}: {races} races and {max(2, races // 2)} replays a track, "
               f"4 greedy bots, median of {rounds} alternating rounds, per CPU second:")
+        print(f"  this checkout: {runs['this'][0].get('accel')}")
+        print(f"  {rev}: {runs['baseline'][0].get('accel', 'no compiled accelerator in this revision')}")
         print(f"  {'track':<13} {'what':<8} {'baseline':>10} {'this':>10} {'ratio':>7}"
               f" {'µs/decision (baseline → this)':>32}")
         for tid in sorted(runs["this"][0]["automobiles"]):
@@ -258,9 +273,11 @@ def _rss_mib() -> float:
 
 def memory_batch(total: int = 10_000, first: int = 1_000) -> None:
     """Resident memory after `first` races and every `first` races to `total` (no growth per race)."""
+    from slipstream.engine.core.accel import status
     from slipstream.engine.rulesets.automobiles.runner import run_race
 
-    print(f"\nmemory: a {total:,}-race batch (4 greedy bots, first-oval, no logs kept), one process:")
+    print(f"\nmemory: a {total:,}-race batch (4 greedy bots, first-oval, no logs kept), one process;"
+          f" {status().line()}:")
     t0 = time.process_time()
     at_first = 0.0
     for seed in range(total):
@@ -289,10 +306,12 @@ def main() -> None:
     ap.add_argument("--no-compare", action="store_true",
                     help="skip the comparison with the baseline (e.g. with --memory alone)")
     ap.add_argument("--more", action="store_true", help="also players, track length and --jobs 2")
+    ap.add_argument("--pure", action="store_true",
+                    help="measure this checkout without its compiled accelerator (SLIPSTREAM_PURE=1)")
     args = ap.parse_args()
     n = args.races
     if not args.no_compare:
-        compare_with(args.baseline, n, args.rounds)
+        compare_with(args.baseline, n, args.rounds, pure=args.pure)
     if args.memory:
         memory_batch()
     if args.more:

@@ -158,8 +158,10 @@ sys.exit(pytest.main(["-q", "-x", "-p", "no:cacheprovider", *spec_in["tests"]]))
 def run(m: Mutant) -> tuple[Mutant, str, str, float]:
     t0 = time.perf_counter()
     arg = json.dumps({"module": m.module, "edits": m.edits, "tests": TESTS, "tools": str(Path(__file__).parent)})
+    # pure Python (SLIPSTREAM_PURE): a mutated source must be what runs, not the compiled
+    # accelerator built from the unmutated one (engine/core/accel.py)
     proc = subprocess.run([sys.executable, "-c", BOOT, arg], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "SLIPSTREAM_PURE": "1"})
     dt = time.perf_counter() - t0
     if proc.returncode == 99:
         return m, "INVALID", proc.stderr.strip().splitlines()[-1], dt
