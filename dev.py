@@ -33,11 +33,12 @@ STAMP = VENV / ".slipstream-installed"
 # The hot modules of 4-greedy Automobiles races (issue 20), compiled together with mypyc. They
 # must stay plainly typed Python: no object.__new__ of their classes, no attributes a class
 # does not set in __init__, and a class subclassed elsewhere needs
-# @mypyc_attr(allow_interpreted_subclasses=True). effects.py and phases.py are not here: tests
-# replace their functions and classes at run time, which compiled code would not see.
+# @mypyc_attr(allow_interpreted_subclasses=True); a function or class that tests replace at
+# run time is marked so (effects.swappable, effects.PlainClass). docs/engine.md "Speed".
 ACCEL = ("engine/rulesets/automobiles/state.py", "engine/rulesets/automobiles/movement.py",
          "engine/rulesets/automobiles/gearplan.py", "engine/rulesets/automobiles/game.py",
-         "engine/rulesets/automobiles/bots.py")
+         "engine/rulesets/automobiles/bots.py", "engine/rulesets/automobiles/effects.py",
+         "engine/rulesets/automobiles/phases.py")
 ACCEL_DIR = ROOT / "build" / "accel"
 
 

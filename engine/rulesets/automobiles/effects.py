@@ -9,7 +9,9 @@ here knows any particular card, driver or sponsor.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.decisions import Decision, Option, opt
@@ -36,6 +38,24 @@ ZONE_ALIASES: dict[str, tuple[int, ...]] = {
     "owned": (BAG, ACTIVE, USED, DISCARD),
 }
 DEST = {"bag": BAG, "active": ACTIVE, "used": USED, "discard": DISCARD}
+
+
+# A compiled build (engine/core/accel.py) binds calls between functions of one module at build
+# time and makes classes fixed types. Tests replace some of these functions and frame methods
+# at run time (to check that a wrong reading fails its scenarios), so those stay looked up by
+# name, and frames stay plain classes, however the module runs.
+_F = TypeVar("_F")
+
+
+def swappable(fn: _F) -> _F:
+    """Mark a function that is looked up by name at each call, compiled or not."""
+    return fn
+
+
+@mypyc_attr(native_class=False)
+class PlainClass(type):
+    """The metaclass of frames, plans and lane rules: plain Python classes even when compiled
+    (their methods can be replaced, `copy.copy` and `Frame.clone` work on them)."""
 
 
 class EffectError(Exception):
@@ -67,7 +87,7 @@ class Ctx:
         return got
 
 
-class Frame:
+class Frame(metaclass=PlainClass):
     """A step of control on the game's stack. `run` acts and returns a decision or None."""
 
     __slots__ = ()
@@ -132,6 +152,7 @@ class EffectList(Frame):
 _MAPPINGS = (dict, Mapping)  # built once (`dict | Mapping` would build a union per call)
 
 
+@swappable
 def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
     """Push an effect list to run next. A list of one primitive starts it now: what the list's
     frame would do when it ran next (the played cube of a gear or the Wear card)."""
@@ -368,7 +389,7 @@ def static_count(x: Any) -> tuple[int | None, bool] | None:
     return None
 
 
-class MovePlan:
+class MovePlan(metaclass=PlainClass):
     """The parts of a `move` / `drive` spec that need no game state, read once per spec."""
 
     __slots__ = ("spaces", "count", "colours", "cols", "fixed_cols", "gear", "same", "lanes", "as_",
@@ -391,7 +412,7 @@ class MovePlan:
             self.same or self.lanes or self.as_) and set(spec) <= {"spaces", "colours", "gear"}
 
 
-class CubesPlan:
+class CubesPlan(metaclass=PlainClass):
     """The parts of a `remove` / `move_cubes` / `select` spec that need no game state."""
 
     __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple")
@@ -415,6 +436,7 @@ _PLANS: dict[str, dict[int, tuple[Any, Any]]] = {
     "move": {}, "remove": {}, "move_cubes": {}, "select": {}}
 
 
+@swappable
 def plan_of(op: str, spec: Mapping[str, Any]) -> Any:
     """The plan of a move (`op` "move") or cube spec, read once for a spec of pack data (a
     frozen mapping: it cannot change), held by its identity; read afresh for any other."""
@@ -431,7 +453,7 @@ def plan_of(op: str, spec: Mapping[str, Any]) -> Any:
 
 
 def gear_of(g: Game, kinds: Sequence[int]) -> list[int]:
-    return [g.rules.kinds[k].gear for k in kinds if g.rules.kinds[k].gear is not None]
+    return [gear for k in kinds if (gear := g.rules.kinds[k].gear) is not None]
 
 
 def colours(g: Game, spec: Any, ctx: Ctx) -> set[int] | None:
@@ -1134,7 +1156,7 @@ class Others(Frame):
             return None
         if self.order == "position":
             pos = g.positions(False)
-            return min(left, key=lambda i: pos[i])
+            return min(left, key=pos.__getitem__)
         order = g.race.order
         me_at = order.index(self.ctx.me) if self.ctx.me in order else 0
         ring = order[me_at + 1:] + order[:me_at]
@@ -1281,7 +1303,7 @@ def push_later(g: Game, me: int, at: str) -> bool:
     if not due:
         return False
     mem.later = [x for x in mem.later if x[0] != at]
-    for _at, key, eff in reversed(due):  # the stack runs the last pushed first
+    for _at, key, eff in due[::-1]:  # the stack runs the last pushed first
         g.stack.append(EffectList(eff, Ctx(me, None, key)))
     return True
 
@@ -1296,6 +1318,7 @@ def schedule_later(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
     memory(g, ctx.me).later.append((arg["at"], arg["key"], arg["effect"]))
 
 
+@swappable
 def add_race_counter(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
     c = memory(g, ctx.me).counters
     c[arg["name"]] = c.get(arg["name"], 0) + number(g, arg.get("by", 1), ctx)
@@ -1322,6 +1345,7 @@ def p_clear_flag(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
             t.extra["flags"].discard((ctx.me, arg["name"]))
 
 
+@swappable
 def has_flag(g: Game, me: int, name: str, lasts: str | None) -> bool:
     if lasts in (None, "race"):
         mem = g.race.players[me].memory
@@ -1504,6 +1528,7 @@ def moved_number(g: Game, arg: Any, ctx: Ctx) -> int:
     return got[MOVED.index(what)] if got else 0
 
 
+@swappable
 def turn_stat_more(g: Game, arg: str, ctx: Ctx) -> int:
     t = g.race.turn
     me = ctx.me
@@ -1536,6 +1561,7 @@ def divide_number(g: Game, arg: Mapping[str, Any], ctx: Ctx, them: int | None) -
     return left // by
 
 
+@swappable
 def distinct_kinds_number(g: Game, arg: Mapping[str, Any], ctx: Ctx, them: int | None) -> int:
     """`{distinct_kinds: FILTER}` with kind filters or `among` (the plain zone form stays in
     `number`)."""
@@ -1576,6 +1602,7 @@ CONDITION_FORMS: dict[str, Any] = {
 # ---------------------------------------------------------------------------------------------
 
 
+@swappable
 def money_number(g: Game, what: str, ctx: Ctx) -> int:
     """`{money: available}` / `{money: spent}`: this turn's money of `me` (0 when not on turn)."""
     t = g.race.turn
@@ -1599,6 +1626,7 @@ def p_pay(g: Game, arg: Any, ctx: Ctx) -> None:
     g.emit("pay", p=ctx.me, n=max(0, n))
 
 
+@swappable
 def modify_buy(g: Game, t: Any, arg: Mapping[str, Any], ctx: Ctx) -> None:
     """`modify_turn.prices` (changes add up) and `modify_turn.buy_limit` (the smaller wins)."""
     for ch in arg.get("prices", ()):
@@ -1616,7 +1644,7 @@ def modify_buy(g: Game, t: Any, arg: Mapping[str, Any], ctx: Ctx) -> None:
         t.buy_limit = n if t.buy_limit is None else min(t.buy_limit, n)
 
 
-class LaneRule:
+class LaneRule(metaclass=PlainClass):
     """`straight`, `lanes` and `lane_change` of a move or drive: which steps may change lane."""
 
     __slots__ = ("straight", "lanes", "at_most")
@@ -1654,6 +1682,7 @@ def lane_rule(g: Game, spec: Mapping[str, Any], ctx: Ctx) -> LaneRule | None:
 ADJACENT = {"ahead_adjacent": "ahead", "beside": "beside", "behind_adjacent": "behind"}
 
 
+@swappable
 def adjacent_others(g: Game, me: int, who: str) -> list[int]:
     """Other players whose car is directly ahead of, beside or directly behind `me`'s car: the
     geometry of `{car: ...}` (`cars_near`), for `others: {who: ahead_adjacent | ...}`."""

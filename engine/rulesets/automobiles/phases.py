@@ -16,6 +16,7 @@ from slipstream.engine.rulesets.automobiles.effects import (
     Frame,
     push_effects,
     push_later,
+    swappable,
     turn_start,
 )
 from slipstream.engine.rulesets.automobiles.state import (
@@ -408,6 +409,7 @@ class BuyPhase(Frame):
         g.gain(me, k, 1, "buy")
 
 
+@swappable
 def buy_price(g: Game, t: TurnState, k: int) -> int:
     """This turn's Buy-phase price of kind k: its cost changed by `modify_turn.prices`, never
     below 0."""
