@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from slipstream.engine.core import accel
 from slipstream.engine.core import diagnostics as dg
 
 FORMATS = ["text", "json", "github"]
@@ -69,7 +70,8 @@ def _emit(diags: list[dg.Diagnostic], fmt: str, files: int | None = None) -> int
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="slipstream")
+@click.version_option(package_name="slipstream",
+                      message=f"%(prog)s, version %(version)s\n{accel.status().line()}")
 def main() -> None:
     """Slipstream: tracks, content packs and test races for racing board games.
 

@@ -139,3 +139,14 @@ def test_a_build_for_another_python_or_a_broken_one_is_not_used(tmp_path: Path,
 
     manifest.unlink()
     assert accel.read(build, engine)[0].state == "absent"
+
+
+def test_version_says_whether_the_accelerator_is_in_use() -> None:
+    from click.testing import CliRunner
+
+    from slipstream.cli.main import main
+
+    out = CliRunner().invoke(main, ["--version"])
+    assert out.exit_code == 0
+    assert out.output.splitlines()[1] == accel.status().line()
+    assert out.output.splitlines()[1].startswith("compiled accelerator: ")
