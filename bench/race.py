@@ -9,7 +9,8 @@ the commit before the speed work of issue 20), checked out into a temporary `git
 and imported from there, each side in a fresh process, alternating R rounds (median of each):
 on both bundled Automobiles tracks, races per CPU second of 4 greedy bots and replays per CPU
 second of those races' logs (`replay_lines`, which checks every line), the same seeds on both
-sides, with the ratio this/baseline (1.0 = as fast) and the cost per decision (µs, bot
+sides (each side first plays one race on another seed, untimed, so that the tables built once
+per track and ruleset are there on both), with the ratio this/baseline (1.0 = as fast) and the cost per decision (µs, bot
 included for races). The `engine` row is the engine's part of those races: their time outside
 the bots' `choose` (wall-clock share of the CPU time), per decision, and its speed-up. Then every ruleset of the registry: its races per CPU second on the
 first track of its bundled pack (a ruleset without a bundled pack is listed as such).
@@ -115,6 +116,10 @@ rules = ruleset_from_pack(pack)
 out = {"automobiles": {}, "rulesets": {}, "accel": accel}
 for tid, track in sorted(pack.tracks.items()):
     seats = [Seat(f"P{i + 1}", "greedy") for i in range(4)]
+    # one race first, on a seed outside the measured ones: the per-track and per-ruleset tables
+    # are built before the clock starts, on both sides alike
+    warm = Game(rules, track, seats, seed=10**6, record=False)
+    play_out(warm, [GreedyBot(10**7 + i) for i in range(4)])
     t0 = time.process_time()
     decisions = 0
     in_bots = wall = 0.0  # wall time inside the bots' `choose`, and in all: the rest is the engine's
