@@ -71,19 +71,20 @@ def build(force: bool = False) -> bool:
     if _pure():
         print("compiled accelerator: SLIPSTREAM_PURE is set, not built", flush=True)
         return False
-    tag = subprocess.run([str(PY), "-c", "from slipstream.engine.core.accel import python_tag as t; "
-                          "print(t())"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    manifest = ACCEL_DIR / "manifest.json"
-    if not force and manifest.is_file():
-        try:
-            data = json.loads(manifest.read_text(encoding="utf-8"))
-            if data.get("python") == tag and all(
-                    hashlib.sha256((ROOT / m["source"]).read_bytes()).hexdigest() == m["sha256"]
-                    for m in data["modules"].values()) and sorted(
-                    m["source"] for m in data["modules"].values()) == sorted(ACCEL):
-                return True
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            pass  # build again
+    # what the loader would say of the build there (engine/core/accel.py decides what is current)
+    probe = subprocess.run([str(PY), "-c", "import json; from slipstream.engine.core import accel; "
+                            "st = accel.read()[0]; print(json.dumps([accel.python_tag(), st.state, "
+                            "list(st.modules)]))"], cwd=ROOT, capture_output=True, text=True)
+    try:
+        tag, state, modules = json.loads(probe.stdout)
+    except ValueError:
+        print(f"compiled accelerator: not built, the engine does not import:\n{probe.stderr[-2000:]}")
+        return False
+    wanted = sorted("slipstream." + rel[:-3].replace("/", ".") for rel in ACCEL)
+    if not force and state == "on" and modules == wanted:
+        print(f"compiled accelerator: up to date ({len(modules)} modules in "
+              f"{ACCEL_DIR.relative_to(ROOT)}/)", flush=True)
+        return True
     tmp = ROOT / "build" / f"accel-tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     src, lib = tmp / "src", tmp / "lib"
