@@ -99,7 +99,7 @@ class _Shared:
     the same options (`_memo_key`)."""
 
     __slots__ = ("rules", "traits", "list_traits", "ranks", "cube_keys", "acts", "values", "picks",
-                 "removals")
+                 "removals", "plays")
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules
@@ -112,12 +112,16 @@ class _Shared:
         self.values: dict[Any, tuple[dict[str, tuple[float, ...]], dict[Any, Any]]] = {}
         self.picks: dict[Any, Any] = {}  # move-cubes choices by options
         self.removals: dict[Any, Any] = {}  # what the remove choice reads by options
+        # id of an Action decision's options -> (them, `_hand_plays` of the hands offering them)
+        self.plays: dict[int, tuple[Any, tuple[str | None, str | None, str | None]]] = {}
 
 
 def _memo_key(d: Decision) -> tuple[int, ...]:
     """A decision's options by identity (the engine makes an option once per key and text), as
     the key of a choice that depends only on them. The memo keeps the options themselves next
-    to what it stores (so their ids stay theirs) and starts over past `_MEMO_MAX` entries."""
+    to what it stores (so their ids stay theirs) and starts over past `_MEMO_MAX` entries.
+    Where the engine reuses an options tuple, the memo also keeps the choice under the id of
+    the tuple (an int key, so never equal to a key of this kind), looked up first."""
     return tuple(map(id, d.options))
 
 
@@ -164,7 +168,10 @@ class GreedyBot(Bot):
         self._plan: list[tuple[int, str]] = []
         self._dispatch: dict[str, Callable[[Game, Decision], str]] = {}
         self._ranks: dict[str, float] = {}
-        self._plan_key: tuple[Any, ...] = ()
+        # the turn, placement count and hand at which `_plan` goes on (`_next_gear`)
+        self._plan_turn = -1
+        self._plan_placed = -1
+        self._plan_hand: list[int] = []
         self._planner: GearPlanner | None = None
         self._acts: tuple[Any, ...] | None = None
         self._cube_keys: dict[str, tuple[float, int]] = {}  # key -> (rank, class) (`_move_cubes`)
@@ -172,13 +179,14 @@ class GreedyBot(Bot):
         self._buys: dict[Any, Any] = {}  # Buy choices by options (`_memo_key`)
         self._picks: dict[Any, Any] = {}
         self._removals: dict[Any, Any] = {}
+        self._plays: dict[int, tuple[Any, tuple[str | None, str | None, str | None]]] = {}
 
     def reset(self, seed: int) -> None:
         """Start afresh with a new generator (a playout bot of the look-ahead reuses one)."""
         self.rng.seed(seed)
         self._target = None
         self._plan = []
-        self._plan_key = ()
+        self._plan_turn = -1
 
     def _bind(self, rules: Any) -> _Shared:
         """Read the tables of `rules` from now on (shared by the greedy bots of that ruleset,
@@ -192,6 +200,7 @@ class GreedyBot(Bot):
             self._picks, self._removals = sh.picks, sh.removals
         else:
             self._ranks, self._cube_keys, self._picks, self._removals = {}, {}, {}, {}
+        self._plays = sh.plays if cls._kinds_of is GreedyBot._kinds_of else {}
         if cls._buy_value is GreedyBot._buy_value and cls._values_of is GreedyBot._values_of:
             self._values, self._buys = sh.values.setdefault((self.CLEANER_VALUE, self.BUY_MIN), ({}, {}))
         else:
@@ -276,11 +285,20 @@ class GreedyBot(Bot):
             acts = self._kind_table(g)
         p = g.race.players[d.player]
         z = p.zones[ACTIVE]
-        hand = tuple(z)
         if acts[6]:
-            got = acts[10].get(hand)
-            if got is None:
-                got = self._hand_plays(acts, z)
+            # by the options tuple first: they are the kinds in hand that `_hand_plays` reads
+            opts = d.options
+            plays = self._plays
+            hit = plays.get(id(opts))
+            if hit is not None and hit[0] is opts:
+                got = hit[1]
+            else:
+                got = acts[10].get(tuple(z))
+                if got is None:
+                    got = self._hand_plays(acts, z)
+                if len(plays) >= _MEMO_MAX:
+                    plays.clear()
+                plays[id(opts)] = (opts, got)
             near, far, mover = got
             # 1. wear to the discard pile, then cleaners (they can remove it), non-moving actions
             if near is not None:
@@ -292,7 +310,7 @@ class GreedyBot(Bot):
             if far is not None:
                 return far
             # 2. gear cubes along the best plan (kept while the turn goes as planned)
-            kind = self._next_gear(g, d, z, hand)
+            kind = self._next_gear(g, d, z)
             if kind >= 0:
                 return acts[2][kind] if acts[7][kind] else d.options[0].key
             # 3. moving action cards extend the route
@@ -317,7 +335,7 @@ class GreedyBot(Bot):
                     keys = {o.key for o in d.options}
                 if key in keys:
                     return key
-        kind = self._next_gear(g, d, z, hand)
+        kind = self._next_gear(g, d, z)
         if kind >= 0:
             if keys is None:
                 keys = {o.key for o in d.options}
@@ -358,13 +376,15 @@ class GreedyBot(Bot):
         got = hands[tuple(z)] = (near, far, mover)
         return got
 
-    def _next_gear(self, g: Game, d: Decision, z: list[int], hand: tuple[int, ...]) -> int:
+    def _next_gear(self, g: Game, d: Decision, z: list[int]) -> int:
         """2. The gear kind to play next along the best plan (kept while the turn goes as
-        planned), or -1; its target cell is kept for the move decision."""
+        planned: the same turn, one placement more and the hand `z` less that cube), or -1;
+        its target cell is kept for the move decision."""
         race = g.race
         t = race.turn
         placed = len(t.placements) if t else 0
-        if self._plan and self._plan_key == (race.turns_taken, placed, hand):
+        if self._plan and self._plan_placed == placed and self._plan_turn == race.turns_taken \
+                and self._plan_hand == z:
             plan = self._plan
         else:
             plan = self.plan(g, d.player)
@@ -372,10 +392,12 @@ class GreedyBot(Bot):
             return -1
         kind, target = plan[0]
         self._target = target
-        after = list(z)
+        after = z.copy()
         after[kind] -= 1
         self._plan = plan[1:]
-        self._plan_key = (race.turns_taken, placed + 1, tuple(after))
+        self._plan_turn = race.turns_taken
+        self._plan_placed = placed + 1
+        self._plan_hand = after
         return kind
 
     @staticmethod
@@ -521,10 +543,16 @@ class GreedyBot(Bot):
     def c_remove(self, g: Game, d: Decision) -> str:
         # the first wear; else with "stop" offered, the slowest gear while more than five are
         # owned, or "stop"; else the lowest rank, ties to the first
-        mk = _memo_key(d)
-        got = self._removals.get(mk)
-        if got is None:
-            got = self._removal(g, d, mk)
+        opts = d.options
+        got = self._removals.get(id(opts))  # the same options tuple (the engine keeps them)
+        if got is None or got[0] is not opts:
+            mk = _memo_key(d)
+            got = self._removals.get(mk)
+            if got is None:
+                got = self._removal(g, d, mk)
+            if len(self._removals) >= _MEMO_MAX:
+                self._removals.clear()
+            got = self._removals[id(opts)] = (opts, got[1])
         wear, stop, white, low = got[1]
         if wear is not None:
             return wear
@@ -605,12 +633,20 @@ class GreedyBot(Bot):
         return out
 
     def c_move_cubes(self, g: Game, d: Decision) -> str:
+        opts = d.options
+        picks = self._picks
+        got = picks.get(id(opts))  # the same options tuple (the engine keeps them)
+        if got is not None and got[0] is opts:
+            return got[1]
         mk = _memo_key(d)
-        got = self._picks.get(mk)
+        got = picks.get(mk)
         if got is None:
-            if len(self._picks) >= _MEMO_MAX:
-                self._picks.clear()
-            got = self._picks[mk] = (d.options, self._move_cubes(g, d))
+            if len(picks) >= _MEMO_MAX:
+                picks.clear()
+            got = picks[mk] = (opts, self._move_cubes(g, d))
+        if len(picks) >= _MEMO_MAX:
+            picks.clear()
+        got = picks[id(opts)] = (opts, got[1])
         return got[1]
 
     def _move_cubes(self, g: Game, d: Decision) -> str:

@@ -42,7 +42,7 @@ Spaces = tuple[tuple[tuple[int, int], ...], ...]
 Steps = tuple[tuple[tuple[int, int], ...], frozenset[int], Spaces]
 
 Held = dict[int, tuple[tuple[int, int, int, int], ...]]  # cubes left -> the gear kinds held
-Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[tuple[str, int], frozenset[int]],
+Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[str, dict[int, frozenset[int]]],
                dict[tuple[tuple[int, int, int, int], ...], Held]]
 _TABLES: dict[int, Tables] = {}  # by id of the track index
 _COUNTS: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], int]] = {}  # by gear kinds and bits
@@ -74,7 +74,7 @@ class GearPlanner:
     """The search's tables for one ruleset and track, and its memo for one context."""
 
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
-                 "context", "reach", "results", "memo", "counts", "span", "best", "leaf", "_reset")
+                 "context", "reach", "results", "memo", "moves", "counts", "span", "best", "leaf", "_reset")
 
     def __init__(self, rules: Ruleset, ix: TrackIndex, wear_weight: float, bits: int = 4) -> None:
         self.rules = rules
@@ -95,7 +95,8 @@ class GearPlanner:
         # shared by the planners of these gear kinds
         self.counts = _COUNTS.setdefault((self.kinds, bits), {})
         self.span = (min(self.kinds), max(self.kinds) + 1) if self.kinds else (0, 0)
-        self.memo: dict[int, tuple[float, Any]] = {}
+        self.memo: dict[int, float] = {}  # node key -> its best score
+        self.moves: dict[int, tuple[int, int, int]] = {}  # node key -> its first move
         opts = rules.options
         # the table gives the engine's step targets when a car blocks exactly its own segment
         # and each space offers its front-most free segment; otherwise `step_targets` is asked
@@ -107,6 +108,7 @@ class GearPlanner:
         mask = (1 << bits) - 1
         kinds = [(i, bits * i, 1 << (bits * i), sh * ncodes) for i, sh in enumerate(shades)]
         memo = self.memo
+        moves = self.moves
         results = self.results
         # cubes left -> the gear kinds held (shared by the planners of this track and kinds)
         present = held.setdefault(tuple(kinds), {})
@@ -119,6 +121,7 @@ class GearPlanner:
 
         def reset(new_occ: dict[tuple[int, int], int], new_reach: int) -> None:
             memo.clear()
+            moves.clear()
             results.clear()
             slow.clear()
             dcache.clear()
@@ -131,11 +134,13 @@ class GearPlanner:
 
         drafting = opts.drafting
 
+        draft_of = draft_at.setdefault(drafting, {})  # cell code -> its drafting cells
+
         def draft_test(c: int) -> bool:
             """`movement.drafts` of a car at c among the other cars (by its cells)."""
-            cells = draft_at.get((drafting, c))
+            cells = draft_of.get(c)
             if cells is None:
-                cells = draft_at[drafting, c] = frozenset(
+                cells = draft_of[c] = frozenset(
                     s * width + ln + 1 for ln, s in draft_cells(ix, opts, c % width - 1, c // width))
             return not free(cells)
 
@@ -176,7 +181,10 @@ class GearPlanner:
             return tg
 
         def node(key: int, c: int, cnt: int, darkest: int) -> float:
-            """The best score from cell c with the cubes `cnt` left (memoised under `key`)."""
+            """The best score from cell c with the cubes `cnt` left (memoised under `key`: its
+            score in `memo`, its first move (gear index, cell, key of the node it leads to) in
+            `moves` unless standing still is best). The last cube's targets are scored here, as
+            the node of a cell with no cube left would score them, without a node of their own."""
             top = wear_leaf[darkest]  # standing at c (no wear when c drafts)
             if top:
                 dr = dcache.get(c)
@@ -184,7 +192,7 @@ class GearPlanner:
                     dr = dcache[c] = draft_test(c)
                 if dr:
                     top = 0.0
-            move: Any = None
+            move: tuple[int, int, int] | None = None
             dk = darker[darkest]
             r = reach[0]
             ks = present.get(cnt)
@@ -193,17 +201,31 @@ class GearPlanner:
             for i, _sh, unit, skey0 in ks:
                 rest = cnt - unit
                 d2 = dk[i]
-                base = rest * ncodes
+                base = rest * ncodes * dark + d2  # the key of (c2, rest, d2) is base + c2 * dark
                 if r == 1:
                     e = static.get(skey0 + c)
                     tg = e[0] if e is not None and fast and free(e[1]) else targets(c, i)
+                    if rest:
+                        for c2, a2 in tg:
+                            ck = base + c2 * dark
+                            got = memo.get(ck)
+                            sc = (node(ck, c2, rest, d2) if got is None else got) + a2
+                            if sc > top:
+                                top = sc
+                                move = (i, c2, ck)
+                        continue
+                    v0 = wear_leaf[d2]  # the last cube: a leaf at each target
                     for c2, a2 in tg:
-                        ck = (base + c2) * dark + d2
-                        got = memo.get(ck)
-                        sc = (node(ck, c2, rest, d2) if got is None else got[0]) + a2
+                        if v0:
+                            dr = dcache.get(c2)
+                            if dr is None:
+                                dr = dcache[c2] = draft_test(c2)
+                            sc = (0.0 if dr else v0) + a2
+                        else:
+                            sc = v0 + a2
                         if sc > top:
                             top = sc
-                            move = (i, c2, ck)
+                            move = (i, c2, base + c2 * dark)
                     continue
                 frontier = [(c, 0)]
                 for _step in range(r):
@@ -213,19 +235,21 @@ class GearPlanner:
                             nxt.append((c2, a + da))
                     frontier = nxt
                     for c2, a2 in frontier:
-                        ck = (base + c2) * dark + d2
+                        ck = base + c2 * dark
                         got = memo.get(ck)
-                        sc = (node(ck, c2, rest, d2) if got is None else got[0]) + a2
+                        sc = (node(ck, c2, rest, d2) if got is None else got) + a2
                         if sc > top:
                             top = sc
                             move = (i, c2, ck)
-            memo[key] = (top, move)
+            memo[key] = top
+            if move is not None:
+                moves[key] = move
             return top
 
         def best(c: int, cnt: int, darkest: int) -> float:
             key = (cnt * ncodes + c) * dark + darkest
             got = memo.get(key)
-            return node(key, c, cnt, darkest) if got is None else got[0]
+            return node(key, c, cnt, darkest) if got is None else got
 
         self.best = best
         self.leaf = leaf
@@ -287,11 +311,11 @@ class GearPlanner:
         score = self.best(h, cnt0, darkest0)
         if not score > self.leaf(h, darkest0):
             return []
-        memo = self.memo
+        moves = self.moves
         path: list[Move] = []
-        move = memo[root][1]
+        move = moves.get(root)
         while move is not None:
             i, c2, child = move
             path.append((self.kinds[i], self.key_of(c2)))
-            move = memo[child][1]
+            move = moves.get(child)
         return path
