@@ -99,7 +99,7 @@ class _Shared:
     the same options (`_memo_key`)."""
 
     __slots__ = ("rules", "traits", "list_traits", "ranks", "cube_keys", "acts", "values", "picks",
-                 "removals", "plays")
+                 "removals")
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules
@@ -112,8 +112,6 @@ class _Shared:
         self.values: dict[Any, tuple[dict[str, tuple[float, ...]], dict[Any, Any]]] = {}
         self.picks: dict[Any, Any] = {}  # move-cubes choices by options
         self.removals: dict[Any, Any] = {}  # what the remove choice reads by options
-        # id of an Action decision's options -> (them, `_hand_plays` of the hands offering them)
-        self.plays: dict[int, tuple[Any, tuple[str | None, str | None, str | None]]] = {}
 
 
 def _memo_key(d: Decision) -> tuple[int, ...]:
@@ -179,7 +177,6 @@ class GreedyBot(Bot):
         self._buys: dict[Any, Any] = {}  # Buy choices by options (`_memo_key`)
         self._picks: dict[Any, Any] = {}
         self._removals: dict[Any, Any] = {}
-        self._plays: dict[int, tuple[Any, tuple[str | None, str | None, str | None]]] = {}
 
     def reset(self, seed: int) -> None:
         """Start afresh with a new generator (a playout bot of the look-ahead reuses one)."""
@@ -200,7 +197,6 @@ class GreedyBot(Bot):
             self._picks, self._removals = sh.picks, sh.removals
         else:
             self._ranks, self._cube_keys, self._picks, self._removals = {}, {}, {}, {}
-        self._plays = sh.plays if cls._kinds_of is GreedyBot._kinds_of else {}
         if cls._buy_value is GreedyBot._buy_value and cls._values_of is GreedyBot._values_of:
             self._values, self._buys = sh.values.setdefault((self.CLEANER_VALUE, self.BUY_MIN), ({}, {}))
         else:
@@ -286,19 +282,9 @@ class GreedyBot(Bot):
         p = g.race.players[d.player]
         z = p.zones[ACTIVE]
         if acts[6]:
-            # by the options tuple first: they are the kinds in hand that `_hand_plays` reads
-            opts = d.options
-            plays = self._plays
-            hit = plays.get(id(opts))
-            if hit is not None and hit[0] is opts:
-                got = hit[1]
-            else:
-                got = acts[10].get(tuple(z))
-                if got is None:
-                    got = self._hand_plays(acts, z)
-                if len(plays) >= _MEMO_MAX:
-                    plays.clear()
-                plays[id(opts)] = (opts, got)
+            got = acts[10].get(tuple(z))
+            if got is None:
+                got = self._hand_plays(acts, z)
             near, far, mover = got
             # 1. wear to the discard pile, then cleaners (they can remove it), non-moving actions
             if near is not None:

@@ -74,7 +74,8 @@ class GearPlanner:
     """The search's tables for one ruleset and track, and its memo for one context."""
 
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
-                 "context", "reach", "results", "memo", "moves", "counts", "span", "best", "leaf", "_reset")
+                 "context", "reach", "results", "memo", "counts", "span", "fast", "node", "best", "leaf",
+                 "_reset")
 
     def __init__(self, rules: Ruleset, ix: TrackIndex, wear_weight: float, bits: int = 4) -> None:
         self.rules = rules
@@ -95,12 +96,11 @@ class GearPlanner:
         # shared by the planners of these gear kinds
         self.counts = _COUNTS.setdefault((self.kinds, bits), {})
         self.span = (min(self.kinds), max(self.kinds) + 1) if self.kinds else (0, 0)
-        self.memo: dict[int, float] = {}  # node key -> its best score
-        self.moves: dict[int, tuple[int, int, int]] = {}  # node key -> its first move
+        self.memo: dict[int, tuple[float, Any]] = {}
         opts = rules.options
         # the table gives the engine's step targets when a car blocks exactly its own segment
         # and each space offers its front-most free segment; otherwise `step_targets` is asked
-        fast = opts.occupancy == "segment" and not opts.weaving
+        self.fast = fast = opts.occupancy == "segment" and not opts.weaving
         # -(weight × wear) of each darkest colour, as the search scores it (0.0 = no wear)
         wear_leaf = [0 - wear_weight * rules.wear_by_gear.get(c, 0) if c else 0.0
                      for c in range(dark)]
@@ -108,50 +108,51 @@ class GearPlanner:
         mask = (1 << bits) - 1
         kinds = [(i, bits * i, 1 << (bits * i), sh * ncodes) for i, sh in enumerate(shades)]
         memo = self.memo
-        moves = self.moves
         results = self.results
         # cubes left -> the gear kinds held (shared by the planners of this track and kinds)
         present = held.setdefault(tuple(kinds), {})
         slow: dict[int, tuple[tuple[int, int], ...]] = {}  # targets of this context off the table
-        dcache: dict[int, bool] = {}
         occ: dict[tuple[int, int], int] = {}
         occ_codes: set[int] = set()
         free = occ_codes.isdisjoint
         reach = [1]
 
-        def reset(new_occ: dict[tuple[int, int], int], new_reach: int) -> None:
+        def reset(cells: list[tuple[int, int]], new_occ: dict[tuple[int, int], int] | None,
+                  new_reach: int) -> None:
+            """A new context: the other cars at `cells`, and their `movement.occupancy` where
+            `step_targets` reads it (off the fast table; None on it)."""
             memo.clear()
-            moves.clear()
             results.clear()
             slow.clear()
-            dcache.clear()
             occ.clear()
-            occ.update(new_occ)
+            if new_occ is not None:
+                occ.update(new_occ)
             occ_codes.clear()
-            for ln, s in occ:
+            for ln, s in cells:
                 occ_codes.add(s * width + ln + 1)
             reach[0] = new_reach
 
         drafting = opts.drafting
 
-        draft_of = draft_at.setdefault(drafting, {})  # cell code -> its drafting cells
+        draft_of = draft_at.setdefault(drafting, {})  # cell code -> the cells it drafts behind
+
+        def draft_fill(c: int) -> frozenset[int]:
+            """The cells of `movement.draft_cells` at c, as codes (once per track and option)."""
+            cells = draft_of[c] = frozenset(
+                s * width + ln + 1 for ln, s in draft_cells(ix, opts, c % width - 1, c // width))
+            return cells
 
         def draft_test(c: int) -> bool:
             """`movement.drafts` of a car at c among the other cars (by its cells)."""
             cells = draft_of.get(c)
             if cells is None:
-                cells = draft_of[c] = frozenset(
-                    s * width + ln + 1 for ln, s in draft_cells(ix, opts, c % width - 1, c // width))
+                cells = draft_fill(c)
             return not free(cells)
 
         def leaf(c: int, darkest: int) -> float:
             v = wear_leaf[darkest]
-            if v:
-                dr = dcache.get(c)
-                if dr is None:
-                    dr = dcache[c] = draft_test(c)
-                if dr:
-                    return 0.0
+            if v and draft_test(c):
+                return 0.0
             return v
 
         def targets(c: int, i: int) -> tuple[tuple[int, int], ...]:
@@ -181,18 +182,18 @@ class GearPlanner:
             return tg
 
         def node(key: int, c: int, cnt: int, darkest: int) -> float:
-            """The best score from cell c with the cubes `cnt` left (memoised under `key`: its
-            score in `memo`, its first move (gear index, cell, key of the node it leads to) in
-            `moves` unless standing still is best). The last cube's targets are scored here, as
-            the node of a cell with no cube left would score them, without a node of their own."""
+            """The best score from cell c with the cubes `cnt` left (memoised under `key`, with
+            its first move unless standing still is best). The last cube's targets are scored
+            here as a node with no cube left would score them, without a node of their own (the
+            path ends where the memo has no node)."""
             top = wear_leaf[darkest]  # standing at c (no wear when c drafts)
             if top:
-                dr = dcache.get(c)
-                if dr is None:
-                    dr = dcache[c] = draft_test(c)
-                if dr:
+                dc = draft_of.get(c)
+                if dc is None:
+                    dc = draft_fill(c)
+                if not free(dc):
                     top = 0.0
-            move: tuple[int, int, int] | None = None
+            move: Any = None
             dk = darker[darkest]
             r = reach[0]
             ks = present.get(cnt)
@@ -201,31 +202,31 @@ class GearPlanner:
             for i, _sh, unit, skey0 in ks:
                 rest = cnt - unit
                 d2 = dk[i]
-                base = rest * ncodes * dark + d2  # the key of (c2, rest, d2) is base + c2 * dark
+                base = rest * ncodes
                 if r == 1:
                     e = static.get(skey0 + c)
                     tg = e[0] if e is not None and fast and free(e[1]) else targets(c, i)
                     if rest:
                         for c2, a2 in tg:
-                            ck = base + c2 * dark
+                            ck = (base + c2) * dark + d2
                             got = memo.get(ck)
-                            sc = (node(ck, c2, rest, d2) if got is None else got) + a2
+                            sc = (node(ck, c2, rest, d2) if got is None else got[0]) + a2
                             if sc > top:
                                 top = sc
                                 move = (i, c2, ck)
                         continue
-                    v0 = wear_leaf[d2]  # the last cube: a leaf at each target
+                    v0 = wear_leaf[d2]  # the last cube: each target scored as a node with no cube left
                     for c2, a2 in tg:
                         if v0:
-                            dr = dcache.get(c2)
-                            if dr is None:
-                                dr = dcache[c2] = draft_test(c2)
-                            sc = (0.0 if dr else v0) + a2
+                            dc = draft_of.get(c2)
+                            if dc is None:
+                                dc = draft_fill(c2)
+                            sc = (v0 if free(dc) else 0.0) + a2
                         else:
                             sc = v0 + a2
                         if sc > top:
                             top = sc
-                            move = (i, c2, base + c2 * dark)
+                            move = (i, c2, (base + c2) * dark + d2)
                     continue
                 frontier = [(c, 0)]
                 for _step in range(r):
@@ -235,23 +236,22 @@ class GearPlanner:
                             nxt.append((c2, a + da))
                     frontier = nxt
                     for c2, a2 in frontier:
-                        ck = base + c2 * dark
+                        ck = (base + c2) * dark + d2
                         got = memo.get(ck)
-                        sc = (node(ck, c2, rest, d2) if got is None else got) + a2
+                        sc = (node(ck, c2, rest, d2) if got is None else got[0]) + a2
                         if sc > top:
                             top = sc
                             move = (i, c2, ck)
-            memo[key] = top
-            if move is not None:
-                moves[key] = move
+            memo[key] = (top, move)
             return top
 
         def best(c: int, cnt: int, darkest: int) -> float:
             key = (cnt * ncodes + c) * dark + darkest
             got = memo.get(key)
-            return node(key, c, cnt, darkest) if got is None else got
+            return node(key, c, cnt, darkest) if got is None else got[0]
 
         self.best = best
+        self.node = node
         self.leaf = leaf
         self._reset = reset
 
@@ -300,7 +300,7 @@ class GearPlanner:
         if cells != self.context or reach != self.reach:
             self.context = cells
             self.reach = reach
-            self._reset(occupancy(race, me), reach)
+            self._reset(cells, None if self.fast else occupancy(race, me), reach)
         root = (cnt0 * self.ncodes + h) * self.dark + darkest0
         got = self.results.get(root)
         if got is None:
@@ -308,14 +308,16 @@ class GearPlanner:
         return got
 
     def _solve(self, h: int, cnt0: int, darkest0: int, root: int) -> list[Move]:
-        score = self.best(h, cnt0, darkest0)
+        memo = self.memo
+        got = memo.get(root)
+        score = self.node(root, h, cnt0, darkest0) if got is None else got[0]
         if not score > self.leaf(h, darkest0):
             return []
-        moves = self.moves
         path: list[Move] = []
-        move = moves.get(root)
+        move = memo[root][1]
         while move is not None:
             i, c2, child = move
             path.append((self.kinds[i], self.key_of(c2)))
-            move = moves.get(child)
+            got = memo.get(child)
+            move = None if got is None else got[1]
         return path
