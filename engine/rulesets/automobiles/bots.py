@@ -473,10 +473,12 @@ class GreedyBot(Bot):
         return planner.plan_from(race, me, reach, h, cnt0, darkest0)
 
     def c_move(self, g: Game, d: Decision) -> str:
-        keys = d.keys()
-        if self._target and self._target in keys:
-            t, self._target = self._target, None
-            return t
+        t = self._target
+        if t:
+            for o in d.options:
+                if o.key == t:
+                    self._target = None
+                    return t
         return self._furthest(g, d)
 
     def c_drive(self, g: Game, d: Decision) -> str:
