@@ -122,7 +122,9 @@ class _Shared:
 def _memo_key(d: Decision) -> tuple[int, ...]:
     """A decision's options by identity (the engine makes an option once per key and text), as
     the key of a choice that depends only on them. The memo keeps the options themselves next
-    to what it stores (so their ids stay theirs) and starts over past `_MEMO_MAX` entries."""
+    to what it stores (so their ids stay theirs) and starts over past `_MEMO_MAX` entries.
+    Where the engine reuses an options tuple, the memo also keeps the choice under the id of
+    the tuple (an int key, so never equal to a key of this kind), looked up first."""
     return tuple(map(id, d.options))
 
 
@@ -170,7 +172,10 @@ class GreedyBot(Bot):
         self._plan: list[tuple[int, str]] = []
         self._dispatch: dict[str, Callable[[Game, Decision], str]] = {}
         self._ranks: dict[str, float] = {}
-        self._plan_key: tuple[Any, ...] = ()
+        # the turn, placement count and hand at which `_plan` goes on (`_next_gear`)
+        self._plan_turn = -1
+        self._plan_placed = -1
+        self._plan_hand: list[int] = []
         self._planner: GearPlanner | None = None
         self._acts: tuple[Any, ...] | None = None
         self._cube_keys: dict[str, tuple[float, int]] = {}  # key -> (rank, class) (`_move_cubes`)
@@ -184,7 +189,7 @@ class GreedyBot(Bot):
         self.rng.seed(seed)
         self._target = None
         self._plan = []
-        self._plan_key = ()
+        self._plan_turn = -1
 
     def _bind(self, rules: Any) -> _Shared:
         """Read the tables of `rules` from now on (shared by the greedy bots of that ruleset,
@@ -282,9 +287,8 @@ class GreedyBot(Bot):
             acts = self._kind_table(g)
         p = g.race.players[d.player]
         z = p.zones[ACTIVE]
-        hand = tuple(z)
         if acts[6]:
-            got = acts[10].get(hand)
+            got = acts[10].get(tuple(z))
             if got is None:
                 got = self._hand_plays(acts, z)
             near, far, mover = got
@@ -298,7 +302,7 @@ class GreedyBot(Bot):
             if far is not None:
                 return far
             # 2. gear cubes along the best plan (kept while the turn goes as planned)
-            kind = self._next_gear(g, d, z, hand)
+            kind = self._next_gear(g, d, z)
             if kind >= 0:
                 return acts[2][kind] if acts[7][kind] else d.options[0].key
             # 3. moving action cards extend the route
@@ -323,7 +327,7 @@ class GreedyBot(Bot):
                     keys = {o.key for o in d.options}
                 if key in keys:
                     return key
-        kind = self._next_gear(g, d, z, hand)
+        kind = self._next_gear(g, d, z)
         if kind >= 0:
             if keys is None:
                 keys = {o.key for o in d.options}
@@ -364,13 +368,15 @@ class GreedyBot(Bot):
         got = hands[tuple(z)] = (near, far, mover)
         return got
 
-    def _next_gear(self, g: Game, d: Decision, z: list[int], hand: tuple[int, ...]) -> int:
+    def _next_gear(self, g: Game, d: Decision, z: list[int]) -> int:
         """2. The gear kind to play next along the best plan (kept while the turn goes as
-        planned), or -1; its target cell is kept for the move decision."""
+        planned: the same turn, one placement more and the hand `z` less that cube), or -1;
+        its target cell is kept for the move decision."""
         race = g.race
         t = race.turn
         placed = len(t.placements) if t else 0
-        if self._plan and self._plan_key == (race.turns_taken, placed, hand):
+        if self._plan and self._plan_placed == placed and self._plan_turn == race.turns_taken \
+                and self._plan_hand == z:
             plan = self._plan
         else:
             plan = self.plan(g, d.player)
@@ -378,10 +384,12 @@ class GreedyBot(Bot):
             return -1
         kind, target = plan[0]
         self._target = target
-        after = list(z)
+        after = z.copy()
         after[kind] -= 1
         self._plan = plan[1:]
-        self._plan_key = (race.turns_taken, placed + 1, tuple(after))
+        self._plan_turn = race.turns_taken
+        self._plan_placed = placed + 1
+        self._plan_hand = after
         return kind
 
     @staticmethod
@@ -471,10 +479,12 @@ class GreedyBot(Bot):
         return planner.plan_from(race, me, reach, h, cnt0, darkest0)
 
     def c_move(self, g: Game, d: Decision) -> str:
-        keys = d.keys()
-        if self._target and self._target in keys:
-            t, self._target = self._target, None
-            return t
+        t = self._target
+        if t:
+            for o in d.options:
+                if o.key == t:
+                    self._target = None
+                    return t
         return self._furthest(g, d)
 
     def c_drive(self, g: Game, d: Decision) -> str:
@@ -527,10 +537,16 @@ class GreedyBot(Bot):
     def c_remove(self, g: Game, d: Decision) -> str:
         # the first wear; else with "stop" offered, the slowest gear while more than five are
         # owned, or "stop"; else the lowest rank, ties to the first
-        mk = _memo_key(d)
-        got = self._removals.get(mk)
-        if got is None:
-            got = self._removal(g, d, mk)
+        opts = d.options
+        got = self._removals.get(id(opts))  # the same options tuple (the engine keeps them)
+        if got is None or got[0] is not opts:
+            mk = _memo_key(d)
+            got = self._removals.get(mk)
+            if got is None:
+                got = self._removal(g, d, mk)
+            if len(self._removals) >= _MEMO_MAX:
+                self._removals.clear()
+            got = self._removals[id(opts)] = (opts, got[1])
         wear, stop, white, low = got[1]
         if wear is not None:
             return wear
@@ -611,12 +627,20 @@ class GreedyBot(Bot):
         return out
 
     def c_move_cubes(self, g: Game, d: Decision) -> str:
+        opts = d.options
+        picks = self._picks
+        got = picks.get(id(opts))  # the same options tuple (the engine keeps them)
+        if got is not None and got[0] is opts:
+            return got[1]
         mk = _memo_key(d)
-        got = self._picks.get(mk)
+        got = picks.get(mk)
         if got is None:
-            if len(self._picks) >= _MEMO_MAX:
-                self._picks.clear()
-            got = self._picks[mk] = (d.options, self._move_cubes(g, d))
+            if len(picks) >= _MEMO_MAX:
+                picks.clear()
+            got = picks[mk] = (opts, self._move_cubes(g, d))
+        if len(picks) >= _MEMO_MAX:
+            picks.clear()
+        got = picks[id(opts)] = (opts, got[1])
         return got[1]
 
     def _move_cubes(self, g: Game, d: Decision) -> str:

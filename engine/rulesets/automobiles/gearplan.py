@@ -42,7 +42,7 @@ Spaces = tuple[tuple[tuple[int, int], ...], ...]
 Steps = tuple[tuple[tuple[int, int], ...], frozenset[int], Spaces]
 
 Held = dict[int, tuple[tuple[int, int, int, int], ...]]  # cubes left -> the gear kinds held
-Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[tuple[str, int], frozenset[int]],
+Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[str, dict[int, frozenset[int]]],
                dict[tuple[tuple[int, int, int, int], ...], Held]]
 _TABLES: dict[int, Tables] = {}  # by id of the track index
 _COUNTS: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], int]] = {}  # by gear kinds and bits
@@ -71,10 +71,14 @@ def _steps(ix: TrackIndex, width: int, c: int, shade: int) -> Steps:
 
 
 class GearPlanner:
-    """The search's tables for one ruleset and track, and its memo for one context."""
+    """The search's tables for one ruleset and track, and its memo for one context (plain
+    methods and typed fields rather than closures, so that a compiled build calls them
+    natively; as fast in pure Python, measured)."""
 
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
-                 "context", "reach", "results", "memo", "counts", "span", "best", "leaf", "_reset")
+                 "context", "reach", "results", "memo", "counts", "span", "fast", "static", "present",
+                 "slow", "occ", "occ_codes", "draft_of", "wear_leaf", "darker", "kind_steps", "mask",
+                 "shades", "opts")
 
     def __init__(self, rules: Ruleset, ix: TrackIndex, wear_weight: float, bits: int = 4) -> None:
         self.rules = rules
@@ -83,11 +87,13 @@ class GearPlanner:
         self.bits = bits  # per gear kind in the count of cubes left (at most 2**bits - 1)
         self.kinds = tuple(rules.gear_index.values())
         shades = tuple(rules.kinds[k].gear or 0 for k in self.kinds)
+        self.shades = shades
         track = ix.track
         self.width = width = track.lanes + 1
         self.ncodes = ncodes = track.segments * width
         self.dark = dark = max([sp.colour for sp in track.spaces] + list(shades) + [0]) + 1
         _ix, static, self.keys, draft_at, held = _tables(ix)
+        self.static = static
         self.context: Any = None  # the cells of the other cars
         self.reach = 0
         self.results: dict[int, list[Move]] = {}
@@ -95,141 +101,168 @@ class GearPlanner:
         # shared by the planners of these gear kinds
         self.counts = _COUNTS.setdefault((self.kinds, bits), {})
         self.span = (min(self.kinds), max(self.kinds) + 1) if self.kinds else (0, 0)
+        # node key -> (its best score, its first move (gear index, cell, key of the node it
+        # leads to) or None when standing still is best)
         self.memo: dict[int, tuple[float, Any]] = {}
         opts = rules.options
+        self.opts = opts
         # the table gives the engine's step targets when a car blocks exactly its own segment
         # and each space offers its front-most free segment; otherwise `step_targets` is asked
-        fast = opts.occupancy == "segment" and not opts.weaving
+        self.fast = opts.occupancy == "segment" and not opts.weaving
         # -(weight × wear) of each darkest colour, as the search scores it (0.0 = no wear)
-        wear_leaf = [0 - wear_weight * rules.wear_by_gear.get(c, 0) if c else 0.0
-                     for c in range(dark)]
-        darker = [[max(d, sh) for sh in shades] for d in range(dark)]
-        mask = (1 << bits) - 1
+        self.wear_leaf = [0 - wear_weight * rules.wear_by_gear.get(c, 0) if c else 0.0
+                          for c in range(dark)]
+        self.darker = [[max(d, sh) for sh in shades] for d in range(dark)]
+        self.mask = (1 << bits) - 1
         kinds = [(i, bits * i, 1 << (bits * i), sh * ncodes) for i, sh in enumerate(shades)]
-        memo = self.memo
-        results = self.results
+        self.kind_steps = kinds  # per gear kind: (index, shift, unit of its count, step key base)
         # cubes left -> the gear kinds held (shared by the planners of this track and kinds)
-        present = held.setdefault(tuple(kinds), {})
-        slow: dict[int, tuple[tuple[int, int], ...]] = {}  # targets of this context off the table
-        dcache: dict[int, bool] = {}
-        occ: dict[tuple[int, int], int] = {}
-        occ_codes: set[int] = set()
-        free = occ_codes.isdisjoint
-        reach = [1]
+        self.present = held.setdefault(tuple(kinds), {})
+        self.slow: dict[int, tuple[tuple[int, int], ...]] = {}  # targets of this context off the table
+        self.occ: dict[tuple[int, int], int] = {}  # `movement.occupancy`, off the fast table only
+        self.occ_codes: set[int] = set()  # the codes of the other cars' cells
+        self.draft_of = draft_at.setdefault(opts.drafting, {})  # cell code -> the cells it drafts behind
 
-        def reset(new_occ: dict[tuple[int, int], int], new_reach: int) -> None:
-            memo.clear()
-            results.clear()
-            slow.clear()
-            dcache.clear()
-            occ.clear()
+    def _reset(self, cells: list[tuple[int, int]], new_occ: dict[tuple[int, int], int] | None,
+               new_reach: int) -> None:
+        """A new context: the other cars at `cells`, and their `movement.occupancy` where
+        `step_targets` reads it (off the fast table; None on it)."""
+        self.memo.clear()
+        self.results.clear()
+        self.slow.clear()
+        occ = self.occ
+        occ.clear()
+        if new_occ is not None:
             occ.update(new_occ)
-            occ_codes.clear()
-            for ln, s in occ:
-                occ_codes.add(s * width + ln + 1)
-            reach[0] = new_reach
+        occ_codes = self.occ_codes
+        occ_codes.clear()
+        width = self.width
+        for ln, s in cells:
+            occ_codes.add(s * width + ln + 1)
+        self.reach = new_reach
 
-        drafting = opts.drafting
+    def _draft_fill(self, c: int) -> frozenset[int]:
+        """The cells of `movement.draft_cells` at c, as codes (once per track and option)."""
+        width = self.width
+        cells = self.draft_of[c] = frozenset(
+            s * width + ln + 1 for ln, s in draft_cells(self.ix, self.opts, c % width - 1, c // width))
+        return cells
 
-        def draft_test(c: int) -> bool:
-            """`movement.drafts` of a car at c among the other cars (by its cells)."""
-            cells = draft_at.get((drafting, c))
-            if cells is None:
-                cells = draft_at[drafting, c] = frozenset(
-                    s * width + ln + 1 for ln, s in draft_cells(ix, opts, c % width - 1, c // width))
-            return not free(cells)
+    def _draft_test(self, c: int) -> bool:
+        """`movement.drafts` of a car at c among the other cars (by its cells)."""
+        cells = self.draft_of.get(c)
+        if cells is None:
+            cells = self._draft_fill(c)
+        return not self.occ_codes.isdisjoint(cells)
 
-        def leaf(c: int, darkest: int) -> float:
-            v = wear_leaf[darkest]
-            if v:
-                dr = dcache.get(c)
-                if dr is None:
-                    dr = dcache[c] = draft_test(c)
-                if dr:
-                    return 0.0
-            return v
+    def leaf(self, c: int, darkest: int) -> float:
+        """The score of standing at c with `darkest` entered (no wear when c drafts)."""
+        v = self.wear_leaf[darkest]
+        if v and self._draft_test(c):
+            return 0.0
+        return v
 
-        def targets(c: int, i: int) -> tuple[tuple[int, int], ...]:
-            """(code, segments advanced) of each target of one step of gear kind i from c."""
-            skey = shades[i] * ncodes + c
-            e = static.get(skey)
-            if e is None:
-                e = static[skey] = _steps(ix, width, c, shades[i])
-            if fast and free(e[1]):
-                return e[0]
-            tg = slow.get(skey)
-            if tg is None:
-                if fast:
-                    out = []
-                    for cands in e[2]:
-                        for cand in cands:
-                            if cand[0] not in occ_codes:
-                                out.append(cand)
-                                break
-                    tg = tuple(out)
-                else:
-                    seg = c // width
-                    n = ix.n
-                    tg = tuple((s * width + ln + 1, (s - seg) % n) for _sp, ln, s in
-                               step_targets(ix, opts, occ, c % width - 1, seg, (shades[i],)))
-                slow[skey] = tg
-            return tg
+    def _targets(self, c: int, i: int) -> tuple[tuple[int, int], ...]:
+        """(code, segments advanced) of each target of one step of gear kind i from c."""
+        shade = self.shades[i]
+        ncodes = self.ncodes
+        width = self.width
+        skey = shade * ncodes + c
+        e = self.static.get(skey)
+        if e is None:
+            e = self.static[skey] = _steps(self.ix, width, c, shade)
+        occ_codes = self.occ_codes
+        if self.fast and occ_codes.isdisjoint(e[1]):
+            return e[0]
+        tg = self.slow.get(skey)
+        if tg is None:
+            if self.fast:
+                out = []
+                for cands in e[2]:
+                    for cand in cands:
+                        if cand[0] not in occ_codes:
+                            out.append(cand)
+                            break
+                tg = tuple(out)
+            else:
+                seg = c // width
+                n = self.ix.n
+                tg = tuple((s * width + ln + 1, (s - seg) % n) for _sp, ln, s in
+                           step_targets(self.ix, self.opts, self.occ, c % width - 1, seg, (shade,)))
+            self.slow[skey] = tg
+        return tg
 
-        def node(key: int, c: int, cnt: int, darkest: int) -> float:
-            """The best score from cell c with the cubes `cnt` left (memoised under `key`)."""
-            top = wear_leaf[darkest]  # standing at c (no wear when c drafts)
-            if top:
-                dr = dcache.get(c)
-                if dr is None:
-                    dr = dcache[c] = draft_test(c)
-                if dr:
-                    top = 0.0
-            move: Any = None
-            dk = darker[darkest]
-            r = reach[0]
-            ks = present.get(cnt)
-            if ks is None:
-                ks = present[cnt] = tuple(x for x in kinds if cnt >> x[1] & mask)
-            for i, _sh, unit, skey0 in ks:
-                rest = cnt - unit
-                d2 = dk[i]
-                base = rest * ncodes
-                if r == 1:
-                    e = static.get(skey0 + c)
-                    tg = e[0] if e is not None and fast and free(e[1]) else targets(c, i)
+    def node(self, key: int, c: int, cnt: int, darkest: int) -> float:
+        """The best score from cell c with the cubes `cnt` left (memoised under `key`). The
+        last cube's targets are scored here as a node with no cube left would score them,
+        without a node of their own (the path ends where the memo has no node)."""
+        memo = self.memo
+        occ_codes = self.occ_codes
+        draft_of = self.draft_of
+        wear_leaf = self.wear_leaf
+        top = wear_leaf[darkest]  # standing at c (no wear when c drafts)
+        if top:
+            dc = draft_of.get(c)
+            if dc is None:
+                dc = self._draft_fill(c)
+            if not occ_codes.isdisjoint(dc):
+                top = 0.0
+        move: Any = None
+        dk = self.darker[darkest]
+        r = self.reach
+        ks = self.present.get(cnt)
+        if ks is None:
+            mask = self.mask
+            ks = self.present[cnt] = tuple(x for x in self.kind_steps if cnt >> x[1] & mask)
+        ncodes = self.ncodes
+        dark = self.dark
+        static = self.static
+        fast = self.fast
+        for i, _sh, unit, skey0 in ks:
+            rest = cnt - unit
+            d2 = dk[i]
+            base = rest * ncodes
+            if r == 1:
+                e = static.get(skey0 + c)
+                tg = e[0] if e is not None and fast and occ_codes.isdisjoint(e[1]) else self._targets(c, i)
+                if rest:
                     for c2, a2 in tg:
                         ck = (base + c2) * dark + d2
                         got = memo.get(ck)
-                        sc = (node(ck, c2, rest, d2) if got is None else got[0]) + a2
+                        sc = (self.node(ck, c2, rest, d2) if got is None else got[0]) + a2
                         if sc > top:
                             top = sc
                             move = (i, c2, ck)
                     continue
-                frontier = [(c, 0)]
-                for _step in range(r):
-                    nxt = []
-                    for c1, a in frontier:
-                        for c2, da in targets(c1, i):
-                            nxt.append((c2, a + da))
-                    frontier = nxt
-                    for c2, a2 in frontier:
-                        ck = (base + c2) * dark + d2
-                        got = memo.get(ck)
-                        sc = (node(ck, c2, rest, d2) if got is None else got[0]) + a2
-                        if sc > top:
-                            top = sc
-                            move = (i, c2, ck)
-            memo[key] = (top, move)
-            return top
-
-        def best(c: int, cnt: int, darkest: int) -> float:
-            key = (cnt * ncodes + c) * dark + darkest
-            got = memo.get(key)
-            return node(key, c, cnt, darkest) if got is None else got[0]
-
-        self.best = best
-        self.leaf = leaf
-        self._reset = reset
+                v0 = wear_leaf[d2]  # the last cube: each target as a node with no cube left
+                for c2, a2 in tg:
+                    if v0:
+                        dc = draft_of.get(c2)
+                        if dc is None:
+                            dc = self._draft_fill(c2)
+                        sc = (v0 if occ_codes.isdisjoint(dc) else 0.0) + a2
+                    else:
+                        sc = v0 + a2
+                    if sc > top:
+                        top = sc
+                        move = (i, c2, (base + c2) * dark + d2)
+                continue
+            frontier = [(c, 0)]
+            for _step in range(r):
+                nxt = []
+                for c1, a in frontier:
+                    for c2, da in self._targets(c1, i):
+                        nxt.append((c2, a + da))
+                frontier = nxt
+                for c2, a2 in frontier:
+                    ck = (base + c2) * dark + d2
+                    got = memo.get(ck)
+                    sc = (self.node(ck, c2, rest, d2) if got is None else got[0]) + a2
+                    if sc > top:
+                        top = sc
+                        move = (i, c2, ck)
+        memo[key] = (top, move)
+        return top
 
     def key_of(self, c: int) -> str:
         """The move option key of cell code `c` ("to LANE:SEGMENT")."""
@@ -276,7 +309,7 @@ class GearPlanner:
         if cells != self.context or reach != self.reach:
             self.context = cells
             self.reach = reach
-            self._reset(occupancy(race, me), reach)
+            self._reset(cells, None if self.fast else occupancy(race, me), reach)
         root = (cnt0 * self.ncodes + h) * self.dark + darkest0
         got = self.results.get(root)
         if got is None:
@@ -284,14 +317,16 @@ class GearPlanner:
         return got
 
     def _solve(self, h: int, cnt0: int, darkest0: int, root: int) -> list[Move]:
-        score = self.best(h, cnt0, darkest0)
+        memo = self.memo
+        got = memo.get(root)
+        score = self.node(root, h, cnt0, darkest0) if got is None else got[0]
         if not score > self.leaf(h, darkest0):
             return []
-        memo = self.memo
         path: list[Move] = []
         move = memo[root][1]
         while move is not None:
             i, c2, child = move
             path.append((self.kinds[i], self.key_of(c2)))
-            move = memo[child][1]
+            got = memo.get(child)
+            move = None if got is None else got[1]
         return path
