@@ -135,11 +135,13 @@ _MAPPINGS = (dict, Mapping)  # built once (`dict | Mapping` would build a union 
 def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
     """Push an effect list to run next. A list of one primitive starts it now: what the list's
     frame would do when it ran next (the played cube of a gear or the Wear card)."""
-    steps = steps_of(effects)
+    got = _STEPS.get(id(effects))  # `steps_of`'s look-up, written out: this runs for every cube played
+    steps = got[1] if got is not None and got[0] is effects else steps_of(effects)
     if len(steps) == 1 and not g.race.over:
-        fn = PRIMITIVES.get(steps[0][0])
+        name, arg = steps[0]
+        fn = PRIMITIVES.get(name)
         if fn is not None:
-            fn(g, steps[0][1], ctx)
+            fn(g, arg, ctx)
             return
     g.stack.append(EffectList(effects, ctx, steps))
 
@@ -372,7 +374,7 @@ class MovePlan:
     """The parts of a `move` / `drive` spec that need no game state, read once per spec."""
 
     __slots__ = ("spaces", "count", "colours", "cols", "fixed_cols", "gear", "same", "lanes", "as_",
-                 "one_step")
+                 "one_step", "rules", "chained")
 
     def __init__(self, spec: Mapping[str, Any]) -> None:
         self.spaces = spec["spaces"]
@@ -389,6 +391,10 @@ class MovePlan:
         # exactly one space of fixed shades, nothing more: the gear cards (see `place_one`)
         self.one_step = self.count == (1, False) and self.fixed_cols and not (
             self.same or self.lanes or self.as_) and set(spec) <= {"spaces", "colours", "gear"}
+        # whether `place_one` may place at once under the last ruleset asked (`rules`): placements
+        # chain and no `{moved: ...}` reads a move (worked out once per ruleset, not per cube)
+        self.rules: Any = None
+        self.chained = False
 
 
 class CubesPlan:
@@ -596,29 +602,42 @@ def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> list[tuple[int, int, int]] |
     that has none: what the `Move` frame would do when it runs next, done now (None). When the
     frame is needed: its targets if a decision (several spaces), else False (a turn modifier,
     a rule reading the move)."""
-    t = g.race.turn
+    rules = g.rules
+    if plan.rules is not rules:
+        plan.rules = rules
+        plan.chained = rules.options.placement_chain and "moved" not in uses(rules)
+    race = g.race
+    t = race.turn
     kind = ctx.played
     me = ctx.me
-    if (kind is None or t is None or t.gear_spaces is not None or kind in t.stand_in
-            or not g.rules.options.placement_chain or "moved" in uses(g.rules)):
+    if (not plan.chained or kind is None or t is None or t.gear_spaces is not None
+            or kind in t.stand_in):
         return False
-    if not t.placements or t.player != me:
-        car = g.race.players[me].car
+    players = race.players
+    placements = t.placements
+    if not placements or t.player != me:
+        car = players[me].car
         lane, s = car.lane, car.segment
     else:
-        last = t.placements[-1]
+        last = placements[-1]
         lane, s = last.lane, last.segment
-    players = g.race.players
-    # the other cars' cells (`occupancy`, written out: this runs for every gear cube played)
-    occ = {(q.car.lane, q.car.segment): i for i, q in enumerate(players) if i != me}
-    tg = step_targets(g.ix, g.rules.options, occ, lane, s, plan.cols)
+    # the other cars' cells (`occupancy`, written out as a loop: this runs for every gear cube
+    # played)
+    occ: dict[tuple[int, int], int] = {}
+    i = 0
+    for q in players:
+        if i != me:
+            c = q.car
+            occ[c.lane, c.segment] = i
+        i += 1
+    tg = step_targets(g.ix, rules.options, occ, lane, s, plan.cols)
     if len(tg) > 1:
         return tg
     if tg:
         sp, ln, seg = tg[0]
-        t.placements.append(Placement(kind, ln, seg, (sp,), 1 if seg < s else 0, False))
+        placements.append(Placement(kind, ln, seg, (sp,), 1 if seg < s else 0, False))
         if g.record:  # `emit` records nothing otherwise: its arguments are not made
-            g.emit("place", p=me, kind=g.rules.kinds[kind].id, cell=f"{ln}:{seg}", steps=1)
+            g.emit("place", p=me, kind=rules.kinds[kind].id, cell=f"{ln}:{seg}", steps=1)
     return None
 
 
@@ -819,22 +838,23 @@ class Cubes(Frame):
             if self.left <= 0:  # the last cube: what the next run would do
                 g.stack.pop()
             return None
-        # the same choice recurs (a hand, a discard pile): its options and text are made once
-        # per ruleset (`Ruleset.memo`, whose other keys are ints)
-        key = ("cubes", self.op, self.optional, self.left, tuple(cands))
+        # the same choice recurs (a hand, a discard pile): its decision is made once per player
+        # and ruleset (`Ruleset.memo`, whose other keys are ints)
+        key = ("cubes", me, self.op, self.optional, self.left, tuple(cands))
         memo = g.rules.memo
-        got = memo.get(key)
-        if got is None:
+        d = memo.get(key)
+        if d is None:
             verb = _VERBS[self.op]
             opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
             if self.optional:
                 opts.append(STOP)
-            got = (tuple(opts), f"{verb} {'up to ' if self.optional else ''}"
-                                f"{'any number of' if self.left >= 10_000 else self.left} cube(s)")
+            d = Decision(me, self.op, tuple(opts),
+                         f"{verb} {'up to ' if self.optional else ''}"
+                         f"{'any number of' if self.left >= 10_000 else self.left} cube(s)")
             if len(memo) > 10_000:
                 memo.clear()
-            memo[key] = got
-        return Decision(me, self.op, got[0], got[1])
+            memo[key] = d
+        return d
 
     def choose(self, g: Game, key: str) -> None:
         if key == "stop":

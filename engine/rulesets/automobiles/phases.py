@@ -382,15 +382,32 @@ class BuyPhase(Frame):
     def run(self, g: Game) -> Decision | None:
         me = self.player
         money = g.money(me)
-        t = g.race.turn
+        race = g.race
+        t = race.turn
+        ability = race.players[me].driver is not None and driver_hook(g, me, "buy") is not None
+        key: tuple[Any, ...] | None = None
         if t is not None and (t.prices is not None or t.buy_limit is not None):
             opts = modified_buy_options(g, t, money)
         else:
+            # the decision depends on the money, the ability and which kinds are sold out only:
+            # made once per key (as ActionPhase's); with nothing sold out (the common case) the
+            # stock is not read further
+            stock = race.stock
+            key = ("buy", me, money, ability) if 0 not in stock else (
+                "buy", me, money, ability, *[n > 0 for n in stock])
+            d = g.decisions.get(key)
+            if d is not None:
+                return d
             opts = g.buy_options(money)
-        if g.race.players[me].driver is not None and driver_hook(g, me, "buy") is not None:
+        if ability:
             opts.append(ABILITY)
         opts.append(END_BUY)
-        return Decision(me, "buy", tuple(opts), f"buy cubes: ${money} to spend")
+        d = Decision(me, "buy", tuple(opts), f"buy cubes: ${money} to spend")
+        if key is not None:
+            if len(g.decisions) >= 16_384:  # start over rather than grow (as ActionPhase's)
+                g.decisions.clear()
+            g.decisions[key] = d
+        return d
 
     def choose(self, g: Game, key: str) -> None:
         me = self.player
