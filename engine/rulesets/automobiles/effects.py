@@ -9,6 +9,8 @@ here knows any particular card, driver or sponsor.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.packs.data import FrozenMap
@@ -400,7 +402,8 @@ class MovePlan:
 class CubesPlan:
     """The parts of a `remove` / `move_cubes` / `select` spec that need no game state."""
 
-    __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple")
+    __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple",
+                 "rules", "allowed", "sources")
 
     def __init__(self, op: str, spec: Mapping[str, Any]) -> None:
         src = spec["from"]
@@ -414,6 +417,22 @@ class CubesPlan:
         self.among = spec.get("among")
         # the played cube with nothing more to it (the Wear card): taken at once, no frame
         self.simple = self.played and not set(spec) - {"from", "to", "as"}
+        # the kind filter and the `sources` of the last ruleset asked (`rules`; see `for_rules`)
+        self.rules: Any = None
+        self.allowed: set[int] | None = None
+        self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], Any], ...] = ()
+
+    def for_rules(self, g: Game, spec: Mapping[str, Any]) -> None:
+        """Read the kind filter under the game's ruleset, and for each zone its (zone, kind)
+        candidates of the allowed kinds with the getter of their counts from a zone's list
+        (None: the list itself), so `Cubes.candidates` picks them with `compress`."""
+        rules = g.rules
+        self.allowed = allowed = kind_filter(g, spec)
+        kinds = range(len(rules.kinds)) if allowed is None else sorted(allowed)
+        pick = None if allowed is None or not kinds else (
+            itemgetter(slice(kinds[0], kinds[0] + 1)) if len(kinds) == 1 else itemgetter(*kinds))
+        self.sources = tuple((z, tuple((z, k) for k in kinds), pick) for z in self.zones)
+        self.rules = rules
 
 
 # primitive -> id(spec) -> (spec, plan)
@@ -749,7 +768,7 @@ class Cubes(Frame):
     """remove / move_cubes / select: take cubes one at a time, chosen by zone and kind."""
 
     __slots__ = ("op", "ctx", "zones", "dest", "allowed", "left", "optional", "as_", "price",
-                 "among", "played")
+                 "among", "played", "sources")
 
     def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game,
                  plan: CubesPlan | None = None) -> None:
@@ -760,7 +779,10 @@ class Cubes(Frame):
         self.played = plan.played
         self.zones = plan.zones
         self.dest = plan.dest
-        self.allowed = kind_filter(g, spec)
+        if plan.rules is not g.rules:
+            plan.for_rules(g, spec)
+        self.allowed = plan.allowed
+        self.sources = plan.sources
         cnt: tuple[int | None, bool] = plan.count or count_spec(g, spec.get("count", 1), ctx)
         lim, self.optional = cnt
         self.left = 10_000 if lim is None else lim
@@ -782,15 +804,17 @@ class Cubes(Frame):
 
     def candidates(self, g: Game) -> list[tuple[int, int]]:
         zones = g.race.players[self.ctx.me].zones
-        allowed = self.allowed
         among = self.among
         picked = self.ctx.sel[self.as_] if self.op == "select" and self.as_ else None
-        out = []
+        out: list[tuple[int, int]] = []
+        if not picked and among is None:  # the common case: zone and kind only
+            for z, pairs, pick in self.sources:
+                # the allowed kinds that have cubes, picked without a Python loop
+                row = zones[z]
+                out += compress(pairs, row if pick is None else pick(row))
+            return out
+        allowed = self.allowed
         for z in self.zones:
-            if picked is None and among is None:  # the common case: zone and kind only
-                out += [(z, k) for k, n in enumerate(zones[z]) if n > 0 and (
-                    allowed is None or k in allowed)]
-                continue
             for k, n in enumerate(zones[z]):
                 if picked is not None:
                     n -= picked.count(k)
