@@ -36,6 +36,7 @@ END_ACTION = opt("end", "end the Action phase")
 END_BUY = opt("end", "end the Buy phase")
 TURN_OPTIONS = (opt("standard", "standard turn"),
                 opt("pit", "pit stop: remove the wear in your active pile"))
+_HELD = bytes([0] + [1] * 255)  # `bytes.translate` table: a cube count → 1 if it is not 0
 
 
 def turn_decision(g: Game, me: int) -> Decision:
@@ -330,8 +331,13 @@ class ActionPhase(Frame):
         rs = g.rules
         strict = rs.options.strict_play
         ability = p.driver is not None and driver_hook(g, me, "action") is not None
-        # the decision depends on the active pile and the ability only (unless strict play)
-        key = ("action", me, ability, *active)
+        # the decision depends on the ability and which kinds of the active pile have cubes only
+        # (unless strict play): one decision per such pattern, not per hand
+        try:
+            held = bytes(active).translate(_HELD)  # the pattern as bytes 0/1, made in C
+        except ValueError:  # a count above 255
+            held = bytes(map(bool, active))
+        key = ("action", me, ability, held)
         d = None if strict else g.decisions.get(key)
         if d is None:
             po = g.play_option
