@@ -259,18 +259,21 @@ def count_cubes(g: Game, spec: Mapping[str, Any], ctx: Ctx, them: int | None = N
     if "among" in spec and "zone" not in spec:
         pool = ctx.sel.get(spec["among"], [])
         return sum(1 for k in pool if allowed is None or k in allowed)
-    zones = zones_of(spec.get("zone"))
+    zspec = spec.get("zone")
+    zones = zones_of(zspec)
+    track = zspec is not None and "track" in seq(zspec)
     total = 0
     for pi in players_for(g, spec.get("whose"), ctx, them):
         p = g.race.players[pi]
         for z in zones:
-            if "zone" in spec and "track" in seq(spec["zone"]) and z == USED:
+            if track and z == USED:
                 total += sum(1 for pl in g.race.turn.placements
                              if allowed is None or pl.kind in allowed) if (
                     g.race.turn and g.race.turn.player == pi) else 0
                 continue
             zz = p.zones[z]
-            total += sum(zz) if allowed is None else sum(zz[k] for k in allowed)
+            # (`map`, not a generator: counts are read for every effect that counts cubes)
+            total += sum(zz) if allowed is None else sum(map(zz.__getitem__, allowed))
     if "among" in spec:
         pool = ctx.sel.get(spec["among"], [])
         total = min(total, sum(1 for k in pool if allowed is None or k in allowed))
@@ -279,6 +282,8 @@ def count_cubes(g: Game, spec: Mapping[str, Any], ctx: Ctx, them: int | None = N
 
 def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
     """Evaluate a number or count expression (docs/effects.md)."""
+    if type(x) is int:  # the common case first (a bool is not: those are refused below)
+        return x
     if isinstance(x, bool):
         raise EffectError(f"not a number: {x!r}")
     if isinstance(x, int):
@@ -575,7 +580,9 @@ def p_cubes(op: str) -> Any:
         if plan.simple:  # what the frame would do when it runs next, done now
             take_played(g, op, plan.dest, plan.as_, ctx)
             return
-        g.stack.append(Cubes(op, arg, ctx, g, plan))
+        c = Cubes(op, arg, ctx, g, plan)
+        if c.left > 0 or c.played:  # else (`count: all`: taken already) its run would only end it
+            g.stack.append(c)
     return fn
 
 
@@ -731,13 +738,13 @@ class Draw(Frame):
             return Decision(self.ctx.me, "draw_count",
                             tuple(opt(str(i), f"draw {i}") for i in range(n + 1)),
                             "how many cubes to draw at once")
-        if self.left <= 0 or g.drawable(self.ctx.me) == 0:
-            g.stack.pop()
-            return None
-        if self.optional:
-            return Decision(self.ctx.me, "draw", (opt("draw", "draw a cube"), opt("stop")),
-                            f"draw up to {self.left} more")
-        self._one(g)
+        me = self.ctx.me
+        while self.left > 0 and g.drawable(me) > 0:
+            if self.optional:
+                return Decision(me, "draw", (opt("draw", "draw a cube"), opt("stop")),
+                                f"draw up to {self.left} more")
+            self._one(g)  # a draw that asks nothing: the next one follows (what its run would do)
+        g.stack.pop()
         return None
 
     def _one(self, g: Game) -> None:

@@ -396,11 +396,12 @@ class BuyPhase(Frame):
             opts = modified_buy_options(g, t, money)
         else:
             # the decision depends on the money, the ability and which kinds are sold out only:
-            # made once per key (as ActionPhase's); with nothing sold out (the common case) the
-            # stock is not read further
+            # made once per key (as ActionPhase's); the sold-out kinds are keyed as none (-1), the
+            # only one (its index) or all of them (a pattern), the common cases first
             stock = race.stock
-            key = ("buy", me, money, ability) if 0 not in stock else (
-                "buy", me, money, ability, *[n > 0 for n in stock])
+            out = stock.count(0)
+            key = ("buy", me, money, ability,
+                   -1 if out == 0 else stock.index(0) if out == 1 else bytes(map(bool, stock)))
             d = g.decisions.get(key)
             if d is not None:
                 return d
