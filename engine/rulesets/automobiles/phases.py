@@ -401,7 +401,7 @@ class BuyPhase(Frame):
             stock = race.stock
             out = stock.count(0)
             key = ("buy", me, money, ability,
-                   -1 if out == 0 else stock.index(0) if out == 1 else bytes(map(bool, stock)))
+                   -1 if out == 0 else stock.index(0) if out == 1 else (*map(bool, stock),))
             d = g.decisions.get(key)
             if d is not None:
                 return d
