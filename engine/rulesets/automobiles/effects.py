@@ -617,7 +617,7 @@ def p_move(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
         pre = place_one(g, plan, ctx)
         if pre is None:
             return
-    m = Move(arg, ctx, g, drive=False)
+    m = Move(arg, ctx, g, drive=False, plan=plan)
     if isinstance(pre, list):
         m.pre = pre  # the targets of its first run, worked out already
     g.stack.append(m)
@@ -869,22 +869,24 @@ class Cubes(Frame):
             if self.left <= 0:  # the last cube: what the next run would do
                 g.stack.pop()
             return None
-        # the same choice recurs (a hand, a discard pile): its decision is made once per player
-        # and ruleset (`Ruleset.memo`, whose other keys are ints)
-        key = ("cubes", me, self.op, self.optional, self.left, tuple(cands))
+        # the same choice recurs (a hand, a discard pile): its options and text are made once
+        # per ruleset (`Ruleset.memo`, whose other keys are ints), its decision once per player
+        key = ("cubes", self.op, self.optional, self.left, tuple(cands))
         memo = g.rules.memo
-        d = memo.get(key)
-        if d is None:
+        got = memo.get(key)
+        if got is None:
             verb = _VERBS[self.op]
             opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
             if self.optional:
                 opts.append(STOP)
-            d = Decision(me, self.op, tuple(opts),
-                         f"{verb} {'up to ' if self.optional else ''}"
-                         f"{'any number of' if self.left >= 10_000 else self.left} cube(s)")
+            got = (tuple(opts), f"{verb} {'up to ' if self.optional else ''}"
+                                f"{'any number of' if self.left >= 10_000 else self.left} cube(s)", {})
             if len(memo) > 10_000:
                 memo.clear()
-            memo[key] = d
+            memo[key] = got
+        d = got[2].get(me)
+        if d is None:
+            d = got[2][me] = Decision(me, self.op, got[0], got[1])
         return d
 
     def choose(self, g: Game, key: str) -> None:
@@ -1005,13 +1007,15 @@ class Move(Frame):
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
                  "restart", "as_", "origin", "lane_rule", "changes", "pre")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool) -> None:
-        plan: MovePlan = plan_of("move", spec)
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool,
+                 plan: MovePlan | None = None) -> None:
+        if plan is None:
+            plan = plan_of("move", spec)
         self.ctx = ctx
         self.drive = drive
         t = g.race.turn
         spaces = plan.spaces
-        count = plan.count
+        count: tuple[int | None, bool] | None = plan.count
         self.kind = ctx.played
         self.cols = plan.cols if plan.fixed_cols else colours(g, plan.colours, ctx)
         self.shade_pending = False

@@ -359,20 +359,21 @@ class ActionPhase(Frame):
 
     def choose(self, g: Game, key: str) -> None:
         me = self.player
-        if key == "end":
-            g.stack.pop()
+        k = g.play_kind.get(key)  # a play first: the common case
+        if k is None:
+            if key == "end":
+                g.stack.pop()
+            elif key == "ability":
+                use_hook(g, me, "action")
             return
-        if key == "ability":
-            use_hook(g, me, "action")
-            return
-        k = g.play_kind[key]
-        zones = g.race.players[me].zones
+        race = g.race
+        zones = race.players[me].zones
         zones[ACTIVE][k] -= 1
         zones[USED][k] += 1
         kind = g.rules.kinds[k]
         if g.record:
             g.emit("play", p=me, kind=kind.id)
-        g.race.stats["plays"][me][k] += 1
+        race.stats["plays"][me][k] += 1
         if kind.effect:  # `run_effects`, written out: this runs for every cube played
             push_effects(g, kind.effect, Ctx(me, k, kind.card))
 
