@@ -537,7 +537,8 @@ def p_modify_turn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
             t.stand_in.setdefault(k, (si.get("colours", "any"), si.get("wear", 0)))
     if "prices" in arg or "buy_limit" in arg:
         modify_buy(g, t, arg, ctx)
-    g.emit("modify", p=ctx.me, what=sorted(arg))
+    if g.record:  # `emit` records nothing otherwise: its arguments are not made
+        g.emit("modify", p=ctx.me, what=sorted(arg))
 
 
 def p_add_counter(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
@@ -702,7 +703,8 @@ class ChooseOne(Frame):
         c = self.choices[int(key) - 1]
         g.stack.pop()
         effects = c["effect"] if isinstance(c, Mapping) and "label" in c else seq(c)
-        g.emit("choose", p=self.ctx.me, option=key)
+        if g.record:
+            g.emit("choose", p=self.ctx.me, option=key)
         g.stack.append(EffectList(effects, self.ctx))
 
 

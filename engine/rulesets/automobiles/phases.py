@@ -6,7 +6,6 @@ hooks and scheduled effects run at the points named in docs/effects.md.
 
 from __future__ import annotations
 
-import operator
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.play.decisions import Decision, opt
@@ -69,6 +68,12 @@ class RaceFrame(Frame):
 
     def run(self, g: Game) -> Decision | None:
         race = g.race
+        if self.stage == "turns":  # the common case first: the next turn
+            if race.over:
+                g.stack.pop()
+                return None
+            g.stack.append(TurnFrame(race.order[race.turn_pos]))
+            return None
         n = len(race.players)
         if self.stage == "drivers":
             if g.drivers_draft and self.i < n:
@@ -219,13 +224,11 @@ class TurnFrame(Frame):
         if st == "action":
             t.stage = "action"
             t.positions_action = g.positions(False)
+            # the Buy phase waits under the Action phase: it starts when that ends, with no run of
+            # this frame in between (`BuyPhase.run` sets the turn's stage)
+            stack.append(BuyPhase(me))
             stack.append(ActionPhase(me))
             push_later(g, me, "next_action")
-            self.stage = "buy"
-            return
-        if st == "buy":
-            t.stage = "buy"
-            stack.append(BuyPhase(me))
             self.stage = "buy_scheduled"
             return
         if st == "buy_scheduled":
@@ -307,13 +310,15 @@ class TurnFrame(Frame):
     def choose(self, g: Game, key: str) -> None:
         t = g.race.turn
         assert t is not None
-        g.emit("turn", p=self.player, choice=key)
+        if g.record:  # `emit` records nothing otherwise: its arguments are not made
+            g.emit("turn", p=self.player, choice=key)
         if key == "pit":
             t.pit = True
             g.pit_stop(self.player)
             self.stage = "decline"
         else:
             self.stage = "action"
+        self.run_stage(g)  # what the next run of this frame (still on top) would do
 
 
 class ActionPhase(Frame):
@@ -391,6 +396,8 @@ class BuyPhase(Frame):
         money = g.money(me)
         race = g.race
         t = race.turn
+        if t is not None:
+            t.stage = "buy"  # the phase starts at its first run (it waited under the Action phase)
         ability = race.players[me].driver is not None and driver_hook(g, me, "buy") is not None
         key: tuple[Any, ...] | None = None
         if t is not None and (t.prices is not None or t.buy_limit is not None):
@@ -468,5 +475,9 @@ def cleanup_zones(g: Game, me: int) -> None:
     for src in (ACTIVE, USED, REVEALED):
         pile = z[src]
         if any(pile):
-            disc[:] = map(operator.add, disc, pile)
+            k = 0
+            for n in pile:  # (a loop over the few counts: cheaper here than lists made by `map`)
+                if n:
+                    disc[k] += n
+                k += 1
             pile[:] = [0] * len(pile)
