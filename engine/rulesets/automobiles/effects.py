@@ -8,6 +8,7 @@ here knows any particular card, driver or sponsor.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from itertools import compress
 from operator import itemgetter
@@ -288,7 +289,7 @@ def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
         raise EffectError(f"not a number: {x!r}")
     if isinstance(x, int):
         return x
-    if not isinstance(x, Mapping) or len(x) != 1:
+    if not isinstance(x, _MAPPINGS) or len(x) != 1:  # (`dict` first: pack data is one)
         raise EffectError(f"not a number expression: {x!r}")
     (op, arg), = x.items()
     if op == "count":
@@ -355,7 +356,7 @@ def count_spec(g: Game, x: Any, ctx: Ctx) -> tuple[int | None, bool]:
     got = static_count(x)
     if got is not None:
         return got
-    if isinstance(x, Mapping) and "up_to" in x and len(x) == 1:
+    if isinstance(x, _MAPPINGS) and "up_to" in x and len(x) == 1:
         return number(g, x["up_to"], ctx), True
     return number(g, x, ctx), False
 
@@ -368,7 +369,7 @@ def static_count(x: Any) -> tuple[int | None, bool] | None:
         return 1, False
     if x == "all":
         return None, False
-    if isinstance(x, Mapping) and "up_to" in x and len(x) == 1:
+    if isinstance(x, _MAPPINGS) and "up_to" in x and len(x) == 1:
         lim = x["up_to"]
         if lim == "all":
             return None, True
@@ -483,6 +484,10 @@ def colours(g: Game, spec: Any, ctx: Ctx) -> set[int] | None:
     raise EffectError(f"unknown colour rule {op!r}")
 
 
+_COMPARE = {"lt": operator.lt, "le": operator.le, "eq": operator.eq, "ne": operator.ne,
+            "ge": operator.ge, "gt": operator.gt}
+
+
 def condition(g: Game, c: Mapping[str, Any], ctx: Ctx, them: int | None = None) -> bool:
     (op, arg), = c.items()
     if op == "selected":
@@ -494,8 +499,7 @@ def condition(g: Game, c: Mapping[str, Any], ctx: Ctx, them: int | None = None) 
     if op == "compare":
         left = number(g, arg["left"], ctx, them)
         right = number(g, arg["right"], ctx, them)
-        return {"lt": left < right, "le": left <= right, "eq": left == right,
-                "ne": left != right, "ge": left >= right, "gt": left > right}[arg["op"]]
+        return bool(_COMPARE[arg["op"]](left, right))  # a table, not a dict of every result
     if op == "every_other":
         return all(condition(g, arg, ctx, o) for o in range(len(g.race.players)) if o != ctx.me)
     if op == "all":
@@ -570,7 +574,7 @@ def p_choose_one(g: Game, arg: Sequence[Any], ctx: Ctx) -> None:
 
 
 def p_draw(g: Game, arg: Any, ctx: Ctx) -> None:
-    spec = arg if isinstance(arg, Mapping) and ("count" in arg or "as" in arg or "at_once" in arg
+    spec = arg if isinstance(arg, _MAPPINGS) and ("count" in arg or "as" in arg or "at_once" in arg
                                                 or "repeat_while" in arg) else {"count": arg}
     g.stack.append(Draw(spec, ctx, g))
 
@@ -743,7 +747,7 @@ class Draw(Frame):
         me = self.ctx.me
         while self.left > 0 and g.drawable(me) > 0:
             if self.optional:
-                return Decision(me, "draw", (opt("draw", "draw a cube"), opt("stop")),
+                return Decision(me, "draw", (DRAW, STOP),
                                 f"draw up to {self.left} more")
             self._one(g)  # a draw that asks nothing: the next one follows (what its run would do)
         g.stack.pop()
@@ -904,6 +908,7 @@ class Cubes(Frame):
 ZONE_NAMES_ = ("bag", "active", "used", "discard", "revealed")
 _VERBS = {"remove": "remove", "move_cubes": "move", "select": "select"}
 STOP = opt("stop")
+DRAW = opt("draw", "draw a cube")
 _CUBE_OPTIONS: dict[tuple[str, int, str], Option] = {}
 
 
@@ -956,7 +961,7 @@ class Gain(Frame):
             return None
         opts = [opt(g.rules.kinds[k].id, f"gain {g.rules.kinds[k].id}") for k in c]
         if self.optional:
-            opts.append(opt("stop"))
+            opts.append(STOP)
         return Decision(self.ctx.me, "gain", tuple(opts), "gain a cube from the stock")
 
     def choose(self, g: Game, key: str) -> None:
@@ -1096,7 +1101,7 @@ class Move(Frame):
             return None
         opts = [g.ix.to_option(ln, s) for _sp, ln, s in tg]
         if self.optional:
-            opts.append(opt("stop"))
+            opts.append(STOP)
         return Decision(me, "drive" if self.drive else "move", tuple(opts),
                         f"{'drive' if self.drive else 'place the cube'}: step {self.steps + 1}"
                         f"{'' if self.left >= 10_000 else f' of up to {self.steps + self.left}' if self.optional else ''}")
