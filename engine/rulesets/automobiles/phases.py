@@ -324,15 +324,10 @@ class TurnFrame(Frame):
 class ActionPhase(Frame):
     """Play cubes one at a time, or use the Action-phase driver ability (RULES §3.1)."""
 
-    __slots__ = ("player", "held", "ability", "last")
+    __slots__ = ("player",)
 
     def __init__(self, player: int) -> None:
         self.player = player
-        # the pattern and ability of the last decision made here (`last`): a play that leaves a
-        # cube of its kind gives the same one again, without the shared table's look-up
-        self.held: bytes | None = None
-        self.ability = False
-        self.last: Decision | None = None
 
     def run(self, g: Game) -> Decision | None:
         me = self.player
@@ -347,8 +342,6 @@ class ActionPhase(Frame):
             held = bytes(active).translate(_HELD)  # the pattern as bytes 0/1, made in C
         except ValueError:  # a count above 255
             held = bytes(map(bool, active))
-        if held == self.held and ability is self.ability and not strict:
-            return self.last
         key = ("action", me, ability, held)
         d = None if strict else g.decisions.get(key)
         if d is None:
@@ -367,7 +360,6 @@ class ActionPhase(Frame):
                 if len(g.decisions) >= 16_384:  # many hands: start over rather than grow
                     g.decisions.clear()
                 g.decisions[key] = d
-        self.held, self.ability, self.last = held, ability, d
         return d
 
     def choose(self, g: Game, key: str) -> None:
