@@ -409,9 +409,10 @@ class CubesPlan:
     """The parts of a `remove` / `move_cubes` / `select` spec that need no game state."""
 
     __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple",
-                 "rules", "allowed", "sources")
+                 "rules", "allowed", "sources", "verb")
 
     def __init__(self, op: str, spec: Mapping[str, Any]) -> None:
+        self.verb = _VERBS[op]
         src = spec["from"]
         self.played = src == "played"
         self.zones = () if self.played else zones_of(src)
@@ -426,18 +427,21 @@ class CubesPlan:
         # the kind filter and the `sources` of the last ruleset asked (`rules`; see `for_rules`)
         self.rules: Any = None
         self.allowed: set[int] | None = None
-        self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], Any], ...] = ()
+        self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], Any, tuple[Option, ...]], ...] = ()
 
     def for_rules(self, g: Game, spec: Mapping[str, Any]) -> None:
         """Read the kind filter under the game's ruleset, and for each zone its (zone, kind)
-        candidates of the allowed kinds with the getter of their counts from a zone's list
-        (None: the list itself), so `Cubes.candidates` picks them with `compress`."""
+        candidates of the allowed kinds, the getter of their counts from a zone's list (None:
+        the list itself) and their options, so `Cubes` picks candidates and options with
+        `compress`."""
         rules = g.rules
         self.allowed = allowed = kind_filter(g, spec)
         kinds = range(len(rules.kinds)) if allowed is None else sorted(allowed)
         pick = None if allowed is None or not kinds else (
             itemgetter(slice(kinds[0], kinds[0] + 1)) if len(kinds) == 1 else itemgetter(*kinds))
-        self.sources = tuple((z, tuple((z, k) for k in kinds), pick) for z in self.zones)
+        self.sources = tuple((z, tuple((z, k) for k in kinds), pick,
+                              tuple(cube_option(self.verb, z, rules.kinds[k].id) for k in kinds))
+                             for z in self.zones)
         self.rules = rules
 
 
@@ -781,12 +785,13 @@ class Cubes(Frame):
     """remove / move_cubes / select: take cubes one at a time, chosen by zone and kind."""
 
     __slots__ = ("op", "ctx", "zones", "dest", "allowed", "left", "optional", "as_", "price",
-                 "among", "played", "sources")
+                 "among", "played", "sources", "plan")
 
     def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game,
                  plan: CubesPlan | None = None) -> None:
         if plan is None:
             plan = plan_of(op, spec)
+        self.plan = plan
         self.op = op
         self.ctx = ctx
         self.played = plan.played
@@ -821,7 +826,7 @@ class Cubes(Frame):
         picked = self.ctx.sel[self.as_] if self.op == "select" and self.as_ else None
         out: list[tuple[int, int]] = []
         if not picked and among is None:  # the common case: zone and kind only
-            for z, pairs, pick in self.sources:
+            for z, pairs, pick, _options in self.sources:
                 # the allowed kinds that have cubes, picked without a Python loop
                 row = zones[z]
                 out += compress(pairs, row if pick is None else pick(row))
@@ -875,25 +880,20 @@ class Cubes(Frame):
             if self.left <= 0:  # the last cube: what the next run would do
                 g.stack.pop()
             return None
-        # the same choice recurs (a hand, a discard pile): its options and text are made once
-        # per ruleset (`Ruleset.memo`, whose other keys are ints), its decision once per player
-        key = ("cubes", self.op, self.optional, self.left, tuple(cands))
-        memo = g.rules.memo
-        got = memo.get(key)
-        if got is None:
-            verb = _VERBS[self.op]
+        verb = self.plan.verb
+        if self.among is None and not (self.op == "select" and self.as_ and self.ctx.sel[self.as_]):
+            # the options of the candidates, picked as they were (`candidates`) from the plan's
+            # options: no option is looked up, no table of hands is kept
+            zones = g.race.players[me].zones
+            opts: list[Option] = []
+            for z, _pairs, pick, options in self.sources:
+                row = zones[z]
+                opts += compress(options, row if pick is None else pick(row))
+        else:
             opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
-            if self.optional:
-                opts.append(STOP)
-            got = (tuple(opts), f"{verb} {'up to ' if self.optional else ''}"
-                                f"{'any number of' if self.left >= 10_000 else self.left} cube(s)", {})
-            if len(memo) > 10_000:
-                memo.clear()
-            memo[key] = got
-        d = got[2].get(me)
-        if d is None:
-            d = got[2][me] = Decision(me, self.op, got[0], got[1])
-        return d
+        if self.optional:
+            opts.append(STOP)
+        return Decision(me, self.op, tuple(opts), cube_text(verb, self.optional, self.left))
 
     def choose(self, g: Game, key: str) -> None:
         if key == "stop":
@@ -910,6 +910,21 @@ _VERBS = {"remove": "remove", "move_cubes": "move", "select": "select"}
 STOP = opt("stop")
 DRAW = opt("draw", "draw a cube")
 _CUBE_OPTIONS: dict[tuple[str, int, str], Option] = {}
+
+
+_CUBE_TEXTS: dict[tuple[str, bool, int], str] = {}
+
+
+def cube_text(verb: str, optional: bool, left: int) -> str:
+    """The text of a cube choice (made once per verb, optional or not, and cubes left)."""
+    got = _CUBE_TEXTS.get((verb, optional, left))
+    if got is None:
+        if len(_CUBE_TEXTS) >= 10_000:
+            _CUBE_TEXTS.clear()
+        got = _CUBE_TEXTS[verb, optional, left] = (
+            f"{verb} {'up to ' if optional else ''}"
+            f"{'any number of' if left >= 10_000 else left} cube(s)")
+    return got
 
 
 def cube_option(verb: str, zone: int, kid: str) -> Option:
