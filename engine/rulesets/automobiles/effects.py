@@ -466,7 +466,13 @@ def plan_of(op: str, spec: Mapping[str, Any]) -> Any:
 
 
 def gear_of(g: Game, kinds: Sequence[int]) -> list[int]:
-    return [g.rules.kinds[k].gear for k in kinds if g.rules.kinds[k].gear is not None]
+    out = []
+    table = g.rules.kinds
+    for k in kinds:  # (a loop: a comprehension costs a function call in Python 3.11)
+        gear = table[k].gear
+        if gear is not None:
+            out.append(gear)
+    return out
 
 
 def colours(g: Game, spec: Any, ctx: Ctx) -> set[int] | None:
@@ -505,7 +511,10 @@ def condition(g: Game, c: Mapping[str, Any], ctx: Ctx, them: int | None = None) 
         right = number(g, arg["right"], ctx, them)
         return bool(_COMPARE[arg["op"]](left, right))  # a table, not a dict of every result
     if op == "every_other":
-        return all(condition(g, arg, ctx, o) for o in range(len(g.race.players)) if o != ctx.me)
+        for o in range(len(g.race.players)):  # (a loop: a generator costs a frame per player)
+            if o != ctx.me and not condition(g, arg, ctx, o):
+                return False
+        return True
     if op == "all":
         return all(condition(g, x, ctx, them) for x in arg)
     if op == "any":
