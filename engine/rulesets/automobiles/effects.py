@@ -1123,22 +1123,12 @@ class Move(Frame):
         if len(tg) == 1 and not self.optional:  # the only space: no decision
             self.step(g, tg[0][1], tg[0][2])
             return None
-        # the same choice recurs (a gear cube from a cell): made once per track, player and step
-        # (`Ruleset.memo`, whose other keys are ints; the key holds the track's index)
-        key = ("move", g.ix, me, self.drive, self.optional, self.steps, self.left, tuple(tg))
-        memo = g.rules.memo
-        d = memo.get(key)
-        if d is None:
-            opts = [g.ix.to_option(ln, s) for _sp, ln, s in tg]
-            if self.optional:
-                opts.append(STOP)
-            d = Decision(me, "drive" if self.drive else "move", tuple(opts),
-                         f"{'drive' if self.drive else 'place the cube'}: step {self.steps + 1}"
-                         f"{'' if self.left >= 10_000 else f' of up to {self.steps + self.left}' if self.optional else ''}")
-            if len(memo) > 10_000:
-                memo.clear()
-            memo[key] = d
-        return d
+        opts = [g.ix.to_option(ln, s) for _sp, ln, s in tg]
+        if self.optional:
+            opts.append(STOP)
+        return Decision(me, "drive" if self.drive else "move", tuple(opts),
+                        f"{'drive' if self.drive else 'place the cube'}: step {self.steps + 1}"
+                        f"{'' if self.left >= 10_000 else f' of up to {self.steps + self.left}' if self.optional else ''}")
 
     def choose(self, g: Game, key: str) -> None:
         if key.startswith("shade "):
