@@ -8,7 +8,10 @@ here knows any particular card, driver or sponsor.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -156,11 +159,13 @@ _MAPPINGS = (dict, Mapping)  # built once (`dict | Mapping` would build a union 
 def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
     """Push an effect list to run next. A list of one primitive starts it now: what the list's
     frame would do when it ran next (the played cube of a gear or the Wear card)."""
-    steps = steps_of(effects)
+    got = _STEPS.get(id(effects))  # `steps_of`'s look-up, written out: this runs for every cube played
+    steps = got[1] if got is not None and got[0] is effects else steps_of(effects)
     if len(steps) == 1 and not g.race.over:
-        fn = PRIMITIVES.get(steps[0][0])
+        name, arg = steps[0]
+        fn = PRIMITIVES.get(name)
         if fn is not None:
-            fn(g, steps[0][1], ctx)
+            fn(g, arg, ctx)
             return
     g.stack.append(EffectList(effects, ctx, steps))
 
@@ -276,18 +281,21 @@ def count_cubes(g: Game, spec: Mapping[str, Any], ctx: Ctx, them: int | None = N
     if "among" in spec and "zone" not in spec:
         pool = ctx.sel.get(spec["among"], [])
         return sum(1 for k in pool if allowed is None or k in allowed)
-    zones = zones_of(spec.get("zone"))
+    zspec = spec.get("zone")
+    zones = zones_of(zspec)
+    track = zspec is not None and "track" in seq(zspec)
     total = 0
     for pi in players_for(g, spec.get("whose"), ctx, them):
         p = g.race.players[pi]
         for z in zones:
-            if "zone" in spec and "track" in seq(spec["zone"]) and z == USED:
+            if track and z == USED:
                 total += sum(1 for pl in g.race.turn.placements
                              if allowed is None or pl.kind in allowed) if (
                     g.race.turn and g.race.turn.player == pi) else 0
                 continue
             zz = p.zones[z]
-            total += sum(zz) if allowed is None else sum(zz[k] for k in allowed)
+            # (`map`, not a generator: counts are read for every effect that counts cubes)
+            total += sum(zz) if allowed is None else sum(map(zz.__getitem__, allowed))
     if "among" in spec:
         pool = ctx.sel.get(spec["among"], [])
         total = min(total, sum(1 for k in pool if allowed is None or k in allowed))
@@ -296,11 +304,13 @@ def count_cubes(g: Game, spec: Mapping[str, Any], ctx: Ctx, them: int | None = N
 
 def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
     """Evaluate a number or count expression (docs/effects.md)."""
+    if type(x) is int:  # the common case first (a bool is not: those are refused below)
+        return x
     if isinstance(x, bool):
         raise EffectError(f"not a number: {x!r}")
     if isinstance(x, int):
         return x
-    if not isinstance(x, Mapping) or len(x) != 1:
+    if not isinstance(x, _MAPPINGS) or len(x) != 1:  # (`dict` first: pack data is one)
         raise EffectError(f"not a number expression: {x!r}")
     (op, arg), = x.items()
     if op == "count":
@@ -367,7 +377,7 @@ def count_spec(g: Game, x: Any, ctx: Ctx) -> tuple[int | None, bool]:
     got = static_count(x)
     if got is not None:
         return got
-    if isinstance(x, Mapping) and "up_to" in x and len(x) == 1:
+    if isinstance(x, _MAPPINGS) and "up_to" in x and len(x) == 1:
         return number(g, x["up_to"], ctx), True
     return number(g, x, ctx), False
 
@@ -380,7 +390,7 @@ def static_count(x: Any) -> tuple[int | None, bool] | None:
         return 1, False
     if x == "all":
         return None, False
-    if isinstance(x, Mapping) and "up_to" in x and len(x) == 1:
+    if isinstance(x, _MAPPINGS) and "up_to" in x and len(x) == 1:
         lim = x["up_to"]
         if lim == "all":
             return None, True
@@ -393,7 +403,7 @@ class MovePlan(metaclass=PlainClass):
     """The parts of a `move` / `drive` spec that need no game state, read once per spec."""
 
     __slots__ = ("spaces", "count", "colours", "cols", "fixed_cols", "gear", "same", "lanes", "as_",
-                 "one_step")
+                 "one_step", "rules", "chained")
 
     def __init__(self, spec: Mapping[str, Any]) -> None:
         self.spaces = spec["spaces"]
@@ -410,14 +420,20 @@ class MovePlan(metaclass=PlainClass):
         # exactly one space of fixed shades, nothing more: the gear cards (see `place_one`)
         self.one_step = self.count == (1, False) and self.fixed_cols and not (
             self.same or self.lanes or self.as_) and set(spec) <= {"spaces", "colours", "gear"}
+        # whether `place_one` may place at once under the last ruleset asked (`rules`): placements
+        # chain and no `{moved: ...}` reads a move (worked out once per ruleset, not per cube)
+        self.rules: Any = None
+        self.chained = False
 
 
 class CubesPlan(metaclass=PlainClass):
     """The parts of a `remove` / `move_cubes` / `select` spec that need no game state."""
 
-    __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple")
+    __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple",
+                 "rules", "allowed", "sources", "verb")
 
     def __init__(self, op: str, spec: Mapping[str, Any]) -> None:
+        self.verb = _VERBS[op]
         src = spec["from"]
         self.played = src == "played"
         self.zones = () if self.played else zones_of(src)
@@ -429,6 +445,25 @@ class CubesPlan(metaclass=PlainClass):
         self.among = spec.get("among")
         # the played cube with nothing more to it (the Wear card): taken at once, no frame
         self.simple = self.played and not set(spec) - {"from", "to", "as"}
+        # the kind filter and the `sources` of the last ruleset asked (`rules`; see `for_rules`)
+        self.rules: Any = None
+        self.allowed: set[int] | None = None
+        self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], Any, tuple[Option, ...]], ...] = ()
+
+    def for_rules(self, g: Game, spec: Mapping[str, Any]) -> None:
+        """Read the kind filter under the game's ruleset, and for each zone its (zone, kind)
+        candidates of the allowed kinds, the getter of their counts from a zone's list (None:
+        the list itself) and their options, so `Cubes` picks candidates and options with
+        `compress`."""
+        rules = g.rules
+        self.allowed = allowed = kind_filter(g, spec)
+        kinds = range(len(rules.kinds)) if allowed is None else sorted(allowed)
+        pick = None if allowed is None or not kinds else (
+            itemgetter(slice(kinds[0], kinds[0] + 1)) if len(kinds) == 1 else itemgetter(*kinds))
+        self.sources = tuple((z, tuple((z, k) for k in kinds), pick,
+                              tuple(cube_option(self.verb, z, rules.kinds[k].id) for k in kinds))
+                             for z in self.zones)
+        self.rules = rules
 
 
 # primitive -> id(spec) -> (spec, plan)
@@ -453,7 +488,13 @@ def plan_of(op: str, spec: Mapping[str, Any]) -> Any:
 
 
 def gear_of(g: Game, kinds: Sequence[int]) -> list[int]:
-    return [gear for k in kinds if (gear := g.rules.kinds[k].gear) is not None]
+    out: list[int] = []
+    table = g.rules.kinds
+    for k in kinds:  # (a loop: a comprehension costs a function call in Python 3.11)
+        gear = table[k].gear
+        if gear is not None:
+            out.append(gear)
+    return out
 
 
 def colours(g: Game, spec: Any, ctx: Ctx) -> set[int] | None:
@@ -475,6 +516,10 @@ def colours(g: Game, spec: Any, ctx: Ctx) -> set[int] | None:
     raise EffectError(f"unknown colour rule {op!r}")
 
 
+_COMPARE = {"lt": operator.lt, "le": operator.le, "eq": operator.eq, "ne": operator.ne,
+            "ge": operator.ge, "gt": operator.gt}
+
+
 def condition(g: Game, c: Mapping[str, Any], ctx: Ctx, them: int | None = None) -> bool:
     (op, arg), = c.items()
     if op == "selected":
@@ -486,10 +531,12 @@ def condition(g: Game, c: Mapping[str, Any], ctx: Ctx, them: int | None = None) 
     if op == "compare":
         left = number(g, arg["left"], ctx, them)
         right = number(g, arg["right"], ctx, them)
-        return {"lt": left < right, "le": left <= right, "eq": left == right,
-                "ne": left != right, "ge": left >= right, "gt": left > right}[arg["op"]]
+        return bool(_COMPARE[arg["op"]](left, right))  # a table, not a dict of every result
     if op == "every_other":
-        return all(condition(g, arg, ctx, o) for o in range(len(g.race.players)) if o != ctx.me)
+        for o in range(len(g.race.players)):  # (a loop: a generator costs a frame per player)
+            if o != ctx.me and not condition(g, arg, ctx, o):
+                return False
+        return True
     if op == "all":
         return all(condition(g, x, ctx, them) for x in arg)
     if op == "any":
@@ -529,7 +576,8 @@ def p_modify_turn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
             t.stand_in.setdefault(k, (si.get("colours", "any"), si.get("wear", 0)))
     if "prices" in arg or "buy_limit" in arg:
         modify_buy(g, t, arg, ctx)
-    g.emit("modify", p=ctx.me, what=sorted(arg))
+    if g.record:  # `emit` records nothing otherwise: its arguments are not made
+        g.emit("modify", p=ctx.me, what=sorted(arg))
 
 
 def p_add_counter(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
@@ -561,7 +609,7 @@ def p_choose_one(g: Game, arg: Sequence[Any], ctx: Ctx) -> None:
 
 
 def p_draw(g: Game, arg: Any, ctx: Ctx) -> None:
-    spec = arg if isinstance(arg, Mapping) and ("count" in arg or "as" in arg or "at_once" in arg
+    spec = arg if isinstance(arg, _MAPPINGS) and ("count" in arg or "as" in arg or "at_once" in arg
                                                 or "repeat_while" in arg) else {"count": arg}
     g.stack.append(Draw(spec, ctx, g))
 
@@ -572,7 +620,9 @@ def p_cubes(op: str) -> Any:
         if plan.simple:  # what the frame would do when it runs next, done now
             take_played(g, op, plan.dest, plan.as_, ctx)
             return
-        g.stack.append(Cubes(op, arg, ctx, g, plan))
+        c = Cubes(op, arg, ctx, g, plan)
+        if c.left > 0 or c.played:  # else (`count: all`: taken already) its run would only end it
+            g.stack.append(c)
     return fn
 
 
@@ -607,7 +657,7 @@ def p_move(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
         pre = place_one(g, plan, ctx)
         if pre is None:
             return
-    m = Move(arg, ctx, g, drive=False)
+    m = Move(arg, ctx, g, drive=False, plan=plan)
     if isinstance(pre, list):
         m.pre = pre  # the targets of its first run, worked out already
     g.stack.append(m)
@@ -618,29 +668,42 @@ def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> list[tuple[int, int, int]] |
     that has none: what the `Move` frame would do when it runs next, done now (None). When the
     frame is needed: its targets if a decision (several spaces), else False (a turn modifier,
     a rule reading the move)."""
-    t = g.race.turn
+    rules = g.rules
+    if plan.rules is not rules:
+        plan.rules = rules
+        plan.chained = rules.options.placement_chain and "moved" not in uses(rules)
+    race = g.race
+    t = race.turn
     kind = ctx.played
     me = ctx.me
-    if (kind is None or t is None or t.gear_spaces is not None or kind in t.stand_in
-            or not g.rules.options.placement_chain or "moved" in uses(g.rules)):
+    if (not plan.chained or kind is None or t is None or t.gear_spaces is not None
+            or kind in t.stand_in):
         return False
-    if not t.placements or t.player != me:
-        car = g.race.players[me].car
+    players = race.players
+    placements = t.placements
+    if not placements or t.player != me:
+        car = players[me].car
         lane, s = car.lane, car.segment
     else:
-        last = t.placements[-1]
+        last = placements[-1]
         lane, s = last.lane, last.segment
-    players = g.race.players
-    # the other cars' cells (`occupancy`, written out: this runs for every gear cube played)
-    occ = {(q.car.lane, q.car.segment): i for i, q in enumerate(players) if i != me}
-    tg = step_targets(g.ix, g.rules.options, occ, lane, s, plan.cols)
+    # the other cars' cells (`occupancy`, written out as a loop: this runs for every gear cube
+    # played)
+    occ: dict[tuple[int, int], int] = {}
+    i = 0
+    for q in players:
+        if i != me:
+            c = q.car
+            occ[c.lane, c.segment] = i
+        i += 1
+    tg = step_targets(g.ix, rules.options, occ, lane, s, plan.cols)
     if len(tg) > 1:
         return tg
     if tg:
         sp, ln, seg = tg[0]
-        t.placements.append(Placement(kind, ln, seg, (sp,), 1 if seg < s else 0, False))
+        placements.append(Placement(kind, ln, seg, (sp,), 1 if seg < s else 0, False))
         if g.record:  # `emit` records nothing otherwise: its arguments are not made
-            g.emit("place", p=me, kind=g.rules.kinds[kind].id, cell=f"{ln}:{seg}", steps=1)
+            g.emit("place", p=me, kind=rules.kinds[kind].id, cell=f"{ln}:{seg}", steps=1)
     return None
 
 
@@ -679,7 +742,8 @@ class ChooseOne(Frame):
         c = self.choices[int(key) - 1]
         g.stack.pop()
         effects = c["effect"] if isinstance(c, Mapping) and "label" in c else seq(c)
-        g.emit("choose", p=self.ctx.me, option=key)
+        if g.record:
+            g.emit("choose", p=self.ctx.me, option=key)
         g.stack.append(EffectList(effects, self.ctx))
 
 
@@ -715,13 +779,13 @@ class Draw(Frame):
             return Decision(self.ctx.me, "draw_count",
                             tuple(opt(str(i), f"draw {i}") for i in range(n + 1)),
                             "how many cubes to draw at once")
-        if self.left <= 0 or g.drawable(self.ctx.me) == 0:
-            g.stack.pop()
-            return None
-        if self.optional:
-            return Decision(self.ctx.me, "draw", (opt("draw", "draw a cube"), opt("stop")),
-                            f"draw up to {self.left} more")
-        self._one(g)
+        me = self.ctx.me
+        while self.left > 0 and g.drawable(me) > 0:
+            if self.optional:
+                return Decision(me, "draw", (DRAW, STOP),
+                                f"draw up to {self.left} more")
+            self._one(g)  # a draw that asks nothing: the next one follows (what its run would do)
+        g.stack.pop()
         return None
 
     def _one(self, g: Game) -> None:
@@ -752,18 +816,22 @@ class Cubes(Frame):
     """remove / move_cubes / select: take cubes one at a time, chosen by zone and kind."""
 
     __slots__ = ("op", "ctx", "zones", "dest", "allowed", "left", "optional", "as_", "price",
-                 "among", "played")
+                 "among", "played", "sources", "plan")
 
     def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game,
                  plan: CubesPlan | None = None) -> None:
         if plan is None:
             plan = plan_of(op, spec)
+        self.plan = plan
         self.op = op
         self.ctx = ctx
         self.played = plan.played
         self.zones = plan.zones
         self.dest = plan.dest
-        self.allowed = kind_filter(g, spec)
+        if plan.rules is not g.rules:
+            plan.for_rules(g, spec)
+        self.allowed = plan.allowed
+        self.sources = plan.sources
         cnt: tuple[int | None, bool] = plan.count or count_spec(g, spec.get("count", 1), ctx)
         lim, self.optional = cnt
         self.left = 10_000 if lim is None else lim
@@ -785,15 +853,17 @@ class Cubes(Frame):
 
     def candidates(self, g: Game) -> list[tuple[int, int]]:
         zones = g.race.players[self.ctx.me].zones
-        allowed = self.allowed
         among = self.among
         picked = self.ctx.sel[self.as_] if self.op == "select" and self.as_ else None
-        out = []
+        out: list[tuple[int, int]] = []
+        if not picked and among is None:  # the common case: zone and kind only
+            for z, pairs, pick, _options in self.sources:
+                # the allowed kinds that have cubes, picked without a Python loop
+                row = zones[z]
+                out += compress(pairs, row if pick is None else pick(row))
+            return out
+        allowed = self.allowed
         for z in self.zones:
-            if picked is None and among is None:  # the common case: zone and kind only
-                out += [(z, k) for k, n in enumerate(zones[z]) if n > 0 and (
-                    allowed is None or k in allowed)]
-                continue
             for k, n in enumerate(zones[z]):
                 if picked is not None:
                     n -= picked.count(k)
@@ -841,22 +911,20 @@ class Cubes(Frame):
             if self.left <= 0:  # the last cube: what the next run would do
                 g.stack.pop()
             return None
-        # the same choice recurs (a hand, a discard pile): its options and text are made once
-        # per ruleset (`Ruleset.memo`, whose other keys are ints)
-        key = ("cubes", self.op, self.optional, self.left, tuple(cands))
-        memo = g.rules.memo
-        got = memo.get(key)
-        if got is None:
-            verb = _VERBS[self.op]
+        verb = self.plan.verb
+        if self.among is None and not (self.op == "select" and self.as_ and self.ctx.sel[self.as_]):
+            # the options of the candidates, picked as they were (`candidates`) from the plan's
+            # options: no option is looked up, no table of hands is kept
+            zones = g.race.players[me].zones
+            opts: list[Option] = []
+            for z, _pairs, pick, options in self.sources:
+                row = zones[z]
+                opts += compress(options, row if pick is None else pick(row))
+        else:
             opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
-            if self.optional:
-                opts.append(STOP)
-            got = (tuple(opts), f"{verb} {'up to ' if self.optional else ''}"
-                                f"{'any number of' if self.left >= 10_000 else self.left} cube(s)")
-            if len(memo) > 10_000:
-                memo.clear()
-            memo[key] = got
-        return Decision(me, self.op, got[0], got[1])
+        if self.optional:
+            opts.append(STOP)
+        return Decision(me, self.op, tuple(opts), cube_text(verb, self.optional, self.left))
 
     def choose(self, g: Game, key: str) -> None:
         if key == "stop":
@@ -871,7 +939,23 @@ class Cubes(Frame):
 ZONE_NAMES_ = ("bag", "active", "used", "discard", "revealed")
 _VERBS = {"remove": "remove", "move_cubes": "move", "select": "select"}
 STOP = opt("stop")
+DRAW = opt("draw", "draw a cube")
 _CUBE_OPTIONS: dict[tuple[str, int, str], Option] = {}
+
+
+_CUBE_TEXTS: dict[tuple[str, bool, int], str] = {}
+
+
+def cube_text(verb: str, optional: bool, left: int) -> str:
+    """The text of a cube choice (made once per verb, optional or not, and cubes left)."""
+    got = _CUBE_TEXTS.get((verb, optional, left))
+    if got is None:
+        if len(_CUBE_TEXTS) >= 10_000:
+            _CUBE_TEXTS.clear()
+        got = _CUBE_TEXTS[verb, optional, left] = (
+            f"{verb} {'up to ' if optional else ''}"
+            f"{'any number of' if left >= 10_000 else left} cube(s)")
+    return got
 
 
 def cube_option(verb: str, zone: int, kid: str) -> Option:
@@ -923,7 +1007,7 @@ class Gain(Frame):
             return None
         opts = [opt(g.rules.kinds[k].id, f"gain {g.rules.kinds[k].id}") for k in c]
         if self.optional:
-            opts.append(opt("stop"))
+            opts.append(STOP)
         return Decision(self.ctx.me, "gain", tuple(opts), "gain a cube from the stock")
 
     def choose(self, g: Game, key: str) -> None:
@@ -976,13 +1060,15 @@ class Move(Frame):
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
                  "restart", "as_", "origin", "lane_rule", "changes", "pre")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool) -> None:
-        plan: MovePlan = plan_of("move", spec)
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool,
+                 plan: MovePlan | None = None) -> None:
+        if plan is None:
+            plan = plan_of("move", spec)
         self.ctx = ctx
         self.drive = drive
         t = g.race.turn
         spaces = plan.spaces
-        count = plan.count
+        count: tuple[int | None, bool] | None = plan.count
         self.kind = ctx.played
         self.cols = plan.cols if plan.fixed_cols else colours(g, plan.colours, ctx)
         self.shade_pending = False
@@ -1061,7 +1147,7 @@ class Move(Frame):
             return None
         opts = [g.ix.to_option(ln, s) for _sp, ln, s in tg]
         if self.optional:
-            opts.append(opt("stop"))
+            opts.append(STOP)
         return Decision(me, "drive" if self.drive else "move", tuple(opts),
                         f"{'drive' if self.drive else 'place the cube'}: step {self.steps + 1}"
                         f"{'' if self.left >= 10_000 else f' of up to {self.steps + self.left}' if self.optional else ''}")

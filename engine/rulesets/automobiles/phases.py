@@ -6,7 +6,6 @@ hooks and scheduled effects run at the points named in docs/effects.md.
 
 from __future__ import annotations
 
-import operator
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.play.decisions import Decision, opt
@@ -37,6 +36,7 @@ END_ACTION = opt("end", "end the Action phase")
 END_BUY = opt("end", "end the Buy phase")
 TURN_OPTIONS = (opt("standard", "standard turn"),
                 opt("pit", "pit stop: remove the wear in your active pile"))
+_HELD = bytes([0] + [1] * 255)  # `bytes.translate` table: a cube count → 1 if it is not 0
 
 
 def turn_decision(g: Game, me: int) -> Decision:
@@ -69,6 +69,12 @@ class RaceFrame(Frame):
 
     def run(self, g: Game) -> Decision | None:
         race = g.race
+        if self.stage == "turns":  # the common case first: the next turn
+            if race.over:
+                g.stack.pop()
+                return None
+            g.stack.append(TurnFrame(race.order[race.turn_pos]))
+            return None
         n = len(race.players)
         if self.stage == "drivers":
             if g.drivers_draft and self.i < n:
@@ -219,13 +225,11 @@ class TurnFrame(Frame):
         if st == "action":
             t.stage = "action"
             t.positions_action = g.positions(False)
+            # the Buy phase waits under the Action phase: it starts when that ends, with no run of
+            # this frame in between (`BuyPhase.run` sets the turn's stage)
+            stack.append(BuyPhase(me))
             stack.append(ActionPhase(me))
             push_later(g, me, "next_action")
-            self.stage = "buy"
-            return
-        if st == "buy":
-            t.stage = "buy"
-            stack.append(BuyPhase(me))
             self.stage = "buy_scheduled"
             return
         if st == "buy_scheduled":
@@ -307,13 +311,15 @@ class TurnFrame(Frame):
     def choose(self, g: Game, key: str) -> None:
         t = g.race.turn
         assert t is not None
-        g.emit("turn", p=self.player, choice=key)
+        if g.record:  # `emit` records nothing otherwise: its arguments are not made
+            g.emit("turn", p=self.player, choice=key)
         if key == "pit":
             t.pit = True
             g.pit_stop(self.player)
             self.stage = "decline"
         else:
             self.stage = "action"
+        self.run_stage(g)  # what the next run of this frame (still on top) would do
 
 
 class ActionPhase(Frame):
@@ -331,8 +337,13 @@ class ActionPhase(Frame):
         rs = g.rules
         strict = rs.options.strict_play
         ability = p.driver is not None and driver_hook(g, me, "action") is not None
-        # the decision depends on the active pile and the ability only (unless strict play)
-        key = ("action", me, ability, *active)
+        # the decision depends on the ability and which kinds of the active pile have cubes only
+        # (unless strict play): one decision per such pattern, not per hand
+        try:
+            held = bytes(active).translate(_HELD)  # the pattern as bytes 0/1, made in C
+        except ValueError:  # a count above 255
+            held = bytes(map(bool, active))
+        key = ("action", me, ability, held)
         d = None if strict else g.decisions.get(key)
         if d is None:
             po = g.play_option
@@ -354,20 +365,21 @@ class ActionPhase(Frame):
 
     def choose(self, g: Game, key: str) -> None:
         me = self.player
-        if key == "end":
-            g.stack.pop()
+        k = g.play_kind.get(key)  # a play first: the common case
+        if k is None:
+            if key == "end":
+                g.stack.pop()
+            elif key == "ability":
+                use_hook(g, me, "action")
             return
-        if key == "ability":
-            use_hook(g, me, "action")
-            return
-        k = g.play_kind[key]
-        zones = g.race.players[me].zones
+        race = g.race
+        zones = race.players[me].zones
         zones[ACTIVE][k] -= 1
         zones[USED][k] += 1
         kind = g.rules.kinds[k]
         if g.record:
             g.emit("play", p=me, kind=kind.id)
-        g.race.stats["plays"][me][k] += 1
+        race.stats["plays"][me][k] += 1
         if kind.effect:  # `run_effects`, written out: this runs for every cube played
             push_effects(g, kind.effect, Ctx(me, k, kind.card))
 
@@ -383,15 +395,35 @@ class BuyPhase(Frame):
     def run(self, g: Game) -> Decision | None:
         me = self.player
         money = g.money(me)
-        t = g.race.turn
+        race = g.race
+        t = race.turn
+        if t is not None:
+            t.stage = "buy"  # the phase starts at its first run (it waited under the Action phase)
+        ability = race.players[me].driver is not None and driver_hook(g, me, "buy") is not None
+        key: tuple[Any, ...] | None = None
         if t is not None and (t.prices is not None or t.buy_limit is not None):
             opts = modified_buy_options(g, t, money)
         else:
+            # the decision depends on the money, the ability and which kinds are sold out only:
+            # made once per key (as ActionPhase's); the sold-out kinds are keyed as none (-1), the
+            # only one (its index) or all of them (a pattern), the common cases first
+            stock = race.stock
+            out = stock.count(0)
+            key = ("buy", me, money, ability,
+                   -1 if out == 0 else stock.index(0) if out == 1 else (*map(bool, stock),))
+            d = g.decisions.get(key)
+            if d is not None:
+                return d
             opts = g.buy_options(money)
-        if g.race.players[me].driver is not None and driver_hook(g, me, "buy") is not None:
+        if ability:
             opts.append(ABILITY)
         opts.append(END_BUY)
-        return Decision(me, "buy", tuple(opts), f"buy cubes: ${money} to spend")
+        d = Decision(me, "buy", tuple(opts), f"buy cubes: ${money} to spend")
+        if key is not None:
+            if len(g.decisions) >= 16_384:  # start over rather than grow (as ActionPhase's)
+                g.decisions.clear()
+            g.decisions[key] = d
+        return d
 
     def choose(self, g: Game, key: str) -> None:
         me = self.player
@@ -445,5 +477,9 @@ def cleanup_zones(g: Game, me: int) -> None:
     for src in (ACTIVE, USED, REVEALED):
         pile = z[src]
         if any(pile):
-            disc[:] = map(operator.add, disc, pile)
+            k = 0
+            for n in pile:  # (a loop over the few counts: cheaper here than lists made by `map`)
+                if n:
+                    disc[k] += n
+                k += 1
             pile[:] = [0] * len(pile)

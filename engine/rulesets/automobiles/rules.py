@@ -121,7 +121,7 @@ class Ruleset:
     wear: int = field(default=-1, compare=False)
     with_effect: tuple[int, ...] = field(default=(), compare=False)  # kinds whose card does something
     for_sale: tuple[tuple[int, int], ...] = field(default=(), compare=False)  # (kind, cost) buyable
-    # effects.py: kind filters by id(spec), cube-choice options and texts by ("cubes", ...) keys
+    # effects.py: kind filters by id(spec)
     memo: dict[int | tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
