@@ -237,7 +237,10 @@ class Game:
         return mv.positions(self.race, self.ix, self.rules.options)
 
     def position_of(self, player: int, at_action_start: bool) -> int:
-        return self.positions(at_action_start)[player]
+        t = self.race.turn
+        if at_action_start and t is not None and t.positions_action:
+            return t.positions_action[player]
+        return mv.position_of(self.race, self.ix, self.rules.options, player)
 
     def result(self) -> dict[str, Any]:
         """The result line of the race log: standings by name, distances, rounds, round cap."""
@@ -253,9 +256,10 @@ class Game:
         return mv.distance(self.ix, self.race.players[player].car, self.rules.options)
 
     def money(self, player: int) -> int:
-        t = self.race.turn
-        value = sum(map(operator.mul, self.values, self.race.players[player].zones[ACTIVE]))
-        return value - (t.spent if t is not None and t.player == player else 0)
+        race = self.race
+        value = sum(map(operator.mul, self.values, race.players[player].zones[ACTIVE]))
+        t = race.turn
+        return value - t.spent if t is not None and t.player == player else value
 
     def grid_money(self, player: int) -> int:
         slot = self.race.order.index(player)
@@ -292,19 +296,21 @@ class Game:
         """Take up to n cubes of `kind` from the stock into the gain zone; returns how many."""
         if kind < 0 or n <= 0:
             return 0
-        take = min(n, self.race.stock[kind])
+        race, rules = self.race, self.rules
+        stock = race.stock
+        have = stock[kind]
+        take = n if n < have else have
         if zone is None:
-            t = self.race.turn
-            if t is None:
+            if race.turn is None:
                 zone = BAG
             else:
-                zone = DISCARD if self.rules.options.gains_to == "discard" else USED
-        self.race.stock[kind] -= take
-        self.race.players[player].zones[zone][kind] += take
-        if kind == self.rules.wear:
-            self.race.stats["wear"][player] += take
+                zone = DISCARD if rules.options.gains_to == "discard" else USED
+        stock[kind] = have - take
+        race.players[player].zones[zone][kind] += take
+        if kind == rules.wear:
+            race.stats["wear"][player] += take
         if why == "buy":
-            self.race.stats["bought"][player][kind] += take
+            race.stats["bought"][player][kind] += take
         if take and self.record:
             self.emit("gain", p=player, kind=self.rules.kinds[kind].id, n=take, why=why)
         return take
@@ -366,15 +372,21 @@ class Game:
         """The End phase's draws: `hand_size` times `draw(player, ACTIVE, end_phase=True)`."""
         z = self.race.players[player].zones
         bag, active = z[BAG], z[ACTIVE]
-        below = self.race.rng._randbelow
+        getrandbits = self.race.rng.getrandbits
         # the bag's cubes in kind order: the r-th of them is the cube `draw` takes for r
-        cubes = [k for k, n in enumerate(bag) if n for _ in range(n)]
+        cubes = _cubes(bag)
         for _ in range(self.rules.hand_size):
-            if not cubes:  # a refill (or nothing left to draw): the one-cube draw does it
+            n = len(cubes)
+            if not n:  # a refill (or nothing left to draw): the one-cube draw does it
                 self.draw(player, ACTIVE, end_phase=True)
-                cubes = [k for k, n in enumerate(bag) if n for _ in range(n)]
+                cubes = _cubes(bag)
                 continue
-            k = cubes.pop(below(len(cubes)))
+            # r = rng._randbelow(n), written out (what Random._randbelow_with_getrandbits does)
+            bits = n.bit_length()
+            r = getrandbits(bits)
+            while r >= n:
+                r = getrandbits(bits)
+            k = cubes.pop(r)
             bag[k] -= 1
             active[k] += 1
 
@@ -397,17 +409,27 @@ class Game:
         """RULES §3.4: the car follows the planned route to the last placed cube."""
         t = self.race.turn
         assert t is not None
-        t.position_car_start = self.position_of(player, False)
-        if not t.placements:
+        race = self.race
+        t.position_car_start = mv.position_of(race, self.ix, self.rules.options, player)
+        placements = t.placements
+        if not placements:
             return
-        car = self.race.players[player].car
+        car = race.players[player].car
         src = (car.lane, car.segment)
-        start = max((i for i, pl in enumerate(t.placements) if pl.from_car), default=0)
-        for i, pl in enumerate(t.placements):
-            t.entered.extend(pl.spaces)
+        start = 0  # the last placement from the car: laps count along the route from there
+        i = 0
+        for pl in placements:
+            if pl.from_car:
+                start = i
+            i += 1
+        entered = t.entered
+        i = 0
+        for pl in placements:
+            entered.extend(pl.spaces)
             if i >= start:  # laps count along the route the car finally follows
                 car.lap += pl.crossings
-        last = t.placements[-1]
+            i += 1
+        last = placements[-1]
         car.lane, car.segment = last.lane, last.segment
         t.moved = True
         if self.record:
@@ -427,13 +449,19 @@ class Game:
         self.emit("drive", p=player, dst=f"{lane}:{seg}", lap=car.lap)
 
     def after_car_moved(self, player: int) -> None:
-        for i, a, b in mv.momentum(self.race, self.ix, self.rules.options):
+        race = self.race
+        for i, a, b in mv.momentum(race, self.ix, self.rules.options):
             self.emit("momentum", p=i, src=a, dst=b)
-        goal = self.race.laps * self.track.segments
-        if not self.race.final_round and any(
-                p.car.lap * self.track.segments + p.car.segment >= goal for p in self.race.players):
-            self.race.final_round = True
-            self.emit("final_round", p=player)
+        if race.final_round:
+            return
+        n = self.track.segments
+        goal = race.laps * n
+        for p in race.players:
+            c = p.car
+            if c.lap * n + c.segment >= goal:
+                race.final_round = True
+                self.emit("final_round", p=player)
+                return
 
     def decline_phase(self, player: int) -> None:
         """RULES §3.5: wear by the darkest shade entered, unless drafting."""
@@ -441,13 +469,14 @@ class Game:
         assert t is not None
         if t.pit or not t.entered:
             return
-        darkest = max(self.track.spaces[s].colour for s in t.entered)
-        occ = self.occupancy(player)
-        drafting = t.drafting_flag or mv.drafts(self.ix, self.rules.options, occ,
-                                                self.race.players[player].car)
-        self.race.stats["moves"][player] += 1
+        ix = self.ix
+        darkest = max(map(ix.colour.__getitem__, t.entered))
+        race = self.race
+        drafting = t.drafting_flag or mv.drafting(race, ix, self.rules.options, player)
+        stats = race.stats
+        stats["moves"][player] += 1
         if drafting:
-            self.race.stats["drafts"][player] += 1
+            stats["drafts"][player] += 1
             if self.record:
                 self.emit("decline", p=player, darkest=darkest, wear=0, drafting=True)
             return
@@ -493,6 +522,17 @@ class Game:
 
 
 _ZN = ("bag", "active", "used", "discard", "revealed")
+
+
+def _cubes(bag: list[int]) -> list[int]:
+    """The cubes of a bag, one kind index per cube, in kind order."""
+    out: list[int] = []
+    k = 0
+    for n in bag:
+        if n:
+            out += [k] * n
+        k += 1
+    return out
 
 
 def position_game(rules: Ruleset, track: Track, players: Sequence[dict[str, Any]], *,
