@@ -20,12 +20,13 @@ from typing import Any
 from slipstream.engine.play.decisions import Decision, Option, Rejection, opt
 from slipstream.engine.rulesets.automobiles import movement as mv
 from slipstream.engine.rulesets.automobiles.effects import Ctx, EffectList, Frame
-from slipstream.engine.rulesets.automobiles.phases import RaceFrame, cleanup_zones
+from slipstream.engine.rulesets.automobiles.phases import RaceFrame
 from slipstream.engine.rulesets.automobiles.rules import Ruleset
 from slipstream.engine.rulesets.automobiles.state import (
     ACTIVE,
     BAG,
     DISCARD,
+    REVEALED,
     USED,
     Car,
     PlayerState,
@@ -41,7 +42,8 @@ class RulesTables:
     option key, cube values, and the decisions that depend on nothing but their key (phases.py
     keys them by kind, player and hand), shared by every race of the ruleset."""
 
-    __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions")
+    __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions",
+                 "for_sale", "affordable", "top_cost")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules  # held, so its id is not reused while these tables live
@@ -51,6 +53,11 @@ class RulesTables:
         self.buy_kind = {o.key: k for k, o in enumerate(self.buy_option)}  # "buy ID" → kind
         self.values = [k.value for k in rules.kinds]
         self.decisions: dict[tuple[Any, ...], Decision] = {}
+        # (kind, buy option) of every kind for sale, and of those that `money` buys, by money
+        self.for_sale = tuple((k, self.buy_option[k]) for k, _cost in rules.for_sale)
+        self.top_cost = max((cost for _k, cost in rules.for_sale), default=0)
+        self.affordable = [tuple((k, self.buy_option[k]) for k, cost in rules.for_sale if cost <= m)
+                           for m in range(min(self.top_cost, 255) + 1)]
 
 
 _TABLES: dict[int, RulesTables] = {}  # by id of the ruleset (the tables hold it)
@@ -115,6 +122,7 @@ class Game:
         self.play_kind, self.buy_kind = tables.play_kind, tables.buy_kind
         self.values = tables.values
         self.decisions = tables.decisions
+        self.tables = tables
         self.drivers_draft = bool(rules.drivers) and (
             drivers if drivers is not None else rules.options.drivers_in_single_races
         ) and not any(s.driver for s in seats)
@@ -145,12 +153,14 @@ class Game:
         d = self.pending
         if d is None:
             return Rejection("race-over", "the race is over; no decision is pending")
-        for o in d.options:
-            if o.key == key:
-                break
-        else:
-            return Rejection("not-an-option", f"{key!r} is not a legal option of this "
-                             f"{d.kind} decision", tuple(d.keys()))
+        opts = d.options
+        if not opts or opts[-1].key != key:  # the last option first: `end` or `stop`, often chosen
+            for o in opts:
+                if o.key == key:
+                    break
+            else:
+                return Rejection("not-an-option", f"{key!r} is not a legal option of this "
+                                 f"{d.kind} decision", tuple(d.keys()))
         if self.record:
             self.log.append({"t": "decision", "n": self.decision_count, "p": d.player,
                              "kind": d.kind, "choice": key})
@@ -183,6 +193,7 @@ class Game:
         g.play_option, g.buy_option = self.play_option, self.buy_option
         g.play_kind, g.buy_kind, g.values = self.play_kind, self.buy_kind, self.values
         g.decisions = self.decisions
+        g.tables = self.tables
         g.record = record
         g.log = list(self.log) if record else []
         g.decision_count = self.decision_count
@@ -266,8 +277,16 @@ class Game:
         return self.track.grid[slot].money if slot < len(self.track.grid) else 0
 
     def buy_options(self, money: int) -> list[Option]:
+        """The Buy options of the kinds in stock that cost at most `money`, in kind order."""
         stock = self.race.stock
-        return [self.buy_option[k] for k, cost in self.rules.for_sale if stock[k] > 0 and cost <= money]
+        tables = self.tables
+        if money >= tables.top_cost:
+            cands = tables.for_sale
+        elif 0 <= money < len(tables.affordable):
+            cands = tables.affordable[money]
+        else:
+            return [self.buy_option[k] for k, cost in self.rules.for_sale if stock[k] > 0 and cost <= money]
+        return [o for k, o in cands if stock[k] > 0]
 
     def drawable(self, player: int) -> int:
         z = self.race.players[player].zones
@@ -486,10 +505,20 @@ class Game:
             self.emit("decline", p=player, darkest=darkest, wear=t.decline_wear, drafting=False)
 
     def cleanup(self, player: int) -> None:
+        """End-phase clean-up: active, used (track included) and revealed → discard."""
         t = self.race.turn
         assert t is not None
         t.placements.clear()
-        cleanup_zones(self, player)
+        z = self.race.players[player].zones
+        disc, active, used, revealed = z[DISCARD], z[ACTIVE], z[USED], z[REVEALED]
+        zero = [0] * len(disc)
+        if any(revealed):
+            disc[:] = map(operator.add, map(operator.add, map(operator.add, disc, active), used), revealed)
+            revealed[:] = zero
+        else:
+            disc[:] = map(operator.add, map(operator.add, disc, active), used)
+        active[:] = zero
+        used[:] = zero
 
     def finish_turn(self, player: int) -> None:
         race = self.race
