@@ -357,11 +357,17 @@ class Game:
     def unplace(self, player: int, kind: int) -> None:
         """A used cube of `kind` leaves: keep the track placements within the used count."""
         t = self.race.turn
-        if t is None or t.player != player:
+        if t is None or t.player != player or not t.placements:
             return
-        placed = [i for i, p in enumerate(t.placements) if p.kind == kind]
-        if placed and len(placed) >= self.race.players[player].zones[USED][kind]:
-            del t.placements[placed[-1]]
+        placed = 0  # placements of `kind`, and the index of the last of them
+        last = i = 0
+        for pl in t.placements:
+            if pl.kind == kind:
+                placed += 1
+                last = i
+            i += 1
+        if placed and placed >= self.race.players[player].zones[USED][kind]:
+            del t.placements[last]
 
     def draw(self, player: int, zone: int, end_phase: bool = False) -> int | None:
         """Draw one random cube from the bag, refilling from the discard pile (RULES §3.7)."""

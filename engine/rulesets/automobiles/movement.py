@@ -140,9 +140,20 @@ def step_targets(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int,
     out: list[tuple[int, int, int]] = []
     per_segment = opts.occupancy == "segment"
     weaving = opts.weaving
-    # one colour (a gear cube): only the spaces of that colour
-    steps = ix.steps_of_colour(lane, seg, next(iter(colours))) if colours is not None and len(
-        colours) == 1 else ix.steps(lane, seg)
+    if colours is not None and len(colours) == 1:
+        # one colour (a gear cube): only the spaces of that colour, no colour left to check
+        (colour,) = colours
+        steps = ix.steps_of_colour(lane, seg, colour)
+        if per_segment and not weaving:  # the rules' defaults, written out
+            for sp_idx, _colour, sp_lane, segs in steps:
+                for s in segs:
+                    if (sp_lane, s) not in occ:
+                        out.append((sp_idx, sp_lane, s))
+                        break
+            return out
+        colours = None
+    else:
+        steps = ix.steps(lane, seg)
     for sp_idx, colour, sp_lane, segs in steps:
         if colours is not None and colour not in colours:
             continue
