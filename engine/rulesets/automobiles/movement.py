@@ -117,7 +117,14 @@ def track_index(track: Track) -> TrackIndex:
 
 def occupancy(race: RaceState, exclude: int | None = None) -> dict[Cell, int]:
     """Cell → player index of every car except `exclude`."""
-    return {(p.car.lane, p.car.segment): i for i, p in enumerate(race.players) if i != exclude}
+    out: dict[Cell, int] = {}
+    i = 0
+    for p in race.players:
+        if i != exclude:
+            c = p.car
+            out[c.lane, c.segment] = i
+        i += 1
+    return out
 
 
 def is_free(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int, seg: int) -> bool:
@@ -297,20 +304,22 @@ def momentum(race: RaceState, ix: TrackIndex, opts: Options) -> list[tuple[int, 
             break
     else:
         return []  # every car on the front-most segment of its space: nothing slides
-    track = ix.track
+    players = race.players
     moves: list[tuple[int, int, int]] = []
     changed = True
     while changed:
         changed = False
         for i in standings(race, ix, opts):
-            car = race.players[i].car
-            sp = track.spaces[track.cells[car.lane][car.segment]]
-            if sp.last == car.segment:
+            car = players[i].car
+            lane, seg = car.lane, car.segment
+            last = front[lane][seg]
+            if last == seg:
                 continue  # already on the front-most segment of its space
-            occ = occupancy(race, exclude=i)
-            for s in range(sp.last, car.segment, -1):
-                if (car.lane, s) not in occ:
-                    moves.append((i, car.segment, s))
+            # the segments of the lane with a car (its own is none of those it may slide to)
+            taken = [p.car.segment for p in players if p.car.lane == lane]
+            for s in range(last, seg, -1):
+                if s not in taken:
+                    moves.append((i, seg, s))
                     car.segment = s
                     changed = True
                     break
