@@ -384,7 +384,12 @@ class Game:
                 self.emit("refill", p=player, n=total)
         if total == 0:
             return None
-        r = self.race.rng._randbelow(total)  # what randrange(total) returns, without its checks
+        # r = rng._randbelow(total), written out: what randrange(total) returns, without its checks
+        getrandbits = self.race.rng.getrandbits
+        bits = total.bit_length()
+        r = getrandbits(bits)
+        while r >= total:
+            r = getrandbits(bits)
         for k, n in enumerate(bag):
             if r < n:
                 bag[k] -= 1
@@ -406,7 +411,7 @@ class Game:
                 self.draw(player, ACTIVE, end_phase=True)
                 cubes = _cubes(bag)
                 continue
-            # r = rng._randbelow(n), written out (what Random._randbelow_with_getrandbits does)
+            # r = rng._randbelow(n), written out as in `draw`
             bits = n.bit_length()
             r = getrandbits(bits)
             while r >= n:
