@@ -500,7 +500,7 @@ class Game:
         if t.pit or not t.entered:
             return
         ix = self.ix
-        darkest = max(map(ix.colour.__getitem__, t.entered))
+        darkest = max(map(ix.colours.__getitem__, t.entered))
         race = self.race
         drafting = t.drafting_flag or mv.drafting(race, ix, self.rules.options, player)
         stats = race.stats

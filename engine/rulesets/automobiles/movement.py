@@ -22,7 +22,7 @@ class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
     __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour", "front", "_to",
-                 "colour", "_drafts")
+                 "colours", "_drafts")
 
     def __init__(self, track: Track) -> None:
         self.track = track
@@ -36,7 +36,7 @@ class TrackIndex:
         self._next: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
         self._by_colour: dict[tuple[int, int, int], tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
         self._to: dict[Cell, Option] = {}
-        self.colour = tuple(sp.colour for sp in track.spaces)  # the colour of each space, by index
+        self.colours = tuple(sp.colour for sp in track.spaces)  # the colour of each space, by index
         self._drafts: dict[tuple[str, int, int], tuple[Cell, ...]] = {}
 
     def ahead(self, lane: int, seg: int) -> tuple[int, ...]:
