@@ -330,8 +330,9 @@ class ActionPhase(Frame):
         rs = g.rules
         strict = rs.options.strict_play
         ability = p.driver is not None and driver_hook(g, me, "action") is not None
-        # the decision depends on the active pile and the ability only (unless strict play)
-        key = ("action", me, ability, *active)
+        # the decision depends on the kinds in the active pile and the ability only (unless
+        # strict play): keyed by which kinds are there, not how many (far fewer keys)
+        key = ("action", me, ability, *map(operator.truth, active))
         d = None if strict else g.decisions.get(key)
         if d is None:
             po = g.play_option
