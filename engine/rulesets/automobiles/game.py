@@ -323,7 +323,7 @@ class Game:
             if race.turn is None:
                 zone = BAG
             else:
-                zone = DISCARD if rules.options.gains_to == "discard" else USED
+                zone = DISCARD if self.rules.options.gains_to == "discard" else USED
         stock[kind] = have - take
         race.players[player].zones[zone][kind] += take
         if kind == rules.wear:
