@@ -66,8 +66,10 @@ def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000) -> i
     n = 0
     choosers = [b.choose for b in bots]
     apply = game.apply
-    while game.pending is not None:
+    while True:
         d = game.pending
+        if d is None:
+            break
         key = choosers[d.player](game, d)
         r = apply(key)
         if r is not None:

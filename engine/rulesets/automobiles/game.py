@@ -20,12 +20,13 @@ from typing import Any
 from slipstream.engine.play.decisions import Decision, Option, Rejection, opt
 from slipstream.engine.rulesets.automobiles import movement as mv
 from slipstream.engine.rulesets.automobiles.effects import Ctx, EffectList, Frame
-from slipstream.engine.rulesets.automobiles.phases import RaceFrame, cleanup_zones
+from slipstream.engine.rulesets.automobiles.phases import RaceFrame
 from slipstream.engine.rulesets.automobiles.rules import Ruleset
 from slipstream.engine.rulesets.automobiles.state import (
     ACTIVE,
     BAG,
     DISCARD,
+    REVEALED,
     USED,
     Car,
     PlayerState,
@@ -41,7 +42,8 @@ class RulesTables:
     option key, cube values, and the decisions that depend on nothing but their key (phases.py
     keys them by kind, player and hand), shared by every race of the ruleset."""
 
-    __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions")
+    __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions",
+                 "for_sale", "affordable", "top_cost")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules  # held, so its id is not reused while these tables live
@@ -51,6 +53,11 @@ class RulesTables:
         self.buy_kind = {o.key: k for k, o in enumerate(self.buy_option)}  # "buy ID" → kind
         self.values = [k.value for k in rules.kinds]
         self.decisions: dict[tuple[Any, ...], Decision] = {}
+        # (kind, buy option) of every kind for sale, and of those that `money` buys, by money
+        self.for_sale = tuple((k, self.buy_option[k]) for k, _cost in rules.for_sale)
+        self.top_cost = max((cost for _k, cost in rules.for_sale), default=0)
+        self.affordable = [tuple((k, self.buy_option[k]) for k, cost in rules.for_sale if cost <= m)
+                           for m in range(min(self.top_cost, 255) + 1)]
 
 
 _TABLES: dict[int, RulesTables] = {}  # by id of the ruleset (the tables hold it)
@@ -115,6 +122,7 @@ class Game:
         self.play_kind, self.buy_kind = tables.play_kind, tables.buy_kind
         self.values = tables.values
         self.decisions = tables.decisions
+        self.tables = tables
         self.drivers_draft = bool(rules.drivers) and (
             drivers if drivers is not None else rules.options.drivers_in_single_races
         ) and not any(s.driver for s in seats)
@@ -145,12 +153,14 @@ class Game:
         d = self.pending
         if d is None:
             return Rejection("race-over", "the race is over; no decision is pending")
-        for o in d.options:
-            if o.key == key:
-                break
-        else:
-            return Rejection("not-an-option", f"{key!r} is not a legal option of this "
-                             f"{d.kind} decision", tuple(d.keys()))
+        opts = d.options
+        if not opts or opts[-1].key != key:  # the last option first: `end` or `stop`, often chosen
+            for o in opts:
+                if o.key == key:
+                    break
+            else:
+                return Rejection("not-an-option", f"{key!r} is not a legal option of this "
+                                 f"{d.kind} decision", tuple(d.keys()))
         if self.record:
             self.log.append({"t": "decision", "n": self.decision_count, "p": d.player,
                              "kind": d.kind, "choice": key})
@@ -235,7 +245,10 @@ class Game:
         return mv.positions(self.race, self.ix, self.rules.options)
 
     def position_of(self, player: int, at_action_start: bool) -> int:
-        return self.positions(at_action_start)[player]
+        t = self.race.turn
+        if at_action_start and t is not None and t.positions_action:
+            return t.positions_action[player]
+        return mv.position_of(self.race, self.ix, self.rules.options, player)
 
     def result(self) -> dict[str, Any]:
         """The result line of the race log: standings by name, distances, rounds, round cap."""
@@ -251,17 +264,26 @@ class Game:
         return mv.distance(self.ix, self.race.players[player].car, self.rules.options)
 
     def money(self, player: int) -> int:
-        t = self.race.turn
-        value = sum(map(operator.mul, self.values, self.race.players[player].zones[ACTIVE]))
-        return value - (t.spent if t is not None and t.player == player else 0)
+        race = self.race
+        value = sum(map(operator.mul, self.values, race.players[player].zones[ACTIVE]))
+        t = race.turn
+        return value - t.spent if t is not None and t.player == player else value
 
     def grid_money(self, player: int) -> int:
         slot = self.race.order.index(player)
         return self.track.grid[slot].money if slot < len(self.track.grid) else 0
 
     def buy_options(self, money: int) -> list[Option]:
+        """The Buy options of the kinds in stock that cost at most `money`, in kind order."""
         stock = self.race.stock
-        return [self.buy_option[k] for k, cost in self.rules.for_sale if stock[k] > 0 and cost <= money]
+        tables = self.tables
+        if money >= tables.top_cost:
+            cands = tables.for_sale
+        elif 0 <= money < len(tables.affordable):
+            cands = tables.affordable[money]
+        else:
+            return [self.buy_option[k] for k, cost in self.rules.for_sale if stock[k] > 0 and cost <= money]
+        return [o for k, o in cands if stock[k] > 0]
 
     def drawable(self, player: int) -> int:
         z = self.race.players[player].zones
@@ -290,19 +312,21 @@ class Game:
         """Take up to n cubes of `kind` from the stock into the gain zone; returns how many."""
         if kind < 0 or n <= 0:
             return 0
-        take = min(n, self.race.stock[kind])
+        race, rules = self.race, self.rules
+        stock = race.stock
+        have = stock[kind]
+        take = n if n < have else have
         if zone is None:
-            t = self.race.turn
-            if t is None:
+            if race.turn is None:
                 zone = BAG
             else:
                 zone = DISCARD if self.rules.options.gains_to == "discard" else USED
-        self.race.stock[kind] -= take
-        self.race.players[player].zones[zone][kind] += take
-        if kind == self.rules.wear:
-            self.race.stats["wear"][player] += take
+        stock[kind] = have - take
+        race.players[player].zones[zone][kind] += take
+        if kind == rules.wear:
+            race.stats["wear"][player] += take
         if why == "buy":
-            self.race.stats["bought"][player][kind] += take
+            race.stats["bought"][player][kind] += take
         if take and self.record:
             self.emit("gain", p=player, kind=self.rules.kinds[kind].id, n=take, why=why)
         return take
@@ -330,11 +354,17 @@ class Game:
     def unplace(self, player: int, kind: int) -> None:
         """A used cube of `kind` leaves: keep the track placements within the used count."""
         t = self.race.turn
-        if t is None or t.player != player:
+        if t is None or t.player != player or not t.placements:
             return
-        placed = [i for i, p in enumerate(t.placements) if p.kind == kind]
-        if placed and len(placed) >= self.race.players[player].zones[USED][kind]:
-            del t.placements[placed[-1]]
+        placed = 0  # placements of `kind`, and the index of the last of them
+        last = i = 0
+        for pl in t.placements:
+            if pl.kind == kind:
+                placed += 1
+                last = i
+            i += 1
+        if placed and placed >= self.race.players[player].zones[USED][kind]:
+            del t.placements[last]
 
     def draw(self, player: int, zone: int, end_phase: bool = False) -> int | None:
         """Draw one random cube from the bag, refilling from the discard pile (RULES §3.7)."""
@@ -351,8 +381,12 @@ class Game:
                 self.emit("refill", p=player, n=total)
         if total == 0:
             return None
-        # what randrange(total) returns, without its checks
-        r = self.race.rng._randbelow(total)  # type: ignore[attr-defined,unused-ignore]
+        # r = rng._randbelow(total), written out: what randrange(total) returns, without its checks
+        getrandbits = self.race.rng.getrandbits
+        bits = total.bit_length()
+        r = getrandbits(bits)
+        while r >= total:
+            r = getrandbits(bits)
         for k, n in enumerate(bag):
             if r < n:
                 bag[k] -= 1
@@ -365,15 +399,21 @@ class Game:
         """The End phase's draws: `hand_size` times `draw(player, ACTIVE, end_phase=True)`."""
         z = self.race.players[player].zones
         bag, active = z[BAG], z[ACTIVE]
-        below = self.race.rng._randbelow  # type: ignore[attr-defined,unused-ignore]
+        getrandbits = self.race.rng.getrandbits
         # the bag's cubes in kind order: the r-th of them is the cube `draw` takes for r
-        cubes = [k for k, n in enumerate(bag) if n for _ in range(n)]
+        cubes = _cubes(bag)
         for _ in range(self.rules.hand_size):
-            if not cubes:  # a refill (or nothing left to draw): the one-cube draw does it
+            n = len(cubes)
+            if not n:  # a refill (or nothing left to draw): the one-cube draw does it
                 self.draw(player, ACTIVE, end_phase=True)
-                cubes = [k for k, n in enumerate(bag) if n for _ in range(n)]
+                cubes = _cubes(bag)
                 continue
-            k = cubes.pop(below(len(cubes)))
+            # r = rng._randbelow(n), written out as in `draw`
+            bits = n.bit_length()
+            r = getrandbits(bits)
+            while r >= n:
+                r = getrandbits(bits)
+            k = cubes.pop(r)
             bag[k] -= 1
             active[k] += 1
 
@@ -396,17 +436,27 @@ class Game:
         """RULES §3.4: the car follows the planned route to the last placed cube."""
         t = self.race.turn
         assert t is not None
-        t.position_car_start = self.position_of(player, False)
-        if not t.placements:
+        race = self.race
+        t.position_car_start = mv.position_of(race, self.ix, self.rules.options, player)
+        placements = t.placements
+        if not placements:
             return
-        car = self.race.players[player].car
+        car = race.players[player].car
         src = (car.lane, car.segment)
-        start = max((i for i, pl in enumerate(t.placements) if pl.from_car), default=0)
-        for i, pl in enumerate(t.placements):
-            t.entered.extend(pl.spaces)
+        start = 0  # the last placement from the car: laps count along the route from there
+        i = 0
+        for pl in placements:
+            if pl.from_car:
+                start = i
+            i += 1
+        entered = t.entered
+        i = 0
+        for pl in placements:
+            entered.extend(pl.spaces)
             if i >= start:  # laps count along the route the car finally follows
                 car.lap += pl.crossings
-        last = t.placements[-1]
+            i += 1
+        last = placements[-1]
         car.lane, car.segment = last.lane, last.segment
         t.moved = True
         if self.record:
@@ -426,13 +476,19 @@ class Game:
         self.emit("drive", p=player, dst=f"{lane}:{seg}", lap=car.lap)
 
     def after_car_moved(self, player: int) -> None:
-        for i, a, b in mv.momentum(self.race, self.ix, self.rules.options):
+        race = self.race
+        for i, a, b in mv.momentum(race, self.ix, self.rules.options):
             self.emit("momentum", p=i, src=a, dst=b)
-        goal = self.race.laps * self.track.segments
-        if not self.race.final_round and any(
-                p.car.lap * self.track.segments + p.car.segment >= goal for p in self.race.players):
-            self.race.final_round = True
-            self.emit("final_round", p=player)
+        if race.final_round:
+            return
+        n = self.track.segments
+        goal = race.laps * n
+        for p in race.players:
+            c = p.car
+            if c.lap * n + c.segment >= goal:
+                race.final_round = True
+                self.emit("final_round", p=player)
+                return
 
     def decline_phase(self, player: int) -> None:
         """RULES §3.5: wear by the darkest shade entered, unless drafting."""
@@ -440,13 +496,14 @@ class Game:
         assert t is not None
         if t.pit or not t.entered:
             return
-        darkest = max(self.track.spaces[s].colour for s in t.entered)
-        occ = self.occupancy(player)
-        drafting = t.drafting_flag or mv.drafts(self.ix, self.rules.options, occ,
-                                                self.race.players[player].car)
-        self.race.stats["moves"][player] += 1
+        ix = self.ix
+        darkest = max(map(ix.colours.__getitem__, t.entered))
+        race = self.race
+        drafting = t.drafting_flag or mv.drafting(race, ix, self.rules.options, player)
+        stats = race.stats
+        stats["moves"][player] += 1
         if drafting:
-            self.race.stats["drafts"][player] += 1
+            stats["drafts"][player] += 1
             if self.record:
                 self.emit("decline", p=player, darkest=darkest, wear=0, drafting=True)
             return
@@ -456,10 +513,20 @@ class Game:
             self.emit("decline", p=player, darkest=darkest, wear=t.decline_wear, drafting=False)
 
     def cleanup(self, player: int) -> None:
+        """End-phase clean-up: active, used (track included) and revealed → discard."""
         t = self.race.turn
         assert t is not None
         t.placements.clear()
-        cleanup_zones(self, player)
+        z = self.race.players[player].zones
+        disc, active, used, revealed = z[DISCARD], z[ACTIVE], z[USED], z[REVEALED]
+        zero = [0] * len(disc)
+        if any(revealed):
+            disc[:] = map(operator.add, map(operator.add, map(operator.add, disc, active), used), revealed)
+            revealed[:] = zero
+        else:
+            disc[:] = map(operator.add, map(operator.add, disc, active), used)
+        active[:] = zero
+        used[:] = zero
 
     def finish_turn(self, player: int) -> None:
         race = self.race
@@ -492,6 +559,17 @@ class Game:
 
 
 _ZN = ("bag", "active", "used", "discard", "revealed")
+
+
+def _cubes(bag: list[int]) -> list[int]:
+    """The cubes of a bag, one kind index per cube, in kind order."""
+    out: list[int] = []
+    k = 0
+    for n in bag:
+        if n:
+            out += [k] * n
+        k += 1
+    return out
 
 
 def position_game(rules: Ruleset, track: Track, players: Sequence[dict[str, Any]], *,

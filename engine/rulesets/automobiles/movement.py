@@ -21,7 +21,8 @@ Cell = tuple[int, int]
 class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
-    __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour", "front", "_to")
+    __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour", "front", "_to",
+                 "colours", "_drafts")
 
     def __init__(self, track: Track) -> None:
         self.track = track
@@ -35,6 +36,8 @@ class TrackIndex:
         self._next: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
         self._by_colour: dict[tuple[int, int, int], tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
         self._to: dict[Cell, Option] = {}
+        self.colours = tuple(sp.colour for sp in track.spaces)  # the colour of each space, by index
+        self._drafts: dict[tuple[str, int, int], tuple[Cell, ...]] = {}
 
     def ahead(self, lane: int, seg: int) -> tuple[int, ...]:
         key = (lane, seg)
@@ -79,6 +82,14 @@ class TrackIndex:
             got = self._next[key] = (sp.last, cells)
         return got
 
+    def drafting_cells(self, drafting: str, lane: int, seg: int) -> tuple[Cell, ...]:
+        """`draft_cells` of a car at (lane, seg) under the option `drafting`, computed once."""
+        key = (drafting, lane, seg)
+        got = self._drafts.get(key)
+        if got is None:
+            got = self._drafts[key] = _draft_cells(self, drafting, lane, seg)
+        return got
+
     def steps(self, lane: int, seg: int) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
         """(space, colour, lane, segments ahead front-most first) for each space ahead."""
         key = (lane, seg)
@@ -106,7 +117,14 @@ def track_index(track: Track) -> TrackIndex:
 
 def occupancy(race: RaceState, exclude: int | None = None) -> dict[Cell, int]:
     """Cell → player index of every car except `exclude`."""
-    return {(p.car.lane, p.car.segment): i for i, p in enumerate(race.players) if i != exclude}
+    out: dict[Cell, int] = {}
+    i = 0
+    for p in race.players:
+        if i != exclude:
+            c = p.car
+            out[c.lane, c.segment] = i
+        i += 1
+    return out
 
 
 def is_free(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int, seg: int) -> bool:
@@ -129,9 +147,20 @@ def step_targets(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int,
     out: list[tuple[int, int, int]] = []
     per_segment = opts.occupancy == "segment"
     weaving = opts.weaving
-    # one colour (a gear cube): only the spaces of that colour
-    steps = ix.steps_of_colour(lane, seg, next(iter(colours))) if colours is not None and len(
-        colours) == 1 else ix.steps(lane, seg)
+    if colours is not None and len(colours) == 1:
+        # one colour (a gear cube): only the spaces of that colour, no colour left to check
+        (colour,) = colours
+        steps = ix.steps_of_colour(lane, seg, colour)
+        if per_segment and not weaving:  # the rules' defaults, written out
+            for sp_idx, _colour, sp_lane, segs in steps:
+                for s in segs:
+                    if (sp_lane, s) not in occ:
+                        out.append((sp_idx, sp_lane, s))
+                        break
+            return out
+        colours = None
+    else:
+        steps = ix.steps(lane, seg)
     for sp_idx, colour, sp_lane, segs in steps:
         if colours is not None and colour not in colours:
             continue
@@ -156,17 +185,67 @@ def distance(ix: TrackIndex, car: Car, opts: Options) -> int:
 
 def standings(race: RaceState, ix: TrackIndex, opts: Options) -> list[int]:
     """Player indices, leader first: by distance, ties to the inner lane (RULES §4.1)."""
-    if opts.positions_count_laps:  # `distance`, written out: this runs several times a turn
-        n = ix.n
-        keys = [(-(p.car.lap * n + p.car.segment), p.car.lane) for p in race.players]
-    else:
-        keys = [(-p.car.segment, p.car.lane) for p in race.players]
-    return sorted(range(len(keys)), key=keys.__getitem__)
+    n = ix.n if opts.positions_count_laps else 0  # `distance`, written out: it runs several times a turn
+    keys: list[tuple[int, int, int]] = []
+    i = 0
+    for p in race.players:
+        c = p.car
+        keys.append((-(c.lap * n + c.segment), c.lane, i))  # the index: ties as a stable sort keeps them
+        i += 1
+    keys.sort()
+    return [k[2] for k in keys]
 
 
 def positions(race: RaceState, ix: TrackIndex, opts: Options) -> dict[int, int]:
-    """Player index → position (1 = leader)."""
-    return {p: i + 1 for i, p in enumerate(standings(race, ix, opts))}
+    """Player index → position (1 = leader), leader first (`standings`, written out)."""
+    n = ix.n if opts.positions_count_laps else 0
+    keys: list[tuple[int, int, int]] = []
+    i = 0
+    for p in race.players:
+        c = p.car
+        keys.append((-(c.lap * n + c.segment), c.lane, i))
+        i += 1
+    keys.sort()
+    out: dict[int, int] = {}
+    pos = 1
+    for k in keys:
+        out[k[2]] = pos
+        pos += 1
+    return out
+
+
+def position_of(race: RaceState, ix: TrackIndex, opts: Options, player: int) -> int:
+    """`positions(race, ix, opts)[player]` without the sort: 1 + the cars ahead of the player's."""
+    n = ix.n if opts.positions_count_laps else 0
+    players = race.players
+    me = players[player].car
+    dist, lane = me.lap * n + me.segment, me.lane
+    pos = 1
+    i = 0
+    for p in players:
+        c = p.car
+        d = c.lap * n + c.segment
+        if d > dist or (d == dist and (c.lane < lane or (c.lane == lane and i < player))):
+            pos += 1
+        i += 1
+    return pos
+
+
+def drafting(race: RaceState, ix: TrackIndex, opts: Options, player: int) -> bool:
+    """`drafts(ix, opts, occupancy(race, player), car of player)`, without the occupancy map."""
+    players = race.players
+    car = players[player].car
+    cells = ix.drafting_cells(opts.drafting, car.lane, car.segment)
+    if not cells:
+        return False
+    i = 0
+    for p in players:
+        if i != player:
+            c = p.car
+            if (c.lane, c.segment) in cells:
+                return True
+        i += 1
+    return False
 
 
 def drafts(ix: TrackIndex, opts: Options, occ: dict[Cell, int], car: Car) -> bool:
@@ -186,13 +265,17 @@ def drafts(ix: TrackIndex, opts: Options, occ: dict[Cell, int], car: Car) -> boo
 def draft_cells(ix: TrackIndex, opts: Options, lane: int, s: int) -> tuple[Cell, ...]:
     """The cells of which any one, occupied, makes a car at (lane, s) draft: `drafts` is true
     exactly when `occ` holds one of them (for the greedy bot's drafting table)."""
+    return _draft_cells(ix, opts.drafting, lane, s)
+
+
+def _draft_cells(ix: TrackIndex, drafting: str, lane: int, s: int) -> tuple[Cell, ...]:
     out: tuple[Cell, ...] = ()
-    if opts.drafting in ("segment_or_space", "segment"):
+    if drafting in ("segment_or_space", "segment"):
         out = ((lane, (s + 1) % ix.n),)
-    if opts.drafting == "segment":
+    if drafting == "segment":
         return out
     last, next_cells = ix.next_space(lane, s)
-    if opts.drafting == "segment_or_space" and s != last:
+    if drafting == "segment_or_space" and s != last:
         return out
     return out + next_cells
 
@@ -215,22 +298,28 @@ def momentum(race: RaceState, ix: TrackIndex, opts: Options) -> list[tuple[int, 
     if opts.momentum != "slide":
         return []
     front = ix.front
-    if all(front[p.car.lane][p.car.segment] == p.car.segment for p in race.players):
+    for p in race.players:
+        c = p.car
+        if front[c.lane][c.segment] != c.segment:
+            break
+    else:
         return []  # every car on the front-most segment of its space: nothing slides
-    track = ix.track
+    players = race.players
     moves: list[tuple[int, int, int]] = []
     changed = True
     while changed:
         changed = False
         for i in standings(race, ix, opts):
-            car = race.players[i].car
-            sp = track.spaces[track.cells[car.lane][car.segment]]
-            if sp.last == car.segment:
+            car = players[i].car
+            lane, seg = car.lane, car.segment
+            last = front[lane][seg]
+            if last == seg:
                 continue  # already on the front-most segment of its space
-            occ = occupancy(race, exclude=i)
-            for s in range(sp.last, car.segment, -1):
-                if (car.lane, s) not in occ:
-                    moves.append((i, car.segment, s))
+            # the segments of the lane with a car (its own is none of those it may slide to)
+            taken = [p.car.segment for p in players if p.car.lane == lane]
+            for s in range(last, seg, -1):
+                if s not in taken:
+                    moves.append((i, seg, s))
                     car.segment = s
                     changed = True
                     break
