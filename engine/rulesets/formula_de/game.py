@@ -398,8 +398,8 @@ class FormulaDeGame:
         cost = {} if car.pit >= 0 else rules.downshift_cost(car.gear, gear) or {}
         short = not rules.can_pay(self.wear_view(car), cost, self.pool)
         car.next_gears = ()
-        for k, v in cost.items():
-            self.lose(car, k, v, "downshift")
+        for what, v in cost.items():
+            self.lose(car, what, v, "downshift")
         car.gear = gear
         self.event("gear", p=car.seat, gear=gear)
         if short or (cost.get("engine") and self.points(car, "engine") == 0):
@@ -425,9 +425,9 @@ class FormulaDeGame:
             t.strained = rules.engine_strained(car.gear, t.roll, self.tables.gears[car.gear - 1])
         t.targets = self.targets(car, t.roll)
         t.phase = "move"
-        to_pit = self.pit_steps(car, t.roll)
-        if to_pit is not None:
-            t.phase, t.pit_steps = "pit", to_pit
+        k = self.pit_steps(car, t.roll)
+        if k is not None:
+            t.phase, t.pit_steps = "pit", k
         return None
 
     def _gear_roll(self, car: Car) -> int:
@@ -665,7 +665,11 @@ class FormulaDeGame:
         """The cars a car `seat` standing on `node` would risk a collision with (`occ`: the
         occupied squares, when the caller has them)."""
         occ = self.occupied(seat) if occ is None else occ
-        return [occ[m] for m in _neighbour_nodes(self.track)[self.diagonal][node] if m in occ and occ[m] != seat]
+        return [occ[m] for m in self.neighbour_table()[node] if m in occ and occ[m] != seat]
+
+    def neighbour_table(self) -> list[list[int]]:
+        """Per square the squares whose cars a car standing there risks a collision with."""
+        return _neighbour_nodes(self.track)[self.diagonal]
 
     def _collisions(self, car: Car) -> None:
         """Every neighbour rolls once, then the mover once per neighbour, last; a neighbour
