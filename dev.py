@@ -38,7 +38,13 @@ STAMP = VENV / ".slipstream-installed"
 ACCEL = ("engine/rulesets/automobiles/state.py", "engine/rulesets/automobiles/movement.py",
          "engine/rulesets/automobiles/gearplan.py", "engine/rulesets/automobiles/game.py",
          "engine/rulesets/automobiles/bots.py", "engine/rulesets/automobiles/effects.py",
-         "engine/rulesets/automobiles/phases.py")
+         "engine/rulesets/automobiles/phases.py",
+         # the Formula Dé and speed-hazard races (4 greedy bots: the game, the bot and its moves)
+         "engine/rulesets/formula_de/game.py", "engine/rulesets/formula_de/scoring.py",
+         "engine/rulesets/formula_de/moves.py", "engine/rulesets/formula_de/bots.py",
+         "engine/rulesets/formula_de/rules.py",
+         "engine/rulesets/speed_hazard/game.py", "engine/rulesets/speed_hazard/greedy.py",
+         "engine/rulesets/speed_hazard/moves.py", "engine/rulesets/speed_hazard/rules.py")
 ACCEL_DIR = ROOT / "build" / "accel"
 
 

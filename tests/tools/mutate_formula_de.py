@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -217,7 +218,10 @@ sys.exit(1 if failed or report.diagnostics else 0)
 def run(m: Mutant) -> tuple[Mutant, str, str, float]:
     t0 = time.perf_counter()
     arg = json.dumps({"module": m.module, "old": m.old, "new": m.new, "pack": str(ROOT / "content" / "formula-de")})
-    proc = subprocess.run([sys.executable, "-c", BOOT, arg], cwd=ROOT, capture_output=True, text=True)
+    # pure Python (SLIPSTREAM_PURE): a mutated source must be what runs, not the compiled
+    # accelerator built from the unmutated one (engine/core/accel.py)
+    proc = subprocess.run([sys.executable, "-c", BOOT, arg], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "SLIPSTREAM_PURE": "1"})
     dt = time.perf_counter() - t0
     if proc.returncode == 99:
         return m, "INVALID", proc.stderr.strip().splitlines()[-1], dt

@@ -9,12 +9,13 @@ seeded generator in the state, so a race is fixed by its seed and its decisions.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.formula_de import rules
@@ -58,15 +59,14 @@ _neighbour_nodes = ByIdentity(_neighbours_)
 
 
 def _copy_car(car: Car) -> Car:
-    new = object.__new__(Car)
-    for f in Car.__slots__:
-        v = getattr(car, f)
-        if isinstance(v, dict) and all(type(x) is int for x in v.values()):
-            v = dict(v)  # the wear points
-        elif not isinstance(v, (int, str, bool)) and v is not None:
-            v = copy.deepcopy(v)
-        setattr(new, f, v)
-    return new
+    """An independent copy of `car`: its wear points copied, every other field shared (ints,
+    strings, booleans and a tuple of ints). A plain constructor call, which a compiled `Car`
+    (the accelerator, engine/core/accel.py) accepts where `object.__new__` is refused."""
+    return Car(car.seat, car.node, car.gear, dict(car.wear), car.progress, car.corner, car.stops,
+               car.tyres_lost, car.started, car.finished, car.out, car.pit, car.pit_base, car.serviced,
+               car.next_gears)
+
+
 NO_CORNER = -1
 
 
@@ -114,6 +114,7 @@ class Turn:
     pit_rest: int = 0  # squares left for the pit lane once the car has chosen to enter it
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tally.TalliedGame
 class FormulaDeGame:
     """One race; `pending` is the decision to make, `apply` makes it."""
 
@@ -124,7 +125,7 @@ class FormulaDeGame:
         self.diagonal = bool(options.get("collision_diagonal", True))
         self.needs_points = bool(options.get("downshift_needs_points", True))
         # `dice`: a stand-in for the generator (scripted rolls of a rule scenario)
-        self.rng = random.Random(seed) if dice is None else dice
+        self.rng: Any = random.Random(seed) if dice is None else dice
         self.record = record
         self.log: list[dict[str, Any]] = []
         self.stats: dict[str, Any] = {"out": Counter(), "overshoots": Counter(), "spins": 0, "finished": 0,
@@ -397,8 +398,8 @@ class FormulaDeGame:
         cost = {} if car.pit >= 0 else rules.downshift_cost(car.gear, gear) or {}
         short = not rules.can_pay(self.wear_view(car), cost, self.pool)
         car.next_gears = ()
-        for k, v in cost.items():
-            self.lose(car, k, v, "downshift")
+        for what, v in cost.items():
+            self.lose(car, what, v, "downshift")
         car.gear = gear
         self.event("gear", p=car.seat, gear=gear)
         if short or (cost.get("engine") and self.points(car, "engine") == 0):
@@ -664,7 +665,11 @@ class FormulaDeGame:
         """The cars a car `seat` standing on `node` would risk a collision with (`occ`: the
         occupied squares, when the caller has them)."""
         occ = self.occupied(seat) if occ is None else occ
-        return [occ[m] for m in _neighbour_nodes(self.track)[self.diagonal][node] if m in occ and occ[m] != seat]
+        return [occ[m] for m in self.neighbour_table()[node] if m in occ and occ[m] != seat]
+
+    def neighbour_table(self) -> list[list[int]]:
+        """Per square the squares whose cars a car standing there risks a collision with."""
+        return _neighbour_nodes(self.track)[self.diagonal]
 
     def _collisions(self, car: Car) -> None:
         """Every neighbour rolls once, then the mover once per neighbour, last; a neighbour
@@ -717,28 +722,27 @@ class FormulaDeGame:
     def copy(self) -> FormulaDeGame:
         """An independent game in the same state (the track, the tables and the caches shared),
         for bots that look ahead: the cars, the turn, the dice and the records are copied at
-        the depth they change; anything else is deep-copied."""
-        memo = {id(self.track): self.track, id(self.tables): self.tables, id(self.exit_cache): self.exit_cache}
-        new = object.__new__(type(self))
-        for k, v in self.__dict__.items():
-            if k == "cars":
-                v = [_copy_car(c) for c in v]
-            elif k == "turn":
-                v = None if v is None else copy.copy(v)  # its targets are replaced, never changed
-            elif k == "rng":
-                v = random.Random.__new__(random.Random)  # no seeding: the state is set at once
-                v.setstate(self.rng.getstate())
-            elif k == "log":
-                v = list(v)  # events are never changed once logged
-            elif k == "stats":
-                v = {s: x.copy() if isinstance(x, dict) else x for s, x in v.items()}
-            elif id(v) in memo or isinstance(v, (int, float, str, bool)) or v is None:
-                pass
-            elif isinstance(v, list) and all(type(x) is int for x in v):
-                v = list(v)
-            else:
-                v = copy.deepcopy(v, memo)
-            new.__dict__[k] = v
+        the depth they change; the rest is immutable or a list of plain values. A game of no
+        cars, then every field taken from this one (not `object.__new__`, which a compiled
+        game refuses: engine/core/accel.py)."""
+        new = type(self)(self.track, self.tables, (), 0, self.laps, {}, record=self.record, dice=self.rng)
+        new.names, new.players = list(self.names), list(self.players)
+        new.pool, new.diagonal, new.needs_points = self.pool, self.diagonal, self.needs_points
+        rng = random.Random.__new__(random.Random)  # no seeding: the state is set at once
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        new.log = list(self.log)  # events are never changed once logged
+        new.stats = {s: x.copy() if isinstance(x, dict) else x for s, x in self.stats.items()}
+        new.rounds, new.capped = self.rounds, self.capped
+        new.finished, new.eliminated, new.queue = list(self.finished), list(self.eliminated), list(self.queue)
+        new.exit_cache = self.exit_cache
+        t = self.turn  # a shallow copy: its targets are replaced, never changed
+        new.turn = None if t is None else Turn(t.car, t.phase, t.roll, t.targets, t.strained, t.owed,
+                                                 t.pit_steps, t.pit_rest)
+        new.pit_max_gear, new.pit_route = self.pit_max_gear, self.pit_route  # a frozen route
+        new.per, new.owner = self.per, list(self.owner)
+        new.grid_cars, new.grid = list(self.grid_cars), list(self.grid)
+        new.cars = [_copy_car(c) for c in self.cars]
         return new
 
     def car_standings(self) -> list[int]:

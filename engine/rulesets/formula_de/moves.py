@@ -12,7 +12,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from slipstream.engine.tracks.corners import corner_at
-from slipstream.engine.tracks.movegraph import successors
+from slipstream.engine.tracks.movegraph import ByIdentity, successors
 from slipstream.engine.tracks.track import Corner, Track
 
 
@@ -31,15 +31,27 @@ def required_stops(c: Corner) -> int:
     return c.stops if c.stops is not None else 1
 
 
+def _corner_ends_(track: Track) -> list[Corner | None]:
+    """Per segment: the corner whose last segment it is, else None."""
+    out: list[Corner | None] = []
+    for seg in range(track.segments):
+        c = corner_at(track, seg)
+        out.append(c if c is not None and c.last == seg else None)
+    return out
+
+
+_corner_ends = ByIdentity(_corner_ends_)
+
+
 def exits(track: Track, start: int, steps: int, corner: int, stops: int) -> list[Exit]:
     """The corners a move of `steps` squares from segment `start` leaves with too few stops.
     `corner`/`stops` are the corner the car stands in and the stops it made there."""
     n = track.segments
+    ends = _corner_ends(track)
     out: list[Exit] = []
     for j in range(steps):
-        seg = (start + j) % n
-        c = corner_at(track, seg)
-        if c is None or c.last != seg:
+        c = ends[(start + j) % n]
+        if c is None:
             continue
         made = stops if c.index == corner else 0
         need = required_stops(c)

@@ -68,17 +68,28 @@ class Scorer:
         self.left: dict[int, tuple[list[Any], bool, int]] = {}
         self.blocked: dict[int, int | None] = {}
         self.prepared: dict[tuple[int, int, int, int], Prepared] = {}
+        # the per-track tables `_place` reads (looked up once, not per square)
+        self.neighbours = game.neighbour_table()
+        self.exit_memo = _exit_cache(game.track)
 
     def _place(self, node: int, steps: int) -> Place:
         game, car = self.game, self.car
         left = self.left.get(steps)
         if left is None:
-            ex = _exits(game, self.start, steps, car.corner, car.stops)
+            key = (self.start, steps, car.corner, car.stops)  # `_exits`, with this track's memo
+            found = self.exit_memo.get(key)
+            if found is None:
+                found = self.exit_memo[key] = exits(game.track, self.start, steps, car.corner, car.stops)
+            ex = found
             out = any(rules.overshoot_eliminates(e.required, e.made) for e in ex)
             left = self.left[steps] = (ex, out, sum(e.past for e in ex))
         ex, out, owed = left
         value = float(steps)
-        near = len(game.neighbours_at(node, car.seat, self.occ))
+        seat, occ = car.seat, self.occ  # `len(game.neighbours_at(node, car.seat, occ))`
+        near = 0
+        for m in self.neighbours[node]:
+            if m in occ and occ[m] != seat:
+                near += 1
         if near:
             value -= near * self.near_cost
         end, c, ahead = self.facts[node]

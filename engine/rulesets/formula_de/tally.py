@@ -28,3 +28,10 @@ class TalliedGame(FormulaDeGame):
             self.stats.setdefault("overshoots_at", Counter())[key] += 1
             self.stats.setdefault("missed_at", Counter())[key] += max(0, int(data["required"]) - int(data["made"]))
         super().event(ev, **data)
+
+    def copy(self) -> TalliedGame:
+        new = super().copy()
+        assert isinstance(new, TalliedGame)
+        if "last_roll" in self.__dict__:
+            new.__dict__["last_roll"] = dict(self.__dict__["last_roll"])
+        return new

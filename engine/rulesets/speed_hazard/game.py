@@ -14,6 +14,7 @@ comes from the seeded generator in the state.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -52,6 +53,9 @@ class Car:
     free_corner: int = NO_CORNER  # the curve it drives through freely (hazards paid)
     goal: int = 0  # progress that wins (laps x N, one lap more after a pit pass over the line)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return _deepcopy_fields(self, memo)
+
 
 @dataclass(slots=True)
 class Turn:
@@ -72,6 +76,9 @@ class Turn:
     dropped: str = ""  # the token kind a sabotage drops
     drops: int = 0
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return _deepcopy_fields(self, memo)
+
 
 class SpeedHazardGame:
     """One race; `pending` is the decision to make, `apply` makes it."""
@@ -87,7 +94,7 @@ class SpeedHazardGame:
         self.o_wall = bool(options.get("pit_wall_slide", True))
         self.o_uturn = bool(options.get("u_turn", False))
         self.o_all_pits = bool(options.get("all_pit_entries", False))
-        self.rng = random.Random(seed)
+        self.rng: Any = random.Random(seed)  # None while lookahead.py copies the game
         self.record = record
         self.log: list[dict[str, Any]] = []
         self.stats: dict[str, Any] = {"wrecks": 0, "hazards": 0, "hazards_by_corner": Counter(), "pit_visits": 0,
@@ -289,10 +296,15 @@ class SpeedHazardGame:
             self.turn = Turn(p, card)
             self.event("turn", p=p, card=card.id, speed=car.speed, maximum=car.maximum)
             self._begin(self.turn)
-            if self.turn is not None:
+            if self._in_turn():
                 return  # the turn waits for a decision
         if not self.over and not self.queue and self.turn is None:
             self._start_round()
+
+    def _in_turn(self) -> bool:
+        # read after `_begin` may have ended the turn: a check of its own, since a type checker
+        # (and so the compiled code) still takes `self.turn` for the Turn assigned before the call
+        return self.turn is not None
 
     # --- decisions --------------------------------------------------------------------------
 
@@ -990,7 +1002,9 @@ class SpeedHazardGame:
             step = 1 if other > sp.lane else -1
             cells = [self.track.space_at(ln, sp.first) for ln in range(sp.lane + step, other + step, step)]
             if all(c is not None and c.index not in occ for c in cells):
-                out["turn"] = cells[-1].index
+                last = cells[-1]
+                assert last is not None
+                out["turn"] = last.index
         if car.speed >= 40:
             seg = (sp.first + (1 if car.reversed else -1)) % self.n
             back = self.track.space_at(sp.lane, seg)
@@ -1023,6 +1037,22 @@ class SpeedHazardGame:
         memo = {id(self.track): self.track, id(self.decks): self.decks, id(self.b): self.b}
         return copy.deepcopy(self, memo)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> SpeedHazardGame:
+        """What copy.deepcopy would make of the game's fields, also for a compiled game
+        (engine/core/accel.py), which deepcopy cannot take apart itself: a game of no cars, then
+        each field deep-copied into it (views.py copies the game this way too)."""
+        new = SpeedHazardGame(self.track, self.decks, (), 0, self.laps, {}, self.record)
+        memo[id(self)] = new
+        fields = self.__dict__ if hasattr(self, "__dict__") else type(self).__mypyc_attrs__  # type: ignore[attr-defined,unused-ignore]
+        for name in fields:
+            setattr(new, name, copy.deepcopy(getattr(self, name), memo))
+        t = new.turn
+        if t is not None and t.opts:
+            # what an option does is a method of this game: the copy's own (deepcopy binds a
+            # method of a Python class to the copy, but keeps one of a compiled class as it is)
+            t.opts = {k: tuple(_rebound(x, self, new) for x in v) for k, v in t.opts.items()}
+        return new
+
     def standings(self) -> list[int]:
         alive = sorted((c for c in self.cars if not c.wreck and c.seat != self.winner), key=lambda c: (-c.progress, c.seat))
         head = [self.winner] if self.winner >= 0 else []
@@ -1033,3 +1063,19 @@ class SpeedHazardGame:
                 "rounds": self.rounds, "capped": self.capped,
                 "winner": self.names[self.winner] if self.winner >= 0 else None,
                 "wrecks": [self.names[i] for i in self.wrecked]}
+
+
+def _rebound(x: Any, old: SpeedHazardGame, new: SpeedHazardGame) -> Any:
+    """`x`, or `new`'s method of the same name when `x` is a method bound to `old`."""
+    if getattr(x, "__self__", None) is old:
+        return getattr(new, x.__name__)
+    return x
+
+
+def _deepcopy_fields(x: Any, memo: dict[int, Any]) -> Any:
+    """What copy.deepcopy gives of the dataclass `x` (each field deep-copied, in a new object
+    known to `memo`), also when its class is compiled (which deepcopy cannot copy itself)."""
+    values = {f.name: copy.deepcopy(getattr(x, f.name), memo) for f in dataclasses.fields(x)}
+    new = type(x)(**values)
+    memo[id(x)] = new
+    return new

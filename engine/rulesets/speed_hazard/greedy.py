@@ -48,7 +48,19 @@ def _ahead_(track: Track) -> list[tuple[int, int, tuple[int, ...]]]:
     return out
 
 
-_ahead = ByIdentity(_ahead_)
+_ahead_tables = ByIdentity(_ahead_)
+_last_ahead: list[Any] = [None, []]  # the last track asked for and its table
+
+
+def _ahead(track: Track) -> list[tuple[int, int, tuple[int, ...]]]:
+    """`_ahead_` of `track`, worked out once per track (the last one answered at once: the
+    bots ask for it at every speed and step they rate)."""
+    last = _last_ahead
+    if last[0] is not track:
+        last[1] = _ahead_tables(track)
+        last[0] = track
+    table: list[tuple[int, int, tuple[int, ...]]] = last[1]
+    return table
 
 
 def wants_pit(game: Any, car: Any) -> bool:

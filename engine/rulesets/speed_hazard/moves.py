@@ -31,7 +31,8 @@ def _graphs_(track: Track) -> tuple[list[list[int]], list[list[int]], list[list[
 graphs = ByIdentity(_graphs_)
 
 
-def _cells_(track: Track) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[int]]]:
+def _cells_(track: Track) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[int]],
+                                   list[list[int]]]:
     """Per main square the squares directly ahead, diagonally ahead, directly behind and
     diagonally behind (by segment and lane, as the board shows them), and level beside."""
     n = track.segments
@@ -46,7 +47,7 @@ def _cells_(track: Track) -> tuple[list[list[int]], list[list[int]], list[list[i
         out[2].append(at(ln, s - 1))
         out[3].append(at(ln - 1, s - 1) + at(ln + 1, s - 1))
         out[4].append(at(ln - 1, s) + at(ln + 1, s))
-    return out[0], out[1], out[2], out[3], out[4]  # type: ignore[return-value]
+    return out[0], out[1], out[2], out[3], out[4]
 
 
 cells = ByIdentity(_cells_)
