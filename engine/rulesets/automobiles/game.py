@@ -40,7 +40,8 @@ UNLIMITED_WEAR = 100_000
 class RulesTables:
     """What every game of one ruleset derives from it: the `play` and `buy` options, kind by
     option key, cube values, and the decisions that depend on nothing but their key (phases.py
-    keys them by kind, player and hand), shared by every race of the ruleset."""
+    keys them by kind, player, driver ability and the kinds held or sold out), shared by every
+    race of the ruleset."""
 
     __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions",
                  "for_sale", "affordable", "top_cost")

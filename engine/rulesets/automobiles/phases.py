@@ -21,8 +21,6 @@ from slipstream.engine.rulesets.automobiles.effects import (
 from slipstream.engine.rulesets.automobiles.state import (
     ACTIVE,
     BAG,
-    DISCARD,
-    REVEALED,
     USED,
     TurnState,
 )
@@ -469,17 +467,3 @@ def run_effects(g: Game, effects: Any, ctx: Ctx) -> None:
     if effects:
         push_effects(g, effects, ctx)
 
-
-def cleanup_zones(g: Game, me: int) -> None:
-    """End-phase clean-up: active, used (track included) and revealed → discard."""
-    z = g.race.players[me].zones
-    disc = z[DISCARD]
-    for src in (ACTIVE, USED, REVEALED):
-        pile = z[src]
-        if any(pile):
-            k = 0
-            for n in pile:  # (a loop over the few counts: cheaper here than lists made by `map`)
-                if n:
-                    disc[k] += n
-                k += 1
-            pile[:] = [0] * len(pile)
