@@ -8,7 +8,7 @@
 
 Needs nothing but Python 3.11+ and access to the package index. Each job also builds the
 optional compiled accelerator when its sources changed: the modules in ACCEL compiled with
-mypyc into build/accel/ (about half a minute; engine/core/accel.py loads them only while they
+mypyc into build/accel/ (about a minute; engine/core/accel.py loads them only while they
 match the sources). Without a C compiler the build is skipped and everything runs as pure
 Python, only slower; SLIPSTREAM_PURE=1 skips it and turns it off.
 """

@@ -103,6 +103,7 @@ def test_a_build_is_used_only_while_it_matches_the_sources(tmp_path: Path,
     assert (st.state, st.modules) == ("on", ("pkg.fast",))
     assert files == {"g__mypyc": build / "g__mypyc.so", "pkg.fast": build / "pkg" / "fast.so"}
     assert sources == {"pkg.fast": engine / "rulesets" / "fast.py"}
+    assert st.line() == "compiled accelerator: on (1 module: pkg 1)"
 
     monkeypatch.setenv(accel.PURE_ENV, "1")
     assert accel.read(build, engine)[0].state == "off"
