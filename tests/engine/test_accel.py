@@ -40,11 +40,12 @@ print(hashlib.sha256("\n".join(s.lines).encode()).hexdigest())
 """
 
 
-def _play(pure: bool) -> list[str]:
+def play(script: str, pure: bool) -> list[str]:
+    """What `script` prints, split into words, run in a fresh process compiled or pure."""
     env = {k: v for k, v in os.environ.items() if k != accel.PURE_ENV}
     if pure:
         env[accel.PURE_ENV] = "1"
-    done = subprocess.run([sys.executable, "-c", _PLAY], capture_output=True, text=True, env=env,
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
                           timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout.split()
@@ -53,7 +54,7 @@ def _play(pure: bool) -> list[str]:
 def test_compiled_and_pure_python_give_the_same_bytes() -> None:
     """With a build in place (`python3 dev.py test` makes one), the compiled modules play the
     same races and season as the .py files, byte for byte."""
-    pure, fast = _play(pure=True), _play(pure=False)
+    pure, fast = play(_PLAY, pure=True), play(_PLAY, pure=False)
     assert pure[0] == "off"
     if (accel.BUILD / "manifest.json").is_file():
         assert fast[0] == "on", "a build is there but was not used: python3 dev.py build"

@@ -3,11 +3,9 @@ rulesets: their compiled modules play the same races as their .py files, byte fo
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 from slipstream.engine.core import accel
+
+from .test_accel import play
 
 # Seeded races of both rulesets through the registry, as the CLI plays them: every track of
 # their bundled packs, greedy, random and look-ahead seats (the look-ahead bots play on copies
@@ -54,20 +52,10 @@ print(hashlib.sha256("\n".join(season.lines).encode()).hexdigest())
 """
 
 
-def _play(pure: bool) -> list[str]:
-    env = {k: v for k, v in os.environ.items() if k != accel.PURE_ENV}
-    if pure:
-        env[accel.PURE_ENV] = "1"
-    done = subprocess.run([sys.executable, "-c", _PLAY], capture_output=True, text=True, env=env,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout.split()
-
-
 def test_compiled_and_pure_python_formula_de_and_speed_hazard_give_the_same_bytes() -> None:
     """With a build in place (`python3 dev.py test` makes one), the rulesets' compiled modules
     play the same races and championship as their .py files, byte for byte."""
-    pure, fast = _play(pure=True), _play(pure=False)
+    pure, fast = play(_PLAY, pure=True), play(_PLAY, pure=False)
     assert pure[:2] == ["off", "0"]
     if (accel.BUILD / "manifest.json").is_file():
         assert fast[0] == "on", "a build is there but was not used: python3 dev.py build"
