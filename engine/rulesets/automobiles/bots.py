@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
+from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.play.races import play_out
 from slipstream.engine.rulesets.automobiles.effects import Ctx, count_spec
@@ -131,16 +132,11 @@ def _memo_key(d: Decision) -> tuple[int, ...]:
 _MEMO_MAX = 4096
 
 
-_SHARED: dict[int, _Shared] = {}  # by id of the ruleset
+_SHARED: ByIdentity[Any, _Shared] = ByIdentity(_Shared)  # by ruleset
 
 
 def _shared(rules: Any) -> _Shared:
-    got = _SHARED.get(id(rules))
-    if got is None or got.rules is not rules:
-        if len(_SHARED) >= 64:  # many rulesets (tests, sweeps): start over rather than grow
-            _SHARED.clear()
-        got = _SHARED[id(rules)] = _Shared(rules)
-    return got
+    return _SHARED.get(rules)
 
 
 # The choosers whose key is always one of the decision's options (from its options, or a key

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Decision, Option, Rejection, opt
 from slipstream.engine.rulesets.automobiles import movement as mv
 from slipstream.engine.rulesets.automobiles.effects import Ctx, EffectList, Frame
@@ -61,17 +62,12 @@ class RulesTables:
                            for m in range(min(self.top_cost, 255) + 1)]
 
 
-_TABLES: dict[int, RulesTables] = {}  # by id of the ruleset (the tables hold it)
+_TABLES: ByIdentity[Ruleset, RulesTables] = ByIdentity(RulesTables)
 
 
 def rules_tables(rules: Ruleset) -> RulesTables:
     """The one RulesTables of `rules`, shared by its games (as movement.track_index for tracks)."""
-    got = _TABLES.get(id(rules))
-    if got is None or got.rules is not rules:
-        if len(_TABLES) >= 64:  # many rulesets (tests, scenarios): start over rather than grow
-            _TABLES.clear()
-        got = _TABLES[id(rules)] = RulesTables(rules)
-    return got
+    return _TABLES.get(rules)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.rulesets.automobiles.movement import (
     TrackIndex,
     draft_cells,
@@ -44,7 +45,7 @@ Steps = tuple[tuple[tuple[int, int], ...], frozenset[int], Spaces]
 Held = dict[int, tuple[tuple[int, int, int, int], ...]]  # cubes left -> the gear kinds held
 Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[str, dict[int, frozenset[int]]],
                dict[tuple[tuple[int, int, int, int], ...], Held]]
-_TABLES: dict[int, Tables] = {}  # by id of the track index
+_TABLES: ByIdentity[TrackIndex, Tables] = ByIdentity(lambda ix: (ix, {}, {}, {}, {}))  # by track index
 _COUNTS: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], int]] = {}  # by gear kinds and bits
 
 
@@ -53,12 +54,7 @@ def _tables(ix: TrackIndex) -> Tables:
     option) of a track by cell code, and the gear kinds held by count of cubes left (per layout of gear
     kinds), shared by every planner on it: they depend on the track (and kinds) only, and fill
     in as they are used."""
-    got = _TABLES.get(id(ix))
-    if got is None or got[0] is not ix:
-        if len(_TABLES) >= 64:  # many tracks (editor, tests): start over rather than grow
-            _TABLES.clear()
-        got = _TABLES[id(ix)] = (ix, {}, {}, {}, {})
-    return got
+    return _TABLES.get(ix)
 
 
 def _steps(ix: TrackIndex, width: int, c: int, shade: int) -> Steps:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Option
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES, Options
 from slipstream.engine.rulesets.automobiles.state import Car, RaceState
@@ -102,17 +103,12 @@ class TrackIndex:
         return got
 
 
-_INDEXES: dict[int, TrackIndex] = {}  # by id of the track (the index holds the track)
+_INDEXES: ByIdentity[Track, TrackIndex] = ByIdentity(TrackIndex)
 
 
 def track_index(track: Track) -> TrackIndex:
     """The one TrackIndex of `track`, shared by its races (its tables depend on the track only)."""
-    ix = _INDEXES.get(id(track))
-    if ix is None or ix.track is not track:
-        if len(_INDEXES) >= 64:  # many tracks (editor, tests): start over rather than grow
-            _INDEXES.clear()
-        ix = _INDEXES[id(track)] = TrackIndex(track)
-    return ix
+    return _INDEXES.get(track)
 
 
 def occupancy(race: RaceState, exclude: int | None = None) -> dict[Cell, int]:
