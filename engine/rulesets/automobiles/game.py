@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,7 +188,7 @@ class Game:
         # a game of no seats and no setup (a few objects), then every field taken from this one
         # (not object.__new__, which a compiled Game refuses: engine/core/accel.py)
         g = Game(self.rules, self.track, (), self.seed, record=record, setup=False, drivers=False)
-        g.ix, g.seats = self.ix, self.seats
+        g.seats = self.seats
         g.log = list(self.log) if record else []
         g.decision_count = self.decision_count
         memo: dict[int, Any] = {}
@@ -378,12 +378,7 @@ class Game:
                 self.emit("refill", p=player, n=total)
         if total == 0:
             return None
-        # r = rng._randbelow(total), written out: what randrange(total) returns, without its checks
-        getrandbits = self.race.rng.getrandbits
-        bits = total.bit_length()
-        r = getrandbits(bits)
-        while r >= total:
-            r = getrandbits(bits)
+        r = _below(self.race.rng.getrandbits, total)
         for k, n in enumerate(bag):
             if r < n:
                 bag[k] -= 1
@@ -405,12 +400,7 @@ class Game:
                 self.draw(player, ACTIVE, end_phase=True)
                 cubes = _cubes(bag)
                 continue
-            # r = rng._randbelow(n), written out as in `draw`
-            bits = n.bit_length()
-            r = getrandbits(bits)
-            while r >= n:
-                r = getrandbits(bits)
-            k = cubes.pop(r)
+            k = cubes.pop(_below(getrandbits, n))
             bag[k] -= 1
             active[k] += 1
 
@@ -556,6 +546,16 @@ class Game:
 
 
 _ZN = ("bag", "active", "used", "discard", "revealed")
+
+
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
+    """What `Random._randbelow(n)` (and so `randrange(n)`) returns for n > 0, without its checks,
+    from the generator's `getrandbits`: the same draws of the same generator."""
+    bits = n.bit_length()
+    r = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    return r
 
 
 def _cubes(bag: list[int]) -> list[int]:

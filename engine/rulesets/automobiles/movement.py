@@ -193,19 +193,11 @@ def standings(race: RaceState, ix: TrackIndex, opts: Options) -> list[int]:
 
 
 def positions(race: RaceState, ix: TrackIndex, opts: Options) -> dict[int, int]:
-    """Player index → position (1 = leader), leader first (`standings`, written out)."""
-    n = ix.n if opts.positions_count_laps else 0
-    keys: list[tuple[int, int, int]] = []
-    i = 0
-    for p in race.players:
-        c = p.car
-        keys.append((-(c.lap * n + c.segment), c.lane, i))
-        i += 1
-    keys.sort()
+    """Player index → position (1 = leader), leader first."""
     out: dict[int, int] = {}
     pos = 1
-    for k in keys:
-        out[k[2]] = pos
+    for i in standings(race, ix, opts):
+        out[i] = pos
         pos += 1
     return out
 
