@@ -37,6 +37,14 @@ TURN_OPTIONS = (opt("standard", "standard turn"),
 _HELD = bytes([0] + [1] * 255)  # `bytes.translate` table: a cube count → 1 if it is not 0
 
 
+def keep_decision(g: Game, key: tuple[Any, ...], d: Decision) -> None:
+    """Keep a decision that depends on nothing but `key`, for every game of the ruleset (at most
+    16,384: past that, start over rather than grow)."""
+    if len(g.decisions) >= 16_384:
+        g.decisions.clear()
+    g.decisions[key] = d
+
+
 def turn_decision(g: Game, me: int) -> Decision:
     """The standard-or-pit decision of `me` (one Decision per player and game: it never changes)."""
     d = g.decisions.get(("turn", me))
@@ -356,9 +364,7 @@ class ActionPhase(Frame):
             opts.append(END_ACTION)
             d = Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
             if not strict:
-                if len(g.decisions) >= 16_384:  # many hands: start over rather than grow
-                    g.decisions.clear()
-                g.decisions[key] = d
+                keep_decision(g, key, d)
         return d
 
     def choose(self, g: Game, key: str) -> None:
@@ -418,9 +424,7 @@ class BuyPhase(Frame):
         opts.append(END_BUY)
         d = Decision(me, "buy", tuple(opts), f"buy cubes: ${money} to spend")
         if key is not None:
-            if len(g.decisions) >= 16_384:  # start over rather than grow (as ActionPhase's)
-                g.decisions.clear()
-            g.decisions[key] = d
+            keep_decision(g, key, d)
         return d
 
     def choose(self, g: Game, key: str) -> None:
@@ -466,4 +470,3 @@ def run_effects(g: Game, effects: Any, ctx: Ctx) -> None:
     """Run an effect list next: its only effect starts now (what its EffectList would do first)."""
     if effects:
         push_effects(g, effects, ctx)
-
