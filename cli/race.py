@@ -181,7 +181,7 @@ def _write(res: Any, log_dir: Path | None) -> None:
 @click.command()
 @click.argument("log", type=click.Path(path_type=Path, dir_okay=False))
 def replay(log: Path) -> None:
-    """Re-run a race or season log: verify its header, then report the first divergence, or `identical`.
+    """Re-run a race or season log with its bots: verify its header, then report the first divergence, or `identical`.
 
     Exit 0 when identical, 1 when the log differs or cannot be replayed (one line naming the
     line of the log), 2 when the file cannot be read.

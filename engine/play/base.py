@@ -8,6 +8,7 @@ with `replay_simple`, narrate with `describe` and report the shared statistics.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from slipstream.engine.play.racelog import ReplayReport, replay_simple
@@ -112,5 +113,5 @@ class BaseRuleset:
     def item_users(self, result: Any, kind: str, item_id: str) -> dict[str, list[bool]]:
         return {}
 
-    def replay(self, lines: list[str]) -> ReplayReport:
-        return replay_simple(self, lines)
+    def replay(self, lines: list[str], origin: Path | None = None) -> ReplayReport:
+        return replay_simple(self, lines, origin)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from slipstream.engine.core.diagnostics import Diagnostic
     from slipstream.engine.core.yamlsource import SourceMap
     from slipstream.engine.packs.loader import ContentModel, LoadedPack
@@ -152,8 +154,10 @@ class Ruleset(Protocol):
         per seat saying whether that player used the item in the race ({} when not tracked)."""
         ...
 
-    def replay(self, lines: list[str]) -> ReplayReport:
-        """Re-run a race log of this ruleset and compare every line."""
+    def replay(self, lines: list[str], origin: Path | None = None) -> ReplayReport:
+        """Re-run a race log of this ruleset and compare every line; `origin` is the folder of
+        the log file, from which its recorded pack folder is found first
+        (engine/play/logcheck.py `find_pack`)."""
         ...
 
 

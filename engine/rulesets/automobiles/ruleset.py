@@ -232,10 +232,10 @@ class Automobiles:
         return {"bought": [row[k] > 0 for row in stats["bought"]],
                 "played": [row[k] > 0 for row in stats["plays"]]}
 
-    def replay(self, lines: list[str]) -> Any:
+    def replay(self, lines: list[str], origin: Any = None) -> Any:
         from slipstream.engine.rulesets.automobiles.racelog import replay_lines
 
-        return replay_lines(lines)
+        return replay_lines(lines, origin)
 
 
 RULESET = Automobiles()

@@ -260,7 +260,7 @@ class FormulaDe(BaseRuleset):
 
         return format_season_summary(summary)
 
-    def replay(self, lines: list[str]) -> Any:
+    def replay(self, lines: list[str], origin: Any = None) -> Any:
         """A race log, or a season log (its header says `t: season`)."""
         from slipstream.engine.play.racelog import ReplayReport, header_of
 
@@ -268,8 +268,8 @@ class FormulaDe(BaseRuleset):
         if not isinstance(head, ReplayReport) and head.get("t") == "season":
             from slipstream.engine.rulesets.formula_de.seasons import replay_season
 
-            return replay_season(self, lines)
-        return super().replay(lines)
+            return replay_season(self, lines, origin)
+        return super().replay(lines, origin)
 
 
 # per-corner stats of a race (engine/rulesets/formula_de/tally.py) -> their summary names
