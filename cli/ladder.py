@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from slipstream.cli.race import open_pack, parse_bots, parse_options, race_field
+from slipstream.cli.race import cap_jobs, open_pack, parse_bots, parse_options, race_field
 
 
 @click.command()
@@ -54,6 +54,7 @@ def ladder(pack: Path | None, bots: str | None, races: int, field: int, track_id
     for flag, message in rs.setup_problems(pk, dict(setup)):
         raise click.BadParameter(message, param_hint=flag)
     opts = tuple(sorted(parse_options(rs, options).items()))
+    jobs = cap_jobs(jobs)
     ls = LadderSpec(pack_arg, track_id, tuple(names), races, seed, cars, pairs, laps, opts, setup)
     total = len(schedule(ls))
     t0 = time.perf_counter()

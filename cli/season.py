@@ -81,6 +81,10 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     format_season_summary, summarise_seasons = kit.format_season_summary, kit.summarise_seasons
 
     pack_arg = str(pack) if pack else ""
+    if seasons > 1:
+        from slipstream.cli.race import cap_jobs
+
+        jobs = cap_jobs(jobs)
     if _other_ruleset(pack_arg, tracks_arg, players, bots, card_set, seed, seasons, jobs, laps, drivers, draft,
                       sponsor_first, options, log_dir, against, fmt):
         return

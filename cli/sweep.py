@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from slipstream.cli.race import open_pack, parse_options, race_field
+from slipstream.cli.race import cap_jobs, open_pack, parse_options, race_field
 
 
 @click.command()
@@ -94,6 +94,7 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
                                      f"{', '.join(sorted(pk.tracks))}", param_hint="--tracks")
         races = seasons
     fixed = parse_options(rs, options, scopes=scopes)
+    jobs = cap_jobs(jobs, scheduler)
     if scheduler is not None:
         from importlib.util import find_spec
 

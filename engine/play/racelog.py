@@ -103,10 +103,11 @@ def replay_lines(lines: list[str], origin: Path | None = None) -> ReplayReport:
 
 def replay_file(path: Path) -> ReplayReport:
     """Replay a log file (its physical lines; bad UTF-8 is reported on its line)."""
+    from slipstream.engine.core.files import read_regular
     from slipstream.engine.play.logcheck import LogError, decode
 
     try:
-        lines = decode(path.read_bytes())
+        lines = decode(read_regular(path))
     except LogError as e:
         return _fail(e.line, e.text, e.message, kind=e.kind)
     return replay_lines(lines, path.parent)

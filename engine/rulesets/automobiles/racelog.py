@@ -217,10 +217,11 @@ def _replay_race(lines: list[str], first: tuple[int, str], head: dict[str, Any],
 
 def replay_file(path: Path) -> ReplayReport:
     """Replay a log file; unreadable bytes are a report too (OSError is left to the caller)."""
+    from slipstream.engine.core.files import read_regular
     from slipstream.engine.play.logcheck import LogError, decode
 
     try:
-        lines = decode(path.read_bytes())
+        lines = decode(read_regular(path))
     except LogError as e:
         return _error(e)
     return replay_lines(lines, path.parent)
