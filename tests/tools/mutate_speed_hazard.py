@@ -5,7 +5,7 @@
 
 Each mutant breaks one rule of docs/rules/speed-hazard.md in the source of one engine module
 (rules.py or game.py: the hazard count, the turn order, a ram's dice, the pit road's limits,
-...). The module is compiled from a patched copy of its source in a fresh process (the files on
+...), or how content.py reads the pack's data (caught by the scenarios on the pack's data). The module is compiled from a patched copy of its source in a fresh process (the files on
 disk are never touched), and the pack's rule scenarios run there (`slipstream test
 content/speed-hazard`). A mutant is *caught* when a scenario fails; the run exits non-zero
 unless every mutant is caught. Not part of the normal test run (about two seconds per mutant);
@@ -32,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PKG = "slipstream.engine.rulesets.speed_hazard."
-RULES, GAME = PKG + "rules", PKG + "game"
+RULES, GAME, CONTENT = PKG + "rules", PKG + "game", PKG + "content"
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,11 @@ MUTANTS = [
     M(GAME, "            if t.steps >= rules.squares(car.speed):", "            if t.steps >= rules.squares(car.speed) + 1:"),
     M(GAME, "            t.points -= s.price(\"equipment\")", "            t.points -= 1"),
     M(GAME, "            t.points -= s.price(\"therapy\")", "            t.points -= 1"),
+    # the pack's data as content.py reads it (scenarios with `expect: pack:`)
+    M(CONTENT, 'int(d["pit"]["points"])', 'int(d["pit"]["points"]) + 1'),
+    M(CONTENT, "        out += [card] * int(c[\"count\"])", "        out += [card]"),
+    M(CONTENT, 'tuple(int(x) for x in d["damage_die"])', 'tuple(int(x) for x in d["damage_die"][1:])'),
+    M(CONTENT, 'tuple((k, int(d["pit"][k])) for k in', 'tuple((k, 1) for k in'),
 ]
 
 
