@@ -131,6 +131,9 @@ MUTANTS = [
     M(GAME, "            if t.steps >= rules.squares(car.speed):", "            if t.steps >= rules.squares(car.speed) + 1:"),
     M(GAME, "            t.points -= s.price(\"equipment\")", "            t.points -= 1"),
     M(GAME, "            t.points -= s.price(\"therapy\")", "            t.points -= 1"),
+    # issue 30: a deck made anew from its discard pile is an event (the scenarios expect it)
+    M(GAME, '            if self.hazard_deck:\n                self.event("reshuffle"', '            if False:\n                self.event("reshuffle"'),
+    M(GAME, '            if self.nitrous_deck:\n                self.event("reshuffle"', '            if False:\n                self.event("reshuffle"'),
     # the pack's data as content.py reads it (scenarios with `expect: pack:`)
     M(CONTENT, 'int(d["pit"]["points"])', 'int(d["pit"]["points"]) + 1'),
     M(CONTENT, "        out += [card] * int(c[\"count\"])", "        out += [card]"),

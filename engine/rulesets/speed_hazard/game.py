@@ -431,6 +431,8 @@ class SpeedHazardGame:
         if not self.nitrous_deck:
             self.nitrous_deck, self.nitrous_used = self.nitrous_used, []
             self.rng.shuffle(self.nitrous_deck)
+            if self.nitrous_deck:
+                self.event("reshuffle", deck="nitrous", cards=len(self.nitrous_deck))
         if not self.nitrous_deck:
             self.event("nitrous-none", p=t.car)
             return self._after_speed_up(t)
@@ -503,6 +505,8 @@ class SpeedHazardGame:
         if not self.hazard_deck:
             self.hazard_deck, self.hazard_used = self.hazard_used, []
             self.rng.shuffle(self.hazard_deck)
+            if self.hazard_deck:
+                self.event("reshuffle", deck="hazards", cards=len(self.hazard_deck))
         if not self.hazard_deck:
             self.event("hazard-none", p=t.car)
             return False

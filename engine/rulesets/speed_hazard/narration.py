@@ -31,6 +31,7 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
     "hazard": lambda e, w: f"{w(e['p'])} draws hazard {e['card']}",
     "nitrous": lambda e, w: f"{w(e['p'])} draws nitrous {e['card']}",
     "nitrous-click": lambda e, w: f"{w(e['p'])}'s nitrous clicks: the nitrous deck is shuffled",
+    "reshuffle": lambda e, w: f"the {e['deck']} deck ran out: its {e['cards']} used cards are shuffled into a new one",
     "luck": lambda e, w: f"{w(e['p'])} spends a luck token ({e['left']} left)",
     "insanity": lambda e, w: f"{w(e['p'])} keeps insanity {e['card']}",
     "insanity-ignored": lambda e, w: f"{w(e['p'])}'s helmet shrugs off {e['card']}",
