@@ -6,7 +6,7 @@ import random
 
 from PySide6.QtCore import QPoint, QPointF, Qt
 
-from slipstream.editor.canvas import band, cell_at
+from slipstream.editor.track.canvas import band, cell_at
 from slipstream.engine.editing import commands as c
 from slipstream.engine.editing.document import TrackDocument
 from slipstream.engine.tracks.drawing import TrackDrawing
@@ -148,7 +148,7 @@ def test_segment_and_grid_labels_are_readable_at_fit_zoom(window, qtbot):
 def test_the_figure_of_eight_crossing_is_a_bridge_of_the_later_branch(window, qtbot):
     from PySide6.QtCore import QPointF, QRectF
 
-    from slipstream.editor.canvas import SpaceItem
+    from slipstream.editor.track.canvas import SpaceItem
 
     w = window
     w.new_from_template("figure-eight")

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 
-from slipstream.editor import printing
+from slipstream.editor.track import printing
 from slipstream.engine.editing.document import TrackDocument
 
 from .conftest import BUNDLED, SHOTS

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from slipstream.editor import recovery
+from slipstream.editor.track import recovery
 
 from .conftest import BUNDLED
 from .helpers import click_cell, key

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from slipstream.editor import app as editor_app
-from slipstream.editor import recovery
+from slipstream.editor.track import recovery
 
 from .conftest import BUNDLED
 from .helpers import click_cell, key

@@ -10,8 +10,8 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from slipstream.editor.effecteditor import EffectListField, EffectStepField  # noqa: E402
 from slipstream.editor.forms import ItemForm, schemas  # noqa: E402
+from slipstream.editor.rulesets.automobiles.effecteditor import EffectListField, EffectStepField  # noqa: E402
 from slipstream.engine.editing.packdoc import PackDocument, items  # noqa: E402
 
 from .conftest import ROOT  # noqa: E402

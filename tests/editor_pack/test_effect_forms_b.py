@@ -11,8 +11,8 @@ import yaml
 
 pytest.importorskip("PySide6")
 
-from slipstream.editor.effecteditor import EffectListField, primitives  # noqa: E402
 from slipstream.editor.forms import schemas  # noqa: E402
+from slipstream.editor.rulesets.automobiles.effecteditor import EffectListField, primitives  # noqa: E402
 
 CARDS = Path(__file__).resolve().parents[1] / "scenarios" / "vocab-b" / "cards.yaml"
 

@@ -11,8 +11,12 @@ import yaml
 
 pytest.importorskip("PySide6")
 
-from slipstream.editor.effecteditor import EffectListField, EffectStepField, primitives  # noqa: E402
 from slipstream.editor.forms import RawField, flat_variants, schemas  # noqa: E402
+from slipstream.editor.rulesets.automobiles.effecteditor import (  # noqa: E402
+    EffectListField,
+    EffectStepField,
+    primitives,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SECTION = "## Race-long state, progress, position, move results, arithmetic"

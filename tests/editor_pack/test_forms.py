@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from slipstream.editor.effecteditor import EffectListField, primitives  # noqa: E402
 from slipstream.editor.forms import ItemForm, ObjectField, Schemas, TextField, schemas  # noqa: E402
+from slipstream.editor.rulesets.automobiles.effecteditor import EffectListField, primitives  # noqa: E402
 from slipstream.engine.editing.packdoc import PackDocument, items  # noqa: E402
 
 from .conftest import BASE  # noqa: E402

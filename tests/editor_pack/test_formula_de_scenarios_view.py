@@ -10,8 +10,8 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from slipstream.editor.packview import PackWindow  # noqa: E402
-from slipstream.editor.scenariopanel import run_scenarios  # noqa: E402
+from slipstream.editor.pack.packview import PackWindow  # noqa: E402
+from slipstream.editor.pack.scenariopanel import run_scenarios  # noqa: E402
 from slipstream.engine.editing.packdoc import PackDocument  # noqa: E402
 
 from .conftest import ROOT, SHOTS  # noqa: E402

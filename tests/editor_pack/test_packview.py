@@ -10,9 +10,9 @@ from click.testing import CliRunner  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
 from slipstream.cli.main import main  # noqa: E402
-from slipstream.editor.effecteditor import EffectListField  # noqa: E402
 from slipstream.editor.forms import IntField, ListField, TextAreaField, TextField, VariantField  # noqa: E402
-from slipstream.editor.packview import PackWindow  # noqa: E402
+from slipstream.editor.pack.packview import PackWindow  # noqa: E402
+from slipstream.editor.rulesets.automobiles.effecteditor import EffectListField  # noqa: E402
 from slipstream.engine.editing.packdoc import PackDocument, items  # noqa: E402
 from slipstream.engine.editing.scaffold import new_pack  # noqa: E402
 from slipstream.engine.packs.splice import changed_lines  # noqa: E402

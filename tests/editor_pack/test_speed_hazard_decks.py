@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QTreeWidgetItem  # noqa: E402
 
 from slipstream.editor.forms import IntField, ListField, ObjectField  # noqa: E402
-from slipstream.editor.packview import PackWindow  # noqa: E402
+from slipstream.editor.pack.packview import PackWindow  # noqa: E402
 from slipstream.engine.editing.packdoc import PackDocument  # noqa: E402
 from slipstream.engine.packs.splice import changed_lines  # noqa: E402
 

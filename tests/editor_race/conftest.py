@@ -19,8 +19,8 @@ def race_window(qtbot, tmp_path):
     from PySide6.QtCore import QSettings
 
     from slipstream.editor.mainwindow import MainWindow
-    from slipstream.editor.racedock import install
-    from slipstream.editor.raceworker import ResultCache
+    from slipstream.editor.race.racedock import install
+    from slipstream.editor.race.raceworker import ResultCache
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     w = MainWindow(settings=settings, recovery_dir=tmp_path / "recovery", autosave_ms=3_600_000)

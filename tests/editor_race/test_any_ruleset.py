@@ -173,7 +173,7 @@ def test_no_face_code_names_the_toy_ruleset():
 
 
 def test_saved_batch_reports_come_back_with_the_heat_of_their_ruleset(tmp_path):
-    from slipstream.editor.raceworker import BatchReportData, ResultCache
+    from slipstream.editor.race.raceworker import BatchReportData, ResultCache
     from slipstream.engine.rulesets.automobiles.heatmap import Heat
 
     track = for_pack("")[1].tracks["first-oval"]

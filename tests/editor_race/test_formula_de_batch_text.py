@@ -4,7 +4,7 @@ race --races N` prints for the same seeds; an Automobiles report keeps its own t
 
 from __future__ import annotations
 
-from slipstream.editor.raceworker import BatchReportData
+from slipstream.editor.race.raceworker import BatchReportData
 from slipstream.engine.play.races import RaceSpec
 from slipstream.engine.play.registry import for_pack
 from slipstream.engine.play.watch import run_on_track

@@ -5,7 +5,7 @@ drawing puts the pit lane (engine/tracks/pitdrawing.py)."""
 
 from __future__ import annotations
 
-from slipstream.editor.raceview import player_colour
+from slipstream.editor.race.raceview import player_colour
 from slipstream.engine.play.races import RaceSpec
 from slipstream.engine.play.registry import for_pack
 from slipstream.engine.play.watch import seats

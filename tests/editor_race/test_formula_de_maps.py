@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from slipstream.editor.heatoverlay import zone
+from slipstream.editor.race.heatoverlay import zone
 from slipstream.engine.play.races import RaceSpec
 from slipstream.engine.play.registry import for_pack
 from slipstream.engine.play.watch import run_on_track

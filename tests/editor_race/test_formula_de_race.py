@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from slipstream.editor.humanseat import cell_of, target_cells
+from slipstream.editor.race.humanseat import cell_of, target_cells
 from slipstream.engine.play.races import RaceSpec, run_race
 from slipstream.engine.play.registry import for_pack
 

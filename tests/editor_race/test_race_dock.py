@@ -179,7 +179,7 @@ def test_cancel_stops_a_batch_with_a_partial_report(qtbot, race_window):
 
 
 def test_an_edit_reruns_the_race_and_undo_shows_the_cached_one(qtbot, race_window):
-    from slipstream.editor.canvas import Selection
+    from slipstream.editor.track.canvas import Selection
 
     w = race_window
     panel = w.race_panel
@@ -214,7 +214,7 @@ def test_a_track_with_errors_is_not_raced(qtbot, race_window):
 
 
 def test_a_batch_after_an_edit_reuses_the_worker_processes_and_sees_the_new_track(qtbot, race_window):
-    from slipstream.editor.canvas import Selection
+    from slipstream.editor.track.canvas import Selection
 
     w = race_window
     panel = w.race_panel

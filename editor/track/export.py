@@ -1,6 +1,6 @@
 """Picture exports that need Qt: SVG text to PNG, a track to its printable PDF.
 
-`python -m slipstream.editor.export TRACK OUT [--width N] [--highlight SPACE ...]` writes OUT
+`python -m slipstream.editor.track.export TRACK OUT [--width N] [--highlight SPACE ...]` writes OUT
 (.png or .pdf); `slipstream render` runs it, so the command line never imports the editor.
 """
 
@@ -41,7 +41,7 @@ def svg_to_png(svg: str, path: str | Path, width: int = 1600) -> None:
 
 
 def track_pdf(track: Any, path: str | Path) -> None:
-    """The printable PDF of editor/printing.py (A4, 30 mm a lane), without a window."""
+    """The printable PDF of editor/track/printing.py (A4, 30 mm a lane), without a window."""
     _app()
     from .printing import export_pdf
 
@@ -56,7 +56,7 @@ def main(argv: list[str]) -> int:
     from slipstream.engine.tracks.load import load_track
     from slipstream.engine.tracks.render import track_svg
 
-    ap = argparse.ArgumentParser(prog="python -m slipstream.editor.export")
+    ap = argparse.ArgumentParser(prog="python -m slipstream.editor.track.export")
     ap.add_argument("track")
     ap.add_argument("output")
     ap.add_argument("--width", type=int, default=1600)

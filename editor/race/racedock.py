@@ -3,11 +3,11 @@ batch on all cores and read the balance report.
 
 `install(window)` adds the dock, the Batch report dock and a Race menu to the main window.
 The dock reads the open track from the window's document and never changes it; the races run
-in worker threads (editor/raceworker.py), the human seat on the GUI thread
-(editor/humanseat.py); cars and routes are drawn by editor/raceview.py. The pack picked
+in worker threads (editor/race/raceworker.py), the human seat on the GUI thread
+(editor/race/humanseat.py); cars and routes are drawn by editor/race/raceview.py. The pack picked
 decides the ruleset (engine/play/registry.py): its options, race settings, bots and number of
 players fill the form, and what is shown of a race comes from the ruleset's panels
-(editor/racepanels.py), so any installed ruleset races here without code that names it.
+(editor/race/racepanels.py), so any installed ruleset races here without code that names it.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .forms import INDENT_PX, Field, RawField, Schemas, default_for, is_scalar_field, make_field
+from ...forms import INDENT_PX, Field, RawField, Schemas, default_for, is_scalar_field, make_field
 
 
 def primitives(s: Schemas) -> list[tuple[str, dict[str, Any], str]]:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from slipstream.engine.tracks.pitdrawing import PitPlacement, place_pit
 from slipstream.engine.tracks.track import PIT_LANE
 
-from .canvas import TrackScene, band
+from ..track.canvas import TrackScene, band
 
 Cell = tuple[int, int]  # lane, segment
 

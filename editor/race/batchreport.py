@@ -2,7 +2,7 @@
 use, drafting, and the gear colours used in each part of the lap; export as PNG and HTML.
 
 The numbers come from the engine (the ruleset's `summarise` for the win-rate tables, exactly
-what `slipstream race` prints; the heat counts of the ruleset's panels, editor/racepanels.py,
+what `slipstream race` prints; the heat counts of the ruleset's panels, editor/race/racepanels.py,
 for the per-space maps, shown only when the panels count heat); this module only draws.
 """
 
@@ -39,7 +39,7 @@ from slipstream.engine.tracks.drawing import TrackDrawing
 from slipstream.engine.tracks.render import FILL
 from slipstream.engine.tracks.track import COLOUR_NAMES, Track
 
-from .canvas import BACKGROUND, band
+from ..track.canvas import BACKGROUND, band
 from .heatoverlay import colour_at
 from .raceworker import BatchReportData
 

@@ -1,7 +1,7 @@
 """A human seat: play one car against bots by clicking cubes, buttons and track cells.
 
 The seat drives the same decision API the bots use (`Game.pending` / `apply` through the
-recorder of the ruleset's panels, editor/racepanels.py): the pending decision's legal options
+recorder of the ruleset's panels, editor/race/racepanels.py): the pending decision's legal options
 become buttons (styled by the panels, e.g. cubes to play as coloured chips), and options keyed
 `to LANE:SEGMENT` are outlined cells on the canvas, where a click applies that option. Any
 ruleset can be played this way. Bots' turns run in between, which takes
@@ -20,7 +20,7 @@ from slipstream.engine.play.decisions import Decision
 from slipstream.engine.play.races import RaceSpec
 from slipstream.engine.tracks.track import Track
 
-from .canvas import TrackView
+from ..track.canvas import TrackView
 from .racepanels import GENERIC, RacePanels
 from .raceview import Cell, RaceOverlay
 

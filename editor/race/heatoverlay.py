@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from slipstream.engine.tracks.drawing import Point, TrackDrawing
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
-from .canvas import BACKGROUND, band
+from ..track.canvas import BACKGROUND, band
 
 # white -> yellow -> orange -> red -> dark red: readable on grey track colours (heat maps and the batch report)
 SCALE = ("#fffde0", "#ffe066", "#ffa533", "#f0502a", "#a8001a")

@@ -19,7 +19,7 @@ from slipstream.engine.play.races import RaceSpec
 from slipstream.engine.rulesets.automobiles import heatmap, raceframes
 from slipstream.engine.rulesets.automobiles import runner as auto
 
-from ..racepanels import BatchRun, RacePanels
+from ...race.racepanels import BatchRun, RacePanels
 
 NO_DISPLAY = "#d8d8d8"  # a cube kind whose pack gives it no `display` colour
 

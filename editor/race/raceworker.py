@@ -1,6 +1,6 @@
 """Races off the GUI thread: one watched race, or a batch on all cores, with progress and Cancel.
 
-The workers only call the engine, through the ruleset's panels (editor/racepanels.py: a
+The workers only call the engine, through the ruleset's panels (editor/race/racepanels.py: a
 watched race, a batch in engine/play/batch.py's worker processes); results come back to the
 GUI thread through queued signals, so the event loop keeps turning throughout.
 A small cache keyed by (track content, pack, options, seeds) makes a repeated run instant.

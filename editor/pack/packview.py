@@ -54,11 +54,17 @@ from slipstream.engine.editing.packdoc import (
     rebase,
 )
 
-from .cardpreview import CardPreview, card_png, cards_pdf, face_from_card, face_from_data
-from .docks import ProblemsPanel
-from .forms import ItemForm, default_for, schemas
+from ..forms import ItemForm, default_for, schemas
+from ..rulesets.automobiles.cardpreview import (
+    CardPreview,
+    card_png,
+    cards_pdf,
+    face_from_card,
+    face_from_data,
+)
+from ..track.docks import ProblemsPanel
+from ..undo import push
 from .scenariopanel import ScenarioPanel
-from .undo import push
 
 APP = "Slipstream"
 GROUPS = (("cubes", "Cubes"), ("cards", "Cards"), ("drivers", "Drivers"), ("sponsors", "Sponsors"),
