@@ -19,10 +19,18 @@ os.environ.setdefault("SLIPSTREAM_RULESETS", "toy=toyruleset:RULESET")
 os.environ["PYTHONPATH"] = os.pathsep.join(
     p for p in (str(Path(__file__).resolve().parent), os.environ.get("PYTHONPATH", "")) if p)
 
-ROOT = Path(__file__).resolve().parent.parent
-CONTENT = ROOT / "content"
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
+
+from helpers import CONTENT  # noqa: E402  (tests/helpers.py: what many tests share)
+
+
+@pytest.fixture
+def base_copy(tmp_path: Path) -> Path:
+    """A copy of content/base that a test may edit and save (content/base itself never)."""
+    dst = tmp_path / "base"
+    shutil.copytree(CONTENT / "base", dst, ignore=shutil.ignore_patterns("__pycache__"))
+    return dst
 
 
 @pytest.fixture(autouse=True)
