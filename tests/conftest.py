@@ -22,7 +22,9 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
 
-from helpers import CONTENT  # noqa: E402  (tests/helpers.py: what many tests share)
+# tests/helpers.py holds what many tests share; ROOT and CONTENT stay importable from here for
+# tests written before it (`from conftest import ROOT`)
+from helpers import CONTENT, ROOT  # noqa: E402, F401
 
 
 @pytest.fixture
