@@ -2,10 +2,9 @@
 card as players see it, live diagnostics, scenarios, undo and minimal saves.
 
 The window holds a `PackDocument` (engine/editing/packdoc.py) and changes it only through its commands,
-pushed on the document's own undo history, which a QUndoStack shows through the same adapter as
-in the track editor (editor/undo.py). The
-Problems dock is the track editor's panel, fed with the pack's diagnostics; clicking one
-selects the item and outlines the field.
+pushed on the document's own undo history, which the window's QUndoStack follows as in the track
+editor (editor/undo.py). The Problems dock is the track editor's panel, fed with the pack's
+diagnostics; clicking one selects the item and outlines the field.
 """
 
 from __future__ import annotations
