@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from slipstream.engine.packs.trackpack import TracksOnly
-from slipstream.engine.play.base import BaseRuleset
+from slipstream.engine.play.base import BaseRaceView, BaseRuleset
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.play.options import OptionSpec
 
@@ -53,6 +53,14 @@ class ToyGame:
         g.progress, g.finished, g.turn, g.rounds = list(self.progress), list(self.finished), self.turn, self.rounds
         return g
 
+    @property
+    def grid(self) -> list[int]:
+        return list(range(len(self.names)))  # seat order
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        return {}
+
     def standings(self) -> list[int]:
         rest = sorted(set(range(len(self.names))) - set(self.finished), key=lambda i: -self.progress[i])
         return self.finished + rest
@@ -70,6 +78,15 @@ class Bot:
         return "roll" if self.bold else self.rng.choice(d.keys())
 
 
+class ToyView(BaseRaceView):
+    """Where the cars are, so that a face draws them (the `race_view` capability)."""
+
+    def cars(self, game: Any) -> list[tuple[int, int]]:
+        grid, n = game.track.grid, game.track.segments
+        return [(grid[i % len(grid)].lane, (grid[i % len(grid)].segment + game.progress[i]) % n)
+                for i in range(len(game.names))]
+
+
 class Toy(BaseRuleset):
     id = "toy"
     name = "Toy race"
@@ -77,6 +94,7 @@ class Toy(BaseRuleset):
     options = (OptionSpec("die", "int", 6, "Faces of the die.", minimum=2, maximum=20),)
     players = (1, 6)
     bots = {"random": "rolls or creeps at random", "bold": "always rolls"}
+    race_view = ToyView()
 
     def new_game(self, pack: Any, track: Any, seats: Any, seed: int, options: Any, laps: Any = None,
                  setup: Any = None, record: bool = True) -> ToyGame:
@@ -89,11 +107,6 @@ class Toy(BaseRuleset):
         if e.get("ev") == "move":
             return f"P{e['p'] + 1} moves {e['by']} to segment {e['segment']}"
         return f"P{e['p'] + 1} finishes" if e.get("ev") == "finish" else None
-
-    def cars(self, game: Any) -> list[tuple[int, int]]:
-        grid, n = game.track.grid, game.track.segments
-        return [(grid[i % len(grid)].lane, (grid[i % len(grid)].segment + game.progress[i]) % n)
-                for i in range(len(game.names))]
 
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         return [("segments driven", str(game.progress[seat]))]
