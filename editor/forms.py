@@ -4,7 +4,7 @@
 into a widget: text, number, switch and choice fields for scalars, a row per property for
 objects (optional properties have a tick box that adds or removes them), an editable list for
 arrays, and a variant picker for `oneOf` (a number, `all` or `{up_to: N}` ...). Effect lists
-get the effect editor (editor/effecteditor.py). Every field shows its schema description as a
+get the effect editor (editor/rulesets/automobiles/effecteditor.py). Every field shows its schema description as a
 tooltip. Fields never own data: they emit `edited` and the pack view turns that into a command.
 """
 
@@ -635,11 +635,11 @@ def make_field(s: Schemas, schema: Schema, base: str, value: Any, *, inline: boo
     """The field for `schema` showing `value`."""
     schema, base = s.resolve(schema, base)
     if s.is_def(schema, "effect_list"):
-        from .effecteditor import EffectListField
+        from .rulesets.automobiles.effecteditor import EffectListField
 
         return EffectListField(s, value)
     if s.is_def(schema, "effect"):
-        from .effecteditor import EffectStepField
+        from .rulesets.automobiles.effecteditor import EffectStepField
 
         return EffectStepField(s, value)
     if "const" in schema:

@@ -34,16 +34,16 @@ from slipstream.engine.tracks.render import track_svg
 from slipstream.engine.tracks.templates import TEMPLATE_NAMES, TEMPLATES, template
 from slipstream.engine.tracks.track import COLOUR_NAMES, GEAR_COLOURS, NO_SPACE
 
-from . import printing, recovery
-from .canvas import Selection, TrackScene, TrackView
 from .docklayout import hide_stray_tab_bars
-from .docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
-from .packview import install as install_pack_menu
-from .racedock import install as install_race_docks
+from .pack.packview import install as install_pack_menu
+from .race.racedock import install as install_race_docks
+from .track import printing, recovery
+from .track.canvas import Selection, TrackScene, TrackView
+from .track.docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
+from .track.v2panel import Track2Panel
+from .track.v2tools import TOOLS as TRACK2_TOOLS
+from .track.v2tools import Track2Layers, Track2Tools
 from .undo import push, seal
-from .v2panel import Track2Panel
-from .v2tools import TOOLS as TRACK2_TOOLS
-from .v2tools import Track2Layers, Track2Tools
 
 APP = "Slipstream"
 MAX_RECENT = 8
@@ -159,7 +159,7 @@ class MainWindow(QMainWindow):
                                          lambda n=name: self.new_from_template(n), None, f"new-{name}"))
         self.act_open = self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, "open")
         file_menu.addAction(self.act_open)
-        install_pack_menu(self, file_menu)  # File > Open Pack… (editor/packview.py)
+        install_pack_menu(self, file_menu)  # File > Open Pack… (editor/pack/packview.py)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.act_save = self._act("&Save", self.save, QKeySequence.StandardKey.Save, "save")
         self.act_save_as = self._act("Save &as…", self.save_as, QKeySequence("Ctrl+Shift+S"), "save-as")
@@ -239,7 +239,7 @@ class MainWindow(QMainWindow):
         bar.addAction(self.act_redo)
 
     def _install_track2(self) -> None:
-        """The track/2 tools (editor/v2tools.py), their canvas layers and the Corners & pit dock."""
+        """The track/2 tools (editor/track/v2tools.py), their canvas layers and the Corners & pit dock."""
         self.track2_panel = Track2Panel(
             self.push, lambda: None if self.selection is None else self.selection.cell,
             lambda: seal(self.undo_stack))
@@ -674,7 +674,7 @@ class MainWindow(QMainWindow):
         atomic_write_text(path, track_svg(self.doc.track))
 
     def export_png(self, path: Path, width: int = 2000) -> None:
-        from .export import svg_to_png
+        from .track.export import svg_to_png
 
         assert self.doc.track is not None
         svg_to_png(track_svg(self.doc.track), path, width)

@@ -10,7 +10,7 @@ is the geometry alone (links and the pit lane are space-level data).
 
 The checks walk `successors` (plain lists, one per space) because building a networkx graph of
 a 100k-segment track costs seconds; `move_graph` builds the same edges as a networkx DiGraph
-for tools and tests (`tests/test_movegraph.py` checks that both agree).
+for tools and tests (`tests/tracks/test_movegraph.py` checks that both agree).
 """
 
 from __future__ import annotations
