@@ -3,7 +3,9 @@
 It proves the plug-in protocol (engine/play/protocol.py): registered by id (through
 `SLIPSTREAM_RULESETS=toy=toyruleset:RULESET`, so worker processes and CLI runs find it too),
 it races with `slipstream race tests/toy` and in the editor's Test race dock, and no face names
-it. Everything not written here comes from `BaseRuleset` and `TracksOnly`.
+it. It offers two capabilities: a race view (where its cars are) and its own file kind,
+`toy-scenario/1`, whose schema `slipstream schema -o DIR` writes. Everything not written here
+comes from `BaseRuleset` and `TracksOnly`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import random
 from typing import Any
 
 from slipstream.engine.packs.trackpack import TracksOnly
-from slipstream.engine.play.base import BaseRaceView, BaseRuleset
+from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.play.options import OptionSpec
 
@@ -87,6 +89,13 @@ class ToyView(BaseRaceView):
                 for i in range(len(game.names))]
 
 
+def schema_only(kind: str) -> Any:
+    """A file of `kind` checked against its schema alone."""
+    from slipstream.engine.core.schema import schema_diagnostics
+
+    return lambda data, src: schema_diagnostics(kind, data, src)
+
+
 class Toy(BaseRuleset):
     id = "toy"
     name = "Toy race"
@@ -95,6 +104,9 @@ class Toy(BaseRuleset):
     players = (1, 6)
     bots = {"random": "rolls or creeps at random", "bold": "always rolls"}
     race_view = ToyView()
+    # its own file kind, with its schema shipped beside it (tests/toyschemas/)
+    files = OwnFileKinds({"toy-scenario": ((1,), schema_only("toy-scenario"))}, "toyschemas",
+                         ("toy-scenario.schema.json",))
 
     def new_game(self, pack: Any, track: Any, seats: Any, seed: int, options: Any, laps: Any = None,
                  setup: Any = None, record: bool = True) -> ToyGame:
