@@ -10,6 +10,7 @@ selects the item and outlines the field.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -238,7 +239,7 @@ class PackWindow(QMainWindow):
         e.addActions([undo, redo])
         e.addSeparator()
         for ik in self.item_kinds():
-            e.addAction(self._act(f"New {ik.title}…", lambda k=ik.kind: self.add_item_dialog(k), None,
+            e.addAction(self._act(f"New {ik.title}…", partial(self.add_item_dialog, ik.kind), None,
                                   f"new-{ik.kind}"))
         e.addAction(self._act("Remove selected item", self.remove_selected, None, "remove-item"))
         e.addAction(self._act("Delete selected file", self.delete_selected_file, None, "delete-file"))
@@ -249,7 +250,7 @@ class PackWindow(QMainWindow):
     # --- document --------------------------------------------------------------------------
     def push(self, cmd: Command) -> None:
         """Every edit goes through here: one command on the undo stack."""
-        push(self.undo_stack, self.doc, cmd)  # type: ignore[arg-type] - the adapter duck-types documents
+        push(self.undo_stack, self.doc, cmd)
 
     def _changed(self, change: Change) -> None:
         if change.reason == "saved":
@@ -360,6 +361,8 @@ class PackWindow(QMainWindow):
         stack = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
         while stack:
             it = stack.pop(0)
+            if it is None:  # Qt gives None only for an index past the last item
+                continue
             t = it.data(0, Qt.ItemDataRole.UserRole)
             if t is not None and want(tuple(t)):
                 return it
@@ -552,7 +555,8 @@ class PackWindow(QMainWindow):
         from slipstream.engine.core.yamlsource import load_text
 
         loaded = load_text(self.doc.text(rel), rel)
-        return loaded.source.values.get((key, index)).line if (key, index) in loaded.source.values else None
+        pos = loaded.source.values.get((key, index))
+        return pos.line if pos is not None else None
 
     def apply_yaml(self, rel: str, text: str) -> None:
         self.push(ReplaceFileText(rel, text))
@@ -612,7 +616,7 @@ class PackWindow(QMainWindow):
         an = self.doc.analysis()
         authoring = self.authoring()
         sheets = authoring.sheets(an.pack) if an.pack is not None and authoring is not None else []
-        if not sheets:
+        if authoring is None or not sheets:
             QMessageBox.information(self, APP, "The pack has no card sets (or cannot be loaded).")
             return
         ids = [sid for sid, _name in sheets]

@@ -40,7 +40,10 @@ if TYPE_CHECKING:
 
 
 class BaseRuleset:
-    """Defaults for the core of engine/play/protocol.py; every capability None."""
+    """Defaults for the core of engine/play/protocol.py; every capability None.
+
+    It is not a whole ruleset by itself (a subclass adds `new_game` and `make_bot`): the
+    defaults that play or replay a race take `self` as the `Ruleset` the subclass makes."""
 
     id = ""
     name = ""
@@ -62,7 +65,7 @@ class BaseRuleset:
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         return []
 
-    def run_race(self, spec: Any) -> Any:
+    def run_race(self: Ruleset, spec: Any) -> Any:
         return play_race(self, spec)
 
     def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
@@ -71,7 +74,7 @@ class BaseRuleset:
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         return []
 
-    def replay(self, lines: list[str]) -> ReplayReport:
+    def replay(self: Ruleset, lines: list[str]) -> ReplayReport:
         """A race log, or a season log (its header says `t: season`) of its championships."""
         if self.seasons is not None:
             head = header_of(lines)

@@ -136,7 +136,8 @@ class SetupKey:
 class Setup(Protocol):
     """Race settings beyond the options: what they are, what a pack offers, what it lacks."""
 
-    keys: Sequence[SetupKey]
+    @property
+    def keys(self) -> Sequence[SetupKey]: ...
 
     def problems(self, pack: LoadedPack, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
         """(flag, message) for each setting (e.g. a card set) the pack cannot give."""
@@ -151,7 +152,8 @@ class Setup(Protocol):
 class RaceView(Protocol):
     """What a face draws of a race in progress, beyond the seat's `view`."""
 
-    secret_kinds: Sequence[str]  # decision kinds a seat makes in secret (never shown to others)
+    @property  # decision kinds a seat makes in secret (never shown to others)
+    def secret_kinds(self) -> Sequence[str]: ...
 
     def cars(self, game: Any) -> list[Cell]:
         """(lane, segment) of each car now, so a face can draw the race on its track."""
@@ -220,7 +222,8 @@ class BatchStats(Protocol):
 class Scenarios(Protocol):
     """Rule scenarios (`slipstream test`, the pack editor's Scenarios panel)."""
 
-    kinds: Sequence[str]  # the file kinds of its scenario files (e.g. `fd-scenario`)
+    @property  # the file kinds of its scenario files (e.g. `fd-scenario`)
+    def kinds(self) -> Sequence[str]: ...
 
     def run_folder(self, pack: str, select: str = "") -> ScenarioReport:
         """Every scenario of the pack folder `pack` (ids containing `select`)."""
@@ -270,9 +273,12 @@ class Championships(Protocol):
     A season result reads like a race result (names, bots, grid = the first race's grid,
     standings, rounds, capped, decisions, stats), plus `lines` (its log) when recorded."""
 
-    noun: str  # what the reports call one: `season` or `championship`
-    settings: Sequence[SeasonSetting]
-    compares: bool  # whether `--against` can compare the seasons of two packs
+    @property  # what the reports call one: `season` or `championship`
+    def noun(self) -> str: ...
+    @property  # its own flags of `slipstream season`
+    def settings(self) -> Sequence[SeasonSetting]: ...
+    @property  # whether `--against` can compare the seasons of two packs
+    def compares(self) -> bool: ...
 
     def tracks(self, pack: LoadedPack, options: Mapping[str, Any]) -> list[str]:
         """The tracks of a season when none are named."""
@@ -357,9 +363,12 @@ class PackFile:
 class Authoring(Protocol):
     """What the authoring tools need of a ruleset: new packs, new items, card faces."""
 
-    item_kinds: Sequence[ItemKind]  # what the pack editor's New item adds, in menu order
-    card_kind: str  # the item kind whose items are cards with faces ("": none)
-    sheet_kind: str  # the item kind each print sheet of cards is made from, e.g. card sets ("": none)
+    @property  # what the pack editor's New item adds, in menu order
+    def item_kinds(self) -> Sequence[ItemKind]: ...
+    @property  # the item kind whose items are cards with faces ("": none)
+    def card_kind(self) -> str: ...
+    @property  # the item kind each print sheet of cards is made from, e.g. card sets ("": none)
+    def sheet_kind(self) -> str: ...
 
     def pack_files(self, pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
         """The starting files of a new pack besides its manifest, schemas and folders."""
@@ -401,7 +410,8 @@ Checker = Callable[[Any, "SourceMap"], "list[Diagnostic]"]
 class FileKinds(Protocol):
     """A ruleset's own file kinds (beyond its pack data kinds) and its JSON Schemas."""
 
-    kinds: Mapping[str, tuple[tuple[int, ...], Checker]]  # kind -> (versions, checker)
+    @property  # kind -> (versions, checker)
+    def kinds(self) -> Mapping[str, tuple[tuple[int, ...], Checker]]: ...
 
     def schemas(self) -> Mapping[str, Traversable]:
         """Its schema files by name (`KIND.schema.json`): package data of its own package."""
@@ -417,25 +427,42 @@ class FileKinds(Protocol):
 class Ruleset(Protocol):
     """A racing system: the required core, then its capabilities (None where it has none)."""
 
-    id: str
-    name: str
-    options: Sequence[OptionSpec]  # one spec drives schema, --option, scenarios, editor form
-    players: tuple[int, int]  # fewest and most cars in a race
-    bots: Mapping[str, str]  # bot name -> one line of help
-    default_bots: Sequence[str]  # the field `race` uses without --bots (empty: one of each)
-    content: ContentModel  # the pack data kinds and how they merge (engine/packs/loader.py)
+    # Read-only for their users (properties here), so a ruleset may hold a narrower type, e.g.
+    # a dict for a Mapping, or its own capability class, as a plain attribute.
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property  # one spec drives schema, --option, scenarios, editor form
+    def options(self) -> Sequence[OptionSpec]: ...
+    @property  # fewest and most cars in a race
+    def players(self) -> tuple[int, int]: ...
+    @property  # bot name -> one line of help
+    def bots(self) -> Mapping[str, str]: ...
+    @property  # the field `race` uses without --bots (empty: one of each)
+    def default_bots(self) -> Sequence[str]: ...
+    @property  # the pack data kinds and how they merge (engine/packs/loader.py)
+    def content(self) -> ContentModel: ...
 
     # capabilities
-    setup: Setup | None
-    race_view: RaceView | None
-    reports: RaceReports | None
-    stats: BatchStats | None
-    seasons: Championships | None
-    scenarios: Scenarios | None
-    authoring: Authoring | None
-    files: FileKinds | None
-    # ruleset-specific panels of a face: face name (`editor`) -> "module:attribute"
-    panels: Mapping[str, str]
+    @property
+    def setup(self) -> Setup | None: ...
+    @property
+    def race_view(self) -> RaceView | None: ...
+    @property
+    def reports(self) -> RaceReports | None: ...
+    @property
+    def stats(self) -> BatchStats | None: ...
+    @property
+    def seasons(self) -> Championships | None: ...
+    @property
+    def scenarios(self) -> Scenarios | None: ...
+    @property
+    def authoring(self) -> Authoring | None: ...
+    @property
+    def files(self) -> FileKinds | None: ...
+    @property  # ruleset-specific panels of a face: face name (`editor`) -> "module:attribute"
+    def panels(self) -> Mapping[str, str]: ...
 
     def new_game(self, pack: LoadedPack, track: Track, seats: Sequence[SeatSpec], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,

@@ -133,7 +133,7 @@ class Recorder:
         if 0 <= c < len(before) and c < len(after) and before[c] != after[c]:
             # the ruleset's route square by square when it gives one that fits, else a jump
             ok = len(path) > 1 and path[0] == before[c] and path[-1] == after[c]
-            fr.route = [tuple(x) for x in path] if ok else [before[c], after[c]]
+            fr.route = [(x[0], x[1]) for x in path] if ok else [before[c], after[c]]
         fr.positions = positions_of(g)
         fr.events = self._new_events()
         fr.view = list(self.rs.view(g, p))

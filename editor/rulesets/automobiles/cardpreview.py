@@ -162,7 +162,7 @@ def card_image(face: CardFace, width: int = 630) -> QImage:
 def card_png(face: CardFace, path: str | Path, width: int = 630) -> Path:
     """Write the face as a PNG."""
     path = Path(path)
-    if not card_image(face, width).save(str(path), "PNG"):
+    if not card_image(face, width).save(str(path), "PNG"):  # type: ignore[call-overload]  # the stub wants bytes; PySide6 takes only str
         raise OSError(f"cannot write {path}")
     return path
 

@@ -38,9 +38,10 @@ def wear_of(effect: Any) -> int | None:
 def base_kinds() -> dict[str, Any]:
     """The cube kinds of the bundled base pack: the colours of a card drawn without its pack."""
     from slipstream.engine.packs.loader import PackLoader, bundled_packs
+    from slipstream.engine.rulesets.automobiles.content import Pack
 
     pack, _ = PackLoader().load(bundled_packs()["base"])
-    return dict(pack.cube_kinds) if pack is not None else {}
+    return dict(pack.cube_kinds) if isinstance(pack, Pack) else {}
 
 
 def face_from_data(item: Mapping[str, Any], kinds: Mapping[str, Any] | None = None) -> CardFace:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
 from slipstream.engine.play.base import (
@@ -22,6 +22,7 @@ from slipstream.engine.play.base import (
 )
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.protocol import SeasonPlan, SeasonSetting
+from slipstream.engine.play.racelog import ReplayReport
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
@@ -297,7 +298,7 @@ class FormulaDeSeasons:
     def format_comparison(self, comparison: Any, a: str, b: str) -> str:
         raise NotImplementedError("Formula Dé-style championships compare no two packs")
 
-    def replay(self, lines: list[str]) -> Any:
+    def replay(self, lines: list[str]) -> ReplayReport:
         from slipstream.engine.rulesets.formula_de.seasons import replay_season
 
         return replay_season(self.rs, lines)
@@ -349,3 +350,8 @@ def _corner_names(results: Sequence[Any]) -> list[str]:
     return [c.name for c in track.corners] if track is not None else []
 
 RULESET = FormulaDe()
+
+if TYPE_CHECKING:  # the type check proves it a whole ruleset (engine/play/protocol.py)
+    from slipstream.engine.play.protocol import Ruleset
+
+    _WHOLE: Ruleset = RULESET

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
 from slipstream.engine.play.base import BaseRaceView, BaseRuleset, BaseStats, OwnFileKinds
@@ -205,3 +205,8 @@ class SpeedHazardStats(BaseStats):
 
 
 RULESET = SpeedHazard()
+
+if TYPE_CHECKING:  # the type check proves it a whole ruleset (engine/play/protocol.py)
+    from slipstream.engine.play.protocol import Ruleset
+
+    _WHOLE: Ruleset = RULESET
