@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         Ruleset,
         Scenarios,
         Setup,
+        TrackTemplates,
     )
 
 
@@ -59,6 +60,7 @@ class BaseRuleset:
     seasons: Championships | None = None
     scenarios: Scenarios | None = None
     authoring: Authoring | None = None
+    templates: TrackTemplates | None = None
     files: FileKinds | None = None
     panels: Mapping[str, str] = {}  # no ruleset-specific panels: faces show their generic ones
 
