@@ -26,6 +26,7 @@ from slipstream.engine.play.racelog import ReplayReport
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
+from slipstream.engine.rulesets.formula_de.templates import AUTHORING, TEMPLATES
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
@@ -82,6 +83,8 @@ class FormulaDe(BaseRuleset):
         self.stats = FormulaDeStats()
         self.seasons = FormulaDeSeasons(self)
         self.scenarios = FormulaDeScenarios(self)
+        self.authoring = AUTHORING  # new packs (engine/rulesets/formula_de/templates.py)
+        self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """A track/2 track for this ruleset needs stops on every corner and 10 grid slots."""

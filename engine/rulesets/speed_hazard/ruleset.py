@@ -16,6 +16,7 @@ from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.rulesets.speed_hazard import views
 from slipstream.engine.rulesets.speed_hazard.content import CONTENT, KINDS, RULESET_ID
 from slipstream.engine.rulesets.speed_hazard.narration import describe
+from slipstream.engine.rulesets.speed_hazard.templates import AUTHORING, TEMPLATES
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
@@ -74,6 +75,8 @@ class SpeedHazard(BaseRuleset):
         self.race_view = SpeedHazardView()
         self.stats = SpeedHazardStats()
         self.scenarios = SpeedHazardScenarios(self)
+        self.authoring = AUTHORING  # new packs (engine/rulesets/speed_hazard/templates.py)
+        self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """A track/2 track for this ruleset needs a speed limit on every curve, in steps of 10."""
