@@ -72,7 +72,7 @@ def parse_bots(bots: str, rs: Any) -> list[str]:
                                  param_hint="--bots")
     for b in names:
         base, _, setting = b.partition(":")
-        if base not in rs.bots:
+        if b not in rs.bots and base not in rs.bots:  # `lookahead:4` may be a bot's own name
             raise click.BadParameter(f"unknown bot {b!r}; bots: {', '.join(sorted(rs.bots))}", param_hint="--bots")
         if setting:  # `NAME:SETTING` (e.g. lookahead:200): the ruleset's make_bot judges it
             try:
