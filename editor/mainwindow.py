@@ -30,9 +30,9 @@ from slipstream.engine.core.files import atomic_write_text
 from slipstream.engine.editing import commands as cmds
 from slipstream.engine.editing.commands import Command
 from slipstream.engine.editing.document import Change, TrackDocument, state_from_text
+from slipstream.engine.editing.scaffold import track_data
 from slipstream.engine.tracks.edits import centerline
 from slipstream.engine.tracks.render import track_svg
-from slipstream.engine.editing.scaffold import track_data
 from slipstream.engine.tracks.templates import TEMPLATE_NAMES, TEMPLATES, template
 from slipstream.engine.tracks.track import COLOUR_NAMES, GEAR_COLOURS, NO_SPACE
 

@@ -4,7 +4,6 @@ capability: a Formula Dé-style track opens with its corners and stops."""
 from __future__ import annotations
 
 
-
 def test_file_new_offers_the_templates_of_each_ruleset(window):
     w = window
     names = {a.objectName() for a in w.actions()}
