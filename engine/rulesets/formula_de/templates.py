@@ -32,24 +32,7 @@ def track(shape: str) -> dict[str, Any]:
 
 TEMPLATES = ShapeTemplates(track, [(s, SHAPE_NAMES[s]) for s in SHAPES])
 
-SCENARIO = """slipstream: fd-scenario/1
-id: sample-finish
-description: >-
-  A sample to start from: the first car to reach the line after the last lap wins, and the
-  race goes on for the others. Copy it, change the cars, dice and decisions, and say what
-  must happen under `expect`.
-covers: [rule:finish]
-track: {lanes: 3, squares: 40}
-cars:
-  - {at: "1:37", gear: 2}
-  - {at: "0:20", gear: 2}
-dice: {gear-2: [3]}
-decisions: [gear 2, "to 1:0"]
-expect:
-  cars: [{finished: true, place: 1}, {finished: false}]
-  pending: {car: 1, kind: gear}
-  over: false
-"""
+SAMPLE = "finish"  # the bundled scenario a new pack starts from, as tests/sample-finish.yaml
 
 
 def _bundled(rel: str) -> str:
@@ -60,9 +43,17 @@ def _bundled(rel: str) -> str:
     return "".join(line for line in text.splitlines(keepends=True) if "yaml-language-server" not in line)
 
 
+def _sample() -> str:
+    """A bundled scenario as the new pack's sample, under an id of its own."""
+    text = _bundled(f"tests/{SAMPLE}.yaml")
+    return ("# A sample to start from (a copy of a bundled scenario): change the cars, the dice or\n"
+            "# decks and the decisions, and say what must follow under `expect`.\n"
+            + text.replace(f"id: {SAMPLE}\n", f"id: sample-{SAMPLE}\n", 1))
+
+
 def pack_files(pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
     """A sample scenario; a pack extending nothing also gets the gear dice and wear table."""
-    files = [PackFile("tests/sample-finish.yaml", "fd-scenario.schema.json", SCENARIO)]
+    files = [PackFile(f"tests/sample-{SAMPLE}.yaml", "fd-scenario.schema.json", _sample())]
     if not extends:
         files += [PackFile("gears.yaml", "gears.schema.json", _bundled("gears.yaml")),
                   PackFile("wear.yaml", "wear.schema.json", _bundled("wear.yaml"))]

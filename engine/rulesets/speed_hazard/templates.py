@@ -33,24 +33,7 @@ def track(shape: str) -> dict[str, Any]:
 
 TEMPLATES = ShapeTemplates(track, [(s, SHAPE_NAMES[s]) for s in SHAPES])
 
-SCENARIO = """slipstream: sh-scenario/1
-id: sample-finish
-description: >-
-  A sample to start from: the first car over the line after the last lap wins at once. Copy
-  it, change the cars, cards and decisions, and say what must happen under `expect`.
-covers: [rule:finish]
-track: {lanes: 1, squares: 40}
-laps: 1
-cars:
-  - {at: "0:38", speed: 30}
-  - {at: "0:20", speed: 10}
-play: [{car: 0, card: card accelerate}, {car: 1, card: card accelerate}]
-decisions: [accelerate 0]
-expect:
-  winner: 0
-  over: true
-  standings: [0, 1]
-"""
+SAMPLE = "finish"  # the bundled scenario a new pack starts from, as tests/sample-finish.yaml
 
 
 def _bundled(rel: str) -> str:
@@ -61,9 +44,17 @@ def _bundled(rel: str) -> str:
     return "".join(line for line in text.splitlines(keepends=True) if "yaml-language-server" not in line)
 
 
+def _sample() -> str:
+    """A bundled scenario as the new pack's sample, under an id of its own."""
+    text = _bundled(f"tests/{SAMPLE}.yaml")
+    return ("# A sample to start from (a copy of a bundled scenario): change the cars, the dice or\n"
+            "# decks and the decisions, and say what must follow under `expect`.\n"
+            + text.replace(f"id: {SAMPLE}\n", f"id: sample-{SAMPLE}\n", 1))
+
+
 def pack_files(pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
     """A sample scenario; a pack extending nothing also gets the cards, decks and car setup."""
-    files = [PackFile("tests/sample-finish.yaml", "sh-scenario.schema.json", SCENARIO)]
+    files = [PackFile(f"tests/sample-{SAMPLE}.yaml", "sh-scenario.schema.json", _sample())]
     if not extends:
         files += [PackFile(rel, f"{kind}.schema.json", _bundled(rel)) for rel, kind in DATA]
     return files
