@@ -8,6 +8,8 @@ in worker threads (editor/race/raceworker.py), the human seat on the GUI thread
 decides the ruleset (engine/play/registry.py): its options, race settings, bots and number of
 players fill the form, and what is shown of a race comes from the ruleset's panels
 (editor/race/racepanels.py), so any installed ruleset races here without code that names it.
+Opening a track picks a pack for it (editor/race/trackpack.py): the pack that holds the file,
+else a bundled pack of a ruleset the track names; the dock says which and why.
 """
 
 from __future__ import annotations
@@ -42,8 +44,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from slipstream.engine.play.base import view_of
 from slipstream.engine.play.batch import Pool
-from slipstream.engine.play.registry import RulesetError, for_pack
+from slipstream.engine.play.registry import RulesetError, for_pack, load_pack
 from slipstream.engine.play.watch import HUMAN
 from slipstream.engine.tracks.track import Track
 
@@ -59,7 +62,9 @@ from .raceworker import (
     ResultCache,
     WatchWorker,
     cache_key,
+    failure_text,
 )
+from .trackpack import home_pack, is_bundled, pick
 
 SPEEDS = (("slow", 1200), ("normal", 600), ("fast", 250), ("fastest", 80))
 
@@ -93,6 +98,7 @@ class RacePanel(QWidget):
         self.last_mode = ""
         self._key = ""
         self.last_track: Track | None = None
+        self._followed: tuple[str, tuple[str, ...]] | None = None  # (file, rulesets) the pack was picked for
         self._build()
         self.play_timer = QTimer(self)
         self.play_timer.timeout.connect(self._tick)
@@ -101,7 +107,10 @@ class RacePanel(QWidget):
         self.rerun_timer.setInterval(700)
         self.rerun_timer.timeout.connect(self._rerun)
         window.undo_stack.indexChanged.connect(lambda _i: self._track_edited())  # type: ignore[attr-defined]
+        window.documentReplaced.connect(lambda: self.follow_track(opened=True))  # type: ignore[attr-defined]
+        window.fileSaved.connect(lambda _path: self.follow_track())  # type: ignore[attr-defined]
         self._load_pack("")
+        self.follow_track()
         self._show_step()
 
     # ------------------------------------------------------------------ building
@@ -116,6 +125,10 @@ class RacePanel(QWidget):
         self.ruleset_label = QLabel()
         self.ruleset_label.setObjectName("race-ruleset")
         form.addRow("Ruleset", self.ruleset_label)
+        self.pack_note = QLabel()  # which pack the open track got, and why
+        self.pack_note.setObjectName("race-pack-note")
+        self.pack_note.setWordWrap(True)
+        form.addRow(self.pack_note)
         # one list per race setting of the ruleset that offers choices (e.g. a card set)
         self.setup_form = QFormLayout()
         form.addRow(self.setup_form)
@@ -288,13 +301,61 @@ class RacePanel(QWidget):
         if self.pack_box.itemData(index) is None:
             folder = QFileDialog.getExistingDirectory(self, "Choose a pack folder")
             if not folder:
-                self.pack_box.setCurrentIndex(0)
+                self.pack_box.setCurrentIndex(max(0, self.pack_box.findData(self.pack_path)))
                 return
-            self.pack_box.insertItem(1, Path(folder).name, folder)
-            self.pack_box.setCurrentIndex(1)
+            self.pack_box.setCurrentIndex(self._pack_item(Path(folder)))
+        self.pack_note.setText("")  # picked by hand, not for the track
         self._load_pack(self.pack_box.currentData() or "")
 
-    def _load_pack(self, path: str) -> None:
+    def _pack_item(self, folder: Path) -> int:
+        """The index of a pack folder in the Pack list, added when missing (the bundled pack
+        the engine uses by default is the entry with the empty path)."""
+        try:
+            default = Path(load_pack("").root).resolve()
+        except (ValueError, RuntimeError, OSError):
+            default = None
+        if folder.resolve() == default:
+            return self.pack_box.findData("")
+        for i in range(self.pack_box.count()):
+            data = self.pack_box.itemData(i)
+            if data and Path(data).resolve() == folder.resolve():
+                return i
+        self.pack_box.insertItem(1, f"Bundled {folder.name} pack" if is_bundled(folder) else folder.name,
+                                 str(folder))
+        return 1
+
+    def follow_track(self, opened: bool = False) -> None:
+        """Pick a pack for the open track when it is opened (`opened`), saved elsewhere or
+        names other rulesets (editor/race/trackpack.py); a pack picked by hand stays until then."""
+        doc = self.main_window.doc  # type: ignore[attr-defined]
+        data = doc.data if isinstance(doc.data, dict) else {}
+        named = data.get("rulesets")
+        rulesets = tuple(str(r) for r in named) if isinstance(named, list) else ()
+        key = (str(doc.path), rulesets)
+        if key == self._followed and not opened:
+            return
+        self._followed = key
+        current = self.rs.id if self.rs is not None else ""
+        choice = pick(doc.path, rulesets, current)
+        note = choice.why
+        if choice.folder is not None and not self._use_folder(choice.folder):
+            note = f"The pack {choice.folder.name} cannot be used (see the status line)."
+            if choice.folder == home_pack(doc.path):  # then a bundled pack of the track's rulesets
+                other = pick(doc.path, rulesets, current, use_home=False)
+                if other.folder is None or self._use_folder(other.folder):
+                    note += " " + other.why
+        self.pack_note.setText(note.strip())
+
+    def _use_folder(self, folder: Path) -> bool:
+        """Race with the pack in `folder`; False (the pack in use stays) when it cannot be used."""
+        index = self._pack_item(folder)
+        path = self.pack_box.itemData(index) or ""
+        self.pack_box.setCurrentIndex(index)
+        if path == self.pack_path and self.rs is not None:
+            return True
+        return self._load_pack(path)
+
+    def _load_pack(self, path: str) -> bool:
         """The pack picked decides the ruleset: its settings, players, bots and options."""
         try:
             rs, pack = for_pack(path)
@@ -302,26 +363,28 @@ class RacePanel(QWidget):
             self.status.setText(f"The pack cannot be used: {e}")
             # back to the pack in use, so that the settings and the ruleset stay in step
             self.pack_box.setCurrentIndex(max(0, self.pack_box.findData(self.pack_path)))
-            return
+            return False
         self.rs, self.pack, self.panels = rs, pack, panels_for(rs)
         self.pack_path = path
         self.ruleset_label.setText(rs.name)
         while self.setup_form.rowCount():
             self.setup_form.removeRow(0)
         self.setup_boxes = {}
-        for key in rs.setup_keys:
-            choices = rs.setup_choices(pack, key)
+        setup = rs.setup
+        settings = [(k, setup.choices(pack, k.name)) for k in setup.keys] if setup is not None else []
+        for key, choices in settings:
             if not choices:
                 continue
             box = QComboBox()
-            box.setObjectName("race-set" if key == "card_set" else f"race-setup-{key}")
+            box.setObjectName("race-set" if key.name == "card_set" else f"race-setup-{key.name}")
             for value, label in choices:
                 box.addItem(label, value)
-            self.setup_boxes[key] = box
-            self.setup_form.addRow(key.replace("_", " ").capitalize(), box)
+            self.setup_boxes[key.name] = box
+            self.setup_form.addRow(key.name.replace("_", " ").capitalize(), box)
         self._build_seats()
         self.pack_options = self.panels.pack_options(rs, path)
         self._build_options()
+        return True
 
     def _build_seats(self) -> None:
         """A bot list per seat, as many as the ruleset's largest field; its default field set."""
@@ -417,6 +480,7 @@ class RacePanel(QWidget):
         return an.track, an.text
 
     def _track_edited(self) -> None:
+        self.follow_track()  # a track saved elsewhere or given other rulesets may need another pack
         if self.auto.isChecked() and self.last_mode and not self.human.active:
             self.rerun_timer.start()
 
@@ -458,7 +522,12 @@ class RacePanel(QWidget):
             self.last_mode = ""
             self.tabs.setCurrentIndex(1)
             self.overlay.mark_kinds = {}  # the symbols of this race's marks, in order of first sight
-            self.human.start(self.panels, self.rs, self.pack, spec, track, seat)
+            try:
+                self.human.start(self.panels, self.rs, self.pack, spec, track, seat)
+            except Exception as e:  # noqa: BLE001 - shown to the user, the editor keeps running
+                self.human.stop()
+                self.status.setText(f"The race could not run: {failure_text(e, self.rs, track, text)}")
+                return
             self.status.setText(f"You drive P{seat + 1}: choose with the buttons, click outlined cells to move.")
             return
         self.human.stop()
@@ -469,7 +538,7 @@ class RacePanel(QWidget):
             self._show_recorder(hit, "from the cache")
             return
         self._key = key
-        self.worker = WatchWorker(self.panels, self.rs, self.pack, s.spec(track), track)
+        self.worker = WatchWorker(self.panels, self.rs, self.pack, s.spec(track), track, text)
         self.worker.done.connect(self._watch_done)
         self.worker.failed.connect(self._failed)
         self.progress.setRange(0, 0)  # busy
@@ -490,7 +559,7 @@ class RacePanel(QWidget):
         # one symbol per kind of mark, in the order the race first shows them
         self.overlay.mark_kinds = {}
         for fr in self.frames:
-            for m in getattr(fr, "marks", []):
+            for m in fr.marks:
                 self.overlay.style_of(str(m[2]))
         order = ", ".join(rec.names[i] for i in rec.game.standings())
         rounds = self.panels.rounds(rec)
@@ -525,7 +594,7 @@ class RacePanel(QWidget):
             if self.pool is not None:
                 self.pool.close()
             self.pool = Pool(self.jobs.value())
-        self.worker = BatchWorker(s, track, self.rs, self.panels, self.pool)
+        self.worker = BatchWorker(s, track, self.rs, self.panels, self.pool, text)
         self.worker.progressed.connect(self._batch_progress)
         self.worker.done.connect(self._batch_done)
         self.worker.failed.connect(self._failed)
@@ -641,7 +710,7 @@ class RacePanel(QWidget):
         if self.play_timer.isActive() and len(fr.route) > 2:
             walk = max(1, int(0.8 * self.speed.currentData() / (len(fr.route) - 1)))
         self.overlay.show_frame(fr, moved, walk)
-        self._show_extras(getattr(fr, "gauges", []), getattr(fr, "marks", []))
+        self._show_extras(fr.gauges, fr.marks)
         if i == 0:
             self.turn_label.setText(f"The grid (turn 0 of {len(self.frames) - 1})")
             self.player_panel.setText(self._standings_html(fr))
@@ -659,7 +728,7 @@ class RacePanel(QWidget):
             f"<span style='color:{player_colour(p).name()}'><b>P{p + 1}</b></span>" for p in order)
 
     def _show_extras(self, gauges: Any, marks: Any) -> None:
-        """The seats' dials (`Ruleset.gauges`) and the legend of the marks on the track."""
+        """The seats' dials (`RaceView.gauges`) and the legend of the marks on the track."""
         self.gauges.show_gauges(gauges or [], [player_colour(p).name() for p in range(len(gauges or []))])
         legend = self.overlay.legend()
         if not legend:
@@ -671,7 +740,7 @@ class RacePanel(QWidget):
             for g, c, k in legend))
 
     def _player_html(self, fr: Any, moved: bool, before: list[int]) -> str:
-        if self.human.active and getattr(fr, "secret", False) and fr.player != self.human.seat:
+        if self.human.active and fr.secret and fr.player != self.human.seat:
             # a choice made in secret is not shown to the person at the table
             from dataclasses import replace
 
@@ -688,14 +757,13 @@ class RacePanel(QWidget):
         g = rec.game
         seat = self.human.seat
         panels = self.human.panels
-        owners = getattr(self.human.rs, "car_owners", None)
-        self.overlay.show_cars(self.human.rs.cars(g), owners(g) if owners is not None else None)
+        view = view_of(self.human.rs)
+        self.overlay.show_cars(view.cars(g), view.car_owners(g))
         cur = rec.current
         self.overlay.show_route(seat, cur.route if cur is not None and cur.player == seat else [])
         self.overlay.show_targets(self.human.overlay.target_cells)
-        self.overlay.show_marks(rec.marks() if hasattr(rec, "marks") else [])
-        self._show_extras(rec.gauges() if hasattr(rec, "gauges") else [],
-                          rec.marks() if hasattr(rec, "marks") else [])
+        self.overlay.show_marks(rec.marks())
+        self._show_extras(rec.gauges(), rec.marks())
         rounds = panels.rounds(rec)
         self.turn_label.setText((f"Round {rounds}; " if rounds else "") + f"{len(self.frames) - 1} turns played"
                                 + (" — the race is over" if panels.over(rec) else ""))
