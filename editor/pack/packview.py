@@ -56,7 +56,7 @@ from slipstream.engine.editing.packdoc import (
 from slipstream.engine.play.protocol import Authoring, CardFace, ItemKind
 
 from ..forms import ItemForm, default_for, schemas
-from ..rulesets.automobiles.cardpreview import CardPreview, card_png, cards_pdf
+from .cardfaces import CardPreview, card_png, cards_pdf
 from ..track.docks import ProblemsPanel
 from ..undo import UndoStack
 from .scenariopanel import ScenarioPanel
