@@ -23,6 +23,7 @@ from slipstream.engine.play.base import (
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.protocol import SeasonPlan, SeasonSetting
 from slipstream.engine.play.racelog import ReplayReport
+from slipstream.engine.rulesets.formula_de.authoring import AUTHORING
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
@@ -82,6 +83,7 @@ class FormulaDe(BaseRuleset):
         self.stats = FormulaDeStats()
         self.seasons = FormulaDeSeasons(self)
         self.scenarios = FormulaDeScenarios(self)
+        self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """A track/2 track for this ruleset needs stops on every corner and 10 grid slots."""

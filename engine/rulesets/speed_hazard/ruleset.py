@@ -14,6 +14,7 @@ from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
 from slipstream.engine.play.base import BaseRaceView, BaseRuleset, BaseStats, OwnFileKinds
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.rulesets.speed_hazard import views
+from slipstream.engine.rulesets.speed_hazard.authoring import AUTHORING
 from slipstream.engine.rulesets.speed_hazard.content import CONTENT, KINDS, RULESET_ID
 from slipstream.engine.rulesets.speed_hazard.narration import describe
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs
@@ -74,6 +75,7 @@ class SpeedHazard(BaseRuleset):
         self.race_view = SpeedHazardView()
         self.stats = SpeedHazardStats()
         self.scenarios = SpeedHazardScenarios(self)
+        self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables, the cards
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """A track/2 track for this ruleset needs a speed limit on every curve, in steps of 10."""
