@@ -107,11 +107,14 @@ class Schemas:
 def schemas() -> Schemas:
     """The bundled schemas, with the form fields every installed ruleset's pack panels give
     for parts of its own schemas (e.g. an effect editor), loaded by the registry."""
-    from slipstream.engine.play.registry import all_rulesets, panels
+    from slipstream.engine.play.registry import RulesetError, get, ids, panels
 
     s = Schemas()
-    for rs in all_rulesets():
-        found = panels(rs, "editor-pack")
+    for rid in ids():
+        try:  # a ruleset that does not load (or its panels) adds no fields
+            found = panels(get(rid), "editor-pack")
+        except (RulesetError, ImportError, AttributeError):
+            continue
         s.hooks += tuple(found.fields) if found is not None else ()
     return s
 
