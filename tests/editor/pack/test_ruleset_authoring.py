@@ -225,6 +225,11 @@ def test_a_deck_and_the_pit_prices_are_edited_as_tables(open_copy):
     assert "spin" not in w.doc.state.file("hazards.yaml").data["cards"][6]
     w.undo_stack.undo()
     assert w.doc.state.file("hazards.yaml").data["cards"][6]["spin"] is True
+    w.table.table.item(3, 1).setText("0")  # no Big hit at all: below the schema's minimum
+    problem = next(d for d in w.validate_now() if d.path == "$.cards[3].count")
+    w.go_to_diagnostic(problem)  # a click in the Problems dock: the card's form, its count outlined
+    assert w.current_ref().id == "big-hit" and w.form.marked is w.form.root.fields["count"].focus_widget()
+    w.undo_stack.undo()
     prices = w.tree.findItems("Pit road prices", Qt.MatchFlag.MatchRecursive | Qt.MatchFlag.MatchExactly)[0]
     assert prices.parent().text(0) == "Tables"
     w.tree.setCurrentItem(prices)
