@@ -5,7 +5,7 @@ A new ruleset subclasses `BaseRuleset` and writes what is its own (id, name, opt
 bots, `new_game`, `make_bot`); the defaults play races with engine/play/races.py, replay their
 logs with `replay_simple` and offer no capability. A ruleset that offers one sets the
 attribute to an object of that capability (engine/play/protocol.py); `BaseRaceView`,
-`BaseReports` and `BaseStats` are ready to subclass. Faces reach a capability or its shared
+`BaseReports`, `BaseStats` and `BaseAuthoring` are ready to subclass. Faces reach a capability or its shared
 default through `view_of`, `reports_of` and `stats_of`.
 """
 
@@ -25,12 +25,17 @@ if TYPE_CHECKING:
     from slipstream.engine.play.protocol import (
         Authoring,
         BatchStats,
+        CardFace,
+        CardRow,
         Cell,
         Championships,
         Checker,
+        DataTable,
         FileKinds,
         Gauge,
+        ItemKind,
         Mark,
+        PackFile,
         RaceReports,
         RaceView,
         Ruleset,
@@ -158,6 +163,39 @@ class BaseStats:
 SHARED_STATS = BaseStats()
 
 
+class BaseAuthoring:
+    """An `authoring` capability's defaults: no new-pack files, item kinds, tables or cards; a
+    ruleset's own subclasses it and gives what it has."""
+
+    item_kinds: Sequence[ItemKind] = ()
+    card_kinds: Sequence[str] = ()
+    sheet_kind = ""
+    tables: Sequence[DataTable] = ()
+
+    def pack_files(self, pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
+        return []
+
+    def item_groups(self, pack: Any, kind: str) -> tuple[str, list[tuple[str, str]]] | None:
+        return None
+
+    def completions(self, pack: Any, own: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[str]]:
+        return {}
+
+    def card_rows(self, pack: Any, sheet: str | None) -> list[CardRow]:
+        if sheet is not None:
+            raise KeyError(sheet)
+        return []
+
+    def card_face(self, pack: Any, item: Mapping[str, Any] | str, kind: str = "") -> CardFace | None:
+        return None
+
+    def sheets(self, pack: Any) -> list[tuple[str, str]]:
+        return []
+
+    def card_faces(self, pack: Any, sheet: str) -> tuple[str, list[CardFace]]:
+        raise KeyError(sheet)
+
+
 def view_of(rs: Ruleset) -> RaceView:
     """The ruleset's race view, or one that draws no cars."""
     return rs.race_view if rs.race_view is not None else NO_VIEW
@@ -188,39 +226,6 @@ class OwnFileKinds:
             return {}
         root = resources.files(self.package)
         return {n: root / n for n in self.names}
-
-
-class PackFilesOnly:
-    """An `authoring` capability that only starts new packs (`slipstream new pack`): no item
-    kinds, no cards. `pack_files` is the ruleset's function giving the files of a new pack."""
-
-    item_kinds: Sequence[Any] = ()
-    card_kind = ""
-    sheet_kind = ""
-
-    def __init__(self, pack_files: Any) -> None:
-        self._pack_files = pack_files
-
-    def pack_files(self, pid: str, name: str, extends: Sequence[str]) -> list[Any]:
-        return list(self._pack_files(pid, name, extends))
-
-    def item_groups(self, pack: Any, kind: str) -> None:
-        return None
-
-    def completions(self, pack: Any, own: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[str]]:
-        return {}
-
-    def card_rows(self, pack: Any, sheet: str | None) -> list[Any]:
-        return []
-
-    def card_face(self, pack: Any, item: Any) -> None:
-        return None
-
-    def sheets(self, pack: Any) -> list[tuple[str, str]]:
-        return []
-
-    def card_faces(self, pack: Any, sheet: str) -> tuple[str, list[Any]]:
-        raise KeyError(sheet)
 
 
 class ShapeTemplates:

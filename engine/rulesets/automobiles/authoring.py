@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from slipstream.engine.play.protocol import CardFace, CardRow, ItemKind, PackFile
+from slipstream.engine.play.protocol import CardFace, CardRow, DataTable, ItemKind, PackFile
 
 NO_DISPLAY = "#9a9a9a"  # a kind without a `display` colour (or a card whose kind is unknown)
 
@@ -110,8 +110,9 @@ class AutomobilesAuthoring:
     """New packs, new items and card faces of Automobiles packs."""
 
     item_kinds = ITEM_KINDS
-    card_kind = "cards"
+    card_kinds = ("cards",)
     sheet_kind = "cardsets"
+    tables: tuple[DataTable, ...] = ()
 
     def pack_files(self, pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
         ex_card, ex_set = _examples()
@@ -176,7 +177,7 @@ options: {}
                         text=c.text, effect=c.effect, own=c.pack == pack.id,
                         house="house value" in (c.notes or "").lower()) for c in cards]
 
-    def card_face(self, pack: Any, item: Mapping[str, Any] | str) -> CardFace | None:
+    def card_face(self, pack: Any, item: Mapping[str, Any] | str, kind: str = "") -> CardFace | None:
         if isinstance(item, str):
             card = pack.cards.get(item) if pack is not None else None
             return face_from_card(card, pack.cube_kinds) if card is not None else None

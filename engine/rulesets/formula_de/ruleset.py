@@ -23,10 +23,11 @@ from slipstream.engine.play.base import (
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.protocol import SeasonPlan, SeasonSetting
 from slipstream.engine.play.racelog import ReplayReport
+from slipstream.engine.rulesets.formula_de.authoring import AUTHORING
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
-from slipstream.engine.rulesets.formula_de.templates import AUTHORING, TEMPLATES
+from slipstream.engine.rulesets.formula_de.templates import TEMPLATES
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
@@ -95,7 +96,7 @@ class FormulaDe(BaseRuleset):
         self.stats = FormulaDeStats()
         self.seasons = FormulaDeSeasons(self)
         self.scenarios = FormulaDeScenarios(self)
-        self.authoring = AUTHORING  # new packs (engine/rulesets/formula_de/templates.py)
+        self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables
         self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from slipstream.engine.play.base import PackFilesOnly, ShapeTemplates
+from slipstream.engine.play.base import ShapeTemplates
 from slipstream.engine.play.protocol import PackFile
 from slipstream.engine.rulesets.formula_de.content import RULESET_ID
 from slipstream.engine.tracks.templates import SHAPE_NAMES, SHAPES, squares_track
@@ -60,4 +60,3 @@ def pack_files(pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
     return files
 
 
-AUTHORING = PackFilesOnly(pack_files)

@@ -14,9 +14,10 @@ from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
 from slipstream.engine.play.base import BaseRaceView, BaseRuleset, BaseStats, OwnFileKinds
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.rulesets.speed_hazard import views
+from slipstream.engine.rulesets.speed_hazard.authoring import AUTHORING
 from slipstream.engine.rulesets.speed_hazard.content import CONTENT, KINDS, RULESET_ID
 from slipstream.engine.rulesets.speed_hazard.narration import describe
-from slipstream.engine.rulesets.speed_hazard.templates import AUTHORING, TEMPLATES
+from slipstream.engine.rulesets.speed_hazard.templates import TEMPLATES
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
@@ -76,7 +77,7 @@ class SpeedHazard(BaseRuleset):
         self.race_view = SpeedHazardView()
         self.stats = SpeedHazardStats()
         self.scenarios = SpeedHazardScenarios(self)
-        self.authoring = AUTHORING  # new packs (engine/rulesets/speed_hazard/templates.py)
+        self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables, the cards
         self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
