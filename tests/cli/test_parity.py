@@ -22,7 +22,7 @@ RACES = "20"
 def _refusals(rs) -> dict[str, str]:
     """Command -> why it may refuse this ruleset (the capability it lacks)."""
     out = {}
-    if rs.authoring is None or not rs.authoring.card_kind:
+    if rs.authoring is None or not rs.authoring.card_kinds:
         out["cards"] = "no cards"
     if rs.seasons is None:
         out["season"] = out["sweep --seasons"] = "season"  # "has no seasons / championships"
