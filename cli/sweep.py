@@ -101,7 +101,7 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
             raise click.UsageError("--scheduler needs the dask extra: pip install 'slipstream[dask]' "
                                    "(or leave --scheduler out to use local processes)")
     root = Path(pk.root)
-    work = Path(tempfile.mkdtemp(prefix="slipstream-sweep-"))
+    work = _work_folder()
     try:
         variants = make_variants(root, vs, rs, work, scopes)
     except SweepError as e:
@@ -121,7 +121,8 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
     seeds = list(range(seed, seed + races))
     total = len(variants) * races
     done = store.done(key)
-    todo = _jobs(variants, seeds, track_id, seat_bots, laps, item_refs(vs), chunk, done, setup, season)
+    todo = _jobs(variants, seeds, track_id, seat_bots, laps, item_refs(vs), chunk, done, setup, season,
+                 str(work) if scheduler in (None, "local") else "")
     if todo:
         _run(store, key, todo, total, len(done), jobs, scheduler, fmt)
     meta = {"pack": pk.id, "ruleset": rs.id, "races": races, "unit": "seasons" if season else "races",
@@ -146,11 +147,31 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
                 click.echo(f"wrote {p}")
 
 
+def _work_folder() -> Path:
+    """The sweep's temporary folder (variant packs, workers' copies): removed when the command
+    ends, whether it finishes, fails or is interrupted (Ctrl-C, or SIGTERM turned into an exit)."""
+    import shutil
+    import signal
+    import threading
+
+    work = Path(tempfile.mkdtemp(prefix="slipstream-sweep-"))
+    ctx = click.get_current_context()
+    ctx.call_on_close(lambda: shutil.rmtree(work, ignore_errors=True))
+    if threading.current_thread() is threading.main_thread():
+        def stop(signum: int, frame: Any) -> None:
+            sys.exit(128 + signum)
+
+        before = signal.signal(signal.SIGTERM, stop)
+        if before is not None:
+            ctx.call_on_close(lambda: signal.signal(signal.SIGTERM, before))
+    return work
+
+
 def _jobs(*args: Any) -> list[Any]:
     from slipstream.engine.play.sweeps import jobs_for
 
-    variants, seeds, track, bots, laps, items, chunk, done, setup, season = args
-    return jobs_for(variants, seeds, track, bots, laps, items, chunk, done, setup, season)
+    variants, seeds, track, bots, laps, items, chunk, done, setup, season, scratch = args
+    return jobs_for(variants, seeds, track, bots, laps, items, chunk, done, setup, season, scratch)
 
 
 def _run(store: Any, key: str, todo: list[Any], total: int, already: int, jobs: int,
