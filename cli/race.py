@@ -43,11 +43,15 @@ def parse_bots(bots: str, rs: Any = None) -> list[str]:
     if not names:
         raise click.BadParameter(f"name at least one bot; bots: {', '.join(sorted(rs.bots))}",
                                  param_hint="--bots")
+    # a bot listed as NAME or as NAME:SETTING (speed-hazard's lookahead:4) is known by NAME
+    families = {k.partition(":")[0] for k in rs.bots}
     for b in names:
         base, _, setting = b.partition(":")
-        if base not in rs.bots:
+        if b not in rs.bots and base not in families:
             raise click.BadParameter(f"unknown bot {b!r}; bots: {', '.join(sorted(rs.bots))}", param_hint="--bots")
-        if setting:  # `NAME:SETTING` (e.g. lookahead:200): the ruleset's make_bot judges it
+        if setting and b not in rs.bots:
+            # `NAME:SETTING` (e.g. lookahead:200): the ruleset's make_bot judges it, and refuses a
+            # setting the bot does not take (greedy:3)
             try:
                 rs.make_bot(b, 0)
             except (ValueError, TypeError, KeyError) as e:
