@@ -421,6 +421,16 @@ def _check_scenario_file(path: Path, file: str) -> list[Diagnostic]:
         return loaded.diagnostics
     kind, ver = filekinds.split_tag(loaded.data)
     plugins.load_all()  # every ruleset's scenario kinds
+    pack_kinds = _pack_kinds()
+    if kind in pack_kinds:
+        # a data file here is not read as pack content (and its checker would load this very
+        # pack again): say so, as `slipstream test` does when it meets it
+        pos = loaded.source.value(("slipstream",))
+        scenario_tags = [t for t in filekinds.registered_tags() if t.partition("/")[0] not in pack_kinds]
+        return [make("F003", file, pos.line, pos.column, "$.slipstream",
+                     f"a {loaded.data['slipstream']} file in tests/: tests/ holds rule scenarios, and pack "
+                     "data there is not read",
+                     hint="move it out of tests/, or make it a rule scenario: " + ", ".join(scenario_tags))]
     check = filekinds.lookup(kind, ver)
     if check is None:
         src = loaded.source
@@ -434,6 +444,16 @@ def _check_scenario_file(path: Path, file: str) -> list[Diagnostic]:
     if schemafast.is_valid(kind, loaded.data):
         return []
     return sorted(check(loaded.data, loaded.source), key=sort_key)
+
+
+def _pack_kinds() -> set[str]:
+    """The kinds a pack reads as content (tracks, manifests, every ruleset's data kinds): the
+    other registered kinds are rule scenarios."""
+    out = {"track", "pack"}
+    for rid in plugins.ruleset_ids():
+        model = content_model(rid)
+        out.update(model.data_kinds if model is not None else ())
+    return out
 
 
 def load_pack(path: str | Path, *, search: Sequence[str | Path] = ()) -> tuple[LoadedPack | None, list[Diagnostic]]:
