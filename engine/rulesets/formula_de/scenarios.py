@@ -405,18 +405,22 @@ def _place(g: FormulaDeGame, sc: Prepared) -> None:
 
 
 def run_prepared(sc: Prepared) -> ScenarioResult:
-    g, dice = build_game(sc)
     problems: list[str] = []
-    at: list[Any] = [("decisions",), "the setup"]  # where the game is: path and words
+    # where the game is: path and words (the grid roll of a race from its grid uses the dice)
+    at: list[Any] = [("dice",), "the grid roll"]
+    g: FormulaDeGame | None = None
+    dice: ScriptedDice | None = None
     try:
+        g, dice = build_game(sc)
+        at[:] = [("decisions",), "the setup"]
         problems += play_decisions(g, sc.data.get("decisions", []), sc.src, at, _mover)
         if not problems and "bot" in sc.data:
             at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
             bot_play(g, sc.ruleset, sc.data, len(g.cars))
     except DiceOut as e:
-        problems.append(f"line {_line(sc.src, at[0])}: the script ran out of {e.die} rolls "
-                        f"during {at[1]} ({_who(g)})")
-    if not problems:
+        who = f" ({_who(g)})" if g is not None else ": give a black roll for every car, and one more for each car of a tie"
+        problems.append(f"line {_line(sc.src, at[0])}: the script ran out of {e.die} rolls during {at[1]}{who}")
+    if not problems and g is not None:
         problems += check_expect(g, sc)
         left = dice.unused() if dice is not None else {}
         if left:
