@@ -39,7 +39,13 @@ def run_championships(rs: Any, pack_arg: str, given: Mapping[str, Any], tracks_a
                       bots: str | None, seed: int, seasons: int, jobs: int, laps: int | None,
                       options: tuple[str, ...], log_dir: Path | None, fmt: str) -> None:
     """The `season` command for ruleset `rs` (Automobiles-only flags in `given` are refused)."""
-    from slipstream.cli.race import default_bots, open_pack, parse_bots, parse_options
+    from slipstream.cli.race import (
+        default_bots,
+        make_log_folder,
+        open_pack,
+        parse_bots,
+        parse_options,
+    )
     from slipstream.engine.play.racelog import write_log
 
     for flag, value in given.items():
@@ -66,8 +72,7 @@ def run_championships(rs: Any, pack_arg: str, given: Mapping[str, Any], tracks_a
     opts = tuple(sorted(parsed.items()))
     record = seasons == 1 or log_dir is not None
     work = [(rs.id, pack_arg, tuple(tracks), seed + i, seat_bots, laps, opts, record) for i in range(seasons)]
-    if log_dir:
-        log_dir.mkdir(parents=True, exist_ok=True)
+    make_log_folder(log_dir)
     if seasons == 1:
         res = _run_one(work[0])
         if log_dir:

@@ -90,6 +90,25 @@ def open_pack(pack_arg: str) -> tuple[Any, Any]:
         sys.exit(1)
 
 
+def make_log_folder(log_dir: Path | None) -> None:
+    """Make the --log folder (with its parents) before anything runs; a path that cannot be a
+    writable folder (under a file, an existing non-folder such as /dev/null, no permission) is a
+    usage error naming --log."""
+    import os
+
+    if log_dir is None:
+        return
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        why = ("it is there and not a folder" if isinstance(e, FileExistsError) else
+               "a part of the path is a file, not a folder" if isinstance(e, NotADirectoryError) else
+               e.strerror or str(e))
+        raise click.BadParameter(f"cannot write logs into {str(log_dir)!r}: {why}", param_hint="--log") from None
+    if not os.access(log_dir, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"cannot write logs into {str(log_dir)!r}: permission denied", param_hint="--log")
+
+
 def _first_track(pk: Any) -> str:
     if "first-oval" in pk.tracks:
         return "first-oval"
@@ -142,8 +161,7 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     record = races == 1 or log_dir is not None
     specs = [RaceSpec(pack_arg, track_id, seed + i, seat_bots, laps, opts, setup, record)
              for i in range(races)]
-    if log_dir:
-        log_dir.mkdir(parents=True, exist_ok=True)
+    make_log_folder(log_dir)
 
     if races == 1:
         res = run_race(specs[0])

@@ -73,7 +73,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     progress bar and statistics (season win rates by bot and first-race grid slot, sponsor
     pick rates and how often their holders win, with 95% intervals).
     """
-    from slipstream.cli.race import check_card_set, parse_bots
+    from slipstream.cli.race import check_card_set, make_log_folder, parse_bots
 
     kit = _kit()
     load_pack_cached, season_config, SeasonSpec, run_season = (  # noqa: N806 - a class
@@ -126,8 +126,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     record = seasons == 1 or log_dir is not None
     specs = [SeasonSpec(pack_arg, tuple(tracks), seed + i, seat_bots, card_set, laps, race_opts, season_opts, record,
                         draft_policy=draft, deck_top=top) for i in range(seasons)]
-    if log_dir:
-        log_dir.mkdir(parents=True, exist_ok=True)
+    make_log_folder(log_dir)
     if seasons == 1:
         res = run_season(specs[0])
         _write(res, log_dir)
