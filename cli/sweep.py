@@ -128,7 +128,14 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
     meta = {"pack": pk.id, "ruleset": rs.id, "races": races, "unit": "seasons" if season else "races",
             "track": ",".join(season) if season else track_id, "bots": list(seat_bots),
             "seed": seed, "vary": [v.path for v in vs], "store": str(db_path)}
-    data = report_data(meta, store.variants(key), store.records(key), rs)
+    try:
+        data = report_data(meta, store.variants(key, {v.index for v in variants}),
+                           store.records(key, {(v.index, s) for v in variants for s in seeds}), rs)
+    except StoreError as e:
+        raise click.UsageError(str(e)) from None
+    if store.left_out:
+        click.echo(f"note: {store.left_out} row(s) of {db_path} are not part of this sweep and are left out "
+                   "of the report", err=True)
     store.close()
     if html_path:
         from slipstream.engine.core.files import atomic_write_text
