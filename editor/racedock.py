@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from slipstream.editor.spinvalue import set_spin
 from slipstream.engine.play.batch import Pool
 from slipstream.engine.play.registry import RulesetError, for_pack
 from slipstream.engine.play.watch import HUMAN
@@ -366,7 +367,7 @@ class RacePanel(QWidget):
                 w = QSpinBox()
                 w.setRange(spec.minimum if spec.minimum is not None else -1_000_000,
                            min(spec.maximum if spec.maximum is not None else 1_000_000, 1_000_000))
-                w.setValue(int(value))
+                set_spin(w, value, spec.default)
             else:
                 w = QComboBox()
                 for v in spec.implemented or (value,):
