@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 
+MAX_RACES = 20  # the races of a championship named by --tracks (house limit, as `season_races`)
 PARTS = ("season_tracks", "run_season", "season_text", "season_json", "summarise_seasons",
          "format_season_summary")
 
@@ -47,6 +48,7 @@ def run_championships(rs: Any, pack_arg: str, given: Mapping[str, Any], tracks_a
         parse_options,
     )
     from slipstream.engine.play.racelog import write_log
+    from slipstream.engine.play.races import resolve_track
 
     for flag, value in given.items():
         if value:
@@ -59,10 +61,14 @@ def run_championships(rs: Any, pack_arg: str, given: Mapping[str, Any], tracks_a
         list(rs.season_tracks(pk, races))
     if not tracks:
         raise click.BadParameter("the pack has no tracks", param_hint="PACK")
-    for t in tracks:
-        if t not in pk.tracks:
-            raise click.BadParameter(f"no track {t!r} in the pack; tracks: {', '.join(sorted(pk.tracks))}",
-                                     param_hint="--tracks")
+    if tracks_arg and not 1 <= len(tracks) <= MAX_RACES:
+        raise click.BadParameter(f"a {rs.name} championship has 1 to {MAX_RACES} races, got {len(tracks)}",
+                                 param_hint="--tracks")
+    for t in tracks:  # an id of the pack or a track file
+        try:
+            resolve_track(pk, t)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--tracks") from None
     names = parse_bots(bots if bots is not None else default_bots(rs), rs)
     n = players or len(names)
     lo, hi = rs.players

@@ -79,6 +79,17 @@ def default_bots(rs: Any) -> str:
     return ",".join(getattr(rs, "default_bots", None) or list(rs.bots))
 
 
+def pack_argument(pack: Path | str | None) -> str:
+    """PACK as the registry takes it: "" for the bundled base pack when none is given, the
+    folder of a bundled pack named by its id (`base`, `formula-de`) when no such path exists,
+    else the path as given."""
+    if pack is None or str(pack) == "":
+        return ""
+    from slipstream.cli.main import _bundled_or_path
+
+    return str(_bundled_or_path(Path(pack)))
+
+
 def open_pack(pack_arg: str) -> tuple[Any, Any]:
     """(ruleset, pack) of a pack folder through the registry; exit 1 with its errors."""
     from slipstream.engine.play.registry import RulesetError, for_pack
@@ -150,7 +161,7 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     from slipstream.engine.play.batch import run_many
     from slipstream.engine.play.races import RaceSpec, parse_setup, run_race
 
-    pack_arg = str(pack) if pack else ""
+    pack_arg = pack_argument(pack)
     rs, pk = open_pack(pack_arg)
     track_id, seat_bots = race_field(rs, pk, track_id, bots, players)
     drv = tuple((d.strip() or None) for d in drivers.split(",")) if drivers else ()
@@ -239,7 +250,7 @@ def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
     from slipstream.engine.play.registry import RulesetError, get
     from slipstream.engine.play.scenarios import Report
 
-    pack_arg = str(pack) if pack else ""
+    pack_arg = pack_argument(pack)
     try:
         rid = _ruleset_id(pack_arg)
         rs = get(rid)
@@ -247,10 +258,12 @@ def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
         raise click.UsageError(str(e)) from None
     report: Report = rs.run_scenarios(pack_arg, select)
     diags = sorted(report.diagnostics, key=dg.sort_key)
+    malformed = len({d.file for d in diags if d.is_error})  # files, however many problems each has
     if fmt == "json":
         click.echo(json.dumps({"passed": [r.id for r in report.results if r.ok],
                                "failed": [{"id": r.id, "file": r.file, "problems": r.problems}
                                           for r in report.results if not r.ok],
+                               "malformed": malformed,
                                "diagnostics": [d.to_dict() for d in diags]}, indent=2))
     else:
         if diags:
@@ -264,15 +277,14 @@ def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
                 click.echo(dg.format_github(failures))
             ok = sum(r.ok for r in report.results)
             click.echo(f"::notice title=slipstream test::{ok} passed, {len(report.results) - ok} failed, "
-                       f"{sum(d.is_error for d in diags)} malformed")
+                       f"{malformed} malformed")
         if fmt == "text":
             for r in report.results:
                 click.echo(f"{'PASS' if r.ok else 'FAIL'} {r.id} ({_rel(r.file)})")
                 for prob in r.problems:
                     click.echo(f"     {prob}")
             ok = sum(r.ok for r in report.results)
-            click.echo(f"{ok} passed, {len(report.results) - ok} failed, "
-                       f"{sum(d.is_error for d in diags)} malformed")
+            click.echo(f"{ok} passed, {len(report.results) - ok} failed, {malformed} malformed")
     failed = any(not r.ok for r in report.results) or any(d.is_error for d in diags)
     sys.exit(1 if failed else 0)
 

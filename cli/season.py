@@ -35,7 +35,8 @@ def _default_tracks(pack: Any) -> list[str]:
 @click.command()
 @click.argument("pack", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--tracks", "tracks_arg", default="", metavar="A,B,C",
-              help="Tracks in race order: ids of the pack or track files (3-5; default: the pack's tracks).")
+              help="Tracks in race order: ids of the pack or track files (Automobiles: 3-5 races, other "
+                   "rulesets: 1-20; default: the pack's tracks).")
 @click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
 @click.option("--bots", default="greedy,greedy,greedy,random", show_default=True,
               help="Comma-separated bots by seat, repeated to fill --players (random, greedy, lookahead[:N]).")
@@ -73,14 +74,14 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str, c
     progress bar and statistics (season win rates by bot and first-race grid slot, sponsor
     pick rates and how often their holders win, with 95% intervals).
     """
-    from slipstream.cli.race import check_card_set, make_log_folder, parse_bots
+    from slipstream.cli.race import check_card_set, make_log_folder, pack_argument, parse_bots
 
     kit = _kit()
     load_pack_cached, season_config, SeasonSpec, run_season = (  # noqa: N806 - a class
         kit.load_pack_cached, kit.season_config, kit.SeasonSpec, kit.run_season)
     format_season_summary, summarise_seasons = kit.format_season_summary, kit.summarise_seasons
 
-    pack_arg = str(pack) if pack else ""
+    pack_arg = pack_argument(pack)
     if _other_ruleset(pack_arg, tracks_arg, players, bots, card_set, seed, seasons, jobs, laps, drivers, draft,
                       sponsor_first, options, log_dir, against, fmt):
         return

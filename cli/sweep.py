@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from slipstream.cli.race import open_pack, parse_options, race_field
+from slipstream.cli.race import open_pack, pack_argument, parse_options, race_field
 
 
 @click.command()
@@ -72,7 +72,7 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
     )
     from slipstream.engine.play.sweepstore import Store, StoreError
 
-    pack_arg = str(pack) if pack else ""
+    pack_arg = pack_argument(pack)
     rs, pk = open_pack(pack_arg)
     try:
         vs = [parse_vary(v) for v in varies]

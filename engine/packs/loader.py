@@ -29,8 +29,8 @@ from slipstream.engine.core.yamlsource import Loaded, PathKey, Pos, SourceMap, j
 from slipstream.engine.packs.data import Origin
 from slipstream.engine.packs.files import MANIFEST, TESTS_DIR
 from slipstream.engine.packs.files import walk_pack as _walk
-from slipstream.engine.packs.trackrules import ruleset_track_checks
-from slipstream.engine.tracks.load import TRACK_VERSIONS, add_track_checks, check_track_data
+from slipstream.engine.packs.trackrules import checked_track
+from slipstream.engine.tracks.load import TRACK_VERSIONS
 from slipstream.engine.tracks.track import Track
 
 __all__ = ["MANIFEST", "TESTS_DIR", "Build", "ContentModel", "Entry", "ItemList", "LoadedPack",
@@ -339,12 +339,8 @@ class PackLoader:
                                     hint="rename the file, or give it its own folder to make a separate pack"))
                 continue
             if kind == "track":
-                add_track_checks(ruleset_track_checks)  # the checks of the track's `rulesets:`
-                track, tdiags = check_track_data(loaded.data, loaded.source)
-                if track is not None and track.version >= 2 and b.ruleset not in track.rulesets:
-                    # a track/2 file in a pack is raced by the pack's ruleset: its checks apply
-                    rs = plugins.load(b.ruleset)
-                    tdiags += list(rs.track_checks(track, loaded.data, loaded.source)) if rs else []
+                # its `rulesets:` checks, and the pack's ruleset's (it races the track)
+                track, tdiags = checked_track(b.ruleset, loaded.data, loaded.source)
                 b.diags += tdiags
                 if track is not None:
                     _add(b, "track", Entry("track", track.id, b.id, loaded.data, Origin(file, ())))
