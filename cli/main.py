@@ -209,7 +209,7 @@ def _write_picture(track: Path, output: Path, suffix: str, width: int, highlight
     save_target(output).parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         pic = Path(tmp) / f"picture{suffix}"
-        cmd = [sys.executable, "-m", "slipstream.editor.export", str(track), str(pic), "--width", str(width)]
+        cmd = [sys.executable, "-m", "slipstream.editor.track.export", str(track), str(pic), "--width", str(width)]
         for h in highlight:
             cmd += ["--highlight", h]
         done = subprocess.run(cmd, capture_output=True, text=True)

@@ -242,7 +242,7 @@ def _plot(data: Any, path: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / "plot.svg", Path(tmp) / "plot.png"
         src.write_text(svg, encoding="utf-8")
-        done = subprocess.run([sys.executable, "-m", "slipstream.editor.export", "--svg", str(src), str(out)],
+        done = subprocess.run([sys.executable, "-m", "slipstream.editor.track.export", "--svg", str(src), str(out)],
                               capture_output=True, text=True)
         if done.returncode != 0 or not out.is_file():
             click.echo(f"cannot draw {path}: {done.stderr.strip()}", err=True)

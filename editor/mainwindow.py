@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import TypedDict
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeyEvent, QKeySequence, QUndoStack
@@ -34,16 +35,16 @@ from slipstream.engine.tracks.render import track_svg
 from slipstream.engine.tracks.templates import TEMPLATE_NAMES, TEMPLATES, template
 from slipstream.engine.tracks.track import COLOUR_NAMES, GEAR_COLOURS, NO_SPACE
 
-from . import printing, recovery
-from .canvas import Selection, TrackScene, TrackView
 from .docklayout import hide_stray_tab_bars
-from .docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
-from .packview import install as install_pack_menu
-from .racedock import install as install_race_docks
+from .pack.packview import install as install_pack_menu
+from .race.racedock import install as install_race_docks
+from .track import printing, recovery
+from .track.canvas import Selection, TrackScene, TrackView
+from .track.docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
+from .track.v2panel import Track2Panel
+from .track.v2tools import TOOLS as TRACK2_TOOLS
+from .track.v2tools import Track2Layers, Track2Tools
 from .undo import push, seal
-from .v2panel import Track2Panel
-from .v2tools import TOOLS as TRACK2_TOOLS
-from .v2tools import Track2Layers, Track2Tools
 
 APP = "Slipstream"
 MAX_RECENT = 8
@@ -139,7 +140,8 @@ class MainWindow(QMainWindow):
         self.resize(1280, 820)
 
     # --- actions and menus ---------------------------------------------------------------
-    def _act(self, text: str, slot, shortcut: QKeySequence | str | None = None, name: str = "") -> QAction:  # noqa: ANN001
+    def _act(self, text: str, slot, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,  # noqa: ANN001
+             name: str = "") -> QAction:
         act = QAction(text, self)
         if shortcut is not None:
             act.setShortcut(QKeySequence(shortcut))
@@ -159,7 +161,7 @@ class MainWindow(QMainWindow):
                                          lambda n=name: self.new_from_template(n), None, f"new-{name}"))
         self.act_open = self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, "open")
         file_menu.addAction(self.act_open)
-        install_pack_menu(self, file_menu)  # File > Open Pack… (editor/packview.py)
+        install_pack_menu(self, file_menu)  # File > Open Pack… (editor/pack/packview.py)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.act_save = self._act("&Save", self.save, QKeySequence.StandardKey.Save, "save")
         self.act_save_as = self._act("Save &as…", self.save_as, QKeySequence("Ctrl+Shift+S"), "save-as")
@@ -239,7 +241,7 @@ class MainWindow(QMainWindow):
         bar.addAction(self.act_redo)
 
     def _install_track2(self) -> None:
-        """The track/2 tools (editor/v2tools.py), their canvas layers and the Corners & pit dock."""
+        """The track/2 tools (editor/track/v2tools.py), their canvas layers and the Corners & pit dock."""
         self.track2_panel = Track2Panel(
             self.push, lambda: None if self.selection is None else self.selection.cell,
             lambda: seal(self.undo_stack))
@@ -345,7 +347,7 @@ class MainWindow(QMainWindow):
     def _selected_segment(self) -> int | None:
         return None if self.selection is None else self.selection.first
 
-    def _cell_clicked(self, lane: int, seg: int, modifiers: object) -> None:
+    def _cell_clicked(self, lane: int, seg: int, modifiers: Qt.KeyboardModifier) -> None:
         tool = self.view.tool
         if tool == "paint":
             self.select(Selection(lane, seg, seg))
@@ -360,7 +362,7 @@ class MainWindow(QMainWindow):
             if index is not None:
                 self.grid_panel.select_row(index)
         else:
-            shift = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)  # type: ignore[operator]
+            shift = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
             if shift and self.selection is not None and self.selection.lane == lane:
                 self.select(Selection(lane, self.selection.first, seg))
             else:
@@ -386,8 +388,8 @@ class MainWindow(QMainWindow):
         key = event.key()
         if track is None:
             return False
-        moves = {Qt.Key.Key_Right: (0, 1), Qt.Key.Key_Left: (0, -1),
-                 Qt.Key.Key_Up: (1, 0), Qt.Key.Key_Down: (-1, 0)}
+        moves: dict[int, tuple[int, int]] = {Qt.Key.Key_Right: (0, 1), Qt.Key.Key_Left: (0, -1),
+                                             Qt.Key.Key_Up: (1, 0), Qt.Key.Key_Down: (-1, 0)}
         if key in moves:
             dl, ds = moves[key]
             if s is None:
@@ -581,7 +583,7 @@ class MainWindow(QMainWindow):
         value = self.settings.value("recent", [])
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in (value or [])]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _add_recent(self, path: Path) -> None:
         p = str(path.resolve())
@@ -674,7 +676,7 @@ class MainWindow(QMainWindow):
         atomic_write_text(path, track_svg(self.doc.track))
 
     def export_png(self, path: Path, width: int = 2000) -> None:
-        from .export import svg_to_png
+        from .track.export import svg_to_png
 
         assert self.doc.track is not None
         svg_to_png(track_svg(self.doc.track), path, width)
@@ -698,6 +700,15 @@ class MainWindow(QMainWindow):
             assert self.doc.track is not None
             plan = printing.export_pdf(self.doc.track, p, **dialog.options())
             self.statusBar().showMessage(f"Wrote {p.name}: {plan.pages} page(s) of {plan.paper}", 5000)
+
+
+class PrintOptions(TypedDict):
+    """The PrintDialog's choices: the keyword arguments of printing.export_pdf."""
+
+    paper: str
+    mm_per_lane: float
+    overlap: float
+    landscape: bool | None
 
 
 class PrintDialog(QDialog):
@@ -728,7 +739,7 @@ class PrintDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
-    def options(self) -> dict[str, object]:
+    def options(self) -> PrintOptions:
         orient = self.orientation.currentIndex()
         return {
             "paper": self.paper.currentText(),

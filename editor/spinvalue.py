@@ -21,7 +21,10 @@ def set_spin(box: QSpinBox | QDoubleSpinBox, value: Any, fallback: int | float |
         shown: int | float = min(max(value, lo), hi)
     else:
         shown = lo if fallback is None else fallback
-    box.setValue(int(shown) if isinstance(box, QSpinBox) else float(shown))
+    if isinstance(box, QSpinBox):
+        box.setValue(int(shown))
+    else:
+        box.setValue(float(shown))
 
 
 def seat(value: Any) -> int | None:

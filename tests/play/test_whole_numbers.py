@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from helpers import CONTENT
 
 from slipstream.cli.main import main
-
-CONTENT = Path(__file__).resolve().parents[2] / "content"
 
 
 def floats(x):

@@ -1,0 +1,221 @@
+"""Races off the GUI thread: one watched race, or a batch on all cores, with progress and Cancel.
+
+The workers only call the engine, through the ruleset's panels (editor/race/racepanels.py: a
+watched race, a batch in engine/play/batch.py's worker processes); results come back to the
+GUI thread through queued signals, so the event loop keeps turning throughout.
+A small cache keyed by (track content, pack, options, seeds) makes a repeated run instant.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QThread, Signal
+
+from slipstream.engine.play.batch import Pool
+from slipstream.engine.play.races import RaceSpec
+from slipstream.engine.play.registry import load_pack
+from slipstream.engine.tracks.track import Track
+
+from .racepanels import RacePanels, panels_of_id
+
+
+@dataclass(frozen=True, slots=True)
+class RaceSettings:
+    """What the dock asks for: everything that decides the races but the track."""
+
+    pack: str = ""
+    bots: tuple[str, ...] = ()
+    seed: int = 1
+    laps: int | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    races: int = 100
+    setup: tuple[tuple[str, Any], ...] = ()  # the ruleset's race settings, e.g. a card set
+
+    def spec(self, track: Track, seed: int | None = None) -> RaceSpec:
+        return RaceSpec(self.pack, track.id, self.seed if seed is None else seed, self.bots,
+                        self.laps, self.options, self.setup)
+
+    def with_bots(self, bots: tuple[str, ...]) -> RaceSettings:
+        return RaceSettings(self.pack, bots, self.seed, self.laps, self.options, self.races, self.setup)
+
+    def specs(self, track: Track) -> list[RaceSpec]:
+        return [self.spec(track, self.seed + i) for i in range(self.races)]
+
+
+def cache_key(kind: str, track_text: str, s: RaceSettings) -> str:
+    """Digest of (track content, pack and its content, options, seats, seeds)."""
+    try:
+        digest = load_pack(s.pack).digest
+    except (ValueError, RuntimeError, OSError):
+        digest = ""
+    blob = json.dumps({"kind": kind, "track": track_text, "pack": s.pack, "pack_digest": digest,
+                       "setup": [list(o) for o in s.setup], "bots": s.bots, "seed": s.seed, "laps": s.laps,
+                       "options": [list(o) for o in s.options],
+                       "races": s.races if kind == "batch" else 1}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+
+@dataclass(slots=True)
+class BatchReportData:
+    """What the batch report shows; plain data, saved as JSON in the cache."""
+
+    settings: dict[str, Any]
+    track_id: str
+    summary: dict[str, Any]  # the ruleset's `summarise` (the table `slipstream race` prints)
+    rounds: list[int]
+    turns: list[int]
+    heat: Any  # the ruleset panels' heat counts, None when they count none
+    seconds: float = 0.0
+    cancelled: bool = False
+    ruleset: str = ""
+    note: str = ""  # the ruleset's own figures in a line (RacePanels.batch_note)
+    maps: dict[str, dict[str, float]] = field(default_factory=dict)  # `Ruleset.heat` of the summary
+    text: str = ""  # the ruleset's own summary in words (RacePanels.batch_text: `format_summary`)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"settings": self.settings, "track_id": self.track_id, "summary": self.summary,
+                "rounds": self.rounds, "turns": self.turns,
+                "heat": self.heat.to_dict() if self.heat is not None else None,
+                "seconds": self.seconds, "cancelled": self.cancelled, "ruleset": self.ruleset,
+                "note": self.note, "maps": self.maps, "text": self.text}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BatchReportData:
+        rid = str(d.get("ruleset", ""))
+        heat = panels_of_id(rid).heat_from_dict(d["heat"]) if d.get("heat") is not None else None
+        return cls(d["settings"], d["track_id"], d["summary"], list(d["rounds"]), list(d["turns"]),
+                   heat, float(d.get("seconds", 0.0)), bool(d.get("cancelled")), rid,
+                   str(d.get("note", "")),
+                   {str(k): {str(a): float(b) for a, b in dict(v).items()} for k, v in dict(d.get("maps") or {}).items()},
+                   str(d.get("text", "")))
+
+
+class ResultCache:
+    """Watched races in memory; batch reports in memory and as JSON files in `folder`."""
+
+    def __init__(self, folder: Path | None = None, size: int = 32) -> None:
+        self.folder = folder
+        self.size = size
+        self._mem: OrderedDict[str, Any] = OrderedDict()
+
+    def get(self, key: str) -> Any:
+        if key in self._mem:
+            self._mem.move_to_end(key)
+            return self._mem[key]
+        if self.folder is not None:
+            p = self.folder / f"{key}.json"
+            if p.exists():
+                try:
+                    data = BatchReportData.from_dict(json.loads(p.read_text(encoding="utf-8")))
+                except (ValueError, KeyError, TypeError, OSError):
+                    return None
+                self._remember(key, data)
+                return data
+        return None
+
+    def put(self, key: str, value: Any) -> None:
+        self._remember(key, value)
+        if self.folder is not None and isinstance(value, BatchReportData) and not value.cancelled:
+            from slipstream.engine.core.files import atomic_write_text
+
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                atomic_write_text(self.folder / f"{key}.json", json.dumps(value.to_dict()))
+            except OSError:
+                pass  # a cache that cannot be written is only slower
+
+    def _remember(self, key: str, value: Any) -> None:
+        self._mem[key] = value
+        self._mem.move_to_end(key)
+        while len(self._mem) > self.size:
+            self._mem.popitem(last=False)
+
+
+class WatchWorker(QThread):
+    """Play one bots-only race and keep its turn frames."""
+
+    done = Signal()  # the recorder is in `result` (plain Python objects stay off signals)
+    failed = Signal(str)
+
+    def __init__(self, panels: RacePanels, rs: Any, pack: Any, spec: RaceSpec, track: Track) -> None:
+        super().__init__()
+        self.panels, self.rs, self.pack = panels, rs, pack
+        self.spec = spec
+        self.track = track
+        self.result: Any = None  # the panels' recorder of the race
+        self._stop = False
+
+    def cancel(self) -> None:
+        self._stop = True
+
+    def run(self) -> None:
+        try:
+            rec = self.panels.watch(self.rs, self.pack, self.spec, self.track, stop=lambda: self._stop)
+        except Exception as e:  # noqa: BLE001 - shown to the user, the editor keeps running
+            self.failed.emit(f"the race could not run: {e}")
+            return
+        if not self._stop:
+            self.result = rec
+            self.done.emit()
+
+
+class BatchWorker(QThread):
+    """Run many races on all cores (the panels' `run_batch` in a kept Pool) with progress and Cancel."""
+
+    progressed = Signal(int, int)  # races done, races asked
+    done = Signal()  # the report data is in `result`
+    failed = Signal(str)
+
+    def __init__(self, settings: RaceSettings, track: Track, rs: Any, panels: RacePanels,
+                 pool: Pool | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.track = track
+        self.rs, self.panels = rs, panels
+        self.pool = pool or Pool(os.cpu_count() or 1)
+        self.jobs = self.pool.jobs
+        self.result: BatchReportData | None = None
+        self._stop = False
+        self._count = 0
+
+    def cancel(self) -> None:
+        self._stop = True
+
+    def _progress(self, n: int) -> None:
+        self._count += n
+        self.progressed.emit(self._count, self.settings.races)
+
+    def run(self) -> None:
+        import time
+
+        t0 = time.perf_counter()
+        try:
+            batch = self.panels.run_batch(self.pool, self.settings.specs(self.track), self.track,
+                                          progress=self._progress, cancelled=lambda: self._stop)
+        except Exception as e:  # noqa: BLE001 - shown to the user
+            self.failed.emit(f"the races could not run: {e}")
+            return
+        res = batch.results
+        s = self.settings
+        setup = dict(s.setup)
+        summary = self.rs.summarise(res) if res else {}
+        self.result = BatchReportData(
+            settings={"pack": s.pack or "(bundled)", "ruleset": self.rs.name,
+                      **({"card_set": setup.get("card_set") or "(first)"} if "card_set" in self.rs.setup_keys else {}),
+                      "setup": {k: v for k, v in setup.items() if k != "card_set"},
+                      "bots": list(s.bots), "seed": s.seed, "races": s.races, "laps": s.laps,
+                      "options": dict(s.options), "jobs": self.jobs},
+            track_id=self.track.id, summary=summary,
+            rounds=[r.rounds for r in res], turns=[self.panels.turns(r) for r in res],
+            heat=batch.heat, seconds=round(time.perf_counter() - t0, 2), cancelled=batch.cancelled,
+            ruleset=self.rs.id, note=self.panels.batch_note(summary, batch.heat) if res else "",
+            maps=dict(self.rs.heat(summary)) if res and hasattr(self.rs, "heat") else {},
+            text=self.panels.batch_text(self.rs, summary) if res else "")
+        self.done.emit()
