@@ -73,4 +73,4 @@ def test_a_formula_de_championship_takes_track_files_and_1_to_20_races(tmp_path:
     code, out = run("season", "formula-de", "--laps", "1", "--tracks", str(CONTENT / "tracks-v2" / "redline-loop.yaml"))
     assert code == 2 and "T151" in out  # a track the ruleset cannot race: its diagnostics
     code, out = run("season", "--help")
-    assert "Automobiles: 3-5 races, other rulesets: 1-20" in " ".join(out.split())
+    assert "Automobiles: 3-5 races, Formula Dé-style: 1-20" in " ".join(out.split())

@@ -17,6 +17,7 @@ from slipstream.engine.core.accel import status
 from slipstream.engine.packs.loader import bundled_packs
 from slipstream.engine.play import registry
 from slipstream.engine.play.racelog import dumps
+from slipstream.engine.play.protocol import SeasonPlan
 from slipstream.engine.play.races import RaceSpec
 st = status()
 print(st.state, sum(".formula_de." in m or ".speed_hazard." in m for m in st.modules))
@@ -30,7 +31,8 @@ fd_opts = ((), (("wear_model", "basic"),), (("downshift_needs_points", False), (
            (("cars_per_player", 2),), (("pit_entry_max_gear", 4),))
 fd_seats = (("greedy",) * 4, ("greedy", "random", "greedy"), ("random",) * 5, ("greedy", "greedy"),
             ("greedy",) * 6)
-sh_opts = ((), (("u_turn", True),), (("nitrous_until", "curve"), ("ram_beside", True)),
+sh_opts = ((), (("u_turn", True), ("u_turn_lanes", "skid-any-lane"), ("reverse_laps", "unchanged")),
+           (("nitrous_until", "curve"), ("ram_beside", True)),
            (("all_pit_entries", True), ("check_leaving_curve", True), ("sabotage_start_square", False)),
            (("curve_accel_hazards", "over"), ("pit_wall_slide", False)))
 sh_seats = (("greedy",) * 4, ("greedy", "random", "greedy"), ("random",) * 4, ("greedy",) * 6, ("greedy", "greedy"))
@@ -46,8 +48,8 @@ for rid, opts, seats, look in (("formula-de", fd_opts, fd_seats, ("lookahead:1",
             print(digest(rs.run_race(race)))
         print(digest(rs.run_race(RaceSpec(pack, tid, 7, look, laps=1))))
 fd = registry.get("formula-de")
-season = fd.run_season(str(packs["formula-de"]), ("tilleuls", "tilleuls"), 3, ("greedy", "greedy", "random"), laps=1,
-                       record=True)
+season = fd.seasons.run(SeasonPlan(str(packs["formula-de"]), ("tilleuls", "tilleuls"), 3, ("greedy", "greedy", "random"),
+                                   laps=1, record=True))
 print(hashlib.sha256("\n".join(season.lines).encode()).hexdigest())
 """
 

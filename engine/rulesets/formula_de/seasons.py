@@ -31,10 +31,11 @@ HOUSE_POINTS = (10, 8, 6, 5, 4, 3, 2, 1)
 HOUSE_RACES = 3
 MAX_RACES = 100  # races a season log may hold (replay refuses longer ones)
 
+SEASON_RACES_MAX = 20  # races of a championship, named by --tracks or season_races (house limit)
 SEASON_OPTIONS = (
     OptionSpec("season_races", "int", HOUSE_RACES,
                "Races in a championship when --tracks names none: the pack's circuits in turn (house value 3).",
-               minimum=1, maximum=20, scope="season"),
+               minimum=1, maximum=SEASON_RACES_MAX, scope="season"),
     OptionSpec("season_points", "points", list(HOUSE_POINTS),
                "Championship points by place, winner first; places beyond the list score 0 "
                "(house value 10,8,6,5,4,3,2,1); `players_minus_place` gives N - place + 1.",

@@ -19,13 +19,14 @@ from slipstream.engine.rulesets.speed_hazard.ruleset import RULESET
 ROOT = Path(__file__).parents[3]
 PACK = str(ROOT / "content" / "speed-hazard")
 OPTIONS = [{}, {"u_turn": True}, {"nitrous_until": "curve", "ram_beside": True},
-           {"all_pit_entries": True, "check_leaving_curve": True, "sabotage_start_square": False}]
+           {"all_pit_entries": True, "check_leaving_curve": True, "sabotage_start_square": False},
+           {"u_turn": True, "u_turn_lanes": "skid-any-lane", "reverse_laps": "unchanged", "all_pit_entries": True}]
 
 
 def test_two_hundred_random_races_keep_every_invariant():
     seen: Counter[str] = Counter()
     for seed in range(200):
-        g = checked_race(load_pack(PACK), seed, ("random",) * 4, laps=1, options=OPTIONS[seed % 4])
+        g = checked_race(load_pack(PACK), seed, ("random",) * 4, laps=1, options=OPTIONS[seed % len(OPTIONS)])
         seen.update(e.get("ev") for e in g.log)
         assert sorted(g.standings()) == [0, 1, 2, 3]
         assert g.over
@@ -74,7 +75,7 @@ def test_cli_batch_ends_with_the_statistics():
 def test_summary_keys_hazards_by_corner_index():
     results = [RULESET.run_race(RaceSpec(pack=PACK, track="redline-loop", seed=s, bots=("greedy",) * 4, laps=1))
                for s in range(3)]
-    s = RULESET.summarise(results)
+    s = RULESET.stats.summarise(results)
     assert s["races"] == 3 and s["hazards"] == sum(s["hazards_by_corner"].values())
     assert all(k.isdigit() or k in ("pit", "straight") for k in s["hazards_by_corner"])
 
@@ -86,7 +87,7 @@ def test_view_and_cars_show_every_seat():
     for _ in range(60):
         d = g.pending
         g.apply(bots[d.player].choose(g, d))
-    assert len(RULESET.cars(g)) == 3
+    assert len(RULESET.race_view.cars(g)) == 3
     labels = [k for k, _ in RULESET.view(g, 0)]
     assert labels[:5] == ["speed", "maximum", "damage", "tokens", "luck"] and "lap" in labels
 
