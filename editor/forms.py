@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from slipstream.editor.spinvalue import set_spin
 from slipstream.engine.core.schema import schema_files
 
 Schema = dict[str, Any]
@@ -348,7 +349,7 @@ class IntField(Field):
 
     def set_value(self, value: Any) -> None:
         self.spin.blockSignals(True)
-        self.spin.setValue(int(value) if isinstance(value, int) else 0)
+        set_spin(self.spin, value if isinstance(value, int) else 0, 0)
         self.spin.blockSignals(False)
 
     def focus_widget(self) -> QWidget:

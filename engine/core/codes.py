@@ -24,7 +24,7 @@ _TABLE: list[Code] = [
     # Files
     Code("F001", "error", "file not found", "A path given on the command line does not exist.", "Check the spelling of the path."),
     Code("F002", "warning", "not a Slipstream file", "A YAML file inside a validated folder has no `slipstream:` format tag and was skipped.", "Add `slipstream: track/1` (or the tag of its kind) as the first key, or move the file out of the folder."),
-    Code("F003", "error", "unknown format tag", "The `slipstream:` tag names a kind or version this tool does not know.", "Use one of the tags listed in docs/formats.md, e.g. `track/1`."),
+    Code("F003", "error", "unknown format tag", "The `slipstream:` tag names a kind or version this tool does not know, or a file in a pack's tests/ folder (which holds rule scenarios) is tagged as pack data.", "Use one of the tags listed in docs/formats.md, e.g. `track/1`; keep pack data out of tests/."),
     Code("F004", "error", "cannot read file", "The file could not be opened (permissions, a folder, a broken link).", "Make the file readable."),
     # YAML
     Code("Y001", "error", "YAML syntax error", "The file is not well-formed YAML.", "Fix the syntax at the position shown (indentation, a missing colon, an unclosed quote)."),

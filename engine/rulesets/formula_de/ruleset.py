@@ -277,8 +277,19 @@ class FormulaDeSeasons:
         return default_tracks(pack, options.get("season_races") or HOUSE_RACES)
 
     def problems(self, pack: Any, plan: SeasonPlan) -> list[tuple[str, str]]:
-        return [("--tracks", f"no track {t!r} in the pack; tracks: {', '.join(sorted(pack.tracks))}")
-                for t in plan.tracks if t not in pack.tracks][:1]
+        """The tracks: 1 to SEASON_RACES_MAX races, each a track id of the pack or a track file (checked
+        as the pack checks its own tracks)."""
+        from slipstream.engine.play.races import resolve_track
+        from slipstream.engine.rulesets.formula_de.seasons import SEASON_RACES_MAX
+
+        if not 1 <= len(plan.tracks) <= SEASON_RACES_MAX:
+            return [("--tracks", f"a championship has 1 to {SEASON_RACES_MAX} races, got {len(plan.tracks)}")]
+        for t in plan.tracks:
+            try:
+                resolve_track(pack, t)
+            except ValueError as e:
+                return [("--tracks", str(e))]
+        return []
 
     def run(self, plan: SeasonPlan) -> Any:
         """One bot championship; `plan.record` keeps its log in `lines`."""
