@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 LAPS = 1  # an inline board's laps when the scenario gives none (house value)
 
 
+class DiceOut(Exception):
+    """A scenario's script holds no more rolls of the die (`die`) the game asked for."""
+
+    def __init__(self, die: str = "") -> None:
+        super().__init__(die)
+        self.die = die
+
+
 @dataclass(slots=True)
 class ScenarioResult:
     """One scenario: passed or not, with what differed, and what it covers."""
@@ -36,6 +44,22 @@ class ScenarioResult:
     covers: tuple[str, ...] = ()
     line: int = 1  # where a failure is reported: the `expect:` key (else `decisions:`, `id:`)
     column: int = 1
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A checked scenario, ready to run (a ruleset's subclass adds its own data)."""
+
+    id: str
+    file: str
+    data: dict[str, Any]
+    src: SourceMap
+    track: Track
+    laps: int
+    options: dict[str, Any]
+    squares: list[int | None]  # per car where it stands (None: the race starts from the grid)
+    covers: tuple[str, ...]
+    ruleset: Any  # the ruleset object: its options and bots
 
 
 @dataclass(slots=True)
@@ -132,6 +156,41 @@ def play_decisions(g: Any, decisions: list[Any], src: SourceMap, at: list[Any],
             return [f"line {line}: decision {i + 1} {key!r} refused, but the reason is {r.message!r}, "
                     f"expected it to say {want!r}"]
     return []
+
+
+def play_scenario(g: Any, sc: Any, at: list[Any], mover: Callable[[Any], str]) -> list[str]:
+    """Play the prepared scenario `sc`: its `decisions:` (`play_decisions`), then, if none
+    failed, its `bot:` (`bot_play`); `at` is kept where the game is, for errors raised
+    meanwhile. The first failure, or []."""
+    problems = play_decisions(g, sc.data.get("decisions", []), sc.src, at, mover)
+    if not problems and "bot" in sc.data:
+        at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
+        bot_play(g, sc.ruleset, sc.data, len(g.cars))
+    return problems
+
+
+def turn_of(g: Any, idle: str) -> str:
+    """Whose turn the game is in and at which phase (`idle` when no car has the turn)."""
+    t = g.turn
+    return f"{g.names[t.car]}'s turn, {t.phase}" if t is not None else idle
+
+
+def sayer(src: SourceMap, out: list[str]) -> Say:
+    """A `say(path under expect, text)` that adds the difference to `out`, naming its line."""
+
+    def say(path: tuple[Any, ...], text: str) -> None:
+        out.append(f"line {line_of(src, ('expect', *path))}: {text}")
+
+    return say
+
+
+def corner_square(track: Track, at: Mapping[str, Any], word: str = "corner") -> tuple[str | None, str]:
+    """The `LANE:SEGMENT` name of a square given as `{corner, lane, square}` (`square`: how far
+    into the corner, default 0), or (None, why not); `word` is what the ruleset calls a corner."""
+    c = next((c for c in track.corners if c.name == at["corner"]), None)
+    if c is None:
+        return None, f"no {word} named {at['corner']!r} ({word}s: {', '.join(x.name for x in track.corners) or 'none'})"
+    return f"{at['lane']}:{(c.first + at.get('square', 0)) % track.segments}", ""
 
 
 def bot_play(g: Any, ruleset: Any, data: Any, seats: int) -> None:

@@ -22,9 +22,9 @@ from slipstream.engine.core.yamlsource import PathKey, SourceMap
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.scenarios import (
     LAPS,
+    DiceOut,
     Report,
     ScenarioResult,
-    bot_play,
     check_bot,
     check_events,
     check_expected_cars,
@@ -33,13 +33,17 @@ from slipstream.engine.play.scenarios import (
     check_over,
     check_pending,
     check_pending_car,
+    corner_square,
     diag,
     line_of,
-    play_decisions,
+    play_scenario,
     result_of,
     run_scenario_folder,
+    sayer,
     scenario_track,
+    turn_of,
 )
+from slipstream.engine.play.scenarios import Prepared as BasePrepared
 from slipstream.engine.play.scenarios import run_file as run_scenario_file
 from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables, wear_for
 from slipstream.engine.rulesets.formula_de.game import NO_CORNER, FormulaDeGame
@@ -52,14 +56,6 @@ from slipstream.engine.tracks.track import Track
 
 KIND = "fd-scenario"
 TAG = f"{KIND}/1"
-
-
-class DiceOut(Exception):
-    """The script holds no more rolls of a die the game asked for."""
-
-    def __init__(self, die: str) -> None:
-        super().__init__(die)
-        self.die = die
 
 
 class ScriptedDice:
@@ -94,21 +90,12 @@ class ScriptedDice:
 
 
 @dataclass(slots=True)
-class Prepared:
-    """A checked scenario, ready to run."""
+class Prepared(BasePrepared):
+    """A checked scenario, ready to run; `squares` holds per car its space index (`pit_node`
+    for a pit square)."""
 
-    id: str
-    file: str
-    data: dict[str, Any]
-    src: SourceMap
     tables: Tables  # the race's: the pack's, with the scenario's `race_wear`
     pack_tables: Tables  # the pack's own (`expect: pack:`)
-    track: Track
-    laps: int
-    options: dict[str, Any]
-    squares: list[int | None]  # per car its space index (None: start from the grid)
-    covers: tuple[str, ...]
-    ruleset: Any  # the Formula Dé ruleset object: its options and bots
 
 
 def pit_node(segment: int) -> int:
@@ -138,10 +125,10 @@ def resolve_square(track: Track, at: Any, car: int = -1) -> tuple[int | None, st
             return None, f"the pit lane has boxes 1 to {len(route.boxes)}, not {k}"
         return pit_node(route.boxes[k - 1]), ""
     if isinstance(at, dict):
-        c = next((c for c in track.corners if c.name == at["corner"]), None)
-        if c is None:
-            return None, f"no corner named {at['corner']!r} (corners: {', '.join(x.name for x in track.corners) or 'none'})"
-        name = f"{at['lane']}:{(c.first + at.get('square', 0)) % track.segments}"
+        named, why = corner_square(track, at)
+        if named is None:
+            return None, why
+        name = named
     elif at.startswith("grid "):
         slot = int(at[5:])
         if not 1 <= slot <= len(track.grid):
@@ -219,8 +206,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
         return None, diags
     opts = dict(options)
     race = _race_tables(tables, laps, data.get("race_wear"))
-    return Prepared(data["id"], src.file, data, src, race, tables, track, laps, opts, squares,
-                    tuple(data["covers"]), ruleset), []
+    return Prepared(data["id"], src.file, data, src, track, laps, opts, squares, tuple(data["covers"]), ruleset,
+                    tables=race, pack_tables=tables), []
 
 
 def _race_tables(tables: Tables, laps: int, race_wear: Mapping[str, int] | None) -> Tables:
@@ -443,13 +430,10 @@ def run_prepared(sc: Prepared) -> ScenarioResult:
     problems: list[str] = []
     at: list[Any] = [("decisions",), "the setup"]  # where the game is: path and words
     try:
-        problems += play_decisions(g, sc.data.get("decisions", []), sc.src, at, _mover)
-        if not problems and "bot" in sc.data:
-            at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
-            bot_play(g, sc.ruleset, sc.data, len(g.cars))
+        problems += play_scenario(g, sc, at, _mover)
     except DiceOut as e:
         problems.append(f"line {line_of(sc.src, at[0])}: the script ran out of {e.die} rolls "
-                        f"during {at[1]} ({_who(g)})")
+                        f"during {at[1]} ({turn_of(g, 'no turn')})")
     if not problems:
         problems += check_expect(g, sc)
         left = dice.unused() if dice is not None else {}
@@ -468,11 +452,6 @@ def _where(g: FormulaDeGame, car: Any) -> str:
     return f"pit:{car.pit}" if car.pit >= 0 else g.where(car.node)
 
 
-def _who(g: FormulaDeGame) -> str:
-    t = g.turn
-    return f"{g.names[t.car]}'s turn, {t.phase}" if t is not None else "no turn"
-
-
 def _events(g: FormulaDeGame) -> list[dict[str, Any]]:
     return [e for e in g.log if e.get("t") == "event"]
 
@@ -481,9 +460,7 @@ def check_expect(g: ScenarioGame, sc: Prepared) -> list[str]:
     """What differs from `expect:`, one line per difference, each naming its line."""
     ex, src = sc.data["expect"], sc.src
     out: list[str] = []
-
-    def say(path: PathKey, text: str) -> None:
-        out.append(f"line {line_of(src, ('expect', *path))}: {text}")
+    say = sayer(src, out)
 
     n = g.track.segments
     for i, want in enumerate(ex.get("cars", [])):

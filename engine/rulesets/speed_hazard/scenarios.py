@@ -22,9 +22,9 @@ from slipstream.engine.core.diagnostics import Diagnostic
 from slipstream.engine.core.schema import schema_diagnostics
 from slipstream.engine.core.yamlsource import PathKey, SourceMap
 from slipstream.engine.play.scenarios import (
+    DiceOut,
     Report,
     ScenarioResult,
-    bot_play,
     check_bot,
     check_events,
     check_expected_cars,
@@ -33,13 +33,17 @@ from slipstream.engine.play.scenarios import (
     check_over,
     check_pending,
     check_pending_car,
+    corner_square,
     diag,
     line_of,
-    play_decisions,
+    play_scenario,
     result_of,
     run_scenario_folder,
+    sayer,
     scenario_track,
+    turn_of,
 )
+from slipstream.engine.play.scenarios import Prepared as BasePrepared
 from slipstream.engine.play.scenarios import run_file as run_scenario_file
 from slipstream.engine.rulesets.speed_hazard.content import (
     Decks,
@@ -59,10 +63,6 @@ DISCARDS = {"hazard_discard": "hazards", "nitrous_discard": "nitrous"}  # discar
 PILES = ("hazards", "hazard_discard", "nitrous", "nitrous_discard", "equipment")
 
 
-class DiceOut(Exception):
-    """The script holds no more damage dice and the game rolled one."""
-
-
 class ScriptedDice:
     """Stands in for the game's generator: `randrange` is a damage die showing the next
     scripted points; `shuffle` keeps the order (a stacked deck stays stacked when it is
@@ -74,7 +74,7 @@ class ScriptedDice:
 
     def randrange(self, n: int) -> int:
         if not self.left:
-            raise DiceOut()
+            raise DiceOut("damage")
         return self.faces.index(self.left.pop(0))
 
     def shuffle(self, xs: list[Any]) -> None:
@@ -82,20 +82,11 @@ class ScriptedDice:
 
 
 @dataclass(slots=True)
-class Prepared:
-    """A checked scenario, ready to run."""
+class Prepared(BasePrepared):
+    """A checked scenario, ready to run; `squares` holds per car its main square (-1: in the
+    pit road)."""
 
-    id: str
-    file: str
-    data: dict[str, Any]
-    src: SourceMap
     decks: Decks
-    track: Track
-    laps: int
-    options: dict[str, Any]
-    squares: list[int | None]  # per car its main square (-1: in the pit road; None: from the grid)
-    covers: tuple[str, ...]
-    ruleset: Any  # the ruleset object: its options and bots
 
 
 def resolve_square(track: Track, at: Any, pit: bool = False) -> tuple[int | None, str]:
@@ -107,10 +98,10 @@ def resolve_square(track: Track, at: Any, pit: bool = False) -> tuple[int | None
             return None, f"{at} is not a square of the track's pit road" if track.pit is not None else "the track has no pit road"
         return len(track.spaces) + track.pit.spaces.index(psp), ""
     if isinstance(at, dict):
-        c = next((c for c in track.corners if c.name == at["corner"]), None)
-        if c is None:
-            return None, f"no curve named {at['corner']!r} (curves: {', '.join(x.name for x in track.corners) or 'none'})"
-        name = f"{at['lane']}:{(c.first + at.get('square', 0)) % track.segments}"
+        named, why = corner_square(track, at, "curve")
+        if named is None:
+            return None, why
+        name = named
     else:
         name = at
     sp = track.space_named(name)
@@ -200,8 +191,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
             diags.append(diag(src, "C104", ("expect", "board", sq), why))
     if diags:
         return None, diags
-    return Prepared(data["id"], src.file, data, src, decks, track, laps, dict(data.get("options") or {}), squares,
-                    tuple(data["covers"]), ruleset), []
+    return Prepared(data["id"], src.file, data, src, track, laps, dict(data.get("options") or {}), squares,
+                    tuple(data["covers"]), ruleset, decks=decks), []
 
 
 def _check_cards(data: dict[str, Any], src: SourceMap, decks: Decks) -> list[Diagnostic]:
@@ -491,23 +482,15 @@ def run_prepared(sc: Prepared) -> ScenarioResult:
             at[:] = [("play",), "the turns given by `play`"]
             problems += _play_cards(g, sc)
         if not problems:
-            problems += play_decisions(g, sc.data.get("decisions", []), sc.src, at, lambda g: g.names[g.pending.player])
-        if not problems and "bot" in sc.data:
-            at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
-            bot_play(g, sc.ruleset, sc.data, len(g.cars))
+            problems += play_scenario(g, sc, at, lambda g: g.names[g.pending.player])
     except DiceOut:
-        who = _who(g) if g is not None else "the setup"
+        who = turn_of(g, "the secret choice") if g is not None else "the setup"
         problems.append(f"line {line_of(sc.src, at[0])}: the script ran out of damage dice during {at[1]} ({who})")
     if not problems and g is not None:
         problems += check_expect(g, sc)
         if dice is not None and dice.left:
             problems.append(f"line {line_of(sc.src, ('dice',))}: scripted damage dice never rolled: {dice.left}")
     return result_of(sc, problems)
-
-
-def _who(g: SpeedHazardGame) -> str:
-    t = g.turn
-    return f"{g.names[t.car]}'s turn, {t.phase}" if t is not None else "the secret choice"
 
 
 def _play_cards(g: SpeedHazardGame, sc: Prepared) -> list[str]:
@@ -533,9 +516,7 @@ def check_expect(g: SpeedHazardGame, sc: Prepared) -> list[str]:
     """What differs from `expect:`, one line per difference, each naming its line."""
     ex, src = sc.data["expect"], sc.src
     out: list[str] = []
-
-    def say(path: PathKey, text: str) -> None:
-        out.append(f"line {line_of(src, ('expect', *path))}: {text}")
+    say = sayer(src, out)
 
     n = g.track.segments
     hazard_ids = _deck_ids(sc.decks, "hazards")
