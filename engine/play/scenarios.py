@@ -2,8 +2,9 @@
 inline board of a scenario, the checks of its options, bot, track and expected cars, the
 decisions and bot play, the `expect:` checks all rulesets have, and the file and folder runners.
 
-One default for every ruleset: an inline board (`track:` as a mapping) has the scenario's
-`laps`, default `LAPS` (1, a house value: a scenario board is a few squares).
+One set of defaults for every ruleset: a scenario's race has its `laps`, else its track's;
+an inline board (`track:` as a mapping) has the scenario's `laps`, else `LAPS` (1, a house
+value: a scenario board is a few squares).
 """
 
 from __future__ import annotations
@@ -310,6 +311,12 @@ def inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Trac
     out = [make("C108", d.file, d.line, d.column, "$.track" + d.path[1:], f"inline track: {d.message}", hint=d.hint)
            for d in errors]
     return (None if errors else track), out
+
+
+def race_laps(data: Mapping[str, Any], track: Track) -> int:
+    """The laps of the scenario's race: its `laps`, else its track's (an inline board's are the
+    scenario's `laps`, else `LAPS`)."""
+    return int(data.get("laps", track.laps))
 
 
 def scenario_track(data: dict[str, Any], src: SourceMap, pack: Any) -> tuple[Track | None, list[Diagnostic]]:

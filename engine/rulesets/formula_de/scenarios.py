@@ -21,7 +21,6 @@ from slipstream.engine.core.schema import schema_diagnostics
 from slipstream.engine.core.yamlsource import PathKey, SourceMap
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.scenarios import (
-    LAPS,
     DiceOut,
     Report,
     ScenarioResult,
@@ -37,6 +36,7 @@ from slipstream.engine.play.scenarios import (
     diag,
     line_of,
     play_scenario,
+    race_laps,
     result_of,
     run_scenario_folder,
     sayer,
@@ -172,13 +172,13 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     # track
     track, tdiags = scenario_track(data, src, pack)
     diags += tdiags
-    laps = data.get("laps", LAPS)
     diags += check_bot(data, src, ruleset)
     diags += _check_dice(data, src, tables)
     options = data.get("options") or {}
     diags += _wear_diags(src, ("race_wear",), data.get("race_wear", {}), options)
     if track is None:
         return None, diags
+    laps = race_laps(data, track)
     squares, cdiags = _check_cars(data, src, track, tables, laps)
     diags += cdiags
     n = len(cars)

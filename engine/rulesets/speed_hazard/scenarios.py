@@ -37,6 +37,7 @@ from slipstream.engine.play.scenarios import (
     diag,
     line_of,
     play_scenario,
+    race_laps,
     result_of,
     run_scenario_folder,
     sayer,
@@ -144,7 +145,7 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     diags += _check_expected_cards(data, src, decks)
     if track is None:
         return None, diags
-    laps = data.get("laps", track.laps)
+    laps = race_laps(data, track)
     squares, cdiags = _check_cars(data, src, track, decks)
     diags += cdiags
     n = len(cars)
@@ -350,7 +351,7 @@ def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, decks: Decks
         for k in ("speed", "maximum"):
             if c.get(k, 0) % 10:
                 out.append(diag(src, "C109", ("cars", i, k), f"{k} {c[k]} is not a multiple of 10 km/h"))
-        if c.get("lap", 1) > data.get("laps", track.laps):
+        if c.get("lap", 1) > race_laps(data, track):
             out.append(diag(src, "C109", ("cars", i, "lap"), "a lap beyond the race's laps"))
         for k in c.get("tokens", {}):
             if k not in kinds:
