@@ -111,33 +111,42 @@ def new() -> None:
 @click.argument("name")
 @click.option("--dir", "parent", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
               show_default=True, help="Folder to create the pack folder in.")
-@click.option("--extends", "extends", default="base", show_default=True,
-              help="Comma-separated ids of the packs to build on ('' for none).")
-def new_pack_cmd(name: str, parent: Path, extends: str) -> None:
-    """Create folder ID/ with pack.yaml, cards.yaml, cardsets.yaml, rules.yaml, tracks/, tests/
-    and a copy of the schemas for editor completion (ID is NAME as a slug)."""
-    ext = tuple(x.strip() for x in extends.split(",") if x.strip())
+@click.option("--ruleset", default="", metavar="ID",
+              help="Ruleset of the pack (`slipstream rulesets` lists them; default: that of the packs "
+                   "it extends, else automobiles).")
+@click.option("--extends", "extends", default=None, metavar="PACK,...",
+              help="Comma-separated ids of the packs to build on ('' for none; default: the bundled "
+                   "pack of the ruleset).")
+def new_pack_cmd(name: str, parent: Path, ruleset: str, extends: str | None) -> None:
+    """Create folder ID/ with pack.yaml, the files the ruleset's packs start with (Automobiles:
+    cards.yaml, cardsets.yaml, rules.yaml), a sample scenario in tests/ where the ruleset has
+    scenarios, tracks/ and a copy of the schemas for editor completion (ID is NAME as a slug)."""
+    ext = None if extends is None else tuple(x.strip() for x in extends.split(",") if x.strip())
     try:
-        made = new_pack(parent, name, extends=ext)
+        made = new_pack(parent, name, extends=ext, ruleset=ruleset)
     except ScaffoldError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"created pack {made.root}/ ({', '.join(f.name for f in made.files[:4])}, schemas/)")
-    click.echo(f"next: slipstream validate {made.root} && slipstream cards {made.root}")
+    own = [str(f.relative_to(made.root)) for f in made.files if f.parent.name != "schemas"]
+    click.echo(f"created pack {made.root}/ ({', '.join(own)}, schemas/)")
+    click.echo(f"next: slipstream new track NAME --dir {made.root} && slipstream validate {made.root}")
 
 
 @new.command("track")
 @click.argument("name")
 @click.option("--dir", "folder", type=click.Path(path_type=Path, file_okay=False), default=Path("."),
               show_default=True, help="Folder for the file; in a pack folder it goes to tracks/.")
-@click.option("--template", type=click.Choice(["oval", "road-course", "figure-eight"]),
-              default="oval", show_default=True, help="Shape to start from.")
-def new_track_cmd(name: str, folder: Path, template: str) -> None:
+@click.option("--ruleset", default="", metavar="ID",
+              help="Ruleset to race on it: the track gets what that ruleset needs (corners with stops, "
+                   "speed limits, a pit lane, a grid). Default: that of the pack in --dir, else a "
+                   "colour track.")
+@click.option("--template", default="", metavar="NAME",
+              help="Shape to start from: oval, road-course (and figure-eight for a colour track); "
+                   "default: the first of the ruleset.")
+def new_track_cmd(name: str, folder: Path, ruleset: str, template: str) -> None:
     """Create a track ID.yaml (ID is NAME as a slug) that validates clean."""
     try:
-        path = new_track(folder, name, template=template)
+        path = new_track(folder, name, template=template, ruleset=ruleset)
     except ScaffoldError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"created track {path}")
     click.echo(f"next: slipstream validate {path} && slipstream editor {path}")
-
-

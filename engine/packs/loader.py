@@ -345,8 +345,9 @@ class PackLoader:
             if kind == "track":
                 add_track_checks(ruleset_track_checks)  # the checks of the track's `rulesets:`
                 track, tdiags = check_track_data(loaded.data, loaded.source)
-                if track is not None and track.version >= 2 and b.ruleset not in track.rulesets:
-                    # a track/2 file in a pack is raced by the pack's ruleset: its checks apply
+                if track is not None and b.ruleset not in track.rulesets:
+                    # a track file in a pack is raced by the pack's ruleset: its checks apply
+                    # (for a track/1, those of any version: warning T157 for a ruleset of corners)
                     rs = plugins.load(b.ruleset)
                     tdiags += list(rs.track_checks(track, loaded.data, loaded.source)) if rs else []
                 b.diags += tdiags

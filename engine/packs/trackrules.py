@@ -45,3 +45,22 @@ def ruleset_track_checks(track: Track, data: Any, src: SourceMap) -> list[Diagno
     if track.features:
         diags += check_feature_kinds(track, declared, src)
     return diags
+
+
+def race_track_warnings(rs: Any, pack: Any, track_id: str) -> list[Diagnostic]:
+    """The warnings the ruleset `rs` gives the pack's track `track_id` before a race on it
+    (e.g. T157: the track lacks what the ruleset's races read), at the lines of its file."""
+    from pathlib import Path
+
+    from slipstream.engine.core.yamlsource import load_file
+
+    track = pack.tracks.get(track_id)
+    if track is None:
+        return []
+    for file in pack.sources:
+        if Path(file).stem != track_id or not Path(file).is_file():
+            continue
+        loaded = load_file(Path(file), display=file)
+        if isinstance(loaded.data, dict) and loaded.data.get("id") == track_id:
+            return [d for d in rs.track_checks(track, loaded.data, loaded.source) if not d.is_error]
+    return []

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         Ruleset,
         Scenarios,
         Setup,
+        TrackTemplates,
     )
 
 
@@ -59,6 +60,7 @@ class BaseRuleset:
     seasons: Championships | None = None
     scenarios: Scenarios | None = None
     authoring: Authoring | None = None
+    templates: TrackTemplates | None = None
     files: FileKinds | None = None
     panels: Mapping[str, str] = {}  # no ruleset-specific panels: faces show their generic ones
 
@@ -186,6 +188,53 @@ class OwnFileKinds:
             return {}
         root = resources.files(self.package)
         return {n: root / n for n in self.names}
+
+
+class PackFilesOnly:
+    """An `authoring` capability that only starts new packs (`slipstream new pack`): no item
+    kinds, no cards. `pack_files` is the ruleset's function giving the files of a new pack."""
+
+    item_kinds: Sequence[Any] = ()
+    card_kind = ""
+    sheet_kind = ""
+
+    def __init__(self, pack_files: Any) -> None:
+        self._pack_files = pack_files
+
+    def pack_files(self, pid: str, name: str, extends: Sequence[str]) -> list[Any]:
+        return list(self._pack_files(pid, name, extends))
+
+    def item_groups(self, pack: Any, kind: str) -> None:
+        return None
+
+    def completions(self, pack: Any, own: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[str]]:
+        return {}
+
+    def card_rows(self, pack: Any, sheet: str | None) -> list[Any]:
+        return []
+
+    def card_face(self, pack: Any, item: Any) -> None:
+        return None
+
+    def sheets(self, pack: Any) -> list[tuple[str, str]]:
+        return []
+
+    def card_faces(self, pack: Any, sheet: str) -> tuple[str, list[Any]]:
+        raise KeyError(sheet)
+
+
+class ShapeTemplates:
+    """A `templates` capability over the shared track/2 shapes (engine/tracks/templates.py):
+    `make(shape)` gives a ruleset's track of that shape."""
+
+    def __init__(self, make: Any, names: Sequence[tuple[str, str]]) -> None:
+        self._make = make
+        self.names = tuple(names)
+
+    def track(self, template: str) -> dict[str, Any]:
+        if template not in dict(self.names):
+            raise ValueError(f"unknown template {template!r}; choose one of {', '.join(k for k, _ in self.names)}")
+        return dict(self._make(template))
 
 
 def schema_only(kind: str) -> Checker:

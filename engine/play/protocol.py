@@ -19,6 +19,7 @@ lacks it. A face asks `rs.seasons is None`; it never probes a ruleset for a memb
     seasons     Championships   bot championships: tracks, run, reports, season-log replay
     scenarios   Scenarios       rule scenarios: a pack folder, or one file of a loaded pack
     authoring   Authoring       new-pack files, item kinds the pack editor adds, card faces
+    templates   TrackTemplates  starting tracks with what the ruleset needs (corners, pit lane)
     files       FileKinds       own file kinds with their checkers and JSON Schemas
 
 `panels` (face name -> "module:attribute") names optional ruleset-specific panels of a face;
@@ -404,6 +405,21 @@ class Authoring(Protocol):
         ...
 
 
+class TrackTemplates(Protocol):
+    """Starting tracks of a ruleset (`slipstream new track --ruleset`, the editor's File > New):
+    each holds what the ruleset races on (corners with stops, speed limits, a pit lane, a grid)
+    and validates clean. A ruleset without it starts from the shared colour-track shapes of
+    engine/tracks/templates.py."""
+
+    @property  # (id, label) of each template, the default first
+    def names(self) -> Sequence[tuple[str, str]]: ...
+
+    def track(self, template: str) -> dict[str, Any]:
+        """The track data of a template (id and name to be set by the caller); ValueError for
+        an unknown template."""
+        ...
+
+
 Checker = Callable[[Any, "SourceMap"], "list[Diagnostic]"]
 
 
@@ -460,6 +476,8 @@ class Ruleset(Protocol):
     @property
     def authoring(self) -> Authoring | None: ...
     @property
+    def templates(self) -> TrackTemplates | None: ...
+    @property
     def files(self) -> FileKinds | None: ...
     @property  # ruleset-specific panels of a face: face name (`editor`) -> "module:attribute"
     def panels(self) -> Mapping[str, str]: ...
@@ -500,7 +518,7 @@ class Ruleset(Protocol):
 CORE = ("id", "name", "options", "players", "bots", "default_bots", "content",
         "new_game", "make_bot", "describe", "view", "track_checks", "run_race", "replay")
 CAPABILITIES = ("setup", "race_view", "reports", "stats", "seasons", "scenarios", "authoring",
-                "files", "panels")
+                "templates", "files", "panels")
 REQUIRED = CORE + CAPABILITIES
 
 

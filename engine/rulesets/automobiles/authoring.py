@@ -90,6 +90,22 @@ def _colour_name(pack: Any, kind_id: str) -> str:
     return kind.name.split(" (")[0].lower() if kind else kind_id
 
 
+SAMPLE = "rule-lapped-car"  # the bundled scenario a new pack starts from (tests/sample-...)
+
+
+def _sample() -> str:
+    """A bundled scenario as a new pack's sample, under an id of its own."""
+    from slipstream.engine.packs.loader import bundled_packs
+
+    text = (bundled_packs()["base"] / "tests" / f"{SAMPLE}.yaml").read_text(encoding="utf-8")
+    text = "".join(line for line in text.splitlines(keepends=True) if "yaml-language-server" not in line)
+    return ("# A sample to start from (a copy of a bundled scenario): change the track, hands, bags\n"
+            "# and decisions, and say what must follow under `expect`.\n"
+            + text.replace(f"id: {SAMPLE}\n", f"id: sample-{SAMPLE}\n", 1))
+
+
+
+
 class AutomobilesAuthoring:
     """New packs, new items and card faces of Automobiles packs."""
 
@@ -128,6 +144,7 @@ card_sets: []
 options: {}
 #  weaving: true
 """),
+            *([PackFile(f"tests/sample-{SAMPLE}.yaml", "scenario.schema.json", _sample())] if extends else []),
         ]
 
     def item_groups(self, pack: Any, kind: str) -> tuple[str, list[tuple[str, str]]] | None:

@@ -27,11 +27,12 @@ from slipstream.engine.play.racelog import ReplayReport
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
-from slipstream.engine.tracks.needs import TrackNeeds, check_needs
+from slipstream.engine.rulesets.formula_de.templates import AUTHORING, TEMPLATES
+from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
 # RULES.md A.2: stops on every corner; the base game seats 10 cars
-NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10)
+NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10, corners=True)
 
 
 
@@ -86,10 +87,13 @@ class FormulaDe(BaseRuleset):
         self.stats = FormulaDeStats()
         self.seasons = FormulaDeSeasons(self)
         self.scenarios = FormulaDeScenarios(self)
+        self.authoring = AUTHORING  # new packs (engine/rulesets/formula_de/templates.py)
+        self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
-        """A track/2 track for this ruleset needs stops on every corner and 10 grid slots."""
-        return check_needs(track, NEEDS, data, src) if track.version >= 2 else []
+        """A track/2 track for this ruleset needs stops on every corner and 10 grid slots; any
+        track raced by it needs corners (warning T157)."""
+        return check_needs(track, NEEDS, data, src) if track.version >= 2 else check_raceable(track, NEEDS, src)
 
     def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,

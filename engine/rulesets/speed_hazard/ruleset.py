@@ -22,11 +22,13 @@ from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.rulesets.speed_hazard import views
 from slipstream.engine.rulesets.speed_hazard.content import CONTENT, KINDS, RULESET_ID
 from slipstream.engine.rulesets.speed_hazard.narration import describe
-from slipstream.engine.tracks.needs import TrackNeeds, check_needs
+from slipstream.engine.rulesets.speed_hazard.templates import AUTHORING, TEMPLATES
+from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
 # RULES.md A.1: speed limits in km/h on every curve, moved in steps of 10; the pit wall
-NEEDS = TrackNeeds(RULESET_ID, corner_speed_limits=True, speed_unit=10, features=("pit-wall",))
+NEEDS = TrackNeeds(RULESET_ID, corner_speed_limits=True, speed_unit=10, features=("pit-wall",),
+                   corners=True)
 
 
 
@@ -71,10 +73,14 @@ class SpeedHazard(BaseRuleset):
         self.race_view = SpeedHazardView()
         self.stats = SpeedHazardStats()
         self.scenarios = SpeedHazardScenarios(self)
+        self.authoring = AUTHORING  # new packs (engine/rulesets/speed_hazard/templates.py)
+        self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """A track/2 track for this ruleset needs a speed limit on every curve, in steps of 10."""
-        return check_needs(track, NEEDS, data, src) if getattr(track, "version", 1) >= 2 else []
+        if getattr(track, "version", 1) < 2:
+            return check_raceable(track, NEEDS, src)  # corners with speed limits (warning T157)
+        return check_needs(track, NEEDS, data, src)
 
     def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,
