@@ -11,7 +11,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
-from slipstream.engine.play.base import BaseRaceView, BaseRuleset, BaseStats, OwnFileKinds
+from slipstream.engine.play.base import (
+    BaseRaceView,
+    BaseRuleset,
+    BaseStats,
+    OwnFileKinds,
+    schema_only,
+)
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.rulesets.speed_hazard import views
 from slipstream.engine.rulesets.speed_hazard.authoring import AUTHORING
@@ -25,15 +31,6 @@ from slipstream.engine.tracks.track import PIT_LANE, Track
 NEEDS = TrackNeeds(RULESET_ID, corner_speed_limits=True, speed_unit=10, features=("pit-wall",),
                    corners=True)
 
-
-def _schema_only(kind: str) -> Any:
-    def check(data: Any, src: Any) -> Any:
-        """A lone data file: its schema."""
-        from slipstream.engine.core.schema import schema_diagnostics
-
-        return schema_diagnostics(kind, data, src)
-
-    return check
 
 
 OPTIONS = (
@@ -71,8 +68,8 @@ class SpeedHazard(BaseRuleset):
     track_features = NEEDS.features
 
     def __init__(self) -> None:
-        self.files = OwnFileKinds({**{k: ((1,), _schema_only(k)) for k in KINDS},
-                                   "sh-scenario": ((1,), _schema_only("sh-scenario"))},
+        self.files = OwnFileKinds({**{k: ((1,), schema_only(k)) for k in KINDS},
+                                   "sh-scenario": ((1,), schema_only("sh-scenario"))},
                                   SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in (*KINDS, "sh-scenario")))
         self.race_view = SpeedHazardView()
         self.stats = SpeedHazardStats()
