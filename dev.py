@@ -142,17 +142,28 @@ def demo() -> int:
     return run(slip, "render", "content/base/tracks/first-oval.yaml", "-o", "first-oval.svg", check=False)
 
 
+def checks() -> list[list[str | Path]]:
+    """The static checks of `test`: lint, types, the import contracts."""
+    return [[PY, "-m", "ruff", "check", "."],
+            [PY, "-m", "mypy", "engine"],
+            # the engine's parts depend one way (DESIGN §3): contracts in pyproject.toml
+            [BIN / "lint-imports", "--no-cache"]]
+
+
 def test(extra: list[str]) -> int:
     setup()
+    # the static checks run while the accelerator builds (the compile keeps one core busy)
+    started = [(cmd, subprocess.Popen([str(c) for c in cmd], cwd=ROOT, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True)) for cmd in checks()]
     build()
     env_rc = 0
-    env_rc |= run(PY, "-m", "ruff", "check", ".", check=False)
-    env_rc |= run(PY, "-m", "mypy", "engine", check=False)
-    # the engine's parts depend one way (DESIGN §3): contracts in pyproject.toml
-    env_rc |= run(BIN / "lint-imports", "--no-cache", check=False)
-    # on every core; the tests of one xdist_group (one shared install, tests/install/) stay on
-    # one worker
-    env_rc |= run(PY, "-m", "pytest", "-n", "auto", "--dist", "loadgroup", *extra, check=False)
+    for cmd, proc in started:
+        out = proc.communicate()[0]
+        print("+", " ".join(str(c) for c in cmd), flush=True)
+        print(out, end="", flush=True)
+        env_rc |= proc.returncode
+    # on every core (pytest-xdist); tests/install/ shares its build and install between workers
+    env_rc |= run(PY, "-m", "pytest", "-n", "auto", *extra, check=False)
     return env_rc
 
 

@@ -14,8 +14,11 @@ A wheel also gets the race engine's hot modules compiled with mypyc when this ma
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -99,7 +102,18 @@ class MaybeBinary(Distribution):
         return slipstream_accel.skip_reason() is None
 
 
+def scratch() -> str:
+    """A fresh folder for setuptools' build/ and egg-info of this run (removed at its end): a
+    build in the checkout never ships a file an earlier build left there, and `pip install .`
+    writes nothing into the checkout."""
+    path = tempfile.mkdtemp(prefix="slipstream-setup-")
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
 if __name__ == "__main__":
     PACKAGES, DATA = discover()
+    TMP = scratch()
     setup(packages=PACKAGES, package_data=DATA, cmdclass={"build_py": BuildPy},
-          distclass=MaybeBinary)
+          distclass=MaybeBinary,
+          options={"build": {"build_base": f"{TMP}/build"}, "egg_info": {"egg_base": TMP}})

@@ -5,11 +5,11 @@ from __future__ import annotations
 import shutil
 import sys
 import venv
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from installs import (
+
+from .installs import (
     HERE,
     ROOT,
     Dist,
@@ -40,10 +40,10 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Dist:
 
 
 @pytest.fixture(scope="session")
-def installed(dist: Dist, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+def installed(dist: Dist, tmp_path_factory: pytest.TempPathFactory) -> Installed:
     where = shared_dir(tmp_path_factory, "slipstream-installed")
+    env = where / "venv"
     with Locked(where.with_suffix(".lock")):
-        env = where / "venv"
         if not (where / "done").is_file():
             shutil.rmtree(where, ignore_errors=True)
             venv.EnvBuilder(with_pip=True).create(env)
@@ -56,9 +56,9 @@ def installed(dist: Dist, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             checked(sh([*pip, toy], where))
             (where / "work").mkdir()
             (where / "done").write_text("")
-        out = checked(sh([env / "bin" / "python", "-c", "import slipstream.cli, pathlib; "
-                          "print(pathlib.Path(slipstream.cli.__file__).parent.parent)"], where))
-        yield Installed(env, where / "work", dist, Path(out.strip()))
+    out = checked(sh([env / "bin" / "python", "-c", "import slipstream.cli, pathlib; "
+                      "print(pathlib.Path(slipstream.cli.__file__).parent.parent)"], where))
+    return Installed(env, where / "work", dist, Path(out.strip()))
 
 
 @pytest.fixture(scope="session")

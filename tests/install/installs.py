@@ -14,9 +14,8 @@ found through its `slipstream.rulesets` entry point. Commands run with `Installe
 empty folder outside the checkout, with none of the test session's variables that would reach
 into the checkout (PYTHONPATH, SLIPSTREAM_RULESETS).
 
-Under pytest-xdist every test module here is in the xdist_group `install` (dev.py runs pytest
-with `--dist loadgroup`, so they run on one worker), and the builds take a file lock and are
-shared by the workers of a run, so they are made once per run whatever the distribution.
+Under pytest-xdist the builds take a file lock and live in the run's shared temporary folder,
+so the workers of a run share one build, one install and one hooks' environment.
 """
 
 from __future__ import annotations
@@ -37,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "build_support"))
 import slipstream_accel  # noqa: E402
+import slipstream_backend  # noqa: E402, F401 - setuptools' build backend with our hook
 import slipstream_release  # noqa: E402
 
 # variables of the test session that must not reach an installed program
@@ -44,7 +44,7 @@ LEAKS = ("PYTHONPATH", "PYTHONHOME", "SLIPSTREAM_RULESETS", "VIRTUAL_ENV", "PYTH
          slipstream_accel.PURE_ENV)
 TIMEOUT = 900
 # for the marks of every test module here: the first test of a run may wait for the build
-MARKS = [pytest.mark.xdist_group("install"), pytest.mark.timeout(1800)]
+MARKS = [pytest.mark.timeout(1800)]
 
 
 def clean_env(**extra: str) -> dict[str, str]:

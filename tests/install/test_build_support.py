@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 import slipstream_backend
-from installs import ROOT, slipstream_accel
+
+from .installs import ROOT, slipstream_accel
 
 
 @pytest.fixture

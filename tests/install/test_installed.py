@@ -10,7 +10,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from installs import MARKS, ROOT, Installed, checked, sh, slipstream_accel
+
+from .installs import MARKS, ROOT, Installed, checked, sh, slipstream_accel
 
 pytestmark = MARKS
 

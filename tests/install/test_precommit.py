@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from installs import MARKS, ROOT, HookRepo, checked
+
+from .installs import MARKS, ROOT, HookRepo, checked
 
 pytestmark = MARKS
 

@@ -11,7 +11,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from installs import MARKS, ROOT, Dist, slipstream_accel, source_files
+from .installs import MARKS, ROOT, Dist, slipstream_accel, source_files
 
 pytestmark = MARKS
 
