@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The mutation fuzzer of tests/fuzzing.py at length: tracebacks, the slowest input, memory.
+"""The mutation fuzzer of tests/core/fuzzing.py at length: tracebacks, the slowest input, memory.
 
 Runs N seeded mutants of every base file kind (tracks, pack.yaml, cubes, cards, drivers,
 sponsors, card sets, rules, race and season scenarios) through validate, the editor's
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "core"))
 
 from fuzzing import Outcome, Workbench, mutants  # noqa: E402
 

@@ -19,10 +19,20 @@ os.environ.setdefault("SLIPSTREAM_RULESETS", "toy=toyruleset:RULESET")
 os.environ["PYTHONPATH"] = os.pathsep.join(
     p for p in (str(Path(__file__).resolve().parent), os.environ.get("PYTHONPATH", "")) if p)
 
-ROOT = Path(__file__).resolve().parent.parent
-CONTENT = ROOT / "content"
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
+
+# tests/helpers.py holds what many tests share; ROOT and CONTENT stay importable from here for
+# tests written before it (`from conftest import ROOT`)
+from helpers import CONTENT, ROOT  # noqa: E402, F401
+
+
+@pytest.fixture
+def base_copy(tmp_path: Path) -> Path:
+    """A copy of content/base that a test may edit and save (content/base itself never)."""
+    dst = tmp_path / "base"
+    shutil.copytree(CONTENT / "base", dst, ignore=shutil.ignore_patterns("__pycache__"))
+    return dst
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ every listed source still has the digest it was built from, puts a finder in fro
 import system that loads those modules from the build. Otherwise (nothing compiled, an edited
 source, another Python, or `SLIPSTREAM_PURE=1` in the environment) nothing changes and the
 `.py` files are imported as always. The pure-Python modules stay the reference: the compiled
-ones are the same source, and tests/engine/test_accel.py plays seeded races both ways and
+ones are the same source, and tests/core/test_accel.py plays seeded races both ways and
 compares the logs byte for byte (docs/engine.md "Speed").
 """
 

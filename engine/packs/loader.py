@@ -34,7 +34,7 @@ from slipstream.engine.tracks.load import TRACK_VERSIONS, add_track_checks, chec
 from slipstream.engine.tracks.track import Track
 
 __all__ = ["MANIFEST", "TESTS_DIR", "Build", "ContentModel", "Entry", "ItemList", "LoadedPack",
-           "PackFile", "PackLoader", "bundled_packs", "bundled_root", "content_model", "load_pack"]
+           "PackFile", "PackLoader", "bundled_packs", "bundled_root", "bundled_rulesets", "content_model", "load_pack"]
 
 FORMAT_TAG = "pack/1"
 CONTENT_PACKAGE = "slipstream.content"
@@ -77,9 +77,13 @@ class LoadedPack(Protocol):
 class ContentModel(Protocol):
     """A ruleset's pack content: its data file kinds and how raw items become its pack."""
 
-    ruleset: str
-    data_kinds: tuple[str, ...]  # file kinds the pack reads itself (besides track and pack)
-    item_lists: Mapping[str, ItemList]  # data kinds that list items; the others are whole files
+    # read-only for the loader (properties here), so a model may hold a narrower type
+    @property
+    def ruleset(self) -> str: ...
+    @property  # file kinds the pack reads itself (besides track and pack)
+    def data_kinds(self) -> tuple[str, ...]: ...
+    @property  # data kinds that list items; the others are whole files
+    def item_lists(self) -> Mapping[str, ItemList]: ...
 
     def build(self, b: Build) -> LoadedPack: ...
     def filter_schema(self, diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]: ...
@@ -463,6 +467,17 @@ def bundled_packs() -> dict[str, Path]:
             loaded = load_file(child / MANIFEST)
             if isinstance(loaded.data, dict) and isinstance(loaded.data.get("id"), str):
                 out.setdefault(loaded.data["id"], child)
+    return out
+
+
+@cache
+def bundled_rulesets() -> dict[str, str]:
+    """The ruleset of every bundled pack, by pack id, as its manifest names it (`ruleset:`, the
+    default ruleset when it names none): which bundled pack plays a ruleset, without loading any."""
+    out: dict[str, str] = {}
+    for pid, folder in bundled_packs().items():
+        data = load_file(folder / MANIFEST).data
+        out[pid] = str(data.get("ruleset", plugins.DEFAULT)) if isinstance(data, dict) else plugins.DEFAULT
     return out
 
 

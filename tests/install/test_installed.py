@@ -17,9 +17,10 @@ pytestmark = MARKS
 
 PACKS = ("base", "formula-de", "speed-hazard")
 # every ruleset's bundled pack, and a golden log of each recorded by the checkout's tests
-GOLDEN = {"automobiles": ROOT / "tests" / "engine" / "golden" / "oval-two-greedy.jsonl",
-          "formula-de": ROOT / "tests" / "play" / "golden-formula-de" / "pit-stops-two-cars-each.jsonl",
-          "speed-hazard": ROOT / "tests" / "play" / "golden-speed-hazard" / "three-laps-default.jsonl"}
+RULESETS = ROOT / "tests" / "rulesets"
+GOLDEN = {"automobiles": RULESETS / "automobiles" / "golden" / "oval-two-greedy.jsonl",
+          "formula-de": RULESETS / "formula_de" / "golden-formula-de" / "pit-stops-two-cars-each.jsonl",
+          "speed-hazard": RULESETS / "speed_hazard" / "golden-speed-hazard" / "three-laps-default.jsonl"}
 
 
 def ok(installed: Installed, *args: str | Path, cwd: Path | None = None) -> str:

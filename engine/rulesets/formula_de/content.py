@@ -31,6 +31,15 @@ class Tables:
     basic_pool: int
 
 
+def wear_for(tables: Tables, laps: int) -> dict[str, int]:
+    """The wear points by category the table gives a race of `laps` laps: its row for that
+    length, else the longest shorter one, else the shortest."""
+    table = tables.wear
+    below = [k for k in table if k <= laps]
+    row = laps if laps in table else max(below) if below else min(table)
+    return {c: int(table[row][c]) for c in CATEGORIES}
+
+
 @dataclass(frozen=True, slots=True)
 class FDPack(TrackPack):
     """A loaded Formula Dé-style pack: a track pack with its tables (None when missing)."""
@@ -53,7 +62,8 @@ class FDContent(TracksOnly):
 
     def build(self, b: Build) -> FDPack:
         tp = super().build(b)
-        inherited = next((p.tables for p in reversed(b.parents) if getattr(p, "tables", None)), None)
+        # the parents are packs of this ruleset (the loader refuses others, P029)
+        inherited = next((p.tables for p in reversed(b.parents) if isinstance(p, FDPack) and p.tables), None)
         gears_f, wear_f = _own(b, "gears"), _own(b, "wear")
         tables = inherited
         if gears_f is not None or wear_f is not None:
