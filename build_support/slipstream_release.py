@@ -21,7 +21,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -51,6 +50,8 @@ def source_files(root: Path) -> list[str]:
 
 def package_dirs(root: Path) -> dict[str, str]:
     """Package name -> folder, as pyproject.toml maps them ([tool.setuptools.package-dir])."""
+    import tomllib  # Python 3.11+ (dev.py says so itself on an older one)
+
     config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     return dict(config["tool"]["setuptools"]["package-dir"])
 
