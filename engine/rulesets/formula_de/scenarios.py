@@ -509,7 +509,7 @@ def run_prepared(sc: Prepared) -> ScenarioResult:
     problems: list[str] = []
     # where the game is: path and words (the grid roll of a race from its grid uses the dice)
     at: list[Any] = [("dice",), "the grid roll"]
-    g: FormulaDeGame | None = None
+    g: ScenarioGame | None = None
     dice: ScriptedDice | None = None
     try:
         g, dice = build_game(sc)
