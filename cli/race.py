@@ -191,6 +191,7 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     track_id, seat_bots = race_field(rs, pk, track_id, bots, players)
     setup = setup_of(rs, pk, setup_values)
     opts = tuple(sorted(parse_options(rs, options).items()))
+    _track_warnings(rs, pk, track_id)
     record = races == 1 or log_dir is not None
     specs = [RaceSpec(pack_arg, track_id, seed + i, seat_bots, laps, opts, setup, record)
              for i in range(races)]
@@ -223,6 +224,16 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     else:
         click.echo(stats_of(rs).format_summary(summary))
         click.echo(f"{races} races in {elapsed:.1f}s ({summary['races_per_second']} races/s, {jobs} job(s))")
+
+
+def _track_warnings(rs: Any, pk: Any, track_id: str) -> None:
+    """Print (on stderr) what the ruleset's track checks warn about the track before racing on
+    it, e.g. T157 for a track without the corners its races read."""
+    from slipstream.engine.packs.trackrules import race_track_warnings
+
+    warnings = race_track_warnings(rs, pk, track_id)
+    if warnings:
+        click.echo(dg.format_text(sorted(warnings, key=dg.sort_key)), err=True)
 
 
 def _write(res: Any, log_dir: Path | None) -> None:

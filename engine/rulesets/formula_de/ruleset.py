@@ -19,28 +19,22 @@ from slipstream.engine.play.base import (
     BaseRuleset,
     BaseStats,
     OwnFileKinds,
+    schema_only,
 )
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.protocol import SeasonPlan, SeasonSetting
 from slipstream.engine.play.racelog import ReplayReport
+from slipstream.engine.rulesets.formula_de.authoring import AUTHORING
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
-from slipstream.engine.tracks.needs import TrackNeeds, check_needs
+from slipstream.engine.rulesets.formula_de.templates import TEMPLATES
+from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
 # RULES.md A.2: stops on every corner; the base game seats 10 cars
-NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10)
+NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10, corners=True)
 
-
-def _schema_only(kind: str) -> Any:
-    def check(data: Any, src: Any) -> Any:
-        """A lone table file: its schema."""
-        from slipstream.engine.core.schema import schema_diagnostics
-
-        return schema_diagnostics(kind, data, src)
-
-    return check
 
 
 OPTIONS = (
@@ -85,8 +79,8 @@ class FormulaDe(BaseRuleset):
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
 
     def __init__(self) -> None:
-        self.files = OwnFileKinds({"gears": ((1,), _schema_only("gears")), "wear": ((1,), _schema_only("wear")),
-                                   "fd-scenario": ((1,), _schema_only("fd-scenario"))},
+        self.files = OwnFileKinds({"gears": ((1,), schema_only("gears")), "wear": ((1,), schema_only("wear")),
+                                   "fd-scenario": ((1,), schema_only("fd-scenario"))},
                                   SCHEMA_PACKAGE, ("gears.schema.json", "wear.schema.json",
                                                    "fd-scenario.schema.json"))
         self.race_view = FormulaDeView()
@@ -94,10 +88,13 @@ class FormulaDe(BaseRuleset):
         self.stats = FormulaDeStats()
         self.seasons = FormulaDeSeasons(self)
         self.scenarios = FormulaDeScenarios(self)
+        self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables
+        self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
-        """A track/2 track for this ruleset needs stops on every corner and 10 grid slots."""
-        return check_needs(track, NEEDS, data, src) if track.version >= 2 else []
+        """A track/2 track for this ruleset needs stops on every corner and 10 grid slots; any
+        track raced by it needs corners (warning T157)."""
+        return check_needs(track, NEEDS, data, src) if track.version >= 2 else check_raceable(track, NEEDS, src)
 
     def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,
