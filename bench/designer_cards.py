@@ -21,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "play"))
+sys.path.insert(0, str(ROOT / "tests" / "rulesets" / "automobiles"))
 
 import designer_races  # noqa: E402
 from designer_races import card_sets, checked_race, designer_cards, field  # noqa: E402

@@ -5,7 +5,7 @@
 
 Every race is played with six random bots (a mix of one-lap and two-lap races, one wear pool,
 unpaid downshifts, two cars a player and the pit-entry gear limit, as in
-tests/play/test_formula_de_races.py, which plays 200 of them in CI). At every decision: the
+tests/rulesets/formula_de/test_formula_de_races.py, which plays 200 of them in CI). At every decision: the
 chosen option is legal, no wear point is negative, nobody overtakes in the pit lane, a car in
 its box has full tyres. After every race: each elimination has its cause event. Every
 `--replay-every`-th race is also played a second time (the same seed must give the same log,
@@ -21,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "play"))
+sys.path.insert(0, str(ROOT / "tests" / "rulesets" / "formula_de"))
 
 from fd_invariants import PACK, check_finished, checked_race, random_race_options  # noqa: E402
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The mutation fuzzer of tests/fuzzing.py at length: tracebacks, the slowest input, memory.
+"""The mutation fuzzer of tests/core/fuzzing.py at length: tracebacks, the slowest input, memory.
 
 Runs N seeded mutants of every file kind of the three bundled packs (Automobiles: tracks,
 pack.yaml, cubes, cards, drivers, sponsors, card sets, rules, race and season scenarios;
@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "core"))
 
 from fuzzing import KINDS, Outcome, Workbench, log_mutants, mutants, race_logs, run_log  # noqa: E402
 

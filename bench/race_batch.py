@@ -37,7 +37,7 @@ def main() -> int:
 
     app = QApplication([])
     from slipstream.editor.mainwindow import MainWindow
-    from slipstream.editor.raceworker import ResultCache
+    from slipstream.editor.race.raceworker import ResultCache
     from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_many, run_race
     from slipstream.engine.rulesets.automobiles.stats import summarise
 

@@ -208,7 +208,7 @@ def _write_picture(track: Path, output: Path, suffix: str, width: int, highlight
     save_target(output).parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         pic = Path(tmp) / f"picture{suffix}"
-        cmd = [sys.executable, "-m", "slipstream.editor.export", str(track), str(pic), "--width", str(width)]
+        cmd = [sys.executable, "-m", "slipstream.editor.track.export", str(track), str(pic), "--width", str(width)]
         for h in highlight:
             cmd += ["--highlight", h]
         done = subprocess.run(cmd, capture_output=True, text=True)
@@ -221,7 +221,8 @@ def _write_picture(track: Path, output: Path, suffix: str, width: int, highlight
 @click.option("-o", "--output", type=click.Path(path_type=Path, file_okay=False), required=True,
               help="Folder to write the JSON Schemas into.")
 def schema(output: Path) -> None:
-    """Write the JSON Schemas for editor autocompletion.
+    """Write the JSON Schemas for editor autocompletion: those of tracks and pack manifests,
+    and those every installed ruleset brings for its own files.
 
     Point your editor's YAML language server at them, or add a first line such as
     `# yaml-language-server: $schema=schemas/track.schema.json` to a file.

@@ -10,7 +10,15 @@ from typing import Any
 
 import click
 
-from slipstream.cli.race import cap_jobs, open_pack, parse_options, race_field
+from slipstream.cli.race import (
+    cap_jobs,
+    open_pack,
+    pack_argument,
+    parse_options,
+    race_field,
+    setup_flags,
+    setup_of,
+)
 
 
 @click.command()
@@ -29,7 +37,7 @@ from slipstream.cli.race import cap_jobs, open_pack, parse_options, race_field
 @click.option("--track", "track_id", metavar="ID", help="Track id in the pack (default: first-oval, else the first).")
 @click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
 @click.option("--bots", default=None, metavar="BOT,BOT,...", help="Bots by seat (default: the ruleset's usual field).")
-@click.option("--set", "card_set", default="", metavar="NAME|random", help="Automobiles: the card set of every race.")
+@setup_flags()
 @click.option("--laps", type=click.IntRange(1), help="Race length (default: the track's).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option fixed for every variant.")
 @click.option("--seed", type=click.IntRange(-(2**62), 2**62), default=1, show_default=True, help="Seed of the first race.")
@@ -51,9 +59,9 @@ from slipstream.cli.race import cap_jobs, open_pack, parse_options, race_field
               help="Also write the plot of the first varied value: .svg, or .png (gui extra).")
 def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int | None, tracks_arg: str,
           track_id: str | None, players: int | None,
-          bots: str | None, card_set: str, laps: int | None, options: tuple[str, ...], seed: int, jobs: int,
+          bots: str | None, laps: int | None, options: tuple[str, ...], seed: int, jobs: int,
           scheduler: str | None, db_path: Path, fresh: bool, chunk: int, fmt: str, html_path: Path | None,
-          plot_path: Path | None) -> None:
+          plot_path: Path | None, **setup_values: str) -> None:
     """Race every variant of PACK (default: the bundled base pack) on the same seeds and report
     how win rates move, with 95% intervals and the changes that are clear.
 
@@ -61,7 +69,6 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
     SQLite store (--db) as races finish: run the same command again to resume an interrupted
     sweep or to see a finished one again.
     """
-    from slipstream.engine.play.races import parse_setup
     from slipstream.engine.play.sweepreport import format_csv, format_html, format_text, report_data
     from slipstream.engine.play.sweeps import (
         SweepError,
@@ -72,22 +79,20 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
     )
     from slipstream.engine.play.sweepstore import Store, StoreError
 
-    pack_arg = str(pack) if pack else ""
+    pack_arg = pack_argument(pack)
     rs, pk = open_pack(pack_arg)
     try:
         vs = [parse_vary(v) for v in varies]
     except SweepError as e:
         raise click.BadParameter(str(e), param_hint="--vary") from None
     track_id, seat_bots = race_field(rs, pk, track_id, bots, players)
-    setup = parse_setup({"card_set": card_set})
-    for flag, message in rs.setup_problems(pk, dict(setup)):
-        raise click.BadParameter(message, param_hint=flag)
+    setup = setup_of(rs, pk, setup_values)
     scopes = ("race", "season") if seasons else ("race",)
     season: tuple[str, ...] = ()
     if seasons:
-        if not hasattr(rs, "run_season"):
+        if rs.seasons is None:
             raise click.BadParameter(f"{rs.name} has no seasons", param_hint="--seasons")
-        season = tuple(t.strip() for t in tracks_arg.split(",") if t.strip()) or tuple(rs.season_tracks(pk))
+        season = tuple(t.strip() for t in tracks_arg.split(",") if t.strip()) or tuple(rs.seasons.tracks(pk, {}))
         unknown = [t for t in season if t not in pk.tracks]
         if unknown or not season:
             raise click.BadParameter(f"no track {unknown[0] if unknown else ''!r} in the pack; tracks: "
@@ -102,7 +107,7 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
             raise click.UsageError("--scheduler needs the dask extra: pip install 'slipstream[dask]' "
                                    "(or leave --scheduler out to use local processes)")
     root = Path(pk.root)
-    work = Path(tempfile.mkdtemp(prefix="slipstream-sweep-"))
+    work = _work_folder()
     try:
         variants = make_variants(root, vs, rs, work, scopes)
     except SweepError as e:
@@ -122,13 +127,21 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
     seeds = list(range(seed, seed + races))
     total = len(variants) * races
     done = store.done(key)
-    todo = _jobs(variants, seeds, track_id, seat_bots, laps, item_refs(vs), chunk, done, setup, season)
+    todo = _jobs(variants, seeds, track_id, seat_bots, laps, item_refs(vs), chunk, done, setup, season,
+                 str(work) if scheduler in (None, "local") else "")
     if todo:
         _run(store, key, todo, total, len(done), jobs, scheduler, fmt)
     meta = {"pack": pk.id, "ruleset": rs.id, "races": races, "unit": "seasons" if season else "races",
             "track": ",".join(season) if season else track_id, "bots": list(seat_bots),
             "seed": seed, "vary": [v.path for v in vs], "store": str(db_path)}
-    data = report_data(meta, store.variants(key), store.records(key), rs)
+    try:
+        data = report_data(meta, store.variants(key, {v.index for v in variants}),
+                           store.records(key, {(v.index, s) for v in variants for s in seeds}), rs)
+    except StoreError as e:
+        raise click.UsageError(str(e)) from None
+    if store.left_out:
+        click.echo(f"note: {store.left_out} row(s) of {db_path} are not part of this sweep and are left out "
+                   "of the report", err=True)
     store.close()
     if html_path:
         from slipstream.engine.core.files import atomic_write_text
@@ -147,11 +160,31 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
                 click.echo(f"wrote {p}")
 
 
+def _work_folder() -> Path:
+    """The sweep's temporary folder (variant packs, workers' copies): removed when the command
+    ends, whether it finishes, fails or is interrupted (Ctrl-C, or SIGTERM turned into an exit)."""
+    import shutil
+    import signal
+    import threading
+
+    work = Path(tempfile.mkdtemp(prefix="slipstream-sweep-"))
+    ctx = click.get_current_context()
+    ctx.call_on_close(lambda: shutil.rmtree(work, ignore_errors=True))
+    if threading.current_thread() is threading.main_thread():
+        def stop(signum: int, frame: Any) -> None:
+            sys.exit(128 + signum)
+
+        before = signal.signal(signal.SIGTERM, stop)
+        if before is not None:
+            ctx.call_on_close(lambda: signal.signal(signal.SIGTERM, before))
+    return work
+
+
 def _jobs(*args: Any) -> list[Any]:
     from slipstream.engine.play.sweeps import jobs_for
 
-    variants, seeds, track, bots, laps, items, chunk, done, setup, season = args
-    return jobs_for(variants, seeds, track, bots, laps, items, chunk, done, setup, season)
+    variants, seeds, track, bots, laps, items, chunk, done, setup, season, scratch = args
+    return jobs_for(variants, seeds, track, bots, laps, items, chunk, done, setup, season, scratch)
 
 
 def _run(store: Any, key: str, todo: list[Any], total: int, already: int, jobs: int,
@@ -215,7 +248,7 @@ def _plot(data: Any, path: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / "plot.svg", Path(tmp) / "plot.png"
         src.write_text(svg, encoding="utf-8")
-        done = subprocess.run([sys.executable, "-m", "slipstream.editor.export", "--svg", str(src), str(out)],
+        done = subprocess.run([sys.executable, "-m", "slipstream.editor.track.export", "--svg", str(src), str(out)],
                               capture_output=True, text=True)
         if done.returncode != 0 or not out.is_file():
             click.echo(f"cannot draw {path}: {done.stderr.strip()}", err=True)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import TypedDict
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeyEvent, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -29,21 +30,22 @@ from slipstream.engine.core.files import atomic_write_text
 from slipstream.engine.editing import commands as cmds
 from slipstream.engine.editing.commands import Command
 from slipstream.engine.editing.document import Change, TrackDocument, state_from_text
+from slipstream.engine.editing.scaffold import track_data
 from slipstream.engine.tracks.edits import centerline
 from slipstream.engine.tracks.render import track_svg
 from slipstream.engine.tracks.templates import TEMPLATE_NAMES, TEMPLATES, template
 from slipstream.engine.tracks.track import COLOUR_NAMES, GEAR_COLOURS, NO_SPACE
 
-from . import printing, recovery
-from .canvas import Selection, TrackScene, TrackView
 from .docklayout import hide_stray_tab_bars
-from .docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
-from .packview import install as install_pack_menu
-from .racedock import install as install_race_docks
-from .undo import push, seal
-from .v2panel import Track2Panel
-from .v2tools import TOOLS as TRACK2_TOOLS
-from .v2tools import Track2Layers, Track2Tools
+from .pack.packview import install as install_pack_menu
+from .race.racedock import install as install_race_docks
+from .track import printing, recovery
+from .track.canvas import Selection, TrackScene, TrackView
+from .track.docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
+from .track.v2panel import Track2Panel
+from .track.v2tools import TOOLS as TRACK2_TOOLS
+from .track.v2tools import Track2Layers, Track2Tools
+from .undo import UndoStack
 
 APP = "Slipstream"
 MAX_RECENT = 8
@@ -51,10 +53,26 @@ AUTOSAVE_MS = 30_000
 FILTER = "Slipstream tracks (*.yaml *.yml);;All files (*)"
 
 
+
+def ruleset_templates() -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """(id, name, templates) of every installed ruleset with starting tracks of its own."""
+    from slipstream.engine.play.registry import RulesetError, get, ids
+
+    out = []
+    for rid in ids():
+        try:
+            rs = get(rid)
+        except (RulesetError, ImportError):
+            continue
+        if rs.templates is not None:
+            out.append((rid, rs.name, list(rs.templates.names)))
+    return out
+
 class MainWindow(QMainWindow):
     """One open track. `settings` and `recovery_dir` can be given (tests use temporary ones)."""
 
     fileSaved = Signal(object)  # the Path a track was just written to (open pack windows reload it)
+    documentReplaced = Signal()  # another track is open (opened, new, recovered): the race dock picks its pack
 
     def __init__(self, settings: QSettings | None = None, recovery_dir: Path | None = None,
                  autosave_ms: int = AUTOSAVE_MS) -> None:
@@ -68,7 +86,7 @@ class MainWindow(QMainWindow):
         self.recovery_file: Path | None = None
         self._autosaved_state: object = None
         self.doc = TrackDocument.new()
-        self.undo_stack = QUndoStack(self)
+        self.undo_stack = UndoStack(self)  # shows the open document's own history
         self.selection: Selection | None = None
         self.brush = 3
 
@@ -117,10 +135,10 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self.view.cellClicked.connect(self._cell_clicked)
         self.view.cellDragged.connect(self._cell_dragged)
-        self.view.cellReleased.connect(lambda: seal(self.undo_stack))  # one paint stroke, one step
+        self.view.cellReleased.connect(self.seal)  # one paint stroke, one step
         self.view.backgroundClicked.connect(lambda: self.select(None))
         self.view.pointDragged.connect(lambda i, x, y: self.push(cmds.MovePoint(i, (x, y))))
-        self.view.pointReleased.connect(lambda: seal(self.undo_stack))
+        self.view.pointReleased.connect(self.seal)
         self.view.pointInserted.connect(lambda i, x, y: self.push(cmds.AddPoint(i, (x, y))))
         self.view.pointDeleted.connect(lambda i: self.push(cmds.DeletePoint(i)))
         self.problems.diagnosticActivated.connect(self.go_to_diagnostic)
@@ -139,7 +157,8 @@ class MainWindow(QMainWindow):
         self.resize(1280, 820)
 
     # --- actions and menus ---------------------------------------------------------------
-    def _act(self, text: str, slot, shortcut: QKeySequence | str | None = None, name: str = "") -> QAction:  # noqa: ANN001
+    def _act(self, text: str, slot, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,  # noqa: ANN001
+             name: str = "") -> QAction:
         act = QAction(text, self)
         if shortcut is not None:
             act.setShortcut(QKeySequence(shortcut))
@@ -157,9 +176,14 @@ class MainWindow(QMainWindow):
         for name in TEMPLATES:
             new_menu.addAction(self._act(f"{TEMPLATE_NAMES[name]} template",
                                          lambda n=name: self.new_from_template(n), None, f"new-{name}"))
+        for rid, label, names in ruleset_templates():  # each ruleset's own starting tracks
+            sub = new_menu.addMenu(f"For {label}")
+            for tid, tname in names:
+                sub.addAction(self._act(f"{tname} template", lambda t=tid, r=rid: self.new_from_template(t, r),
+                                        None, f"new-{rid}-{tid}"))
         self.act_open = self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, "open")
         file_menu.addAction(self.act_open)
-        install_pack_menu(self, file_menu)  # File > Open Pack… (editor/packview.py)
+        install_pack_menu(self, file_menu)  # File > Open Pack… (editor/pack/packview.py)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.act_save = self._act("&Save", self.save, QKeySequence.StandardKey.Save, "save")
         self.act_save_as = self._act("Save &as…", self.save_as, QKeySequence("Ctrl+Shift+S"), "save-as")
@@ -239,14 +263,13 @@ class MainWindow(QMainWindow):
         bar.addAction(self.act_redo)
 
     def _install_track2(self) -> None:
-        """The track/2 tools (editor/v2tools.py), their canvas layers and the Corners & pit dock."""
+        """The track/2 tools (editor/track/v2tools.py), their canvas layers and the Corners & pit dock."""
         self.track2_panel = Track2Panel(
-            self.push, lambda: None if self.selection is None else self.selection.cell,
-            lambda: seal(self.undo_stack))
+            self.push, lambda: None if self.selection is None else self.selection.cell, self.seal)
         self.track2_layers = Track2Layers(self.scene)
         self.track2_tools = Track2Tools(
             self.view, self.track2_layers, self.push, lambda: self.doc.track,
-            self.track2_panel.pit_length.value, self.track2_panel.pick_corner, lambda: seal(self.undo_stack),
+            self.track2_panel.pit_length.value, self.track2_panel.pick_corner, self.seal,
             lambda text: self.statusBar().showMessage(text, 10_000))
         dock = QDockWidget("Corners and pit", self)
         dock.setObjectName("dock-track2")
@@ -271,14 +294,19 @@ class MainWindow(QMainWindow):
             self.doc.unsubscribe(self._changed)
         self.doc = doc
         doc.subscribe(self._changed)
-        self.undo_stack.clear()
+        self.undo_stack.attach(doc.history)
         self.selection = None
         self._refresh(rebuild=True)
         self.view.fit()
+        self.documentReplaced.emit()
 
     def push(self, cmd: Command) -> None:
-        """Every edit goes through here: one command on the undo stack."""
-        push(self.undo_stack, self.doc, cmd)
+        """Every edit goes through here: one command on the document's undo history."""
+        self.doc.history.push(cmd)
+
+    def seal(self) -> None:
+        """End a gesture (a drag): the next edit starts a new undo step."""
+        self.doc.history.seal()
 
     def _changed(self, change: Change) -> None:
         self._refresh()
@@ -345,11 +373,11 @@ class MainWindow(QMainWindow):
     def _selected_segment(self) -> int | None:
         return None if self.selection is None else self.selection.first
 
-    def _cell_clicked(self, lane: int, seg: int, modifiers: object) -> None:
+    def _cell_clicked(self, lane: int, seg: int, modifiers: Qt.KeyboardModifier) -> None:
         tool = self.view.tool
         if tool == "paint":
             self.select(Selection(lane, seg, seg))
-            seal(self.undo_stack)  # a new stroke never joins the one before
+            self.seal()  # a new stroke never joins the one before
             self.push(cmds.PaintStroke(lane, seg, self.brush))
         elif tool == "grid":
             self.select(Selection(lane, seg, seg))
@@ -360,7 +388,7 @@ class MainWindow(QMainWindow):
             if index is not None:
                 self.grid_panel.select_row(index)
         else:
-            shift = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)  # type: ignore[operator]
+            shift = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
             if shift and self.selection is not None and self.selection.lane == lane:
                 self.select(Selection(lane, self.selection.first, seg))
             else:
@@ -386,8 +414,8 @@ class MainWindow(QMainWindow):
         key = event.key()
         if track is None:
             return False
-        moves = {Qt.Key.Key_Right: (0, 1), Qt.Key.Key_Left: (0, -1),
-                 Qt.Key.Key_Up: (1, 0), Qt.Key.Key_Down: (-1, 0)}
+        moves: dict[int, tuple[int, int]] = {Qt.Key.Key_Right: (0, 1), Qt.Key.Key_Left: (0, -1),
+                                             Qt.Key.Key_Up: (1, 0), Qt.Key.Key_Down: (-1, 0)}
         if key in moves:
             dl, ds = moves[key]
             if s is None:
@@ -433,10 +461,9 @@ class MainWindow(QMainWindow):
         if len(firsts) == 1:
             self.push(cmds.Paint(s.lane, firsts[0], colour))
         elif firsts:
-            self.undo_stack.beginMacro(f"Paint {len(firsts)} spaces {COLOUR_NAMES[colour]}")
-            for first in firsts:
-                self.push(cmds.Paint(s.lane, first, colour))
-            self.undo_stack.endMacro()
+            with self.doc.history.macro(f"Paint {len(firsts)} spaces {COLOUR_NAMES[colour]}"):
+                for first in firsts:
+                    self.push(cmds.Paint(s.lane, first, colour))
 
     def split_here(self) -> None:
         if self.selection is not None and self.doc.track is not None:
@@ -516,9 +543,11 @@ class MainWindow(QMainWindow):
         if self.maybe_save():
             self._replace_document(TrackDocument.new())
 
-    def new_from_template(self, name: str) -> None:
+    def new_from_template(self, name: str, ruleset: str = "") -> None:
+        """A new track from a template: a shared colour-track shape, or with `ruleset` one of
+        that ruleset's starting tracks (its `templates` capability: corners, pit lane ...)."""
         if self.maybe_save():
-            doc = TrackDocument.new(template(name))
+            doc = TrackDocument.new(track_data(ruleset, name) if ruleset else template(name))
             doc.saved = None  # a template is new work: unsaved until saved
             self._replace_document(doc)
 
@@ -581,7 +610,7 @@ class MainWindow(QMainWindow):
         value = self.settings.value("recent", [])
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in (value or [])]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _add_recent(self, path: Path) -> None:
         p = str(path.resolve())
@@ -674,7 +703,7 @@ class MainWindow(QMainWindow):
         atomic_write_text(path, track_svg(self.doc.track))
 
     def export_png(self, path: Path, width: int = 2000) -> None:
-        from .export import svg_to_png
+        from .track.export import svg_to_png
 
         assert self.doc.track is not None
         svg_to_png(track_svg(self.doc.track), path, width)
@@ -698,6 +727,15 @@ class MainWindow(QMainWindow):
             assert self.doc.track is not None
             plan = printing.export_pdf(self.doc.track, p, **dialog.options())
             self.statusBar().showMessage(f"Wrote {p.name}: {plan.pages} page(s) of {plan.paper}", 5000)
+
+
+class PrintOptions(TypedDict):
+    """The PrintDialog's choices: the keyword arguments of printing.export_pdf."""
+
+    paper: str
+    mm_per_lane: float
+    overlap: float
+    landscape: bool | None
 
 
 class PrintDialog(QDialog):
@@ -728,7 +766,7 @@ class PrintDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
-    def options(self) -> dict[str, object]:
+    def options(self) -> PrintOptions:
         orient = self.orientation.currentIndex()
         return {
             "paper": self.paper.currentText(),

@@ -8,6 +8,12 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# pytest-xdist's workers are started with COLUMNS=80 and LINES=24: without them a worker sees
+# the terminal a serial run sees (none: commands fall back to their own widths, e.g. the
+# 100 columns of `slipstream cards`), so a test passes the same on every core as on one
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
 # `slipstream validate` keeps pack results in a cache folder: the tests get their own.
 if "SLIPSTREAM_CACHE_DIR" not in os.environ:
     os.environ["SLIPSTREAM_CACHE_DIR"] = tempfile.mkdtemp(prefix="slipstream-test-cache-")
@@ -19,10 +25,20 @@ os.environ.setdefault("SLIPSTREAM_RULESETS", "toy=toyruleset:RULESET")
 os.environ["PYTHONPATH"] = os.pathsep.join(
     p for p in (str(Path(__file__).resolve().parent), os.environ.get("PYTHONPATH", "")) if p)
 
-ROOT = Path(__file__).resolve().parent.parent
-CONTENT = ROOT / "content"
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
+
+# tests/helpers.py holds what many tests share; ROOT and CONTENT stay importable from here for
+# tests written before it (`from conftest import ROOT`)
+from helpers import CONTENT, ROOT  # noqa: E402, F401
+
+
+@pytest.fixture
+def base_copy(tmp_path: Path) -> Path:
+    """A copy of content/base that a test may edit and save (content/base itself never)."""
+    dst = tmp_path / "base"
+    shutil.copytree(CONTENT / "base", dst, ignore=shutil.ignore_patterns("__pycache__"))
+    return dst
 
 
 @pytest.fixture(autouse=True)

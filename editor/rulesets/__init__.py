@@ -1,1 +1,1 @@
-"""Ruleset-specific panels of the editor, loaded through `Ruleset.panels` (editor/racepanels.py)."""
+"""Ruleset-specific panels of the editor, loaded through `Ruleset.panels` (editor/race/racepanels.py)."""

@@ -74,7 +74,10 @@ def _loaded(rid: str) -> Any:
 
 
 def _register_kinds(obj: Any) -> None:
-    for kind, (versions, checker) in dict(getattr(obj, "file_kinds", {}) or {}).items():
+    """Register the file kinds of the ruleset's `files` capability (none when it is None;
+    an object without one is refused later by the registry's protocol check)."""
+    files = getattr(obj, "files", None)
+    for kind, (versions, checker) in dict(files.kinds if files is not None else {}).items():
         filekinds.register_kind(kind, tuple(versions), checker)
 
 

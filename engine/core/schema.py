@@ -84,6 +84,22 @@ def _leaf(err: ValidationError) -> ValidationError:
     return err
 
 
+def whole_numbers(data: Any) -> Any:
+    """`data` with every whole float (`2.0`) as an int (the same object when it holds none). The
+    schemas' `integer` takes 2.0, as JSON Schema does; the pack loader reads every data file and
+    the scenario runners every checked scenario through this, so a count, index or roll written
+    `2.0` means 2 everywhere (docs/packs.md)."""
+    if isinstance(data, float):
+        return int(data) if data.is_integer() else data
+    if isinstance(data, dict):
+        out = {k: whole_numbers(v) for k, v in data.items()}
+        return data if all(out[k] is v for k, v in data.items()) else out  # unchanged: the same object
+    if isinstance(data, list):
+        items = [whole_numbers(v) for v in data]
+        return data if all(a is b for a, b in zip(items, data, strict=True)) else items
+    return data
+
+
 def schema_diagnostics(name: str, data: Any, src: SourceMap) -> list[Diagnostic]:
     """Validate `data` against a named schema; map each error to its YAML position."""
     # Valid data is the common case: the compiled yes/no check answers it without jsonschema.

@@ -2,8 +2,9 @@
 
 A `PackDocument` holds one immutable `PackState`: the data of each YAML file of the pack folder
 (or its raw text when the file is not readable YAML). Commands (below, on the pattern of
-engine/editing/commands.py: do / undo / merge, one class per kind of edit) are the only writers; the
-editor adapts them to QUndoStack exactly as it does for tracks.
+engine/editing/commands.py: do / undo / merge, one class per kind of edit), pushed on the
+document's own undo history (`doc.history`, engine/editing/history.py), are the only writers;
+the editor shows that history through a QUndoStack exactly as it does for tracks.
 
 The diagnostics are those of `slipstream validate PACK` for the pack as it would be saved:
 the current texts are written to a private scratch copy and loaded with the ordinary pack
@@ -13,37 +14,83 @@ changed, each through `packyaml.update_text`, so untouched lines keep their comm
 
 from __future__ import annotations
 
+import copy
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from slipstream.engine.core import plugins
 from slipstream.engine.core.diagnostics import Counted, Diagnostic, sort_key
 from slipstream.engine.core.files import NotRegularFile, atomic_write_text, read_regular
 from slipstream.engine.core.yamlsource import PathKey, load_text
 from slipstream.engine.editing.commands import Command
+from slipstream.engine.editing.history import History, Step
 from slipstream.engine.packs.loader import (
     MANIFEST,
     TESTS_DIR,
+    ItemList,
     PackLoader,
     _walk,
     content_model,
 )
 from slipstream.engine.packs.splice import update_text
 
-# File kind -> (list key, schema $def of an item, schema $def of an override)
-ITEM_LISTS: dict[str, tuple[str, str, str | None]] = {
-    "cubes": ("cubes", "cube", "cube_override"),
-    "cards": ("cards", "card", "card_override"),
-    "drivers": ("drivers", "driver", "driver_override"),
-    "sponsors": ("sponsors", "sponsor", "sponsor_override"),
-    "cardsets": ("card_sets", "card_set", None),
-}
-# Default file for new items of a kind, when the pack has no file of that kind yet.
-DEFAULT_FILES = {"cubes": "cubes.yaml", "cards": "cards.yaml", "drivers": "drivers.yaml",
-                 "sponsors": "sponsors.yaml", "cardsets": "cardsets.yaml", "rules": "rules.yaml"}
+
+def item_lists(ruleset: str) -> Mapping[str, ItemList]:
+    """File kind -> how its files list items (list key, schema $defs of an item and of an
+    override), from the content model of `ruleset` (empty for an unknown ruleset)."""
+    model = content_model(ruleset)
+    return model.item_lists if model is not None else {}
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where the editor finds the items of one item kind: files of `kind`, the list at `key`
+    (a dotted path for a nested list, `tokens.kinds`), the schema of one item and of an
+    override. `whole`: the content model reads such a file whole (a deck, a table), so an item
+    is added to the pack's own file, or to a copy of the inherited one."""
+
+    kind: str
+    key: str
+    item_def: str  # a `$defs` name, or a JSON pointer into the kind's schema (`/properties/...`)
+    override_def: str | None = None
+    whole: bool = False
+
+    @property
+    def path(self) -> PathKey:
+        return key_path(self.key)
+
+
+def key_path(key: str) -> PathKey:
+    """`tokens.kinds` -> ("tokens", "kinds"): the path of a list key."""
+    return tuple(key.split("."))
+
+
+def places(ruleset: str) -> list[Place]:
+    """The item places of `ruleset`: the item lists of its content model, then the lists of
+    whole files its `authoring` capability names (`ItemKind.path`)."""
+    lists = item_lists(ruleset)
+    out = [Place(kind, il.key, il.item_def, il.override_def) for kind, il in lists.items()]
+    rs = plugins.load(ruleset)
+    authoring = rs.authoring if rs is not None else None
+    for ik in authoring.item_kinds if authoring is not None else ():
+        if ik.path and ik.kind not in lists:
+            pointer = "".join(f"/properties/{k}" for k in ik.path) + "/items"
+            out.append(Place(ik.kind, ".".join(ik.path), pointer, None, whole=True))
+    return out
+
+
+def place_of(ruleset: str, kind: str, key: str = "") -> Place | None:
+    """The place of items of `kind` (and list key `key`, "" for the first of that kind)."""
+    return next((p for p in places(ruleset) if p.kind == kind and (not key or p.key == key)), None)
+
+
+def default_file(kind: str) -> str:
+    """The file new items of `kind` go to when the pack has no file of that kind yet."""
+    return f"{kind}.yaml"
 
 
 class _Delete:
@@ -83,6 +130,14 @@ class PackState:
 
     files: tuple[FileState, ...] = ()
 
+    @property
+    def ruleset(self) -> str:
+        """The ruleset pack.yaml names (the default ruleset when it names none)."""
+        fs = self.file(MANIFEST)
+        data = fs.data if fs is not None else None
+        rid = data.get("ruleset") if isinstance(data, dict) else None
+        return str(rid) if rid else plugins.DEFAULT
+
     def file(self, rel: str) -> FileState | None:
         for f in self.files:
             if f.rel == rel:
@@ -96,18 +151,24 @@ class PackState:
 
 @dataclass(frozen=True, slots=True)
 class ItemRef:
-    """Where an item lives: file, list key (`cards`, `overrides` ...) and index."""
+    """Where an item lives: file, list key (`cards`, `overrides`, `tokens.kinds` ...) and index."""
 
-    kind: str  # file kind: cubes, cards, drivers, sponsors, cardsets
+    kind: str  # data file kind of the ruleset's content model (Automobiles: cubes, cards ...)
     rel: str
     key: str
     index: int
     id: str
     data: Any = field(compare=False)
+    defs: tuple[str, str | None] = field(default=("", None), compare=False)  # $defs: item, override
+    place: str = field(default="", compare=False)  # the list key of its item kind (overrides: the items')
 
     @property
     def path(self) -> PathKey:
-        return (self.key, self.index)
+        return (*self.list_path, self.index)
+
+    @property
+    def list_path(self) -> PathKey:
+        return key_path(self.key)
 
     @property
     def override(self) -> bool:
@@ -116,23 +177,30 @@ class ItemRef:
     @property
     def schema_def(self) -> tuple[str, str]:
         """(schema name, $def) describing the item."""
-        key, item_def, over = ITEM_LISTS[self.kind]
+        item_def, over = self.defs
         return self.kind, (over or item_def) if self.override else item_def
 
 
 def items(state: PackState, kind: str | None = None) -> Iterator[ItemRef]:
-    """Every item (and override) of the pack's own data files, in file order."""
+    """Every item (and override) of the pack's own data files, in file order: the item kinds
+    of the content model of the pack's ruleset, and the lists of whole files its authoring
+    capability names (a deck's cards, a table's rows)."""
+    found = places(state.ruleset)
     for f in state.files:
-        if f.kind not in ITEM_LISTS or (kind is not None and f.kind != kind):
+        if kind is not None and f.kind != kind:
             continue
-        key = ITEM_LISTS[f.kind][0]
-        for list_key in (key, "overrides"):
-            lst = f.data.get(list_key)
-            if not isinstance(lst, list):
-                continue
-            for i, it in enumerate(lst):
-                ident = it.get("id") if isinstance(it, dict) else None
-                yield ItemRef(f.kind, f.rel, list_key, i, str(ident) if ident is not None else f"#{i}", it)
+        for pl in (p for p in found if p.kind == f.kind):
+            for list_key in (pl.key,) if pl.whole else (pl.key, "overrides"):
+                try:
+                    lst = get_in(f.data, key_path(list_key))
+                except (KeyError, IndexError, TypeError):
+                    continue
+                if not isinstance(lst, list):
+                    continue
+                for i, it in enumerate(lst):
+                    ident = it.get("id") if isinstance(it, dict) else None
+                    yield ItemRef(f.kind, f.rel, list_key, i, str(ident) if ident is not None else f"#{i}", it,
+                                  (pl.item_def, pl.override_def), pl.key)
 
 
 def get_in(data: Any, path: PathKey) -> Any:
@@ -213,13 +281,15 @@ class PackAnalysis(Counted):
 
 
 class PackDocument:
-    """An open pack folder: its state, the texts on disk, the saved state and listeners."""
+    """An open pack folder: its state, the texts on disk, the saved state, listeners and the
+    undo history of its edits."""
 
     def __init__(self, root: Path, state: PackState, disk: dict[str, str]) -> None:
         self.root = root
         self.state = state
         self.saved = state
         self.disk = dict(disk)  # text of each file as last read or written
+        self.history = History(self)
         self._listeners: list[Listener] = []
         self._texts: dict[str, tuple[Any, str, str]] = {}
         self._analysis: tuple[PackState, PackAnalysis] | None = None
@@ -368,7 +438,8 @@ class PackDocument:
     # --- files changed by another editor --------------------------------------------------
     def reload_file(self, path: str | Path) -> bool | None:
         """Take in a file of this pack that another editor (the track canvas) wrote: its
-        state, saved state and disk text follow the disk, with no undo step. Returns None when
+        state, saved state and disk text follow the disk, with no undo step (the history's
+        steps that held the file as it was hold it as it is now: see `rebase`). Returns None when
         `path` is not a YAML file of this pack, False when the file has unsaved edits here (it
         is left as it is: the user decides), True when it was taken in or was already so."""
         try:
@@ -391,6 +462,7 @@ class PackDocument:
         self._texts.pop(rel, None)
         self.saved = self.saved.with_file(fresh)
         self.reloaded = (rel, here, fresh)
+        rebase(self.history.walk(), rel, here, fresh)
         self.set_state(self.state.with_file(fresh), reason="load")
         return True
 
@@ -418,6 +490,7 @@ class PackDocument:
             self.disk[f.rel] = text
         old = self.saved
         self.saved = self.state
+        self.history.set_clean()
         for listener in list(self._listeners):
             listener(Change(old, self.state, "saved"))
         return written
@@ -428,8 +501,40 @@ class PackDocument:
         found = [f.rel for f in self.state.files if f.kind == kind]
         return found[-1] if found else None
 
+    def inherited_file(self, kind: str) -> tuple[str, Any] | None:
+        """(text, data) of the file of `kind` the pack inherits (from the last pack it extends
+        that has one, depth first, as the content models merge whole files), or None."""
+        m = self.state.file(MANIFEST)
+        ext = m.data.get("extends") if m is not None and isinstance(m.data, dict) else None
+        if self._loader is None:
+            self._loader = PackLoader(search=[self.root.parent])
+        return _inherited(self._loader, self.root, [str(x) for x in ext] if isinstance(ext, list) else [],
+                          kind, set())
 
-def rebase(commands: Iterable[Command], rel: str, old: FileState | None, new: FileState) -> None:
+
+def _inherited(loader: PackLoader, near: Path, extends: list[str], kind: str,
+               seen: set[Path]) -> tuple[str, Any] | None:
+    for pid in reversed(extends):
+        folder = loader.find(pid, near)
+        if folder is None or folder.resolve() in seen:
+            continue
+        seen.add(folder.resolve())
+        for rel in _walk(folder):
+            if rel.split("/", 1)[0] == TESTS_DIR or rel == MANIFEST:
+                continue
+            text = (folder / rel).read_text(encoding="utf-8", errors="replace")
+            fs = state_of(rel, text)
+            if fs.kind == kind:
+                return text, fs.data
+        mdata = load_text((folder / MANIFEST).read_text(encoding="utf-8", errors="replace"), MANIFEST).data
+        more = mdata.get("extends") if isinstance(mdata, dict) else None
+        got = _inherited(loader, folder, [str(x) for x in more] if isinstance(more, list) else [], kind, seen)
+        if got is not None:
+            return got
+    return None
+
+
+def rebase(commands: Iterable[Step], rel: str, old: FileState | None, new: FileState) -> None:
     """After `reload_file`: the undo history's states that held the file as it was on disk
     hold it as it is now, so undoing an older edit does not bring back the old file."""
     for cmd in commands:
@@ -601,14 +706,29 @@ class Batch(Command):
         return state
 
 
-def add_item(doc: PackDocument, kind: str, item: dict[str, Any]) -> Command:
-    """The command adding `item` to the pack's file of `kind` (creating the file if needed)."""
-    key = ITEM_LISTS[kind][0]
+def add_item(doc: PackDocument, kind: str, item: dict[str, Any], key: str = "") -> Command:
+    """The command adding `item` to the list `key` ("": the first of `kind`) of the pack's
+    file of `kind`, creating the file if needed: a file the content model reads whole starts
+    as a copy of the inherited one (its text too), so the pack keeps what it inherited."""
+    place = place_of(doc.state.ruleset, kind, key)
+    if place is None:
+        raise KeyError(f"{kind} {key}".strip())
     rel = doc.file_for(kind)
     if rel is not None:
-        return InsertItem(rel, (key,), item)
-    rel = DEFAULT_FILES[kind]
-    data = {"slipstream": f"{kind}/1", key: [item]}
+        return InsertItem(rel, place.path, item)
+    rel = default_file(kind)
+    inherited = doc.inherited_file(kind) if place.whole else None
+    if inherited is not None:
+        text, data = inherited
+        try:
+            lst = list(get_in(data, place.path))
+        except (KeyError, IndexError, TypeError):
+            lst = []
+        if rel not in doc.disk:
+            doc.disk[rel] = text  # the copy keeps the inherited file's comments and layout
+        return Batch([AddFile(rel, set_in(data, place.path, [*lst, item]))],
+                     f"Add {item.get('id', 'item')} in {rel}, a copy of the inherited {kind} file")
+    data = set_in({"slipstream": f"{kind}/1"}, place.path, [item])
     schema = doc.root / "schemas" / f"{kind}.schema.json"
     if schema.is_file() and rel not in doc.disk:
         from slipstream.engine.editing.scaffold import schema_line
@@ -618,7 +738,25 @@ def add_item(doc: PackDocument, kind: str, item: dict[str, Any]) -> Command:
     return Batch([AddFile(rel, data)], f"Add {item.get('id', 'item')} in new file {rel}")
 
 
-def is_data_kind(kind: str, ruleset: str = "automobiles") -> bool:
+def next_row(rows: Iterable[Any], first: str = "") -> dict[str, Any]:
+    """A new row for a list of rows without ids (a gear die, a wear row) or with them (a deck):
+    a copy of the last row, with its field `first` one above the highest when that is a whole
+    number (the next gear, the next race length) and its `id`, if any, made unique."""
+    rows = [r for r in rows if isinstance(r, dict)]
+    new: dict[str, Any] = copy.deepcopy(rows[-1]) if rows else {}
+    if first and isinstance(new.get(first), int) and not isinstance(new.get(first), bool):
+        new[first] = max(int(r.get(first, 0)) for r in rows) + 1
+    if "id" in new:
+        ids = {r.get("id") for r in rows}
+        stem = re.sub(r"-\d+$", "", str(new["id"])) or str(new["id"])
+        n = 2
+        while f"{stem}-{n}" in ids:
+            n += 1
+        new["id"] = f"{stem}-{n}"
+    return new
+
+
+def is_data_kind(kind: str, ruleset: str = plugins.DEFAULT) -> bool:
     """Whether `kind` is a pack data file kind of `ruleset`'s content model."""
     model = content_model(ruleset)
     return model is not None and kind in model.data_kinds

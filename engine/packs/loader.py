@@ -24,17 +24,17 @@ from typing import Any, NamedTuple, Protocol
 
 from slipstream.engine.core import filekinds, plugins, schemafast
 from slipstream.engine.core.diagnostics import Diagnostic, has_errors, make, sort_key
-from slipstream.engine.core.schema import registry, schema_diagnostics
+from slipstream.engine.core.schema import registry, schema_diagnostics, whole_numbers
 from slipstream.engine.core.yamlsource import Loaded, PathKey, Pos, SourceMap, json_path, load_file
 from slipstream.engine.packs.data import Origin
 from slipstream.engine.packs.files import MANIFEST, TESTS_DIR
 from slipstream.engine.packs.files import walk_pack as _walk
-from slipstream.engine.packs.trackrules import ruleset_track_checks
-from slipstream.engine.tracks.load import TRACK_VERSIONS, add_track_checks, check_track_data
+from slipstream.engine.packs.trackrules import checked_track
+from slipstream.engine.tracks.load import TRACK_VERSIONS
 from slipstream.engine.tracks.track import Track
 
 __all__ = ["MANIFEST", "TESTS_DIR", "Build", "ContentModel", "Entry", "ItemList", "LoadedPack",
-           "PackFile", "PackLoader", "bundled_packs", "bundled_root", "content_model", "load_pack"]
+           "PackFile", "PackLoader", "bundled_packs", "bundled_root", "bundled_rulesets", "content_model", "load_pack"]
 
 FORMAT_TAG = "pack/1"
 CONTENT_PACKAGE = "slipstream.content"
@@ -77,9 +77,13 @@ class LoadedPack(Protocol):
 class ContentModel(Protocol):
     """A ruleset's pack content: its data file kinds and how raw items become its pack."""
 
-    ruleset: str
-    data_kinds: tuple[str, ...]  # file kinds the pack reads itself (besides track and pack)
-    item_lists: Mapping[str, ItemList]  # data kinds that list items; the others are whole files
+    # read-only for the loader (properties here), so a model may hold a narrower type
+    @property
+    def ruleset(self) -> str: ...
+    @property  # file kinds the pack reads itself (besides track and pack)
+    def data_kinds(self) -> tuple[str, ...]: ...
+    @property  # data kinds that list items; the others are whole files
+    def item_lists(self) -> Mapping[str, ItemList]: ...
 
     def build(self, b: Build) -> LoadedPack: ...
     def filter_schema(self, diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]: ...
@@ -320,6 +324,7 @@ class PackLoader:
             if loaded.data is None:
                 b.diags += loaded.diagnostics
                 continue
+            loaded.data = whole_numbers(loaded.data)  # 2.0 is 2 (docs/packs.md)
             kind, ver = filekinds.split_tag(loaded.data)
             if not kind:
                 b.diags.append(make("F002", file, 1, 1, "$", "skipped: no `slipstream:` format tag",
@@ -339,12 +344,8 @@ class PackLoader:
                                     hint="rename the file, or give it its own folder to make a separate pack"))
                 continue
             if kind == "track":
-                add_track_checks(ruleset_track_checks)  # the checks of the track's `rulesets:`
-                track, tdiags = check_track_data(loaded.data, loaded.source)
-                if track is not None and track.version >= 2 and b.ruleset not in track.rulesets:
-                    # a track/2 file in a pack is raced by the pack's ruleset: its checks apply
-                    rs = plugins.load(b.ruleset)
-                    tdiags += list(rs.track_checks(track, loaded.data, loaded.source)) if rs else []
+                # its `rulesets:` checks, and the pack's ruleset's (it races the track)
+                track, tdiags = checked_track(b.ruleset, loaded.data, loaded.source)
                 b.diags += tdiags
                 if track is not None:
                     _add(b, "track", Entry("track", track.id, b.id, loaded.data, Origin(file, ())))
@@ -421,6 +422,16 @@ def _check_scenario_file(path: Path, file: str) -> list[Diagnostic]:
         return loaded.diagnostics
     kind, ver = filekinds.split_tag(loaded.data)
     plugins.load_all()  # every ruleset's scenario kinds
+    pack_kinds = _pack_kinds()
+    if kind in pack_kinds:
+        # a data file here is not read as pack content (and its checker would load this very
+        # pack again): say so, as `slipstream test` does when it meets it
+        pos = loaded.source.value(("slipstream",))
+        scenario_tags = [t for t in filekinds.registered_tags() if t.partition("/")[0] not in pack_kinds]
+        return [make("F003", file, pos.line, pos.column, "$.slipstream",
+                     f"a {loaded.data['slipstream']} file in tests/: tests/ holds rule scenarios, and pack "
+                     "data there is not read",
+                     hint="move it out of tests/, or make it a rule scenario: " + ", ".join(scenario_tags))]
     check = filekinds.lookup(kind, ver)
     if check is None:
         src = loaded.source
@@ -434,6 +445,16 @@ def _check_scenario_file(path: Path, file: str) -> list[Diagnostic]:
     if schemafast.is_valid(kind, loaded.data):
         return []
     return sorted(check(loaded.data, loaded.source), key=sort_key)
+
+
+def _pack_kinds() -> set[str]:
+    """The kinds a pack reads as content (tracks, manifests, every ruleset's data kinds): the
+    other registered kinds are rule scenarios."""
+    out = {"track", "pack"}
+    for rid in plugins.ruleset_ids():
+        model = content_model(rid)
+        out.update(model.data_kinds if model is not None else ())
+    return out
 
 
 def load_pack(path: str | Path, *, search: Sequence[str | Path] = ()) -> tuple[LoadedPack | None, list[Diagnostic]]:
@@ -463,6 +484,17 @@ def bundled_packs() -> dict[str, Path]:
             loaded = load_file(child / MANIFEST)
             if isinstance(loaded.data, dict) and isinstance(loaded.data.get("id"), str):
                 out.setdefault(loaded.data["id"], child)
+    return out
+
+
+@cache
+def bundled_rulesets() -> dict[str, str]:
+    """The ruleset of every bundled pack, by pack id, as its manifest names it (`ruleset:`, the
+    default ruleset when it names none): which bundled pack plays a ruleset, without loading any."""
+    out: dict[str, str] = {}
+    for pid, folder in bundled_packs().items():
+        data = load_file(folder / MANIFEST).data
+        out[pid] = str(data.get("ruleset", plugins.DEFAULT)) if isinstance(data, dict) else plugins.DEFAULT
     return out
 
 

@@ -1,24 +1,56 @@
-"""`BaseRuleset`: the parts of the ruleset protocol most rulesets share, ready to inherit.
+"""`BaseRuleset`: the core of the ruleset protocol most rulesets share, ready to inherit, and
+the shared defaults of the capabilities a face falls back on.
 
-A new ruleset subclasses it and writes what is its own (id, name, options, players, bots,
-`new_game`, `make_bot`); the defaults play races with engine/play/races.py, replay their logs
-with `replay_simple`, narrate with `describe` and report the shared statistics.
+A new ruleset subclasses `BaseRuleset` and writes what is its own (id, name, options, players,
+bots, `new_game`, `make_bot`); the defaults play races with engine/play/races.py, replay their
+logs with `replay_simple` and offer no capability. A ruleset that offers one sets the
+attribute to an object of that capability (engine/play/protocol.py); `BaseRaceView`,
+`BaseReports`, `BaseStats` and `BaseAuthoring` are ready to subclass. Faces reach a capability or its shared
+default through `view_of`, `reports_of` and `stats_of`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from importlib import resources
+from typing import TYPE_CHECKING, Any
 
-from slipstream.engine.play.racelog import ReplayReport, replay_simple
+from slipstream.engine.play.racelog import ReplayReport, header_of, replay_simple
 from slipstream.engine.play.races import play_race
-from slipstream.engine.play.scenarios import Report
 from slipstream.engine.play.stats import format_races, summarise_races
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+    from pathlib import Path
+
+    from slipstream.engine.play.protocol import (
+        Authoring,
+        BatchStats,
+        CardFace,
+        CardRow,
+        Cell,
+        Championships,
+        Checker,
+        DataTable,
+        FileKinds,
+        Gauge,
+        ItemKind,
+        Mark,
+        PackFile,
+        RaceReports,
+        RaceView,
+        Ruleset,
+        Scenarios,
+        Setup,
+        TrackTemplates,
+    )
 
 
 class BaseRuleset:
-    """Defaults for the protocol methods of engine/play/protocol.py."""
+    """Defaults for the core of engine/play/protocol.py; every capability None.
+
+    It is not a whole ruleset by itself (a subclass adds `new_game` and `make_bot`): the
+    defaults that play or replay a race take `self` as the `Ruleset` the subclass makes."""
 
     id = ""
     name = ""
@@ -26,45 +58,93 @@ class BaseRuleset:
     players = (2, 6)
     bots: Mapping[str, str] = {}
     default_bots: Sequence[str] = ()  # empty: one of each bot
-    file_kinds: Mapping[str, Any] = {}
     content: Any = None
-    setup_keys: Sequence[str] = ()  # no race settings beyond the options
+    setup: Setup | None = None
+    race_view: RaceView | None = None
+    reports: RaceReports | None = None
+    stats: BatchStats | None = None
+    seasons: Championships | None = None
+    scenarios: Scenarios | None = None
+    authoring: Authoring | None = None
+    templates: TrackTemplates | None = None
+    files: FileKinds | None = None
     panels: Mapping[str, str] = {}  # no ruleset-specific panels: faces show their generic ones
-    secret_kinds: Sequence[str] = ()  # decision kinds made in secret (none here)
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         return []
 
-    def setup_problems(self, pack: Any, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
-        flag = {"card_set": "--set"}
-        return [(flag.get(k, f"--{k}"), f"{self.name} races take no setting {k!r}") for k in setup]
-
-    def setup_choices(self, pack: Any, key: str) -> list[tuple[str, str]]:
-        return []
-
-    def run_race(self, spec: Any) -> Any:
+    def run_race(self: Ruleset, spec: Any) -> Any:
         return play_race(self, spec)
 
     def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
         return None
 
-    def cars(self, game: Any) -> list[tuple[int, int]]:
-        return []  # a face then draws no cars
-
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         return []
 
-    def race_text(self, result: Any) -> str:
-        told = [t for t in (self.describe(e, result) for e in result.log) if t]
+    def replay(self: Ruleset, lines: list[str], origin: Path | None = None) -> ReplayReport:
+        """A race log, or a season log (its header says `t: season`) of its championships;
+        `origin`: the log file's folder, its pack is looked for from there first."""
+        if self.seasons is not None:
+            head = header_of(lines)
+            if not isinstance(head, ReplayReport) and head.get("t") == "season":
+                return self.seasons.replay(lines, origin)
+        return replay_simple(self, lines, origin)
+
+
+class BaseRaceView:
+    """A race view's defaults: one car a seat, no brief, route, gauges or marks; a subclass
+    gives `cars`."""
+
+    secret_kinds: Sequence[str] = ()
+
+    def cars(self, game: Any) -> list[Cell]:
+        return []  # a face then draws no cars
+
+    def car_owners(self, game: Any) -> list[int]:
+        return list(range(len(self.cars(game))))
+
+    def car_of(self, game: Any) -> int:
+        d = game.pending
+        return -1 if d is None else int(d.player)
+
+    def brief(self, game: Any, seat: int) -> str:
+        return ""
+
+    def route(self, game: Any, key: str) -> list[Cell]:
+        return []
+
+    def gauges(self, game: Any, seat: int) -> list[Gauge]:
+        return []
+
+    def marks(self, game: Any) -> list[Mark]:
+        return []
+
+
+NO_VIEW = BaseRaceView()
+
+
+class BaseReports:
+    """One race in words from the log and the ruleset's `describe`, and the shared JSON."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+
+    def text(self, result: Any) -> str:
+        told = [t for t in (self.rs.describe(e, result) for e in result.log) if t]
         names = result.result.get("standings") or [result.names[i] for i in result.standings]
         return "\n".join([*told, "", "final standings: " + ", ".join(names),
                           f"{result.rounds} rounds, {result.decisions} decisions"])
 
-    def race_json(self, result: Any) -> dict[str, Any]:
+    def json(self, result: Any) -> dict[str, Any]:
         return {"seed": result.spec.seed, "track": result.spec.track,
                 "standings": [{"place": i + 1, "name": result.names[p], "bot": result.bots[p]}
                               for i, p in enumerate(result.standings)],
                 "rounds": result.rounds, "capped": result.capped, "decisions": result.decisions}
+
+
+class BaseStats:
+    """The shared statistics of many races (win rates by grid slot and bot, race length)."""
 
     def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
         return summarise_races(results)
@@ -72,46 +152,136 @@ class BaseRuleset:
     def format_summary(self, summary: Mapping[str, Any]) -> str:
         return format_races(dict(summary))
 
-    def brief(self, game: Any, seat: int) -> str:
-        """One short line about a seat's car for a face's table of the field ("": none)."""
-        return ""
-
-    def car_owners(self, game: Any) -> list[int]:
-        """The seat of each car of `cars(game)` (here one car a seat)."""
-        return list(range(len(self.cars(game))))
-
-    def car_of(self, game: Any) -> int:
-        """The index in `cars(game)` of the car the pending decision moves (-1: none)."""
-        d = game.pending
-        return -1 if d is None else int(d.player)
-
-    def route(self, game: Any, key: str) -> list[tuple[int, int]]:
-        """The cells the car of the pending decision passes if `key` is taken ([]: unknown)."""
-        return []
-
-    def gauges(self, game: Any, seat: int) -> list[tuple[str, float, float, float]]:
-        """A seat's gauges as (label, value, maximum, scale) for a face's dials (none here)."""
-        return []
-
-    def marks(self, game: Any) -> list[tuple[int, int, str, str]]:
-        """(lane, segment, kind, label) of what lies on the track besides cars (none here)."""
-        return []
-
     def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
-        """Heat maps of a batch keyed `corner:INDEX` or `space:LANE:SEGMENT` (none here)."""
         return {}
-
-    def run_scenario_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
-        """One scenario file of the loaded `pack`: (its result, or None, and the diagnostics)."""
-        from slipstream.engine.core.diagnostics import make
-
-        return None, [make("C100", str(path), 1, 1, "$", f"the {self.id} ruleset runs no scenario files")]
-
-    def run_scenarios(self, pack: str, select: str = "") -> Report:
-        return Report([], [])
 
     def item_users(self, result: Any, kind: str, item_id: str) -> dict[str, list[bool]]:
         return {}
 
-    def replay(self, lines: list[str], origin: Path | None = None) -> ReplayReport:
-        return replay_simple(self, lines, origin)
+    def record(self, result: Any) -> dict[str, Any]:
+        return {}
+
+
+SHARED_STATS = BaseStats()
+
+
+class BaseAuthoring:
+    """An `authoring` capability's defaults: no new-pack files, item kinds, tables or cards; a
+    ruleset's own subclasses it and gives what it has."""
+
+    item_kinds: Sequence[ItemKind] = ()
+    card_kinds: Sequence[str] = ()
+    sheet_kind = ""
+    tables: Sequence[DataTable] = ()
+
+    def pack_files(self, pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
+        return []
+
+    def item_groups(self, pack: Any, kind: str) -> tuple[str, list[tuple[str, str]]] | None:
+        return None
+
+    def completions(self, pack: Any, own: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[str]]:
+        return {}
+
+    def card_rows(self, pack: Any, sheet: str | None) -> list[CardRow]:
+        if sheet is not None:
+            raise KeyError(sheet)
+        return []
+
+    def card_face(self, pack: Any, item: Mapping[str, Any] | str, kind: str = "") -> CardFace | None:
+        return None
+
+    def sheets(self, pack: Any) -> list[tuple[str, str]]:
+        return []
+
+    def card_faces(self, pack: Any, sheet: str) -> tuple[str, list[CardFace]]:
+        raise KeyError(sheet)
+
+
+def view_of(rs: Ruleset) -> RaceView:
+    """The ruleset's race view, or one that draws no cars."""
+    return rs.race_view if rs.race_view is not None else NO_VIEW
+
+
+def reports_of(rs: Ruleset) -> RaceReports:
+    """The ruleset's race reports, or the shared ones (from the log and `describe`)."""
+    return rs.reports if rs.reports is not None else BaseReports(rs)
+
+
+def stats_of(rs: Ruleset) -> BatchStats:
+    """The ruleset's batch statistics, or the shared ones."""
+    return rs.stats if rs.stats is not None else SHARED_STATS
+
+
+class OwnFileKinds:
+    """A `files` capability: file kinds with their checkers, and their schemas, the files
+    `names` (`KIND.schema.json`) of the package `package` (package data)."""
+
+    def __init__(self, kinds: Mapping[str, tuple[tuple[int, ...], Checker]], package: str = "",
+                 names: Sequence[str] = ()) -> None:
+        self.kinds = dict(kinds)
+        self.package = package
+        self.names = tuple(names)
+
+    def schemas(self) -> dict[str, Traversable]:
+        if not self.package:
+            return {}
+        root = resources.files(self.package)
+        return {n: root / n for n in self.names}
+
+
+class ShapeTemplates:
+    """A `templates` capability over the shared track/2 shapes (engine/tracks/templates.py):
+    `make(shape)` gives a ruleset's track of that shape."""
+
+    def __init__(self, make: Any, names: Sequence[tuple[str, str]]) -> None:
+        self._make = make
+        self.names = tuple(names)
+
+    def track(self, template: str) -> dict[str, Any]:
+        if template not in dict(self.names):
+            raise ValueError(f"unknown template {template!r}; choose one of {', '.join(k for k, _ in self.names)}")
+        return dict(self._make(template))
+
+
+def schema_only(kind: str) -> Checker:
+    """A checker for a file of `kind` that stands alone (a data table, a scenario whose
+    references need the pack): its schema only."""
+
+    def check(data: Any, src: Any) -> Any:
+        from slipstream.engine.core.schema import schema_diagnostics
+
+        return schema_diagnostics(kind, data, src)
+
+    return check
+
+
+Who = Callable[[Any], str]
+"""Names a seat in a sentence of the race log (`narrate`)."""
+
+
+def narrate(e: Mapping[str, Any], names: Sequence[str] | None,
+            sentences: Mapping[str, Callable[[Mapping[str, Any], Who], str]]) -> str | None:
+    """One sentence for a log entry by the ruleset's `sentences` (per event kind, given the
+    entry and a `who` that names a seat: by `names`, else P1, P2, ...); None for entries not
+    worth telling (steps, decisions, events it has no sentence for)."""
+    if e.get("t") != "event":
+        return None
+
+    def who(p: Any) -> str:
+        return names[p] if names is not None and isinstance(p, int) and 0 <= p < len(names) else f"P{int(p) + 1}"
+
+    fn = sentences.get(str(e.get("ev")))
+    return fn(e, who) if fn is not None else None
+
+
+def own_file(b: Any, kind: str, code: str) -> Any:
+    """The pack's own file of data kind `kind` (None when it has none) while its content is
+    built (`b`: the loader's Build); a second file of the kind is diagnostic `code`."""
+    from slipstream.engine.core.diagnostics import make
+
+    files = b.whole.get(kind, [])
+    if len(files) > 1:
+        b.diags.append(make(code, files[1].file, 1, 1, "$", f"a second {kind}/1 file in the pack",
+                            hint="keep one file of each kind"))
+    return files[0] if files else None

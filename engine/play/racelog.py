@@ -150,7 +150,7 @@ def race_setup(rs: Ruleset, n: int, text: str, head: dict[str, Any], origin: Pat
         verify_header,
     )
     from slipstream.engine.play.races import LOG_FORMAT, RaceSpec, header, seats_of
-    from slipstream.engine.play.registry import load_pack
+    from slipstream.engine.play.registry import load_pack, setup_problems
 
     if head.get("t") != "race" or head.get("format") != LOG_FORMAT:
         raise LogError(n, f"line {n} is not a {LOG_FORMAT} header", text=text[:300])
@@ -172,7 +172,7 @@ def race_setup(rs: Ruleset, n: int, text: str, head: dict[str, Any], origin: Pat
     track = pack.tracks.get(head["track"])
     if track is None:
         raise LogError(n, f"the pack has no track {head['track'][:60]!r}", "header")
-    problems = rs.setup_problems(pack, setup)
+    problems = setup_problems(rs, pack, setup)
     if problems:
         raise LogError(n, f"the header's setup: {one_line(problems[0][1], 200)}", "header")
     spec = RaceSpec(pack=path, track=track.id, seed=seed, bots=bots, laps=laps, options=opts,

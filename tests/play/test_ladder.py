@@ -8,19 +8,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import run
 
-from slipstream.cli.main import main
 from slipstream.engine.play.ladder import LadderSpec, bradley_terry, pairwise, schedule
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TOY = ROOT / "tests" / "toy"
 FD = ROOT / "content" / "formula-de"
-
-
-def run(*args: str) -> tuple[int, str]:
-    res = CliRunner().invoke(main, list(args))
-    return res.exit_code, res.output
 
 
 def ladder_json(*args: str) -> dict:

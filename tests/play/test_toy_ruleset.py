@@ -9,18 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import run
 
-from slipstream.cli.main import main
 from slipstream.engine.play import registry
 from slipstream.engine.play.protocol import missing_parts
 
 TOY = Path(__file__).resolve().parent.parent / "toy"
-
-
-def run(*args: str) -> tuple[int, str]:
-    res = CliRunner().invoke(main, list(args))
-    return res.exit_code, res.output
 
 
 def test_the_toy_ruleset_is_registered_and_complete():

@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # Tests that own rule options: the rule tests, the base pack's scenarios (`slipstream test`),
 # the property races and the season tests (season options, the wear stock between races).
 # The long season batches run last, so a caught mutant stops early.
-TESTS = ["tests/engine/test_options.py", "tests/engine/test_movement_rules.py",
-         "tests/engine/test_scenarios.py", "tests/engine/test_properties.py",
-         *sorted((str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "season").glob("test_*.py")),
+TESTS = ["tests/rulesets/automobiles/test_options.py", "tests/rulesets/automobiles/test_movement_rules.py",
+         "tests/rulesets/automobiles/test_scenarios.py", "tests/rulesets/automobiles/test_properties.py",
+         *sorted((str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "rulesets" / "automobiles" / "season").glob("test_*.py")),
                  key=lambda p: ("acceptance" in p or "strong" in p, p))]
 
 

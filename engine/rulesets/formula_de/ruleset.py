@@ -2,35 +2,39 @@
 
 Races are played by engine/play/races.py (`play_race`) and replayed by `replay_simple`
 (BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py
-(greedy's ratings in scoring.py, the look-ahead bot in lookahead.py).
+(greedy's ratings in scoring.py, the look-ahead bot in lookahead.py). Its capabilities (race
+view, reports, statistics, championships, scenarios, file kinds) are the classes below.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from slipstream.engine.play.base import BaseRuleset
+from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
+from slipstream.engine.play.base import (
+    BaseRaceView,
+    BaseReports,
+    BaseRuleset,
+    BaseStats,
+    OwnFileKinds,
+    schema_only,
+)
 from slipstream.engine.play.options import OptionSpec
+from slipstream.engine.play.protocol import SeasonPlan, SeasonSetting
+from slipstream.engine.play.racelog import ReplayReport
+from slipstream.engine.rulesets.formula_de.authoring import AUTHORING
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
-from slipstream.engine.tracks.needs import TrackNeeds, check_needs
+from slipstream.engine.rulesets.formula_de.templates import TEMPLATES
+from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
 # RULES.md A.2: stops on every corner; the base game seats 10 cars
-NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10)
+NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10, corners=True)
 
-
-def _schema_only(kind: str) -> Any:
-    def check(data: Any, src: Any) -> Any:
-        """A lone table file: its schema."""
-        from slipstream.engine.core.schema import schema_diagnostics
-
-        return schema_diagnostics(kind, data, src)
-
-    return check
 
 
 OPTIONS = (
@@ -42,9 +46,21 @@ OPTIONS = (
     OptionSpec("downshift_needs_points", "bool", True,
                "A downshift skip needing a wear point the car no longer has is not allowed "
                "(false: allowed, and the car is eliminated)."),
+    OptionSpec("flying_start_swerve", "choice", "two-lanes",
+               "How far a flying start may swerve: two-lanes (every square of its 4 at most 2 lanes "
+               "from its start lane, the seed's \"1 or 2 lanes\") or each-step (diagonal steps as "
+               "usual plus one step across two lanes, with no limit in all).",
+               choices=("two-lanes", "each-step")),
     OptionSpec("pit_entry_max_gear", "int", 0,
                "The highest gear a car may enter the pit lane in (0: no limit, as in the seed; "
                "several base-game sources say 4).", minimum=0, maximum=6),
+    OptionSpec("stall_first_gear", "bool", True,
+               "After a stall at the start the next turn is in 1st gear only, as the seed says "
+               "(false: 1st or 2nd, as if the stalled turn had been driven in 1st)."),
+    OptionSpec("tyre_limit_counts", "choice", "overshoots",
+               "What the 1-lap tyre limit counts: the tyre points overshoots demand (overshoots, the "
+               "seed's \"at once or over several corners\") or every tyre point lost (all: the "
+               "blocked lane's too).", choices=("overshoots", "all")),
     OptionSpec("wear_model", "choice", "advanced",
                "Wear points by category (advanced) or one pool (basic).",
                choices=("advanced", "basic")),
@@ -61,12 +77,24 @@ class FormulaDe(BaseRuleset):
             "lookahead": "expectimax over its next roll on copies of the race, greedy's best destinations "
                          "played out (lookahead:N plays N a roll, default 3)"}
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
-    file_kinds = {"gears": ((1,), _schema_only("gears")), "wear": ((1,), _schema_only("wear")),
-                  "fd-scenario": ((1,), _schema_only("fd-scenario"))}
+
+    def __init__(self) -> None:
+        self.files = OwnFileKinds({"gears": ((1,), schema_only("gears")), "wear": ((1,), schema_only("wear")),
+                                   "fd-scenario": ((1,), schema_only("fd-scenario"))},
+                                  SCHEMA_PACKAGE, ("gears.schema.json", "wear.schema.json",
+                                                   "fd-scenario.schema.json"))
+        self.race_view = FormulaDeView()
+        self.reports = FormulaDeReports(self)
+        self.stats = FormulaDeStats()
+        self.seasons = FormulaDeSeasons(self)
+        self.scenarios = FormulaDeScenarios(self)
+        self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables
+        self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
-        """A track/2 track for this ruleset needs stops on every corner and 10 grid slots."""
-        return check_needs(track, NEEDS, data, src) if getattr(track, "version", 1) >= 2 else []
+        """A track/2 track for this ruleset needs stops on every corner and 10 grid slots; any
+        track raced by it needs corners (warning T157)."""
+        return check_needs(track, NEEDS, data, src) if track.version >= 2 else check_raceable(track, NEEDS, src)
 
     def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,
@@ -78,19 +106,6 @@ class FormulaDe(BaseRuleset):
         return TalliedGame(track, pack.tables, [s.name for s in seats], seed, laps or track.laps,
                              options, record)
 
-    def run_scenarios(self, pack: str, select: str = "") -> Any:
-        from slipstream.engine.rulesets.formula_de.scenarios import run_pack_scenarios
-
-        return run_pack_scenarios(pack, self, select)
-
-    def run_scenario_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
-        """One fd-scenario/1 file of the loaded `pack`."""
-        from pathlib import Path
-
-        from slipstream.engine.rulesets.formula_de.scenarios import run_file
-
-        return run_file(Path(path), pack, self)
-
     def make_bot(self, name: str, seed: int) -> Any:
         from slipstream.engine.rulesets.formula_de.bots import make_bot
 
@@ -100,6 +115,37 @@ class FormulaDe(BaseRuleset):
         result = getattr(context, "result", None)
         names = result.get("car_names") if isinstance(result, dict) else None
         return describe(event, names or getattr(context, "names", None))
+
+    def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
+        """The player's car about to move (their first car still racing, else their first)."""
+        mine = [c for c in game.cars if game.owner[c.seat] == seat]
+        turn = game.turn
+        c = next((x for x in mine if turn is not None and x.seat == turn.car), None) \
+            or next((x for x in mine if not x.out and not x.finished), mine[0])
+        rows = _car_view(game, c.seat)
+        if c.pit >= 0 and not c.out:
+            boxes = game.pit_route.boxes
+            state = f"in box {boxes.index(c.pit) + 1}" if c.serviced and c.pit == game.box_of(c) else "in the pit lane"
+            rows = [(k, state if k == "state" else v) for k, v in rows]
+        return rows if game.per == 1 else [("car", game.names[c.seat]), *rows]
+
+
+def _car_view(game: Any, seat: int) -> list[tuple[str, str]]:
+    c = game.cars[seat]
+    n = game.track.segments
+    lap = min(game.laps, max(1, c.progress // n + 1))
+    stops = ""
+    if c.corner >= 0:
+        corner = game.track.corners[c.corner]
+        stops = f"{c.stops} of {corner.stops or 1} ({corner.name})"
+    state = "eliminated: " + c.out if c.out else ("finished" if c.finished else "running")
+    return [("gear", str(c.gear)), ("last roll", _last_roll(game, seat)), *((k, str(v)) for k, v in c.wear.items()),
+            ("stops in this corner", stops or "-"), ("lap", f"{lap} of {game.laps}"), ("state", state)]
+
+
+class FormulaDeView(BaseRaceView):
+    """The cars (pit lane included), their owners with several cars a player, a line per
+    player and the squares a move passes."""
 
     def cars(self, game: Any) -> list[tuple[int, int]]:
         """(lane, segment) of every car; a car in the pit lane is on (PIT_LANE, pit segment)."""
@@ -120,41 +166,6 @@ class FormulaDe(BaseRuleset):
         """The car of the turn (the pending decision's `player` is its owner)."""
         return game.turn.car if game.turn is not None else -1
 
-    def race_text(self, result: Any) -> str:
-        cars = (result.result or {}).get("car_standings")
-        text = super().race_text(result)
-        return text + ("\ncars in race order: " + ", ".join(cars) if cars else "")
-
-    def race_json(self, result: Any) -> dict[str, Any]:
-        out = super().race_json(result)
-        cars = (result.result or {}).get("car_standings")
-        return out | ({"cars": [{"place": i + 1, "name": n} for i, n in enumerate(cars)]} if cars else {})
-
-    def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
-        """The player's car about to move (their first car still racing, else their first)."""
-        mine = [c for c in game.cars if game.owner[c.seat] == seat]
-        turn = game.turn
-        c = next((x for x in mine if turn is not None and x.seat == turn.car), None) \
-            or next((x for x in mine if not x.out and not x.finished), mine[0])
-        rows = self._car_view(game, c.seat)
-        if c.pit >= 0 and not c.out:
-            boxes = game.pit_route.boxes
-            state = f"in box {boxes.index(c.pit) + 1}" if c.serviced and c.pit == game.box_of(c) else "in the pit lane"
-            rows = [(k, state if k == "state" else v) for k, v in rows]
-        return rows if game.per == 1 else [("car", game.names[c.seat]), *rows]
-
-    def _car_view(self, game: Any, seat: int) -> list[tuple[str, str]]:
-        c = game.cars[seat]
-        n = game.track.segments
-        lap = min(game.laps, max(1, c.progress // n + 1))
-        stops = ""
-        if c.corner >= 0:
-            corner = game.track.corners[c.corner]
-            stops = f"{c.stops} of {corner.stops or 1} ({corner.name})"
-        state = "eliminated: " + c.out if c.out else ("finished" if c.finished else "running")
-        return [("gear", str(c.gear)), ("last roll", _last_roll(game, seat)), *((k, str(v)) for k, v in c.wear.items()),
-                ("stops in this corner", stops or "-"), ("lap", f"{lap} of {game.laps}"), ("state", state)]
-
     def brief(self, game: Any, seat: int) -> str:
         """One line per player for a face's table of the field: gear, last roll and state of
         each of their cars (`#2 ...` per car with several cars a player)."""
@@ -172,6 +183,24 @@ class FormulaDe(BaseRuleset):
         from slipstream.engine.rulesets.formula_de.routes import route_of
 
         return route_of(game, key)
+
+
+class FormulaDeReports(BaseReports):
+    """The shared race text and JSON, plus every car in race order."""
+
+    def text(self, result: Any) -> str:
+        cars = (result.result or {}).get("car_standings")
+        text = super().text(result)
+        return text + ("\ncars in race order: " + ", ".join(cars) if cars else "")
+
+    def json(self, result: Any) -> dict[str, Any]:
+        out = super().json(result)
+        cars = (result.result or {}).get("car_standings")
+        return out | ({"cars": [{"place": i + 1, "name": n} for i, n in enumerate(cars)]} if cars else {})
+
+
+class FormulaDeStats(BaseStats):
+    """Finish rate, eliminations, pit stops and per-corner counts, with heat maps by corner."""
 
     def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
         """The shared win rates plus finish rate, eliminations by cause and, per corner (by
@@ -222,54 +251,98 @@ class FormulaDe(BaseRuleset):
         return {title: {f"corner:{c['index']}": round(c[stat] / races, 4) for c in summary.get("corners", [])}
                 for stat, title in _HEAT_TITLES.items()}
 
-    # -- championships (optional protocol part) ------------------------------------------------
-    def season_tracks(self, pack: Any, races: int | None = None) -> list[str]:
+
+class FormulaDeSeasons:
+    """Championships on the pack's circuits with points by place (docs/seasons.md)."""
+
+    noun = "championship"
+    settings: tuple[SeasonSetting, ...] = ()
+    compares = False
+
+    def __init__(self, rs: FormulaDe) -> None:
+        self.rs = rs
+
+    def tracks(self, pack: Any, options: Mapping[str, Any]) -> list[str]:
         """The pack's circuits in turn, `season_races` races (house value 3)."""
         from slipstream.engine.rulesets.formula_de.seasons import HOUSE_RACES, default_tracks
 
-        return default_tracks(pack, races or HOUSE_RACES)
+        return default_tracks(pack, options.get("season_races") or HOUSE_RACES)
 
-    def run_season(self, pack_path: str, tracks: Sequence[str], seed: int, bots: Sequence[str],
-                   laps: int | None = None, options: Sequence[tuple[str, Any]] = (),
-                   setup: Sequence[tuple[str, Any]] = (), record: bool = False) -> Any:
-        """One bot championship (docs/seasons.md); `record` keeps its log in `lines`."""
+    def problems(self, pack: Any, plan: SeasonPlan) -> list[tuple[str, str]]:
+        """The tracks: 1 to SEASON_RACES_MAX races, each a track id of the pack or a track file (checked
+        as the pack checks its own tracks)."""
+        from slipstream.engine.play.races import resolve_track
+        from slipstream.engine.rulesets.formula_de.seasons import SEASON_RACES_MAX
+
+        if not 1 <= len(plan.tracks) <= SEASON_RACES_MAX:
+            return [("--tracks", f"a championship has 1 to {SEASON_RACES_MAX} races, got {len(plan.tracks)}")]
+        for t in plan.tracks:
+            try:
+                resolve_track(pack, t)
+            except ValueError as e:
+                return [("--tracks", str(e))]
+        return []
+
+    def run(self, plan: SeasonPlan) -> Any:
+        """One bot championship; `plan.record` keeps its log in `lines`."""
         from slipstream.engine.rulesets.formula_de.seasons import SeasonSpec, run_season
 
-        race_opts = tuple((k, v) for k, v in options if k not in SEASON_NAMES)
-        season_opts = tuple((k, v) for k, v in options if k in SEASON_NAMES)
-        return run_season(self, SeasonSpec(pack_path, tuple(tracks), seed, tuple(bots), laps, race_opts,
-                                           season_opts, record))
+        race_opts = tuple((k, v) for k, v in plan.options if k not in SEASON_NAMES)
+        season_opts = tuple((k, v) for k, v in plan.options if k in SEASON_NAMES)
+        return run_season(self.rs, SeasonSpec(plan.pack, tuple(plan.tracks), plan.seed, tuple(plan.bots),
+                                              plan.laps, race_opts, season_opts, plan.record))
 
-    def season_text(self, result: Any) -> str:
+    def text(self, result: Any, pack: Any) -> str:
         from slipstream.engine.rulesets.formula_de.seasons import season_text
 
         return season_text(result)
 
-    def season_json(self, result: Any) -> dict[str, Any]:
+    def json(self, result: Any) -> dict[str, Any]:
         from slipstream.engine.rulesets.formula_de.seasons import season_json
 
         return season_json(result)
 
-    def summarise_seasons(self, results: Sequence[Any]) -> dict[str, Any]:
+    def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
         from slipstream.engine.rulesets.formula_de.seasons import summarise_seasons
 
         return summarise_seasons(results)
 
-    def format_season_summary(self, summary: Mapping[str, Any]) -> str:
+    def format_summary(self, summary: Mapping[str, Any], pack: Any) -> str:
         from slipstream.engine.rulesets.formula_de.seasons import format_season_summary
 
         return format_season_summary(summary)
 
-    def replay(self, lines: list[str], origin: Any = None) -> Any:
-        """A race log, or a season log (its header says `t: season`)."""
-        from slipstream.engine.play.racelog import ReplayReport, header_of
+    def compare(self, summary: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError("Formula Dé-style championships compare no two packs")
 
-        head = header_of(lines)
-        if not isinstance(head, ReplayReport) and head.get("t") == "season":
-            from slipstream.engine.rulesets.formula_de.seasons import replay_season
+    def format_comparison(self, comparison: Any, a: str, b: str) -> str:
+        raise NotImplementedError("Formula Dé-style championships compare no two packs")
 
-            return replay_season(self, lines, origin)
-        return super().replay(lines, origin)
+    def replay(self, lines: list[str], origin: Any = None) -> ReplayReport:
+        from slipstream.engine.rulesets.formula_de.seasons import replay_season
+
+        return replay_season(self.rs, lines, origin)
+
+
+class FormulaDeScenarios:
+    """Rule scenarios (fd-scenario/1): a pack folder's, or one file of a loaded pack."""
+
+    kinds = ("fd-scenario",)
+
+    def __init__(self, rs: FormulaDe) -> None:
+        self.rs = rs
+
+    def run_folder(self, pack: str, select: str = "") -> Any:
+        from slipstream.engine.rulesets.formula_de.scenarios import run_pack_scenarios
+
+        return run_pack_scenarios(pack, self.rs, select)
+
+    def run_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
+        from pathlib import Path
+
+        from slipstream.engine.rulesets.formula_de.scenarios import run_file
+
+        return run_file(Path(path), pack, self.rs)
 
 
 # per-corner stats of a race (engine/rulesets/formula_de/tally.py) -> their summary names
@@ -297,3 +370,8 @@ def _corner_names(results: Sequence[Any]) -> list[str]:
     return [c.name for c in track.corners] if track is not None else []
 
 RULESET = FormulaDe()
+
+if TYPE_CHECKING:  # the type check proves it a whole ruleset (engine/play/protocol.py)
+    from slipstream.engine.play.protocol import Ruleset
+
+    _WHOLE: Ruleset = RULESET

@@ -8,28 +8,29 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from slipstream.engine.play.base import BaseRuleset
+from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
+from slipstream.engine.play.base import (
+    BaseRaceView,
+    BaseRuleset,
+    BaseStats,
+    OwnFileKinds,
+    schema_only,
+)
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.rulesets.speed_hazard import views
+from slipstream.engine.rulesets.speed_hazard.authoring import AUTHORING
 from slipstream.engine.rulesets.speed_hazard.content import CONTENT, KINDS, RULESET_ID
 from slipstream.engine.rulesets.speed_hazard.narration import describe
-from slipstream.engine.tracks.needs import TrackNeeds, check_needs
+from slipstream.engine.rulesets.speed_hazard.templates import TEMPLATES
+from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
 # RULES.md A.1: speed limits in km/h on every curve, moved in steps of 10; the pit wall
-NEEDS = TrackNeeds(RULESET_ID, corner_speed_limits=True, speed_unit=10, features=("pit-wall",))
+NEEDS = TrackNeeds(RULESET_ID, corner_speed_limits=True, speed_unit=10, features=("pit-wall",),
+                   corners=True)
 
-
-def _schema_only(kind: str) -> Any:
-    def check(data: Any, src: Any) -> Any:
-        """A lone data file: its schema."""
-        from slipstream.engine.core.schema import schema_diagnostics
-
-        return schema_diagnostics(kind, data, src)
-
-    return check
 
 
 OPTIONS = (
@@ -45,6 +46,10 @@ OPTIONS = (
     OptionSpec("pit_wall_slide", "bool", True, "A car side-rammed beside the pit road hits the pit wall (Readings 12)."),
     OptionSpec("all_pit_entries", "bool", False, "Every pit entry and exit is open, not only the main ones (Readings 25)."),
     OptionSpec("u_turn", "bool", False, "Deal the optional U-turn card."),
+    OptionSpec("u_turn_lanes", "choice", "inner-outer", "The U-turn card only from the inner or outer lane, or its "
+               "skid turn from any lane (Readings 31).", choices=("inner-outer", "skid-any-lane")),
+    OptionSpec("reverse_laps", "choice", "count-down", "Crossing the line backwards after a U-turn counts a lap down "
+               "or leaves the lap count unchanged (Readings 33).", choices=("count-down", "unchanged")),
 )
 
 
@@ -60,13 +65,23 @@ class SpeedHazard(BaseRuleset):
             "lookahead:8": "the same with 8 rollouts per option",
             "lookahead:16": "the same with 16 rollouts per option"}
     default_bots = ("greedy", "greedy", "random", "random")
-    file_kinds = {**{k: ((1,), _schema_only(k)) for k in KINDS}, "sh-scenario": ((1,), _schema_only("sh-scenario"))}
     track_features = NEEDS.features
-    secret_kinds = ("card",)  # the card is chosen in secret, revealed when all have chosen
+
+    def __init__(self) -> None:
+        self.files = OwnFileKinds({**{k: ((1,), schema_only(k)) for k in KINDS},
+                                   "sh-scenario": ((1,), schema_only("sh-scenario"))},
+                                  SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in (*KINDS, "sh-scenario")))
+        self.race_view = SpeedHazardView()
+        self.stats = SpeedHazardStats()
+        self.scenarios = SpeedHazardScenarios(self)
+        self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables, the cards
+        self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """A track/2 track for this ruleset needs a speed limit on every curve, in steps of 10."""
-        return check_needs(track, NEEDS, data, src) if getattr(track, "version", 1) >= 2 else []
+        if getattr(track, "version", 1) < 2:
+            return check_raceable(track, NEEDS, src)  # corners with speed limits (warning T157)
+        return check_needs(track, NEEDS, data, src)
 
     def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,
@@ -77,11 +92,6 @@ class SpeedHazard(BaseRuleset):
             raise ValueError(f"pack {pack.id!r} has no usable speed-and-hazard data (P044)")
         return SpeedHazardGame(track, pack.decks, [s.name for s in seats], seed, laps or track.laps, options, record)
 
-    def run_scenarios(self, pack: str, select: str = "") -> Any:
-        from slipstream.engine.rulesets.speed_hazard.scenarios import run_pack_scenarios
-
-        return run_pack_scenarios(pack, self, select)
-
     def make_bot(self, name: str, seed: int) -> Any:
         from slipstream.engine.rulesets.speed_hazard.bots import make_bot
 
@@ -89,16 +99,6 @@ class SpeedHazard(BaseRuleset):
 
     def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
         return describe(event, getattr(context, "names", None))
-
-    def cars(self, game: Any) -> list[tuple[int, int]]:
-        out = []
-        for c in game.cars:
-            if c.in_pit:
-                out.append((PIT_LANE, c.pit_node))
-            else:
-                sp = game.track.spaces[max(c.node, 0)]
-                out.append((sp.lane, sp.first))
-        return out
 
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         c = game.cars[seat]
@@ -113,7 +113,22 @@ class SpeedHazard(BaseRuleset):
                 ("insanity", ", ".join(game.decks.hazards[i].id for i in c.insanity) or "-"),
                 ("lap", f"{lap} of {game.laps}"), ("state", state)]
 
-    # what a face shows of a race (views.py)
+
+class SpeedHazardView(BaseRaceView):
+    """What a face shows of a race (views.py): cars, a line per seat, routes, dials, marks."""
+
+    secret_kinds = ("card",)  # the card is chosen in secret, revealed when all have chosen
+
+    def cars(self, game: Any) -> list[tuple[int, int]]:
+        out = []
+        for c in game.cars:
+            if c.in_pit:
+                out.append((PIT_LANE, c.pit_node))
+            else:
+                sp = game.track.spaces[max(c.node, 0)]
+                out.append((sp.lane, sp.first))
+        return out
+
     def brief(self, game: Any, seat: int) -> str:
         return views.brief(game, seat)
 
@@ -125,6 +140,30 @@ class SpeedHazard(BaseRuleset):
 
     def marks(self, game: Any) -> list[tuple[int, int, str, str]]:
         return views.marks(game)
+
+
+class SpeedHazardScenarios:
+    """Rule scenarios (sh-scenario/1) of a pack folder."""
+
+    kinds = ("sh-scenario",)
+
+    def __init__(self, rs: SpeedHazard) -> None:
+        self.rs = rs
+
+    def run_folder(self, pack: str, select: str = "") -> Any:
+        from slipstream.engine.rulesets.speed_hazard.scenarios import run_pack_scenarios
+
+        return run_pack_scenarios(pack, self.rs, select)
+
+    def run_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
+        """One file of a loaded pack: not run here (the pack editor says so)."""
+        from slipstream.engine.core.diagnostics import make
+
+        return None, [make("C100", str(path), 1, 1, "$", f"the {self.rs.id} ruleset runs no scenario files")]
+
+
+class SpeedHazardStats(BaseStats):
+    """Wrecks, pit visits, hazards by curve and rams, with heat maps (views.py)."""
 
     def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
         return views.heat(summary)
@@ -174,3 +213,8 @@ class SpeedHazard(BaseRuleset):
 
 
 RULESET = SpeedHazard()
+
+if TYPE_CHECKING:  # the type check proves it a whole ruleset (engine/play/protocol.py)
+    from slipstream.engine.play.protocol import Ruleset
+
+    _WHOLE: Ruleset = RULESET

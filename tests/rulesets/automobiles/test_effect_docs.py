@@ -1,6 +1,6 @@
 """The effect forms of docs/effects.md "Race-long state, progress, position, move results,
 arithmetic" (issue 17 part A): every YAML example of that section is valid against the schema,
-is the effect of a card of the test pack tests/scenarios/vocab-a/, and runs there in scenarios
+is the effect of a card of the test pack tests/rulesets/automobiles/scenarios/vocab-a/, and runs there in scenarios
 that pass; and each scenario set is shown to catch a plausible wrong implementation of its form
 (the form is replaced by the wrong one and a named scenario must fail)."""
 
@@ -26,7 +26,7 @@ from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
 from slipstream.engine.rulesets.automobiles.scenarios import run_file, scenario_paths
 
 ROOT = Path(__file__).resolve().parents[3]
-PACK = ROOT / "tests" / "scenarios" / "vocab-a"
+PACK = ROOT / "tests" / "rulesets" / "automobiles" / "scenarios" / "vocab-a"
 SECTION = "## Race-long state, progress, position, move results, arithmetic"
 EFFECT_ID = "https://slipstream.invalid/schemas/effect.schema.json"
 # every spelling of the section, each of which a card of the test pack must use

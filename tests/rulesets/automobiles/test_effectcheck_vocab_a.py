@@ -26,7 +26,7 @@ def _diags(tmp_path: Path, effect: str) -> list[tuple[str, int, int, str, str | 
 
 
 def test_the_test_pack_of_the_new_forms_is_clean() -> None:
-    _, diags = load_pack(ROOT / "tests" / "scenarios" / "vocab-a")
+    _, diags = load_pack(ROOT / "tests" / "rulesets" / "automobiles" / "scenarios" / "vocab-a")
     assert not diags
 
 

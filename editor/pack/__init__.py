@@ -1,0 +1,1 @@
+"""The pack editor: the pack window (generated forms, YAML, problems) and its scenario runs."""

@@ -1,0 +1,141 @@
+"""The Automobiles panels of the Test race dock, registered by the ruleset (`Ruleset.panels`).
+
+Turn frames with the planned cube route (raceframes.py), the player's piles and money, cube
+chips on the human seat's buttons, and a batch that counts heat per space (heatmap.py) for
+the report's heat maps. The dock reaches this module only through `racepanels.panels_for`.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from PySide6.QtGui import QColor
+
+from slipstream.engine.play.batch import Pool
+from slipstream.engine.play.races import RaceSpec
+from slipstream.engine.rulesets.automobiles import heatmap, raceframes
+from slipstream.engine.rulesets.automobiles import runner as auto
+
+from ...race.racepanels import BatchRun, RacePanels
+
+NO_DISPLAY = "#d8d8d8"  # a cube kind whose pack gives it no `display` colour
+
+
+def cube_colours(pack: str) -> dict[str, str]:
+    """Kind id -> the `display` colour each cube kind of the pack (folder, "" = base) gives."""
+    try:
+        kinds = auto.load_pack_cached(pack).cube_kinds
+    except (ValueError, RuntimeError, OSError):
+        return {}
+    return {k.id: k.display for k in kinds.values() if k.display}
+
+
+def race_spec(spec: RaceSpec, bots: tuple[str, ...] | None = None) -> auto.RaceSpec:
+    """The Automobiles runner's spec of a generic one (its setup holds card set and drivers)."""
+    setup = dict(spec.setup)
+    return auto.RaceSpec(spec.pack, spec.track, spec.seed, tuple(bots or spec.bots),
+                         setup.get("card_set") or "", spec.laps, tuple(spec.options),
+                         tuple(setup.get("drivers") or ()), spec.record)
+
+
+def pile_text(d: dict[str, int] | None) -> str:
+    if not d:
+        return "–"
+    return ", ".join(f"{k}×{n}" if n > 1 else k for k, n in sorted(d.items()))
+
+
+class AutomobilesPanels(RacePanels):
+    heat_maps = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        # the cube colours of each running race's pack, as long as its recorder lives
+        self._colours: WeakKeyDictionary[Any, dict[str, str]] = WeakKeyDictionary()
+
+    def start(self, rs: Any, pack: Any, spec: RaceSpec, track: Any,
+              humans: frozenset[int] = frozenset()) -> tuple[Any, dict[int, Any]]:
+        game, bots = raceframes.new_game(race_spec(spec), track, humans)
+        rec = raceframes.FrameRecorder(game)
+        self._colours[rec] = cube_colours(spec.pack)
+        return rec, bots
+
+    def over(self, rec: Any) -> bool:
+        return bool(rec.game.over)
+
+    def rounds(self, rec: Any) -> int:
+        return int(rec.game.race.round)
+
+    def pack_options(self, rs: Any, path: str) -> dict[str, Any]:
+        pack = auto.load_pack_cached(path)
+        sets = list(pack.card_sets)
+        opts = auto._ruleset(path, sets[0] if sets else "", ()).options
+        return {s.name: getattr(opts, s.name, s.default) for s in rs.options}
+
+    def frame_html(self, rec: Any, fr: Any, moved: bool, before: list[int], colour: str) -> str:
+        p = fr.player
+        piles = fr.piles if fr.piles is not None else fr.hand
+        cars = fr.cars_after if moved else fr.cars_before
+        lane, seg, lap = cars[p]
+        pos = (fr.positions if moved else before or fr.positions)[p]
+        head = (f"<b style='color:{colour}'>P{p + 1}</b> "
+                f"({html.escape(rec.game.seats[p].bot)}) "
+                f"{'pit stop' if fr.choice == 'pit' else 'standard turn'}")
+        rows = [head,
+                f"position {pos}, car at {lane}:{seg}, lap {max(lap, 0)}",
+                f"money ${fr.money} to spend, wear taken {fr.wear_taken}"
+                + (" (drafting)" if fr.drafting else "") + (f", wear owned {fr.wear_owned}" if moved else ""),
+                f"<b>hand</b> (active at the start): {html.escape(pile_text(fr.hand.active if fr.hand else None))}",
+                f"<b>active</b>: {html.escape(pile_text(piles.active if piles else None))}",
+                f"<b>used</b>: {html.escape(pile_text(piles.used if piles else None))}",
+                f"<b>discard</b>: {html.escape(pile_text(piles.discard if piles else None))}"]
+        return "<br>".join(rows)
+
+    def seat_html(self, rs: Any, rec: Any, seat: int, colour: str) -> str:
+        g = rec.game
+        piles = raceframes.piles_of(g, seat)
+        pos = g.positions(False)[seat]
+        return (f"<b style='color:{colour}'>You: P{seat + 1}</b><br>"
+                f"position {pos}, money ${g.money(seat)}, wear owned {raceframes.wear_owned(g, seat)}<br>"
+                f"<b>active</b>: {html.escape(pile_text(piles.active))}<br>"
+                f"<b>used</b>: {html.escape(pile_text(piles.used))}"
+                f"<br><b>discard</b>: {html.escape(pile_text(piles.discard))}"
+                f"<br><b>bag</b>: {html.escape(pile_text(piles.bag))}")
+
+    def option_style(self, key: str, rec: Any = None) -> str:
+        if not key.startswith("play "):
+            return ""
+        kid = key[5:]
+        bg = self._colours.get(rec, {}).get(kid, NO_DISPLAY) if rec is not None else NO_DISPLAY
+        fg = "#ffffff" if QColor(bg).lightnessF() < 0.5 else "#000000"
+        return (f"QPushButton{{background:{bg};color:{fg};border:2px solid #333;"
+                f"border-radius:4px;padding:3px 8px}}")
+
+    def run_batch(self, pool: Pool, specs: Sequence[RaceSpec], track: Any,
+                  progress: Callable[[int], None] | None = None,
+                  cancelled: Callable[[], bool] | None = None) -> BatchRun:
+        batch = heatmap.BatchPool(pool=pool).run([race_spec(s) for s in specs], track,
+                                                  progress=progress, cancelled=cancelled)
+        return BatchRun(batch.results, batch.heat, batch.cancelled)
+
+    def turns(self, result: Any) -> int:
+        return int(sum(result.stats["turns"]))
+
+    def heat_from_dict(self, d: Any) -> Any:
+        return heatmap.Heat.from_dict(d)
+
+    def batch_text(self, rs: Any, summary: dict[str, Any]) -> str:
+        """None: the report's own tables and heat maps show what `format_summary` prints."""
+        return ""
+
+    def batch_note(self, summary: dict[str, Any], heat: Any) -> str:
+        m = sum(heat.moves) if heat is not None else 0
+        rate = sum(heat.drafts) / m if m else 0.0
+        return (f"mean wear per player {summary.get('mean_wear_per_player', 0)}; pit stops per player "
+                f"{summary.get('pit_stops_per_player', 0)}; drafting rate {100 * rate:.1f}% of moves"
+                + (f"; {summary['capped']} race(s) ended by the round cap" if summary.get("capped") else ""))
+
+
+PANELS = AutomobilesPanels()

@@ -1,0 +1,59 @@
+"""What many tests share: the repository's folders, the command line run in-process, and
+driving the editor (a click, a click on a track cell, waiting for the race dock's worker).
+
+Qt and the command line are imported inside the functions, so a headless install (no gui
+extra) can import this module.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTENT = ROOT / "content"
+TESTS = ROOT / "tests"
+TRACKS = CONTENT / "base" / "tracks"
+BUNDLED = sorted(TRACKS.glob("*.yaml"))
+
+
+def invoke(*args: str) -> Any:
+    """`slipstream ARGS` in-process (click's `Result`); an exception the command lets escape
+    fails the test with its traceback."""
+    from click.testing import CliRunner
+
+    from slipstream.cli.main import main
+
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def run(*args: str) -> tuple[int, str]:
+    """`slipstream ARGS` in-process: its exit code and output (an escaped exception is exit 1)."""
+    from click.testing import CliRunner
+
+    from slipstream.cli.main import main
+
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.output
+
+
+def click(qtbot: Any, widget: Any) -> None:
+    """Left-click a widget (a button, a tick box ...)."""
+    from PySide6.QtCore import Qt
+
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+
+
+def click_cell(qtbot: Any, window: Any, lane: int, segment: int, modifier: Any = None) -> None:
+    """Left-click the centre of a cell on the editor's track canvas."""
+    from PySide6.QtCore import Qt
+
+    view = window.view
+    pos = view.mapFromScene(window.scene.cell_centre(lane, segment))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier if modifier is None else modifier, pos)
+
+
+def wait_idle(qtbot: Any, panel: Any, timeout: int = 60_000) -> None:
+    """Wait until the Test race dock's panel has no worker running."""
+    qtbot.waitUntil(lambda: panel.worker is None, timeout=timeout)
