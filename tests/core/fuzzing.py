@@ -309,18 +309,20 @@ class Workbench:
         yield "editor track document", lambda: TrackDocument.open(alone).analysis()
         yield "editor pack document", lambda: _pack_doc(PackDocument, root, dear)
         if kind in SCENARIO_KINDS:
-            yield "slipstream test", lambda: self.scenario(key, in_pack, self.pack(key))
+            yield "slipstream test", lambda: self.test_folder(key)
         elif dear and out.errors == 0:
             # odd content that validates clean must also play: a scenario and a short race
             yield "slipstream test on the mutant pack", lambda: self.play_scenario(key, len(out.data))
             yield "slipstream race on the mutant pack", lambda: self.race(key, len(out.data))
 
-    def scenario(self, key: str, path: Path, pack: Any) -> object:
+    def test_folder(self, key: str) -> object:
+        """`slipstream test` on the pack copy: its ruleset's `scenarios` capability runs the
+        scenario files of its tests/ folder (the mutant, or the one `play_scenario` put there),
+        the pack loaded fresh."""
         from slipstream.engine.play.registry import get
 
-        if pack is None:
-            return None
-        return get(pack.ruleset).run_scenario_file(pack, path)
+        scenarios = get(self.pack(key).ruleset).scenarios
+        return None if scenarios is None else scenarios.run_folder(str(self.roots[key]))
 
     def _mutant_pack(self, key: str) -> Any:
         from slipstream.engine.core.diagnostics import has_errors
@@ -330,9 +332,17 @@ class Workbench:
         return None if pack is None or has_errors(diags) else pack  # `test` and `race` stop here
 
     def play_scenario(self, key: str, pick: int) -> object:
-        pack = self._mutant_pack(key)
+        """One of the pack's bundled scenarios run on the mutant pack (when it loads clean)."""
+        if self._mutant_pack(key) is None:
+            return None
         scenarios = self.scenarios[key]
-        return self.scenario(key, scenarios[pick % len(scenarios)], pack) if pack is not None else None
+        copy = self.roots[key] / "tests" / "fuzz-scenario.yaml"
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_bytes(scenarios[pick % len(scenarios)].read_bytes())
+        try:
+            return self.test_folder(key)
+        finally:
+            copy.unlink()
 
     def race(self, key: str, pick: int) -> object:
         """A short race (one lap, two bots) of the pack's ruleset on its first track."""
