@@ -225,13 +225,17 @@ def schema(output: Path) -> None:
     """Write the JSON Schemas for editor autocompletion.
 
     Point your editor's YAML language server at them, or add a first line such as
-    `# yaml-language-server: $schema=schemas/track.schema.json` to a file.
+    `# yaml-language-server: $schema=schemas/track.schema.json` to a file. The house-rules
+    schema of each installed ruleset (e.g. formula-de-rules.schema.json) is made from its
+    option spec.
     """
     import json
 
+    from slipstream.engine.core import plugins
     from slipstream.engine.core.files import atomic_write_text
     from slipstream.engine.core.schema import schema_files
 
+    plugins.load_all()  # every ruleset's generated schemas too (its house rules)
     output.mkdir(parents=True, exist_ok=True)
     for name, data in sorted(schema_files().items()):
         atomic_write_text(output / name, json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from slipstream.engine.packs.trackpack import TracksOnly
+from slipstream.engine.packs.trackpack import TracksOnly, house_options
 from slipstream.engine.play.base import BaseRuleset
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.play.options import OptionSpec
@@ -80,6 +80,7 @@ class Toy(BaseRuleset):
 
     def new_game(self, pack: Any, track: Any, seats: Any, seed: int, options: Any, laps: Any = None,
                  setup: Any = None, record: bool = True) -> ToyGame:
+        options = {**house_options(pack), **options}  # the pack's house rules (toy-rules/1), then the race's
         return ToyGame(track, [s.name for s in seats], seed, laps or track.laps, int(options.get("die", 6)))
 
     def make_bot(self, name: str, seed: int) -> Bot:

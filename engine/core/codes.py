@@ -110,7 +110,7 @@ _TABLE: list[Code] = [
     Code("P032", "error", "wear table mismatch", "`wear_by_darkest` does not give the Decline wear for exactly the gear cube kinds.", "List every gear kind once, and nothing else."),
     Code("P033", "error", "gear number taken twice", "Two gear cube kinds have the same gear number (space colour).", "Give each gear number 3-6 to one cube kind only."),
     Code("P034", "error", "rules incomplete", "After merging with the extended packs, a rule constant or option (or the cube kinds) has no value.", "Give it in a rules/1 file, or extend `base` to inherit them."),
-    Code("P035", "error", "several rules files", "A pack holds more than one rules/1 file.", "Keep one rules file per pack."),
+    Code("P035", "error", "several rules files", "A pack holds more than one rules file (Automobiles `rules/1`, or the house rules `RULESET-rules/1` of another ruleset).", "Keep one rules file per pack."),
     Code("P036", "error", "duplicate sponsor level", "Two sponsors have the same family and level.", "Give each family one sponsor per level 1-3."),
     Code("P037", "warning", "sponsor level weaker", "A sponsor level gives smaller numbers than the level below it in the same bracket.", "Make higher levels at least as strong as lower ones."),
     Code("P038", "warning", "action colour without card", "An action colour has no card at all, so no card set can be complete.", "Add at least one card of that colour."),

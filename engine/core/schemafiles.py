@@ -12,7 +12,8 @@ SCHEMA_PACKAGE = "slipstream.schemas"
 
 @cache
 def schema_files() -> dict[str, dict[str, Any]]:
-    """Every bundled schema by file name (e.g. `track.schema.json`)."""
+    """Every bundled schema by file name (e.g. `track.schema.json`), and those the loaded
+    rulesets generate (engine/core/schema.py's `register_schema`)."""
     out: dict[str, dict[str, Any]] = {}
     for entry in resources.files(SCHEMA_PACKAGE).iterdir():
         if entry.name.endswith(".schema.json"):

@@ -45,7 +45,11 @@ class Scaffolded:
 
 
 def write_schemas(folder: Path) -> list[Path]:
-    """Copy every bundled schema into `folder` (as `slipstream schema -o` does)."""
+    """Copy every bundled schema into `folder` (as `slipstream schema -o` does), with the
+    schemas the installed rulesets generate (their house rules)."""
+    from slipstream.engine.core import plugins
+
+    plugins.load_all()
     out = []
     for name, data in sorted(schema_files().items()):
         path = folder / name

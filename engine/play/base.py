@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from slipstream.engine.play.options import house_rules_schema
 from slipstream.engine.play.racelog import ReplayReport, replay_simple
 from slipstream.engine.play.races import play_race
 from slipstream.engine.play.scenarios import Report
@@ -30,6 +31,15 @@ class BaseRuleset:
     setup_keys: Sequence[str] = ()  # no race settings beyond the options
     panels: Mapping[str, str] = {}  # no ruleset-specific panels: faces show their generic ones
     secret_kinds: Sequence[str] = ()  # decision kinds made in secret (none here)
+
+    @property
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        """The schemas this ruleset generates (registered when it loads): its house-rules file
+        (`RULESET-rules/1`, when its content model reads one), made from its option spec."""
+        kind = getattr(self.content, "rules_kind", None)
+        if not kind:
+            return {}
+        return {f"{kind}.schema.json": house_rules_schema(kind, self.name, list(self.options))}
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         return []

@@ -157,6 +157,10 @@ class Ruleset(Protocol):
         ...
 
 
+# Optional: `schemas`, the JSON Schemas a ruleset generates (file name -> schema), registered
+# with the bundled ones when it loads (engine/core/plugins.py). BaseRuleset gives the schema of
+# its house rules file (`ID-rules/1`, engine/packs/trackpack.py) made from its option spec.
+#
 # Optional: a ruleset with championships also offers `season_tracks(pack)` and
 # `run_season(pack_path, tracks, seed, bots, laps, options, setup)` (engine/play/sweeps.py).
 # `slipstream season` runs the championships of a ruleset that also offers

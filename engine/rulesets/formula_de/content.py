@@ -49,7 +49,7 @@ def _own(b: Build, kind: str) -> Any:
 class FDContent(TracksOnly):
     """Tracks merged as for any track pack, plus the two table kinds."""
 
-    data_kinds = ("gears", "wear")
+    kinds = ("gears", "wear")
 
     def build(self, b: Build) -> FDPack:
         tp = super().build(b)

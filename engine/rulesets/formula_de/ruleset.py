@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.base import BaseRuleset
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
@@ -75,6 +76,7 @@ class FormulaDe(BaseRuleset):
 
         if pack.tables is None:
             raise ValueError(f"pack {pack.id!r} has no gear dice or wear table (P043)")
+        options = {**house_options(pack), **options}  # the pack's house rules, then the race's
         return TalliedGame(track, pack.tables, [s.name for s in seats], seed, laps or track.laps,
                              options, record)
 
@@ -224,10 +226,11 @@ class FormulaDe(BaseRuleset):
 
     # -- championships (optional protocol part) ------------------------------------------------
     def season_tracks(self, pack: Any, races: int | None = None) -> list[str]:
-        """The pack's circuits in turn, `season_races` races (house value 3)."""
+        """The pack's circuits in turn, `season_races` races (the pack's house rules, else the
+        house value 3)."""
         from slipstream.engine.rulesets.formula_de.seasons import HOUSE_RACES, default_tracks
 
-        return default_tracks(pack, races or HOUSE_RACES)
+        return default_tracks(pack, races or house_options(pack).get("season_races") or HOUSE_RACES)
 
     def run_season(self, pack_path: str, tracks: Sequence[str], seed: int, bots: Sequence[str],
                    laps: int | None = None, options: Sequence[tuple[str, Any]] = (),

@@ -18,6 +18,7 @@ from typing import Any
 from slipstream.engine.core.diagnostics import Diagnostic, make
 from slipstream.engine.core.schema import schema_diagnostics
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
+from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.scenarios import (
     Report,
     ScenarioResult,
@@ -202,7 +203,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
         elif spec.problem(v) is not None:
             diags.append(_diag(src, "C107", ("options", k), str(spec.problem(v))))
     cars = data["cars"]
-    per = (data.get("options") or {}).get("cars_per_player", 1)
+    opts = {**house_options(pack), **(data.get("options") or {})}  # the pack's house rules, then its own
+    per = opts.get("cars_per_player", 1)
     if isinstance(per, int) and per > 1 and len(cars) % per:
         diags.append(_diag(src, "C106", ("cars",), f"{len(cars)} cars cannot be shared by players of {per} cars each"))
     # track
@@ -245,10 +247,9 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
             node, why = resolve_square(track, want["at"])
             if node is None:
                 diags.append(_diag(src, "C104", ("expect", "cars", i, "at"), why))
-        diags += _wear_diags(src, ("expect", "cars", i, "wear"), want.get("wear", {}), data.get("options") or {})
+        diags += _wear_diags(src, ("expect", "cars", i, "wear"), want.get("wear", {}), opts)
     if diags:
         return None, diags
-    opts = dict(data.get("options") or {})
     return Prepared(data["id"], src.file, data, src, tables, track, laps, opts, squares, tuple(data["covers"]),
                     ruleset), []
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
 
+from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.racelog import ReplayReport, dumps, log_lines
 from slipstream.engine.play.races import RaceSpec, header, play_race, seats_of
@@ -191,8 +192,11 @@ def run_season(rs: Any, spec: SeasonSpec) -> SeasonResult:
     """Play the championship of `spec` with bots."""
     from slipstream.engine.play.registry import load_pack
 
-    config = season_config(dict(spec.season_options))
     pack = load_pack(spec.pack)
+    # the pack's house rules, then the command's; the result keeps every value it played by
+    house = {k: v for k, v in house_options(pack).items() if k in SEASON_NAMES}
+    config = season_config({**house, **dict(spec.season_options)})
+    spec = replace(spec, season_options=tuple(sorted(config.items())))
     n = len(spec.bots)
     names = [s.name for s in seats_of(spec.bots)]
     lines = [dumps(season_header(rs, spec, pack, config))] if spec.record else []

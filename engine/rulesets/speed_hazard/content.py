@@ -137,7 +137,7 @@ def _own(b: Build, kind: str) -> Any:
 class SHContent(TracksOnly):
     """Tracks merged as for any track pack, plus the five data kinds."""
 
-    data_kinds = KINDS
+    kinds = KINDS
 
     def build(self, b: Build) -> SHPack:
         tp = super().build(b)

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.base import BaseRuleset
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.rulesets.speed_hazard import views
@@ -75,6 +76,7 @@ class SpeedHazard(BaseRuleset):
 
         if getattr(pack, "decks", None) is None:
             raise ValueError(f"pack {pack.id!r} has no usable speed-and-hazard data (P044)")
+        options = {**house_options(pack), **options}  # the pack's house rules, then the race's
         return SpeedHazardGame(track, pack.decks, [s.name for s in seats], seed, laps or track.laps, options, record)
 
     def run_scenarios(self, pack: str, select: str = "") -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 from slipstream.engine.core.diagnostics import Diagnostic, make
 from slipstream.engine.core.schema import schema_diagnostics
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
+from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.scenarios import (
     Report,
     ScenarioResult,
@@ -249,7 +250,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
             diags.append(_diag(src, "C104", ("expect", "board", sq), why))
     if diags:
         return None, diags
-    return Prepared(data["id"], src.file, data, src, decks, track, laps, dict(data.get("options") or {}), squares,
+    opts = {**house_options(pack), **(data.get("options") or {})}  # the pack's house rules, then its own
+    return Prepared(data["id"], src.file, data, src, decks, track, laps, opts, squares,
                     tuple(data["covers"]), ruleset), []
 
 
