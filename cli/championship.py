@@ -29,10 +29,13 @@ def offers_championships(rs: Any) -> bool:
 def _run_one(job: tuple[str, str, tuple[str, ...], int, tuple[str, ...], int | None,
                         tuple[tuple[str, Any], ...], bool]) -> Any:
     """One season in any process (a picklable job: ruleset id and the run_season arguments)."""
+    from slipstream.engine.play.protocol import Championships
     from slipstream.engine.play.registry import get
 
     rid, pack, tracks, seed, bots, laps, options, record = job
-    return get(rid).run_season(pack, tracks, seed, bots, laps, options, (), record)
+    rs = get(rid)
+    assert isinstance(rs, Championships), "offers_championships chose the ruleset"
+    return rs.run_season(pack, tracks, seed, bots, laps, options, (), record)
 
 
 def run_championships(rs: Any, pack_arg: str, given: Mapping[str, Any], tracks_arg: str, players: int | None,

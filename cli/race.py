@@ -295,7 +295,7 @@ def rulesets(fmt: str) -> None:
     """
     from slipstream.engine.play.registry import RulesetError, get, ids
 
-    out = []
+    out: list[dict[str, Any]] = []
     for rid in ids():
         try:
             rs = get(rid)

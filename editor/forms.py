@@ -101,8 +101,14 @@ def schemas() -> Schemas:
     return Schemas()
 
 
+def alternatives(schema: Schema) -> list[Schema]:
+    """The variants of a `oneOf`, else of an `anyOf` (none: [])."""
+    found: list[Schema] = schema["oneOf"] if "oneOf" in schema else schema.get("anyOf", [])
+    return found
+
+
 def branches(s: Schemas, schema: Schema, base: str) -> list[tuple[Schema, str]]:
-    return [s.resolve(b, base) for b in schema.get("oneOf", schema.get("anyOf", []))]
+    return [s.resolve(b, base) for b in alternatives(schema)]
 
 
 def matches(s: Schemas, schema: Schema, base: str, value: Any) -> bool:
@@ -170,7 +176,7 @@ def flat_variants(s: Schemas, schema: Schema, base: str) -> list[tuple[Schema, s
     (`{up_to: N}` where N is a number or a count expression gives one list: number, count,
     distinct_kinds ..., all). A variant naming a definition is labelled with its name."""
     out: list[tuple[Schema, str, str]] = []
-    for raw in schema.get("oneOf", schema.get("anyOf", [])):
+    for raw in alternatives(schema):
         b, bb = s.resolve(raw, base)
         if ("oneOf" in b or "anyOf" in b) and not s.is_def(b, "effect"):
             out += flat_variants(s, b, bb)
@@ -439,13 +445,17 @@ class ObjectField(Field):
                 tick.setObjectName(f"tick-{key}")
                 tick.setChecked(present)
                 field.setEnabled(present)
-                tick.toggled.connect(lambda on, f=field: (f.setEnabled(on), self.edited.emit()))
+                tick.toggled.connect(lambda on, f=field: self._ticked(f, on))
                 self.ticks[key] = tick
                 label = tick
             label.setToolTip(tip)
             field.edited.connect(self.edited.emit)
             self.fields[key] = field
             self.form.addRow(label, field)
+
+    def _ticked(self, field: QWidget, on: bool) -> None:
+        field.setEnabled(on)
+        self.edited.emit()
 
     def value(self) -> Any:
         out: dict[str, Any] = {}
@@ -495,8 +505,9 @@ class ListField(Field):
             return
         while self.box.count():
             item = self.box.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self.rows = []
         for i, v in enumerate(value):
             self._add_row(i, v)

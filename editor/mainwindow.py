@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import TypedDict
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeyEvent, QKeySequence, QUndoStack
@@ -139,7 +140,8 @@ class MainWindow(QMainWindow):
         self.resize(1280, 820)
 
     # --- actions and menus ---------------------------------------------------------------
-    def _act(self, text: str, slot, shortcut: QKeySequence | str | None = None, name: str = "") -> QAction:  # noqa: ANN001
+    def _act(self, text: str, slot, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,  # noqa: ANN001
+             name: str = "") -> QAction:
         act = QAction(text, self)
         if shortcut is not None:
             act.setShortcut(QKeySequence(shortcut))
@@ -345,7 +347,7 @@ class MainWindow(QMainWindow):
     def _selected_segment(self) -> int | None:
         return None if self.selection is None else self.selection.first
 
-    def _cell_clicked(self, lane: int, seg: int, modifiers: object) -> None:
+    def _cell_clicked(self, lane: int, seg: int, modifiers: Qt.KeyboardModifier) -> None:
         tool = self.view.tool
         if tool == "paint":
             self.select(Selection(lane, seg, seg))
@@ -360,7 +362,7 @@ class MainWindow(QMainWindow):
             if index is not None:
                 self.grid_panel.select_row(index)
         else:
-            shift = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)  # type: ignore[operator]
+            shift = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
             if shift and self.selection is not None and self.selection.lane == lane:
                 self.select(Selection(lane, self.selection.first, seg))
             else:
@@ -386,8 +388,8 @@ class MainWindow(QMainWindow):
         key = event.key()
         if track is None:
             return False
-        moves = {Qt.Key.Key_Right: (0, 1), Qt.Key.Key_Left: (0, -1),
-                 Qt.Key.Key_Up: (1, 0), Qt.Key.Key_Down: (-1, 0)}
+        moves: dict[int, tuple[int, int]] = {Qt.Key.Key_Right: (0, 1), Qt.Key.Key_Left: (0, -1),
+                                             Qt.Key.Key_Up: (1, 0), Qt.Key.Key_Down: (-1, 0)}
         if key in moves:
             dl, ds = moves[key]
             if s is None:
@@ -581,7 +583,7 @@ class MainWindow(QMainWindow):
         value = self.settings.value("recent", [])
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in (value or [])]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _add_recent(self, path: Path) -> None:
         p = str(path.resolve())
@@ -700,6 +702,15 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Wrote {p.name}: {plan.pages} page(s) of {plan.paper}", 5000)
 
 
+class PrintOptions(TypedDict):
+    """The PrintDialog's choices: the keyword arguments of printing.export_pdf."""
+
+    paper: str
+    mm_per_lane: float
+    overlap: float
+    landscape: bool | None
+
+
 class PrintDialog(QDialog):
     """Scale, paper and overlap of the printable PDF."""
 
@@ -728,7 +739,7 @@ class PrintDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
-    def options(self) -> dict[str, object]:
+    def options(self) -> PrintOptions:
         orient = self.orientation.currentIndex()
         return {
             "paper": self.paper.currentText(),

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from slipstream.engine.editing.commands import Command
-from slipstream.engine.editing.document import TrackDocument
+from slipstream.engine.editing.commands import Command, Editable
 
 
 def _merge_id(cmd: Command) -> int:
@@ -18,7 +17,7 @@ def _merge_id(cmd: Command) -> int:
 class QtCommand(QUndoCommand):
     """One engine command on the Qt undo stack."""
 
-    def __init__(self, cmd: Command, doc: TrackDocument) -> None:
+    def __init__(self, cmd: Command, doc: Editable) -> None:
         super().__init__(cmd.text)
         self.cmd = cmd
         self.doc = doc
@@ -43,7 +42,7 @@ class QtCommand(QUndoCommand):
         return True
 
 
-def push(stack: QUndoStack, doc: TrackDocument, cmd: Command) -> None:
+def push(stack: QUndoStack, doc: Editable, cmd: Command) -> None:
     """Do `cmd` on `doc` through the undo stack."""
     stack.push(QtCommand(cmd, doc))
 

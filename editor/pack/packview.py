@@ -10,6 +10,7 @@ selects the item and outlines the field.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -246,7 +247,7 @@ class PackWindow(QMainWindow):
         e.addActions([undo, redo])
         e.addSeparator()
         for kind, title in KIND_TITLES.items():
-            e.addAction(self._act(f"New {title}…", lambda k=kind: self.add_item_dialog(k), None, f"new-{kind}"))
+            e.addAction(self._act(f"New {title}…", partial(self.add_item_dialog, kind), None, f"new-{kind}"))
         e.addAction(self._act("Remove selected item", self.remove_selected, None, "remove-item"))
         e.addAction(self._act("Delete selected file", self.delete_selected_file, None, "delete-file"))
         v = mb.addMenu("&View")
@@ -256,7 +257,7 @@ class PackWindow(QMainWindow):
     # --- document --------------------------------------------------------------------------
     def push(self, cmd: Command) -> None:
         """Every edit goes through here: one command on the undo stack."""
-        push(self.undo_stack, self.doc, cmd)  # type: ignore[arg-type] - the adapter duck-types documents
+        push(self.undo_stack, self.doc, cmd)
 
     def _changed(self, change: Change) -> None:
         if change.reason == "saved":
@@ -370,6 +371,8 @@ class PackWindow(QMainWindow):
         stack = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
         while stack:
             it = stack.pop(0)
+            if it is None:  # Qt gives None only for an index past the last item
+                continue
             t = it.data(0, Qt.ItemDataRole.UserRole)
             if t is not None and want(tuple(t)):
                 return it
@@ -546,7 +549,8 @@ class PackWindow(QMainWindow):
         from slipstream.engine.core.yamlsource import load_text
 
         loaded = load_text(self.doc.text(rel), rel)
-        return loaded.source.values.get((key, index)).line if (key, index) in loaded.source.values else None
+        pos = loaded.source.values.get((key, index))
+        return pos.line if pos is not None else None
 
     def apply_yaml(self, rel: str, text: str) -> None:
         self.push(ReplaceFileText(rel, text))

@@ -118,7 +118,7 @@ def heat_image(track: Track, heat: Any, metric: str, width: int = 900) -> QImage
 def _png_bytes(img: QImage) -> bytes:
     buf = QBuffer()
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    img.save(buf, "PNG")
+    img.save(buf, "PNG")  # type: ignore[call-overload]  # the stub wants bytes; PySide6 takes only str
     return bytes(QByteArray(buf.data()).data())
 
 
@@ -379,7 +379,7 @@ class BatchReport(QWidget):
 
     def export_heat_png(self, path: Path, metric: str = "turn_ends") -> None:
         assert self.data is not None and self.track is not None and self.data.heat is not None
-        heat_image(self.track, self.data.heat, metric).save(str(path), "PNG")
+        heat_image(self.track, self.data.heat, metric).save(str(path), "PNG")  # type: ignore[call-overload]  # the stub wants bytes; PySide6 takes only str
 
     def html(self) -> str:
         """A self-contained HTML report (tables, heat maps as embedded images)."""

@@ -74,7 +74,7 @@ class RacePanel(QWidget):
 
     def __init__(self, window: QMainWindow, report: BatchReport, cache: ResultCache | None = None) -> None:
         super().__init__()
-        self.window = window
+        self.main_window = window  # (not `window`: that is QWidget.window())
         self.report = report
         self.cache = cache if cache is not None else ResultCache(_default_cache_dir())
         self.overlay = RaceOverlay(window.scene)  # type: ignore[attr-defined]
@@ -407,7 +407,7 @@ class RacePanel(QWidget):
 
     # ------------------------------------------------------------------ the open track
     def _track(self) -> tuple[Track | None, str]:
-        an = self.window.doc.analysis()  # type: ignore[attr-defined]
+        an = self.main_window.doc.analysis()  # type: ignore[attr-defined]
         if an.track is None or an.errors:
             self.status.setText("The track has errors (see the Problems dock); fix them to race on it.")
             return None, ""

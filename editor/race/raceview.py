@@ -242,7 +242,7 @@ class RaceOverlay:
     def show_marks(self, marks: Sequence[Sequence[Any]]) -> None:
         """A small symbol per (lane, segment, kind, label): one shape and colour per kind."""
         for item in self.mark_items:
-            item.setParentItem(None)
+            item.setParentItem(None)  # type: ignore[arg-type]  # None detaches; the stub omits it
             if item.scene() is not None:
                 item.scene().removeItem(item)
         self.mark_items = []

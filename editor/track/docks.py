@@ -103,7 +103,8 @@ class TrackPanel(QWidget):
         self.setEnabled(data is not None)
         if data is None:
             return
-        geo = data.get("geometry") if isinstance(data.get("geometry"), dict) else {}
+        geo = data.get("geometry")
+        geo = geo if isinstance(geo, dict) else {}
         values: list[tuple[QWidget, Any]] = [
             (self.id_edit, str(data.get("id", ""))),
             (self.name_edit, str(data.get("name", ""))),
@@ -121,7 +122,9 @@ class TrackPanel(QWidget):
                         widget.setText(value)
                 elif isinstance(widget, QCheckBox):
                     widget.setChecked(value)
-                elif isinstance(widget, QSpinBox | QDoubleSpinBox):
+                elif isinstance(widget, QSpinBox):  # Qt drops a fraction the same way
+                    widget.setValue(int(value) if isinstance(value, int | float) else 0)
+                elif isinstance(widget, QDoubleSpinBox):
                     widget.setValue(value if isinstance(value, int | float) else 0)
             finally:
                 widget.blockSignals(False)
@@ -310,9 +313,9 @@ class SourcePanel(QWidget):
         row.addWidget(self.revert_button)
         row.addWidget(self.apply_button)
         layout.addLayout(row)
+        self._text = ""
         self.apply_button.clicked.connect(lambda: self.push(cmds.ReplaceText(self.edit.toPlainText())))
         self.revert_button.clicked.connect(lambda: self._set(self._text))
-        self._text = ""
 
     def _set(self, text: str) -> None:
         self.edit.setPlainText(text)

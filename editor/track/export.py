@@ -35,7 +35,7 @@ def svg_to_png(svg: str, path: str | Path, width: int = 1600) -> None:
     renderer.render(painter, QRectF(0, 0, width, height))
     painter.end()
     tmp = Path(path).with_suffix(".tmp.png")
-    if not image.save(str(tmp), "PNG"):
+    if not image.save(str(tmp), "PNG"):  # type: ignore[call-overload]  # the stub wants bytes; PySide6 takes only str
         raise OSError(f"cannot write {path}")
     os.replace(tmp, path)
 

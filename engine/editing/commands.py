@@ -11,11 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from slipstream.engine.editing.document import State, TrackDocument, state_from_text
 from slipstream.engine.tracks import edits as te
 from slipstream.engine.tracks.track import COLOUR_NAMES
+
+
+class Editable(Protocol):
+    """What a command edits: a TrackDocument, or a PackDocument for the commands of
+    engine/editing/packdoc.py (their states differ; a command keeps the one it was given)."""
+
+    @property
+    def state(self) -> Any: ...
+    def set_state(self, state: Any, reason: str = "edit") -> None: ...
 
 
 class Command:
@@ -38,14 +47,14 @@ class Command:
             return state  # unreadable YAML: only ReplaceText applies
         return replace(state, data=self.edit(state.data))
 
-    def do(self, doc: TrackDocument) -> None:
+    def do(self, doc: Editable) -> None:
         """Apply (the first time: compute) the edit."""
         if self.after is None:
             self.before = doc.state
             self.after = self.new_state(doc.state)
         doc.set_state(self.after)
 
-    def undo(self, doc: TrackDocument) -> None:
+    def undo(self, doc: Editable) -> None:
         assert self.before is not None, "undo before do"
         doc.set_state(self.before)
 

@@ -77,9 +77,13 @@ class LoadedPack(Protocol):
 class ContentModel(Protocol):
     """A ruleset's pack content: its data file kinds and how raw items become its pack."""
 
-    ruleset: str
-    data_kinds: tuple[str, ...]  # file kinds the pack reads itself (besides track and pack)
-    item_lists: Mapping[str, ItemList]  # data kinds that list items; the others are whole files
+    # read-only for the loader (properties here), so a model may hold a narrower type
+    @property
+    def ruleset(self) -> str: ...
+    @property  # file kinds the pack reads itself (besides track and pack)
+    def data_kinds(self) -> tuple[str, ...]: ...
+    @property  # data kinds that list items; the others are whole files
+    def item_lists(self) -> Mapping[str, ItemList]: ...
 
     def build(self, b: Build) -> LoadedPack: ...
     def filter_schema(self, diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]: ...

@@ -8,7 +8,7 @@ with `replay_simple`, narrate with `describe` and report the shared statistics.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.play.options import house_rules_schema
 from slipstream.engine.play.racelog import ReplayReport, replay_simple
@@ -16,9 +16,15 @@ from slipstream.engine.play.races import play_race
 from slipstream.engine.play.scenarios import Report
 from slipstream.engine.play.stats import format_races, summarise_races
 
+if TYPE_CHECKING:
+    from slipstream.engine.play.protocol import Ruleset
+
 
 class BaseRuleset:
-    """Defaults for the protocol methods of engine/play/protocol.py."""
+    """Defaults for the protocol methods of engine/play/protocol.py.
+
+    It is not a whole ruleset by itself (a subclass adds `new_game` and `make_bot`): the
+    defaults that play or replay a race take `self` as the `Ruleset` the subclass makes."""
 
     id = ""
     name = ""
@@ -51,7 +57,7 @@ class BaseRuleset:
     def setup_choices(self, pack: Any, key: str) -> list[tuple[str, str]]:
         return []
 
-    def run_race(self, spec: Any) -> Any:
+    def run_race(self: Ruleset, spec: Any) -> Any:
         return play_race(self, spec)
 
     def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
@@ -122,5 +128,5 @@ class BaseRuleset:
     def item_users(self, result: Any, kind: str, item_id: str) -> dict[str, list[bool]]:
         return {}
 
-    def replay(self, lines: list[str]) -> ReplayReport:
+    def replay(self: Ruleset, lines: list[str]) -> ReplayReport:
         return replay_simple(self, lines)

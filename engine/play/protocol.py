@@ -76,18 +76,30 @@ class RaceResult(Protocol):
 class Ruleset(Protocol):
     """A racing system: its options, players, bots, pack content, track checks and games."""
 
-    id: str
-    name: str
-    options: Sequence[OptionSpec]  # one spec drives schema, --option, scenarios, editor form
-    players: tuple[int, int]  # fewest and most cars in a race
-    bots: Mapping[str, str]  # bot name -> one line of help
-    default_bots: Sequence[str]  # the field `race` uses without --bots
-    content: ContentModel  # the pack data kinds and how they merge (engine/packs/loader.py)
-    file_kinds: Mapping[str, tuple[tuple[int, ...], Any]]  # own file kinds, e.g. scenarios
-    setup_keys: Sequence[str]  # race settings beyond the options (e.g. `card_set`); () for none
+    # Read-only for their users (properties here), so a ruleset may hold a narrower type, e.g.
+    # a dict for a Mapping or a tuple for a Sequence, as a plain class attribute.
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property  # one spec drives schema, --option, scenarios, editor form
+    def options(self) -> Sequence[OptionSpec]: ...
+    @property  # fewest and most cars in a race
+    def players(self) -> tuple[int, int]: ...
+    @property  # bot name -> one line of help
+    def bots(self) -> Mapping[str, str]: ...
+    @property  # the field `race` uses without --bots
+    def default_bots(self) -> Sequence[str]: ...
+    @property  # the pack data kinds and how they merge (engine/packs/loader.py)
+    def content(self) -> ContentModel: ...
+    @property  # own file kinds, e.g. scenarios
+    def file_kinds(self) -> Mapping[str, tuple[tuple[int, ...], Any]]: ...
+    @property  # race settings beyond the options (e.g. `card_set`); () for none
+    def setup_keys(self) -> Sequence[str]: ...
     # optional ruleset-specific panels of a face: face name (`editor`) -> "module:attribute";
     # a face loads them by this string and falls back to its generic panels without them
-    panels: Mapping[str, str]
+    @property
+    def panels(self) -> Mapping[str, str]: ...
 
     def track_checks(self, track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
         """Diagnostics a track meant for this ruleset needs beyond the common checks."""
@@ -201,3 +213,31 @@ REQUIRED = ("id", "name", "options", "players", "bots", "default_bots", "content
 def missing_parts(obj: Any) -> list[str]:
     """The protocol attributes `obj` lacks (empty for a complete ruleset)."""
     return [name for name in REQUIRED if not hasattr(obj, name)]
+
+
+@runtime_checkable
+class SeasonRuns(Protocol):
+    """The optional part a season sweep uses (engine/play/sweeps.py): one bot season whose
+    result reads like a race result."""
+
+    def season_tracks(self, pack: LoadedPack) -> list[str]: ...
+    def run_season(self, pack_path: str, tracks: Sequence[str], seed: int, bots: Sequence[str],
+                   laps: int | None = None, options: Sequence[tuple[str, Any]] = (),
+                   setup: Sequence[tuple[str, Any]] = ()) -> Any: ...
+
+
+@runtime_checkable
+class Championships(Protocol):
+    """The optional parts `slipstream season` uses for championships (cli/championship.py)."""
+
+    def season_tracks(self, pack: LoadedPack, races: int | None = None) -> list[str]: ...
+    def run_season(self, pack_path: str, tracks: Sequence[str], seed: int, bots: Sequence[str],
+                   laps: int | None = None, options: Sequence[tuple[str, Any]] = (),
+                   setup: Sequence[tuple[str, Any]] = (), record: bool = False) -> Any:
+        """One championship; with `record` the result keeps its season log in `lines`."""
+        ...
+
+    def season_text(self, result: Any) -> str: ...
+    def season_json(self, result: Any) -> dict[str, Any]: ...
+    def summarise_seasons(self, results: Sequence[Any]) -> dict[str, Any]: ...
+    def format_season_summary(self, summary: Mapping[str, Any]) -> str: ...

@@ -382,6 +382,7 @@ class Job:
 
 def run_job(job: Job) -> list[dict[str, Any]]:
     """Race the seeds of one job; one plain record per race (what the store keeps)."""
+    from slipstream.engine.play.protocol import SeasonRuns
     from slipstream.engine.play.races import RaceSpec
     from slipstream.engine.play.registry import for_pack
 
@@ -390,6 +391,7 @@ def run_job(job: Job) -> list[dict[str, Any]]:
     out = []
     for seed in job.seeds:
         if job.season:
+            assert isinstance(rs, SeasonRuns), "season jobs are made only for rulesets with seasons"
             res = rs.run_season(path, job.season, seed, job.bots, job.laps, job.options, job.setup)
         else:
             res = rs.run_race(RaceSpec(path, job.track, seed, job.bots, job.laps, job.options, job.setup, False))

@@ -207,7 +207,8 @@ def move_graph(track: Track, weaving: bool = False) -> nx.DiGraph:
     """The networkx move graph: space nodes, or (lane, segment) cell nodes with weaving."""
     import networkx as nx  # imported here: it costs a quarter second at start-up
 
-    g = nx.DiGraph(track=track.id, weaving=weaving)
+    # nodes: space indexes (pit spaces by pit_node), or (lane, segment) cells with weaving
+    g: nx.DiGraph[int | tuple[int, int]] = nx.DiGraph(track=track.id, weaving=weaving)
     if not weaving:
         g.add_nodes_from(
             (sp.index, {"name": sp.name, "lane": sp.lane, "colour": sp.colour}) for sp in track.spaces

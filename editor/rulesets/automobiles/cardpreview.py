@@ -72,7 +72,8 @@ def base_kinds() -> dict[str, Any]:
     from slipstream.engine.packs.loader import PackLoader, bundled_packs
 
     pack, _ = PackLoader().load(bundled_packs()["base"])
-    return dict(pack.cube_kinds) if pack is not None else {}
+    # an Automobiles pack; the face knows only the generic LoadedPack, so it asks by name
+    return dict(getattr(pack, "cube_kinds", {})) if pack is not None else {}
 
 
 def face_from_data(item: Mapping[str, Any], kinds: Mapping[str, Any] | None = None) -> CardFace:
@@ -233,7 +234,7 @@ def card_image(face: CardFace, width: int = 630) -> QImage:
 def card_png(face: CardFace, path: str | Path, width: int = 630) -> Path:
     """Write the face as a PNG."""
     path = Path(path)
-    if not card_image(face, width).save(str(path), "PNG"):
+    if not card_image(face, width).save(str(path), "PNG"):  # type: ignore[call-overload]  # the stub wants bytes; PySide6 takes only str
         raise OSError(f"cannot write {path}")
     return path
 

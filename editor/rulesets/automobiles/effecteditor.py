@@ -154,8 +154,9 @@ class EffectListField(Field):
             return
         while self.box.count():
             item = self.box.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self.steps = []
         for v in value:
             self._add_row(v)

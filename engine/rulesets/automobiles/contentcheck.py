@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from slipstream.engine.core.diagnostics import Diagnostic
@@ -174,7 +175,7 @@ def build_pack(b: Build) -> Pack:
         owners = {k: v.pack for k, v in inherited.items()}
         merged, _ = merge(b, kind, KIND_LABEL[kind], inherited, owners, replaces, _BUILDERS.get(kind))
         apply_overrides(b, KIND_LABEL[kind], b.overrides.get(kind, []), merged, lineage,
-                        lambda item, o, kind=kind: _override(kind, item, o))
+                        partial(_override, kind))
         results[kind] = merged
 
     tracks, track_origins, track_owner = merge_tracks(b, replaces)
@@ -423,6 +424,7 @@ def _merge_rules(b: Build, kinds: dict[str, CubeKind]) -> Rules | None:
     options: dict[str, Any] = {}
     origin: Origin | None = None
     for parent in b.parents:
+        assert isinstance(parent, Pack), "the loader extends only packs of the same ruleset (P029)"
         r = parent.rules
         if r is None:
             continue

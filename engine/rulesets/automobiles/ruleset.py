@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.rulesets.automobiles.contentcheck import CONTENT
 from slipstream.engine.rulesets.automobiles.options import OPTIONS
@@ -239,3 +239,8 @@ class Automobiles:
 
 
 RULESET = Automobiles()
+
+if TYPE_CHECKING:  # the type check proves it a whole ruleset (engine/play/protocol.py)
+    from slipstream.engine.play.protocol import Ruleset
+
+    _WHOLE: Ruleset = RULESET

@@ -53,7 +53,8 @@ class FDContent(TracksOnly):
 
     def build(self, b: Build) -> FDPack:
         tp = super().build(b)
-        inherited = next((p.tables for p in reversed(b.parents) if getattr(p, "tables", None)), None)
+        # the parents are packs of this ruleset (the loader refuses others, P029)
+        inherited = next((p.tables for p in reversed(b.parents) if isinstance(p, FDPack) and p.tables), None)
         gears_f, wear_f = _own(b, "gears"), _own(b, "wear")
         tables = inherited
         if gears_f is not None or wear_f is not None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.base import BaseRuleset
 from slipstream.engine.play.options import OptionSpec
+from slipstream.engine.play.racelog import ReplayReport
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
@@ -263,9 +264,9 @@ class FormulaDe(BaseRuleset):
 
         return format_season_summary(summary)
 
-    def replay(self, lines: list[str]) -> Any:
+    def replay(self, lines: list[str]) -> ReplayReport:
         """A race log, or a season log (its header says `t: season`)."""
-        from slipstream.engine.play.racelog import ReplayReport, header_of
+        from slipstream.engine.play.racelog import header_of
 
         head = header_of(lines)
         if not isinstance(head, ReplayReport) and head.get("t") == "season":
@@ -300,3 +301,8 @@ def _corner_names(results: Sequence[Any]) -> list[str]:
     return [c.name for c in track.corners] if track is not None else []
 
 RULESET = FormulaDe()
+
+if TYPE_CHECKING:  # the type check proves it a whole ruleset (engine/play/protocol.py)
+    from slipstream.engine.play.protocol import Ruleset
+
+    _WHOLE: Ruleset = RULESET

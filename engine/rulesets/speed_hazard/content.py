@@ -141,7 +141,8 @@ class SHContent(TracksOnly):
 
     def build(self, b: Build) -> SHPack:
         tp = super().build(b)
-        inherited = next((p.decks for p in reversed(b.parents) if getattr(p, "decks", None)), None)
+        # the parents are packs of this ruleset (the loader refuses others, P029)
+        inherited = next((p.decks for p in reversed(b.parents) if isinstance(p, SHPack) and p.decks), None)
         own = {k: _own(b, k) for k in KINDS}
         decks = inherited
         if any(f is not None for f in own.values()) or inherited is None:

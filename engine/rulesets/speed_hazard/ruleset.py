@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.base import BaseRuleset
@@ -176,3 +176,8 @@ class SpeedHazard(BaseRuleset):
 
 
 RULESET = SpeedHazard()
+
+if TYPE_CHECKING:  # the type check proves it a whole ruleset (engine/play/protocol.py)
+    from slipstream.engine.play.protocol import Ruleset
+
+    _WHOLE: Ruleset = RULESET

@@ -31,7 +31,12 @@ from slipstream.engine.play.scenarios import (
     report_pos,
     run_scenario_folder,
 )
-from slipstream.engine.rulesets.speed_hazard.content import Decks
+from slipstream.engine.rulesets.speed_hazard.content import (
+    Decks,
+    Equipment,
+    HazardCard,
+    NitrousCard,
+)
 from slipstream.engine.rulesets.speed_hazard.game import NO_CORNER, SpeedHazardGame
 from slipstream.engine.rulesets.speed_hazard.ruleids import cover_ids
 from slipstream.engine.tracks.track import Track
@@ -139,8 +144,9 @@ def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Tra
 
 
 def _deck_ids(decks: Decks, which: str) -> list[str]:
-    cards = {"hazards": decks.hazards, "nitrous": decks.nitrous, "equipment": decks.equipment}[which]
-    return [c.id for c in cards]
+    by_deck: dict[str, Sequence[HazardCard | NitrousCard | Equipment]] = {
+        "hazards": decks.hazards, "nitrous": decks.nitrous, "equipment": decks.equipment}
+    return [c.id for c in by_deck[which]]
 
 
 def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[Prepared | None, list[Diagnostic]]:
