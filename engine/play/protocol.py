@@ -179,6 +179,8 @@ class Ruleset(Protocol):
 # `season_tracks(pack, races)`, `run_season(..., record)` (`record`: the result keeps its
 # season log in `lines`), `season_text(result)`, `season_json(result)`,
 # `summarise_seasons(results)` and `format_season_summary(summary)` (cli/championship.py).
+# engine/play/seasons.py's `ChampionshipRuleset` gives all of them for championships of
+# points by place (its `championship`: a `PointsChampionship`).
 #
 # Optional, for a face showing a race: `brief(game, seat)` (one short line about a seat's car,
 # e.g. its gear and last roll, for a table of the whole field) and `route(game, key)` (the

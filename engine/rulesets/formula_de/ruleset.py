@@ -2,7 +2,8 @@
 
 Races are played by engine/play/races.py (`play_race`) and replayed by `replay_simple`
 (BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py
-(greedy's ratings in scoring.py, the look-ahead bot in lookahead.py).
+(greedy's ratings in scoring.py, the look-ahead bot in lookahead.py). Championships come from
+engine/play/seasons.py (`ChampionshipRuleset`) with this ruleset's house values (seasons.py).
 """
 
 from __future__ import annotations
@@ -12,12 +13,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.packs.trackpack import house_options
-from slipstream.engine.play.base import BaseRuleset
 from slipstream.engine.play.options import OptionSpec
-from slipstream.engine.play.racelog import ReplayReport
+from slipstream.engine.play.seasons import ChampionshipRuleset
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
-from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
+from slipstream.engine.rulesets.formula_de.seasons import CHAMPIONSHIP
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
@@ -53,11 +53,12 @@ OPTIONS = (
 )
 
 
-class FormulaDe(BaseRuleset):
+class FormulaDe(ChampionshipRuleset):
     id = RULESET_ID
     name = "Formula Dé-style racing"
     content = CONTENT
-    options = OPTIONS + SEASON_OPTIONS
+    options = OPTIONS + CHAMPIONSHIP.options
+    championship = CHAMPIONSHIP  # points by place (engine/play/seasons.py)
     players = (1, 10)
     bots = {"random": "picks any legal option", "greedy": "best expected progress for the wear and risk",
             "lookahead": "expectimax over its next roll on copies of the race, greedy's best destinations "
@@ -224,56 +225,6 @@ class FormulaDe(BaseRuleset):
         races = max(1, int(summary.get("races", 1)))
         return {title: {f"corner:{c['index']}": round(c[stat] / races, 4) for c in summary.get("corners", [])}
                 for stat, title in _HEAT_TITLES.items()}
-
-    # -- championships (optional protocol part) ------------------------------------------------
-    def season_tracks(self, pack: Any, races: int | None = None) -> list[str]:
-        """The pack's circuits in turn, `season_races` races (the pack's house rules, else the
-        house value 3)."""
-        from slipstream.engine.rulesets.formula_de.seasons import HOUSE_RACES, default_tracks
-
-        return default_tracks(pack, races or house_options(pack).get("season_races") or HOUSE_RACES)
-
-    def run_season(self, pack_path: str, tracks: Sequence[str], seed: int, bots: Sequence[str],
-                   laps: int | None = None, options: Sequence[tuple[str, Any]] = (),
-                   setup: Sequence[tuple[str, Any]] = (), record: bool = False) -> Any:
-        """One bot championship (docs/seasons.md); `record` keeps its log in `lines`."""
-        from slipstream.engine.rulesets.formula_de.seasons import SeasonSpec, run_season
-
-        race_opts = tuple((k, v) for k, v in options if k not in SEASON_NAMES)
-        season_opts = tuple((k, v) for k, v in options if k in SEASON_NAMES)
-        return run_season(self, SeasonSpec(pack_path, tuple(tracks), seed, tuple(bots), laps, race_opts,
-                                           season_opts, record))
-
-    def season_text(self, result: Any) -> str:
-        from slipstream.engine.rulesets.formula_de.seasons import season_text
-
-        return season_text(result)
-
-    def season_json(self, result: Any) -> dict[str, Any]:
-        from slipstream.engine.rulesets.formula_de.seasons import season_json
-
-        return season_json(result)
-
-    def summarise_seasons(self, results: Sequence[Any]) -> dict[str, Any]:
-        from slipstream.engine.rulesets.formula_de.seasons import summarise_seasons
-
-        return summarise_seasons(results)
-
-    def format_season_summary(self, summary: Mapping[str, Any]) -> str:
-        from slipstream.engine.rulesets.formula_de.seasons import format_season_summary
-
-        return format_season_summary(summary)
-
-    def replay(self, lines: list[str]) -> ReplayReport:
-        """A race log, or a season log (its header says `t: season`)."""
-        from slipstream.engine.play.racelog import header_of
-
-        head = header_of(lines)
-        if not isinstance(head, ReplayReport) and head.get("t") == "season":
-            from slipstream.engine.rulesets.formula_de.seasons import replay_season
-
-            return replay_season(self, lines)
-        return super().replay(lines)
 
 
 # per-corner stats of a race (engine/rulesets/formula_de/tally.py) -> their summary names

@@ -1,7 +1,8 @@
 """The speed-and-hazard ruleset object (id `speed-hazard`): what the faces and tools see.
 
 Races are played by engine/play/races.py (`play_race`) and replayed by `replay_simple`
-(BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py.
+(BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py. Championships come
+from engine/play/seasons.py (`ChampionshipRuleset`) with this ruleset's house values (seasons.py).
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.packs.trackpack import house_options
-from slipstream.engine.play.base import BaseRuleset
 from slipstream.engine.play.options import OptionSpec
+from slipstream.engine.play.seasons import ChampionshipRuleset
 from slipstream.engine.rulesets.speed_hazard import views
 from slipstream.engine.rulesets.speed_hazard.content import CONTENT, KINDS, RULESET_ID
 from slipstream.engine.rulesets.speed_hazard.narration import describe
+from slipstream.engine.rulesets.speed_hazard.seasons import CHAMPIONSHIP
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
@@ -49,11 +51,12 @@ OPTIONS = (
 )
 
 
-class SpeedHazard(BaseRuleset):
+class SpeedHazard(ChampionshipRuleset):
     id = RULESET_ID
     name = "Speed-and-hazard racing"
     content = CONTENT
-    options = OPTIONS
+    options = OPTIONS + CHAMPIONSHIP.options
+    championship = CHAMPIONSHIP  # points by place (engine/play/seasons.py)
     players = (1, 6)
     bots = {"random": "picks any legal option", "greedy": "manages its speed against the curves ahead, rams when it pays, "
             "pits when damaged",
