@@ -69,20 +69,29 @@ class TracksOnly:
         self.rules_kind = rules_kind(ruleset)
         self.data_kinds: tuple[str, ...] = (*self.kinds, self.rules_kind)
 
+    pack_type: type[TrackPack] = TrackPack  # a subclass adding the fields `build_data` gives
+    replaced: str = "a track"  # what may replace an inherited item (P025's hint)
+
     def build(self, b: Build) -> TrackPack:
         replaces = read_replaces(b)
         tracks, origins, owners = merge_tracks(b, replaces)
-        report_unused_replaces(b, replaces, "a track")
+        data = self.build_data(b, replaces)
+        report_unused_replaces(b, replaces, self.replaced)
         m = b.manifest.data
         sources: dict[str, Any] = {}
         for parent in b.parents:
             sources.update(parent.sources)
         sources.update(b.sources)
-        return TrackPack(b.id, str(m.get("name", b.id)), str(m.get("version", "")),
-                         str(m.get("description", "")), b.ruleset, b.root, b.lineage,
-                         b.digest.hexdigest() if b.digest is not None else "", FrozenMap(tracks),
-                         FrozenMap(owners), FrozenMap(origins), tuple(b.scenario_files),
-                         FrozenMap(sources), merge_house_rules(b, self.rules_kind))
+        return self.pack_type(b.id, str(m.get("name", b.id)), str(m.get("version", "")),
+                              str(m.get("description", "")), b.ruleset, b.root, b.lineage,
+                              b.digest.hexdigest() if b.digest is not None else "", FrozenMap(tracks),
+                              FrozenMap(owners), FrozenMap(origins), tuple(b.scenario_files),
+                              FrozenMap(sources), merge_house_rules(b, self.rules_kind), **data)
+
+    def build_data(self, b: Build, replaces: dict[str, tuple[int, bool]]) -> dict[str, Any]:
+        """The fields of `pack_type` beyond a TrackPack's, from the ruleset's data kinds (an
+        item listed under `replaces:` that replaces one marks that entry used)."""
+        return {}
 
     def filter_schema(self, diags: list[Diagnostic], loaded: Loaded) -> list[Diagnostic]:
         return diags
