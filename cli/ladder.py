@@ -9,7 +9,14 @@ from pathlib import Path
 
 import click
 
-from slipstream.cli.race import open_pack, parse_bots, parse_options, race_field
+from slipstream.cli.race import (
+    open_pack,
+    parse_bots,
+    parse_options,
+    race_field,
+    setup_flags,
+    setup_of,
+)
 
 
 @click.command()
@@ -22,14 +29,14 @@ from slipstream.cli.race import open_pack, parse_bots, parse_options, race_field
               help="Cars in a mixed field, bots rotated through the seats (0: no mixed fields; "
                    "kept within the ruleset's number of cars).")
 @click.option("--track", "track_id", metavar="ID", help="Track id in the pack (default: first-oval, else the first).")
-@click.option("--set", "card_set", default="", metavar="NAME|random", help="Automobiles: the card set of every race.")
+@setup_flags()
 @click.option("--laps", type=click.IntRange(1), help="Race length (default: the track's).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option of every race; repeatable.")
 @click.option("--seed", type=click.IntRange(-(2**62), 2**62), default=1, show_default=True, help="Seed of the first race.")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parallel processes.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def ladder(pack: Path | None, bots: str | None, races: int, field: int, track_id: str | None, card_set: str,
-           laps: int | None, options: tuple[str, ...], seed: int, jobs: int, fmt: str) -> None:
+def ladder(pack: Path | None, bots: str | None, races: int, field: int, track_id: str | None,
+           laps: int | None, options: tuple[str, ...], seed: int, jobs: int, fmt: str, **setup_values: str) -> None:
     """Rate bots of PACK's ruleset (default: the bundled base pack) against each other.
 
     Every pair of bots races --races one-against-one races, and --races mixed fields of --field
@@ -38,7 +45,6 @@ def ladder(pack: Path | None, bots: str | None, races: int, field: int, track_id
     Elo scale with 95% bootstrap intervals, with the one-against-one results and field wins.
     """
     from slipstream.engine.play.ladder import LadderSpec, format_ladder, run_ladder, schedule
-    from slipstream.engine.play.races import parse_setup
 
     pack_arg = str(pack) if pack else ""
     rs, pk = open_pack(pack_arg)
@@ -50,9 +56,7 @@ def ladder(pack: Path | None, bots: str | None, races: int, field: int, track_id
     if not pairs and not cars:
         raise click.BadParameter("nothing to race: name two bots, or give a --field", param_hint="--bots")
     track_id, _ = race_field(rs, pk, track_id, names[0], max(lo, 1))
-    setup = parse_setup({"card_set": card_set})
-    for flag, message in rs.setup_problems(pk, dict(setup)):
-        raise click.BadParameter(message, param_hint=flag)
+    setup = setup_of(rs, pk, setup_values)
     opts = tuple(sorted(parse_options(rs, options).items()))
     ls = LadderSpec(pack_arg, track_id, tuple(names), races, seed, cars, pairs, laps, opts, setup)
     total = len(schedule(ls))

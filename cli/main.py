@@ -222,7 +222,8 @@ def _write_picture(track: Path, output: Path, suffix: str, width: int, highlight
 @click.option("-o", "--output", type=click.Path(path_type=Path, file_okay=False), required=True,
               help="Folder to write the JSON Schemas into.")
 def schema(output: Path) -> None:
-    """Write the JSON Schemas for editor autocompletion.
+    """Write the JSON Schemas for editor autocompletion: those of tracks and pack manifests,
+    and those every installed ruleset brings for its own files.
 
     Point your editor's YAML language server at them, or add a first line such as
     `# yaml-language-server: $schema=schemas/track.schema.json` to a file. The house-rules
@@ -231,11 +232,9 @@ def schema(output: Path) -> None:
     """
     import json
 
-    from slipstream.engine.core import plugins
     from slipstream.engine.core.files import atomic_write_text
     from slipstream.engine.core.schema import schema_files
 
-    plugins.load_all()  # every ruleset's generated schemas too (its house rules)
     output.mkdir(parents=True, exist_ok=True)
     for name, data in sorted(schema_files().items()):
         atomic_write_text(output / name, json.dumps(data, indent=2, ensure_ascii=False) + "\n")

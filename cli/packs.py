@@ -1,4 +1,5 @@
-"""Pack commands: `slipstream cards` (what every cube does) and `slipstream new` (scaffolding)."""
+"""Pack commands: `slipstream cards` (what every card does, through the ruleset's `authoring`
+capability) and `slipstream new` (scaffolding)."""
 
 from __future__ import annotations
 
@@ -7,72 +8,72 @@ import shutil
 import sys
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from slipstream.engine.core import diagnostics as dg
 from slipstream.engine.editing.scaffold import ScaffoldError, new_pack, new_track
 from slipstream.engine.packs.data import thaw
-from slipstream.engine.packs.loader import bundled_packs
-from slipstream.engine.rulesets.automobiles.content import Card, Pack, load_pack
+from slipstream.engine.packs.loader import bundled_packs, load_pack
+
+if TYPE_CHECKING:
+    from slipstream.engine.play.protocol import CardRow
 
 FORMATS = ["text", "json"]
 
 
-def _open_pack(ref: str) -> Pack:
-    """A pack by folder path, or by the id of a bundled pack (`base`)."""
+def _open_pack(ref: str) -> tuple[Any, Any]:
+    """(authoring capability, pack) of a pack by folder path, or by the id of a bundled pack
+    (`base`); a usage error for a ruleset without cards."""
+    from slipstream.engine.play.registry import RulesetError, get
+
     path = Path(ref)
     if not path.is_dir() and ref in bundled_packs():
         path = bundled_packs()[ref]
-    try:
-        pack, diags = load_pack(path)
-    except ValueError as e:  # a pack of another ruleset
-        raise click.UsageError(f"{e} (`slipstream cards` lists the cubes of Automobiles packs)") from None
+    pack, diags = load_pack(path)
+    if pack is not None:
+        try:
+            rs = get(pack.ruleset)
+        except RulesetError as e:
+            raise click.UsageError(str(e)) from None
+        if rs.authoring is None or not rs.authoring.card_kind:
+            raise click.UsageError(f"{path} is a pack of the {pack.ruleset!r} ruleset, which has no cards "
+                                   "(`slipstream cards` lists the cards of rulesets with cards)")
     errors = [d for d in diags if d.is_error]
     if errors or pack is None:
         click.echo(dg.format_text(sorted(diags, key=dg.sort_key)), err=True)
         click.echo(f"FAILED: {ref} has {len(errors) or 1} error(s); fix them first "
                    f"(`slipstream validate {ref}`)", err=True)
         sys.exit(1)
-    return pack
+    return rs.authoring, pack
 
 
-def _rows(pack: Pack, set_name: str | None) -> list[Card]:
-    order = {k: i for i, k in enumerate(pack.cube_kinds)}
-    if set_name is None:
-        cards = list(pack.cards.values())
-    else:
-        try:
-            cards = list(pack.cards_in_play(set_name).values())
-        except KeyError:
-            names = ", ".join(sorted(pack.card_sets)) or "none"
-            raise click.UsageError(f"no card set {set_name!r} in {pack.id}; sets: {names}") from None
-    return sorted(cards, key=lambda c: (order.get(c.colour, 99), c.name.lower()))
-
-
-def _colour_name(pack: Pack, kind_id: str) -> str:
-    """`White (3rd gear)` -> `white`: the colour players see on the cube."""
-    kind = pack.cube_kinds.get(kind_id)
-    return kind.name.split(" (")[0].lower() if kind else kind_id
+def _rows(authoring: Any, pack: Any, set_name: str | None) -> list[CardRow]:
+    try:
+        return list(authoring.card_rows(pack, set_name))
+    except KeyError:
+        names = ", ".join(sorted(pack.card_sets)) or "none"
+        raise click.UsageError(f"no card set {set_name!r} in {pack.id}; sets: {names}") from None
 
 
 @click.command()
 @click.argument("pack", required=False, default="base")
 @click.option("--set", "set_name", metavar="NAME",
-              help="Only the cubes of a game with this card set (id or name): gears, wear and "
-                   "the set's five action cards.")
+              help="Only the cards of a game with this card set (id or name): gears, wear and "
+                   "the set's five action cards, for a ruleset with cube cards.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: a table for people; json: the same rows for tools.")
 def cards(pack: str, set_name: str | None, fmt: str) -> None:
-    """Print every cube of PACK (a pack folder or `base`): colour, cost, value, supply, text.
+    """Print every card of PACK (a pack folder or `base`): colour, cost, value, supply, text.
 
     Costs and values of the base pack are house values (see its description).
     """
-    p = _open_pack(pack)
-    rows = _rows(p, set_name)
+    authoring, p = _open_pack(pack)
+    rows = _rows(authoring, p, set_name)
     if fmt == "json":
         click.echo(json.dumps([{
-            "id": c.qualified, "name": c.name, "colour": c.colour, "cost": c.cost,
+            "id": c.id, "name": c.name, "colour": c.kind, "cost": c.cost,
             "value": c.value, "supply": c.supply, "buyable": c.buyable, "fixed": c.fixed,
             "text": c.text, "effect": thaw(c.effect),
         } for c in rows], indent=2, ensure_ascii=False))
@@ -84,7 +85,7 @@ def cards(pack: str, set_name: str | None, fmt: str) -> None:
     click.echo(title)
     width = max(60, min(shutil.get_terminal_size((100, 20)).columns, 140))
     headers = ("colour", "card", "cost", "value", "supply")
-    table = [(_colour_name(p, c.colour), c.name + ("" if c.pack == p.id else f" [{c.pack}]"),
+    table = [(c.kind_label, c.name + ("" if c.own else f" [{c.id.rpartition(':')[0]}]"),
               str(c.cost) if c.buyable else "-", str(c.value), str(c.supply)) for c in rows]
     widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(headers)]
     lead = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)) + "  "
@@ -97,8 +98,7 @@ def cards(pack: str, set_name: str | None, fmt: str) -> None:
         click.echo("  ".join(cells) + "  " + lines[0])
         for more in lines[1:]:
             click.echo(" " * len(lead) + more)
-    if "house value" in p.description.lower() or any(
-            "house value" in (c.notes or "").lower() for c in rows):
+    if "house value" in p.description.lower() or any(c.house for c in rows):
         click.echo("\nCosts and values are house values (see the pack description), not printed ones.")
 
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from slipstream.engine.core import diagnostics as dg
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def parse_options(rs: Any, values: tuple[str, ...], scopes: tuple[str, ...] = ("race",)) -> dict[str, Any]:
@@ -23,22 +26,46 @@ def parse_options(rs: Any, values: tuple[str, ...], scopes: tuple[str, ...] = ("
         raise click.BadParameter(str(e), param_hint="--option") from None
 
 
-def check_card_set(pk: Any, card_set: str | None) -> None:
-    """Refuse an unknown --set (`random` picks one per race)."""
-    if card_set and card_set != "random":
-        try:
-            pk.card_set(card_set)
-        except KeyError:
-            raise click.BadParameter(f"no card set {card_set!r}; sets: {', '.join(sorted(pk.card_sets))}",
-                                     param_hint="--set") from None
+def setup_flags(per_seat: bool = True) -> Callable[[F], F]:
+    """Click options for the setup keys of every installed ruleset (`Setup.keys`: e.g. a card
+    set, drivers by seat), each helped by the name of the ruleset that declares it; the values
+    reach the command as keyword arguments named after the keys. Seasons take no per-seat key."""
+    from slipstream.engine.play.registry import owner_of_setting, setup_keys
+
+    def add(f: F) -> F:
+        for key in reversed(setup_keys()):
+            if key.per_seat and not per_seat:
+                continue
+            owner = owner_of_setting(key.name)
+            f = click.option(key.flag, key.name, default="", metavar=key.metavar,
+                             help=f"{owner.name}: {key.help[:1].lower()}{key.help[1:]}" if owner is not None else key.help)(f)
+        return f
+
+    return add
 
 
-def parse_bots(bots: str, rs: Any = None) -> list[str]:
+def setup_of(rs: Any, pk: Any, values: Mapping[str, str]) -> tuple[tuple[str, Any], ...]:
+    """The race settings of the setup flags given (a per-seat value split by seat, an empty
+    entry none), checked against the ruleset and the pack (usage error, exit 2)."""
+    from slipstream.engine.play.races import parse_setup
+    from slipstream.engine.play.registry import setup_keys, setup_problems
+
+    keys = {k.name: k for k in setup_keys()}
+    items: dict[str, Any] = {}
+    for name, text in values.items():
+        key = keys.get(name)
+        if key is not None and key.per_seat:
+            items[name] = tuple((d.strip() or None) for d in text.split(",")) if text else ()
+        else:
+            items[name] = text
+    setup = parse_setup(items)
+    for flag, message in setup_problems(rs, pk, dict(setup)):
+        raise click.BadParameter(message, param_hint=flag)
+    return setup
+
+
+def parse_bots(bots: str, rs: Any) -> list[str]:
     """The --bots list, each name checked against the ruleset's bots."""
-    if rs is None:
-        from slipstream.engine.play.registry import get
-
-        rs = get("automobiles")
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if not names:
         raise click.BadParameter(f"name at least one bot; bots: {', '.join(sorted(rs.bots))}",
@@ -72,7 +99,7 @@ def race_field(rs: Any, pk: Any, track_id: str | None, bots: str | None,
 
 def default_bots(rs: Any) -> str:
     """The field a ruleset races when --bots is not given."""
-    return ",".join(getattr(rs, "default_bots", None) or list(rs.bots))
+    return ",".join(rs.default_bots or list(rs.bots))
 
 
 def open_pack(pack_arg: str) -> tuple[Any, Any]:
@@ -100,9 +127,7 @@ def _first_track(pk: Any) -> str:
 @click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
 @click.option("--bots", default=None, metavar="BOT,BOT,...",
               help="Comma-separated bots by seat, repeated to fill --players (default: the ruleset's "
-                   "usual field; Automobiles: greedy,greedy,greedy,random).")
-@click.option("--set", "card_set", default="", metavar="NAME|random",
-              help="Automobiles: card set by id or name, or `random` (default: the pack's first set).")
+                   "usual field; `slipstream rulesets` lists them).")
 @click.option("--seed", type=click.IntRange(-(2**63), 2**63 - 1), default=1, show_default=True, help="Seed of the first race.")
 @click.option("--races", type=click.IntRange(1), default=1, show_default=True, help="How many races.")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parallel processes.")
@@ -110,30 +135,27 @@ def _first_track(pk: Any) -> str:
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="Rule option of the pack's ruleset, e.g. weaving=true; repeatable. "
                    "`slipstream rulesets` lists every option.")
-@click.option("--drivers", "drivers", default="", metavar="ID,ID,...",
-              help="Automobiles: drivers by seat (empty entries for none).")
+@setup_flags()
 @click.option("--log", "log_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Write every race's JSON-lines log into this folder.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def race(pack: Path | None, track_id: str | None, players: int | None, bots: str | None, card_set: str,
+def race(pack: Path | None, track_id: str | None, players: int | None, bots: str | None,
          seed: int, races: int, jobs: int, laps: int | None, options: tuple[str, ...],
-         drivers: str, log_dir: Path | None, fmt: str) -> None:
+         log_dir: Path | None, fmt: str, **setup_values: str) -> None:
     """Race bots on a track of PACK (default: the bundled base pack), in the pack's ruleset.
 
     One race prints a turn-by-turn summary and the final standings; several races show a
     progress bar and end with statistics (win rates with 95% intervals by grid slot and bot,
-    race length, and the ruleset's own figures, e.g. wear and pit stops for Automobiles).
+    race length, and the ruleset's own figures, e.g. wear and pit stops).
     """
+    from slipstream.engine.play.base import reports_of, stats_of
     from slipstream.engine.play.batch import run_many
-    from slipstream.engine.play.races import RaceSpec, parse_setup, run_race
+    from slipstream.engine.play.races import RaceSpec, run_race
 
     pack_arg = str(pack) if pack else ""
     rs, pk = open_pack(pack_arg)
     track_id, seat_bots = race_field(rs, pk, track_id, bots, players)
-    drv = tuple((d.strip() or None) for d in drivers.split(",")) if drivers else ()
-    setup = parse_setup({"card_set": card_set, "drivers": drv})
-    for flag, message in rs.setup_problems(pk, dict(setup)):
-        raise click.BadParameter(message, param_hint=flag)
+    setup = setup_of(rs, pk, setup_values)
     opts = tuple(sorted(parse_options(rs, options).items()))
     record = races == 1 or log_dir is not None
     specs = [RaceSpec(pack_arg, track_id, seed + i, seat_bots, laps, opts, setup, record)
@@ -145,9 +167,9 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
         res = run_race(specs[0])
         _write(res, log_dir)
         if fmt == "json":
-            click.echo(json.dumps(rs.race_json(res), indent=2))
+            click.echo(json.dumps(reports_of(rs).json(res), indent=2))
         else:
-            click.echo(rs.race_text(res))
+            click.echo(reports_of(rs).text(res))
         return
 
     t0 = time.perf_counter()
@@ -160,13 +182,13 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     if log_dir:
         for r in results:
             _write(r, log_dir)
-    summary = rs.summarise(results)
+    summary = stats_of(rs).summarise(results)
     summary["seconds"] = round(elapsed, 3)
     summary["races_per_second"] = round(races / elapsed, 2) if elapsed else 0.0
     if fmt == "json":
         click.echo(json.dumps(summary, indent=2))
     else:
-        click.echo(rs.format_summary(summary))
+        click.echo(stats_of(rs).format_summary(summary))
         click.echo(f"{races} races in {elapsed:.1f}s ({summary['races_per_second']} races/s, {jobs} job(s))")
 
 
@@ -223,7 +245,7 @@ def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
         rs = get(rid)
     except RulesetError as e:
         raise click.UsageError(str(e)) from None
-    report: Report = rs.run_scenarios(pack_arg, select)
+    report: Report = rs.scenarios.run_folder(pack_arg, select) if rs.scenarios is not None else Report([], [])
     diags = sorted(report.diagnostics, key=dg.sort_key)
     if fmt == "json":
         click.echo(json.dumps({"passed": [r.id for r in report.results if r.ok],
@@ -260,8 +282,8 @@ def dg_cut(text: str, limit: int = 2000) -> str:
 
 
 def _ruleset_id(pack_arg: str) -> str:
-    """The `ruleset:` a pack folder's manifest names (`automobiles` when absent or unreadable;
-    the ruleset then reports the unreadable pack as a scenario diagnostic)."""
+    """The `ruleset:` a pack folder's manifest names (the default ruleset when absent or
+    unreadable; the ruleset then reports the unreadable pack as a scenario diagnostic)."""
     from slipstream.engine.core import plugins
     from slipstream.engine.core.yamlsource import load_file
     from slipstream.engine.packs.files import MANIFEST
@@ -290,8 +312,8 @@ def _rel(path: str) -> str:
 def rulesets(fmt: str) -> None:
     """List the installed rulesets: players, bots and every rule option with what it takes.
 
-    A pack names its ruleset in pack.yaml (`ruleset:`, default `automobiles`); another
-    installed package can add one through the entry point group `slipstream.rulesets`.
+    A pack names its ruleset in pack.yaml (`ruleset:`, default: the first ruleset listed);
+    another installed package can add one through the entry point group `slipstream.rulesets`.
     """
     from slipstream.engine.play.registry import RulesetError, get, ids
 

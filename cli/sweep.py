@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from slipstream.cli.race import open_pack, parse_options, race_field
+from slipstream.cli.race import open_pack, parse_options, race_field, setup_flags, setup_of
 
 
 @click.command()
@@ -29,7 +29,7 @@ from slipstream.cli.race import open_pack, parse_options, race_field
 @click.option("--track", "track_id", metavar="ID", help="Track id in the pack (default: first-oval, else the first).")
 @click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
 @click.option("--bots", default=None, metavar="BOT,BOT,...", help="Bots by seat (default: the ruleset's usual field).")
-@click.option("--set", "card_set", default="", metavar="NAME|random", help="Automobiles: the card set of every race.")
+@setup_flags()
 @click.option("--laps", type=click.IntRange(1), help="Race length (default: the track's).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option fixed for every variant.")
 @click.option("--seed", type=click.IntRange(-(2**62), 2**62), default=1, show_default=True, help="Seed of the first race.")
@@ -51,9 +51,9 @@ from slipstream.cli.race import open_pack, parse_options, race_field
               help="Also write the plot of the first varied value: .svg, or .png (gui extra).")
 def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int | None, tracks_arg: str,
           track_id: str | None, players: int | None,
-          bots: str | None, card_set: str, laps: int | None, options: tuple[str, ...], seed: int, jobs: int,
+          bots: str | None, laps: int | None, options: tuple[str, ...], seed: int, jobs: int,
           scheduler: str | None, db_path: Path, fresh: bool, chunk: int, fmt: str, html_path: Path | None,
-          plot_path: Path | None) -> None:
+          plot_path: Path | None, **setup_values: str) -> None:
     """Race every variant of PACK (default: the bundled base pack) on the same seeds and report
     how win rates move, with 95% intervals and the changes that are clear.
 
@@ -61,7 +61,6 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
     SQLite store (--db) as races finish: run the same command again to resume an interrupted
     sweep or to see a finished one again.
     """
-    from slipstream.engine.play.races import parse_setup
     from slipstream.engine.play.sweepreport import format_csv, format_html, format_text, report_data
     from slipstream.engine.play.sweeps import (
         SweepError,
@@ -79,15 +78,13 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
     except SweepError as e:
         raise click.BadParameter(str(e), param_hint="--vary") from None
     track_id, seat_bots = race_field(rs, pk, track_id, bots, players)
-    setup = parse_setup({"card_set": card_set})
-    for flag, message in rs.setup_problems(pk, dict(setup)):
-        raise click.BadParameter(message, param_hint=flag)
+    setup = setup_of(rs, pk, setup_values)
     scopes = ("race", "season") if seasons else ("race",)
     season: tuple[str, ...] = ()
     if seasons:
-        if not hasattr(rs, "run_season"):
+        if rs.seasons is None:
             raise click.BadParameter(f"{rs.name} has no seasons", param_hint="--seasons")
-        season = tuple(t.strip() for t in tracks_arg.split(",") if t.strip()) or tuple(rs.season_tracks(pk))
+        season = tuple(t.strip() for t in tracks_arg.split(",") if t.strip()) or tuple(rs.seasons.tracks(pk, {}))
         unknown = [t for t in season if t not in pk.tracks]
         if unknown or not season:
             raise click.BadParameter(f"no track {unknown[0] if unknown else ''!r} in the pack; tracks: "

@@ -3,7 +3,9 @@
 It proves the plug-in protocol (engine/play/protocol.py): registered by id (through
 `SLIPSTREAM_RULESETS=toy=toyruleset:RULESET`, so worker processes and CLI runs find it too),
 it races with `slipstream race tests/toy` and in the editor's Test race dock, and no face names
-it. Everything not written here comes from `BaseRuleset` and `TracksOnly`.
+it. It offers two capabilities: a race view (where its cars are) and its own file kind,
+`toy-scenario/1`, whose schema `slipstream schema -o DIR` writes. Everything not written here
+comes from `BaseRuleset` and `TracksOnly`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import random
 from typing import Any
 
 from slipstream.engine.packs.trackpack import TracksOnly, house_options
-from slipstream.engine.play.base import BaseRuleset
+from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds, house_rules_schemas
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.play.options import OptionSpec
 
@@ -53,6 +55,14 @@ class ToyGame:
         g.progress, g.finished, g.turn, g.rounds = list(self.progress), list(self.finished), self.turn, self.rounds
         return g
 
+    @property
+    def grid(self) -> list[int]:
+        return list(range(len(self.names)))  # seat order
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        return {}
+
     def standings(self) -> list[int]:
         rest = sorted(set(range(len(self.names))) - set(self.finished), key=lambda i: -self.progress[i])
         return self.finished + rest
@@ -70,6 +80,22 @@ class Bot:
         return "roll" if self.bold else self.rng.choice(d.keys())
 
 
+class ToyView(BaseRaceView):
+    """Where the cars are, so that a face draws them (the `race_view` capability)."""
+
+    def cars(self, game: Any) -> list[tuple[int, int]]:
+        grid, n = game.track.grid, game.track.segments
+        return [(grid[i % len(grid)].lane, (grid[i % len(grid)].segment + game.progress[i]) % n)
+                for i in range(len(game.names))]
+
+
+def schema_only(kind: str) -> Any:
+    """A file of `kind` checked against its schema alone."""
+    from slipstream.engine.core.schema import schema_diagnostics
+
+    return lambda data, src: schema_diagnostics(kind, data, src)
+
+
 class Toy(BaseRuleset):
     id = "toy"
     name = "Toy race"
@@ -77,6 +103,11 @@ class Toy(BaseRuleset):
     options = (OptionSpec("die", "int", 6, "Faces of the die.", minimum=2, maximum=20),)
     players = (1, 6)
     bots = {"random": "rolls or creeps at random", "bold": "always rolls"}
+    race_view = ToyView()
+    # its own file kind, with its schema shipped beside it (tests/toyschemas/)
+    files = OwnFileKinds({"toy-scenario": ((1,), schema_only("toy-scenario"))}, "toyschemas",
+                         ("toy-scenario.schema.json",),
+                         generated=house_rules_schemas(content, name, options))  # toy-rules/1
 
     def new_game(self, pack: Any, track: Any, seats: Any, seed: int, options: Any, laps: Any = None,
                  setup: Any = None, record: bool = True) -> ToyGame:
@@ -90,11 +121,6 @@ class Toy(BaseRuleset):
         if e.get("ev") == "move":
             return f"P{e['p'] + 1} moves {e['by']} to segment {e['segment']}"
         return f"P{e['p'] + 1} finishes" if e.get("ev") == "finish" else None
-
-    def cars(self, game: Any) -> list[tuple[int, int]]:
-        grid, n = game.track.grid, game.track.segments
-        return [(grid[i % len(grid)].lane, (grid[i % len(grid)].segment + game.progress[i]) % n)
-                for i in range(len(game.names))]
 
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         return [("segments driven", str(game.progress[seat]))]

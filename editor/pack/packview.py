@@ -2,9 +2,9 @@
 card as players see it, live diagnostics, scenarios, undo and minimal saves.
 
 The window holds a `PackDocument` (engine/editing/packdoc.py) and changes it only through its commands,
-pushed on a QUndoStack through the same adapter as the track editor (editor/undo.py). The
-Problems dock is the track editor's panel, fed with the pack's diagnostics; clicking one
-selects the item and outlines the field.
+pushed on the document's own undo history, which the window's QUndoStack follows as in the track
+editor (editor/undo.py). The Problems dock is the track editor's panel, fed with the pack's
+diagnostics; clicking one selects the item and outlines the field.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -40,7 +40,6 @@ from slipstream.engine.core.diagnostics import Diagnostic
 from slipstream.engine.editing.commands import Command
 from slipstream.engine.editing.packdoc import (
     DELETE,
-    ITEM_LISTS,
     Change,
     ItemRef,
     PackDocument,
@@ -50,27 +49,19 @@ from slipstream.engine.editing.packdoc import (
     SetValue,
     add_item,
     is_data_kind,
+    item_lists,
     items,
     parse_json_path,
-    rebase,
 )
+from slipstream.engine.play.protocol import Authoring, CardFace, ItemKind
 
 from ..forms import ItemForm, default_for, schemas
-from ..rulesets.automobiles.cardpreview import (
-    CardPreview,
-    card_png,
-    cards_pdf,
-    face_from_card,
-    face_from_data,
-)
+from ..rulesets.automobiles.cardpreview import CardPreview, card_png, cards_pdf
 from ..track.docks import ProblemsPanel
-from ..undo import push
+from ..undo import UndoStack
 from .scenariopanel import ScenarioPanel
 
 APP = "Slipstream"
-GROUPS = (("cubes", "Cubes"), ("cards", "Cards"), ("drivers", "Drivers"), ("sponsors", "Sponsors"),
-          ("cardsets", "Card sets"))
-KIND_TITLES = {"cubes": "cube", "cards": "card", "drivers": "driver", "sponsors": "sponsor", "cardsets": "card set"}
 VALIDATE_MS = 250
 
 # What a tree entry points at: ("item", rel, list key, index) | ("file", rel) | ("group", name)
@@ -140,11 +131,12 @@ class PackWindow(QMainWindow):
         super().__init__()
         self.doc = doc
         self.open_track = open_track
-        self.undo_stack = QUndoStack(self)
+        self.undo_stack = UndoStack(self)
+        self.undo_stack.attach(doc.history)  # the pack's own history
         self.form: ItemForm | None = None
         self.target: Target | None = None
         self._item_key: tuple[str, str, str] | None = None  # (rel, list key, id) of the selection
-        self._kinds: dict[str, Any] = {}
+        self._pack: Any = None  # the last pack that loaded (its cube kinds name the card groups)
 
         self.tree = QTreeWidget()
         self.tree.setObjectName("pack-tree")
@@ -246,8 +238,9 @@ class PackWindow(QMainWindow):
         redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         e.addActions([undo, redo])
         e.addSeparator()
-        for kind, title in KIND_TITLES.items():
-            e.addAction(self._act(f"New {title}…", partial(self.add_item_dialog, kind), None, f"new-{kind}"))
+        for ik in self.item_kinds():
+            e.addAction(self._act(f"New {ik.title}…", partial(self.add_item_dialog, ik.kind), None,
+                                  f"new-{ik.kind}"))
         e.addAction(self._act("Remove selected item", self.remove_selected, None, "remove-item"))
         e.addAction(self._act("Delete selected file", self.delete_selected_file, None, "delete-file"))
         v = mb.addMenu("&View")
@@ -256,8 +249,8 @@ class PackWindow(QMainWindow):
 
     # --- document --------------------------------------------------------------------------
     def push(self, cmd: Command) -> None:
-        """Every edit goes through here: one command on the undo stack."""
-        push(self.undo_stack, self.doc, cmd)
+        """Every edit goes through here: one command on the document's undo history."""
+        self.doc.history.push(cmd)
 
     def _changed(self, change: Change) -> None:
         if change.reason == "saved":
@@ -273,7 +266,7 @@ class PackWindow(QMainWindow):
         self.validate_timer.stop()
         an = self.doc.analysis()
         if an.pack is not None:
-            self._kinds = dict(getattr(an.pack, "cube_kinds", None) or {})  # none in a Formula Dé pack
+            self._pack = an.pack
         self.problems.show_diagnostics(an.diagnostics)
         if not an.diagnostics:
             self.problems.summary.setText("No problems: the pack is valid.")
@@ -312,35 +305,38 @@ class PackWindow(QMainWindow):
                 name = f.data.get("name", f.rel) if isinstance(f.data, dict) else f.rel
                 node(tracks, str(name), ("track", f.rel), f"{f.rel} — double-click to open in the track canvas")
         ruleset = self.ruleset()
-        data = [f for f in state.files if f.kind not in ITEM_LISTS and f.kind != "rules" and f.data is not None
-                and ruleset != "automobiles" and is_data_kind(f.kind, ruleset)]
+        lists = item_lists(ruleset)
+        data = [f for f in state.files if f.kind not in lists and f.kind != "rules" and f.data is not None
+                and is_data_kind(f.kind, ruleset)]
         if data:  # a ruleset's own data files (decks, setup): a whole-file form each
             group = node(self.tree, "Data files", ("group", "data"))
             for f in data:
                 node(group, f"{f.kind.replace('-', ' ').capitalize()} ({f.rel})", ("file", f.rel), f.rel)
         refs = list(items(state))
-        colours = self._colour_names()
-        for kind, title in GROUPS:
-            own = [r for r in refs if r.kind == kind]
-            if not own and not is_data_kind(kind, ruleset):
-                continue  # another ruleset's pack: no empty cube, card ... groups
-            group = node(self.tree, title, ("group", kind))
-            if kind == "cards":
-                def colour_of(r: ItemRef) -> str:
+        authoring = self.authoring()
+        for ik in self.item_kinds():
+            own = [r for r in refs if r.kind == ik.kind]
+            if not own and ik.kind not in lists:
+                continue  # another ruleset's pack: no empty groups
+            group = node(self.tree, ik.group, ("group", ik.kind))
+            grouping = authoring.item_groups(self._pack, ik.kind) if authoring is not None else None
+            if grouping is not None:
+                field, values = grouping
+                labels = {"overrides": f"Overrides of inherited {ik.group.lower()}", **dict(values)}
+
+                def value_of(r: ItemRef, field: str = field) -> str:
                     if r.override:
                         return "overrides"
-                    return str(r.data.get("colour", "")) if isinstance(r.data, dict) else ""
+                    return str(r.data.get(field, "")) if isinstance(r.data, dict) else ""
 
-                # colour groups in cube-kind order (gears, wear, then the action colours)
-                order = {c: i for i, c in enumerate(self._kinds)}
-                by_colour: dict[str, QTreeWidgetItem] = {}
-                for r in sorted(own, key=lambda r: (colour_of(r) == "overrides",
-                                                    order.get(colour_of(r), len(order)))):
-                    colour = colour_of(r)
-                    if colour not in by_colour:
-                        by_colour[colour] = node(group, colours.get(colour, colour or "(no colour)"),
-                                                 ("group", f"cards:{colour}"))
-                    node(by_colour[colour], self._item_label(r), ("item", r.rel, r.key, r.index), r.rel)
+                # sub-groups in the ruleset's order, overrides last
+                order = {v: i for i, (v, _label) in enumerate(values)}
+                by_value: dict[str, QTreeWidgetItem] = {}
+                for r in sorted(own, key=lambda r: (value_of(r) == "overrides", order.get(value_of(r), len(order)))):
+                    v = value_of(r)
+                    if v not in by_value:
+                        by_value[v] = node(group, labels.get(v, v or f"(no {field})"), ("group", f"{ik.kind}:{v}"))
+                    node(by_value[v], self._item_label(r), ("item", r.rel, r.key, r.index), r.rel)
             else:
                 for r in own:
                     node(group, self._item_label(r), ("item", r.rel, r.key, r.index), r.rel)
@@ -354,12 +350,6 @@ class PackWindow(QMainWindow):
         self.tree.expandToDepth(1)
         self.tree.blockSignals(False)
         self._reselect()
-
-    def _colour_names(self) -> dict[str, str]:
-        out = {"overrides": "Overrides of inherited cards"}
-        for kid, k in self._kinds.items():
-            out[kid] = str(getattr(k, "name", kid))
-        return out
 
     @staticmethod
     def _item_label(r: ItemRef) -> str:
@@ -477,7 +467,7 @@ class PackWindow(QMainWindow):
             fs = self.doc.state.file(target[1])
             kind = fs.kind if fs is not None else ""
             if fs is not None and fs.data is not None and (kind in ("pack", "rules") or (
-                    kind not in ITEM_LISTS and is_data_kind(kind, self.ruleset()))):
+                    kind not in item_lists(self.ruleset()) and is_data_kind(kind, self.ruleset()))):
                 self.form = ItemForm(kind, None, fs.data)
                 self.form.propertyEdited.connect(self._form_edited)
                 widget = self.form
@@ -487,22 +477,38 @@ class PackWindow(QMainWindow):
         self.form_area.setWidget(widget)
 
     def ruleset(self) -> str:
-        """The ruleset the pack names in pack.yaml (`automobiles` when it names none)."""
-        fs = self.doc.state.file("pack.yaml")
-        data = fs.data if fs is not None else None
-        return str(data.get("ruleset") or "automobiles") if isinstance(data, dict) else "automobiles"
+        """The ruleset the pack names in pack.yaml (the default ruleset when it names none)."""
+        return self.doc.state.ruleset
+
+    def authoring(self) -> Authoring | None:
+        """The `authoring` capability of the pack's ruleset (None: it has none)."""
+        from slipstream.engine.play.registry import RulesetError, get
+
+        try:
+            return get(self.ruleset()).authoring
+        except RulesetError:
+            return None
+
+    def item_kinds(self) -> list[ItemKind]:
+        """The item kinds of the pack's ruleset: those its authoring names (in its order), then
+        any other item list of its content model."""
+        authoring = self.authoring()
+        named = list(authoring.item_kinds) if authoring is not None else []
+        known = {ik.kind for ik in named}
+        return named + [ItemKind(k, k.replace("-", " "), k.replace("-", " ").capitalize())
+                        for k in item_lists(self.ruleset()) if k not in known]
 
     def completions(self) -> dict[str, list[str]]:
-        """Ids of the loaded pack offered while typing: cube kinds, action cards."""
+        """Ids of the loaded pack offered while typing (e.g. cube kinds, action cards)."""
+        authoring = self.authoring()
+        if authoring is None:
+            return {}
         an = self.doc.last_analysis()  # the last check may be a moment old: add own items now
-        pack = an.pack if an is not None else None
-        kinds = list(getattr(pack, "cube_kinds", None) or []) if pack is not None else []
-        kinds += [r.id for r in items(self.doc.state, "cubes") if r.id not in kinds]
-        cards = [c.id for c in (getattr(pack, "cards", None) or {}).values() if not getattr(c, "fixed", False)]
-        cards += [r.id for r in items(self.doc.state, "cards")
-                  if not r.override and r.id not in cards and not r.data.get("fixed", False)]
-        groups = [*kinds, "gears", "actions"]
-        return {"colour": kinds, "kind": groups, "kinds": groups, "not_kinds": groups, "cards": cards}
+        own: dict[str, list[Any]] = {}
+        for r in items(self.doc.state):
+            if not r.override and isinstance(r.data, dict):
+                own.setdefault(r.kind, []).append(r.data)
+        return authoring.completions(an.pack if an is not None else None, own)
 
     def _form_edited(self, key: str, value: Any) -> None:
         if self.target is None:
@@ -558,18 +564,16 @@ class PackWindow(QMainWindow):
         self._refresh_yaml()
 
     # --- card face -------------------------------------------------------------------------
-    def current_face(self):  # noqa: ANN201 - CardFace | None
+    def current_face(self) -> CardFace | None:
         ref = self.current_ref()
-        if ref is None or ref.kind != "cards":
+        authoring = self.authoring()
+        if ref is None or authoring is None or not authoring.card_kind or ref.kind != authoring.card_kind:
             return None
-        an = self.doc.last_analysis()
         if ref.override:
+            an = self.doc.last_analysis()
             pack = an.pack if an is not None else None
-            ident = str(ref.data.get("id", "")).rpartition(":")[2]
-            if pack is not None and ident in pack.cards:
-                return face_from_card(pack.cards[ident], pack.cube_kinds)
-            return None
-        return face_from_data(ref.data, self._kinds)
+            return authoring.card_face(pack, str(ref.data.get("id", "")).rpartition(":")[2]) if pack else None
+        return authoring.card_face(self._pack, ref.data)
 
     def _refresh_preview(self) -> None:
         face = self.current_face()
@@ -592,29 +596,32 @@ class PackWindow(QMainWindow):
         if name:
             self.export_card_png(Path(name))
 
-    def sheet_faces(self, set_id: str) -> list[Any]:
-        """The faces of every card in play with a card set: the fixed cards, then the set's."""
+    def _sheet(self, set_id: str) -> tuple[str, list[CardFace]]:
         an = self.doc.analysis()
-        if an.pack is None:
+        authoring = self.authoring()
+        if an.pack is None or authoring is None:
             raise ValueError("the pack cannot be loaded")
-        pack = an.pack
-        return [face_from_card(c, pack.cube_kinds) for c in pack.cards_in_play(set_id).values()]
+        return authoring.card_faces(an.pack, set_id)
+
+    def sheet_faces(self, set_id: str) -> list[CardFace]:
+        """The faces of every card in play with a card set: the fixed cards, then the set's."""
+        return self._sheet(set_id)[1]
 
     def export_sheet_pdf(self, set_id: str, path: Path) -> int:
         """Write the printable sheet of a card set; returns the number of pages."""
-        faces = self.sheet_faces(set_id)
-        an = self.doc.analysis()
-        name = an.pack.card_set(set_id).name if an.pack is not None else set_id
+        name, faces = self._sheet(set_id)
         return cards_pdf(faces, path, f"{name} — {self.doc.id}")
 
     def export_sheet_pdf_dialog(self) -> None:
         an = self.doc.analysis()
-        if an.pack is None or not getattr(an.pack, "card_sets", None):
+        authoring = self.authoring()
+        sheets = authoring.sheets(an.pack) if an.pack is not None and authoring is not None else []
+        if authoring is None or not sheets:
             QMessageBox.information(self, APP, "The pack has no card sets (or cannot be loaded).")
             return
-        ids = list(an.pack.card_sets)
+        ids = [sid for sid, _name in sheets]
         ref = self.current_ref()
-        current = ids.index(ref.id) if ref is not None and ref.kind == "cardsets" and ref.id in ids else 0
+        current = ids.index(ref.id) if ref is not None and ref.kind == authoring.sheet_kind and ref.id in ids else 0
         set_id, ok = QInputDialog.getItem(self, "Card sheet", "Card set", ids, current, False)
         if not ok:
             return
@@ -632,7 +639,7 @@ class PackWindow(QMainWindow):
     def new_item(self, kind: str, ident: str, **fields: Any) -> ItemRef:
         """Add an item of `kind` with id `ident` (schema defaults, then `fields`) and select it."""
         s = schemas()
-        schema, base = s.item(kind, ITEM_LISTS[kind][1])
+        schema, base = s.item(kind, item_lists(self.ruleset())[kind].item_def)
         item = default_for(s, schema, base)
         item["id"] = ident
         if "name" in item:
@@ -642,7 +649,8 @@ class PackWindow(QMainWindow):
         return self.select_item(kind, ident)
 
     def add_item_dialog(self, kind: str) -> None:
-        ident, ok = QInputDialog.getText(self, f"New {KIND_TITLES[kind]}", "Id (lower-case, dashes):")
+        title = next((ik.title for ik in self.item_kinds() if ik.kind == kind), kind)
+        ident, ok = QInputDialog.getText(self, f"New {title}", "Id (lower-case, dashes):")
         if ok and ident.strip():
             self.new_item(kind, ident.strip())
 
@@ -671,10 +679,8 @@ class PackWindow(QMainWindow):
                 f"{Path(path).name} was saved in the track canvas, but has unsaved edits here: "
                 "kept this pack's version", 10000)
         elif done and self.doc.reloaded is not None:
-            rel, old, new = self.doc.reloaded
+            rel = self.doc.reloaded[0]
             self.doc.reloaded = None
-            rebase((c.cmd for c in (self.undo_stack.command(i) for i in range(self.undo_stack.count()))
-                    if hasattr(c, "cmd")), rel, old, new)
             self.statusBar().showMessage(f"Reloaded {rel} (saved in the track canvas)", 5000)
         return done
 
@@ -688,7 +694,7 @@ class PackWindow(QMainWindow):
             return
         path = parse_json_path(diag.path)
         fs = self.doc.state.file(rel)
-        if fs is not None and fs.kind in ITEM_LISTS and len(path) >= 2 and isinstance(path[1], int):
+        if fs is not None and fs.kind in item_lists(self.ruleset()) and len(path) >= 2 and isinstance(path[1], int):
             self.select(("item", rel, path[0], path[1]))
             rest = path[2:]
         elif fs is not None and fs.kind.startswith("track"):
@@ -730,6 +736,7 @@ class PackWindow(QMainWindow):
                 event.ignore()
                 return
         self.doc.unsubscribe(self._changed)
+        self.undo_stack.detach()
         self.doc.close()
         event.accept()
 

@@ -44,12 +44,12 @@ def run_scenarios(doc: PackDocument) -> tuple[list[Outcome], str]:
     if an.pack is None or an.errors:
         return [], f"The pack has {an.errors} error(s): fix them (see Problems) to run its scenarios."
     try:  # the pack's own ruleset runs its scenario files (engine/play/registry.py)
-        rs = get(getattr(an.pack, "ruleset", "automobiles") or "automobiles")
+        rs = get(an.pack.ruleset)
     except RulesetError as e:
         return [], f"The pack's scenarios cannot run: {e}."
-    run_file = getattr(rs, "run_scenario_file", None)
-    if run_file is None:
+    if rs.scenarios is None:
         return [], f"The {rs.id} ruleset runs no scenario files."
+    run_file = rs.scenarios.run_file
     root = doc.scratch_root()
     out: list[Outcome] = []
     for path in doc.scenario_files():

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from slipstream.engine.play.base import view_of
 from slipstream.engine.play.batch import Pool
 from slipstream.engine.play.registry import RulesetError, for_pack
 from slipstream.engine.play.watch import HUMAN
@@ -309,16 +310,17 @@ class RacePanel(QWidget):
         while self.setup_form.rowCount():
             self.setup_form.removeRow(0)
         self.setup_boxes = {}
-        for key in rs.setup_keys:
-            choices = rs.setup_choices(pack, key)
+        setup = rs.setup
+        settings = [(k, setup.choices(pack, k.name)) for k in setup.keys] if setup is not None else []
+        for key, choices in settings:
             if not choices:
                 continue
             box = QComboBox()
-            box.setObjectName("race-set" if key == "card_set" else f"race-setup-{key}")
+            box.setObjectName("race-set" if key.name == "card_set" else f"race-setup-{key.name}")
             for value, label in choices:
                 box.addItem(label, value)
-            self.setup_boxes[key] = box
-            self.setup_form.addRow(key.replace("_", " ").capitalize(), box)
+            self.setup_boxes[key.name] = box
+            self.setup_form.addRow(key.name.replace("_", " ").capitalize(), box)
         self._build_seats()
         self.pack_options = self.panels.pack_options(rs, path)
         self._build_options()
@@ -490,7 +492,7 @@ class RacePanel(QWidget):
         # one symbol per kind of mark, in the order the race first shows them
         self.overlay.mark_kinds = {}
         for fr in self.frames:
-            for m in getattr(fr, "marks", []):
+            for m in fr.marks:
                 self.overlay.style_of(str(m[2]))
         order = ", ".join(rec.names[i] for i in rec.game.standings())
         rounds = self.panels.rounds(rec)
@@ -641,7 +643,7 @@ class RacePanel(QWidget):
         if self.play_timer.isActive() and len(fr.route) > 2:
             walk = max(1, int(0.8 * self.speed.currentData() / (len(fr.route) - 1)))
         self.overlay.show_frame(fr, moved, walk)
-        self._show_extras(getattr(fr, "gauges", []), getattr(fr, "marks", []))
+        self._show_extras(fr.gauges, fr.marks)
         if i == 0:
             self.turn_label.setText(f"The grid (turn 0 of {len(self.frames) - 1})")
             self.player_panel.setText(self._standings_html(fr))
@@ -659,7 +661,7 @@ class RacePanel(QWidget):
             f"<span style='color:{player_colour(p).name()}'><b>P{p + 1}</b></span>" for p in order)
 
     def _show_extras(self, gauges: Any, marks: Any) -> None:
-        """The seats' dials (`Ruleset.gauges`) and the legend of the marks on the track."""
+        """The seats' dials (`RaceView.gauges`) and the legend of the marks on the track."""
         self.gauges.show_gauges(gauges or [], [player_colour(p).name() for p in range(len(gauges or []))])
         legend = self.overlay.legend()
         if not legend:
@@ -671,7 +673,7 @@ class RacePanel(QWidget):
             for g, c, k in legend))
 
     def _player_html(self, fr: Any, moved: bool, before: list[int]) -> str:
-        if self.human.active and getattr(fr, "secret", False) and fr.player != self.human.seat:
+        if self.human.active and fr.secret and fr.player != self.human.seat:
             # a choice made in secret is not shown to the person at the table
             from dataclasses import replace
 
@@ -688,14 +690,13 @@ class RacePanel(QWidget):
         g = rec.game
         seat = self.human.seat
         panels = self.human.panels
-        owners = getattr(self.human.rs, "car_owners", None)
-        self.overlay.show_cars(self.human.rs.cars(g), owners(g) if owners is not None else None)
+        view = view_of(self.human.rs)
+        self.overlay.show_cars(view.cars(g), view.car_owners(g))
         cur = rec.current
         self.overlay.show_route(seat, cur.route if cur is not None and cur.player == seat else [])
         self.overlay.show_targets(self.human.overlay.target_cells)
-        self.overlay.show_marks(rec.marks() if hasattr(rec, "marks") else [])
-        self._show_extras(rec.gauges() if hasattr(rec, "gauges") else [],
-                          rec.marks() if hasattr(rec, "marks") else [])
+        self.overlay.show_marks(rec.marks())
+        self._show_extras(rec.gauges(), rec.marks())
         rounds = panels.rounds(rec)
         self.turn_label.setText((f"Round {rounds}; " if rounds else "") + f"{len(self.frames) - 1} turns played"
                                 + (" — the race is over" if panels.over(rec) else ""))

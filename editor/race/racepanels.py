@@ -1,7 +1,7 @@
 """What the Test race dock shows of a ruleset: generic panels, or the ones a ruleset registers.
 
 The dock knows a ruleset only through the registry (engine/play/registry.py) and one
-`RacePanels` object: `panels_for(rs)` loads the object the ruleset names under
+`RacePanels` object: `panels_for(rs)` has the registry load the object the ruleset names under
 `rs.panels["editor"]` ("module:attribute"), or gives these generic panels, which need nothing
 but the protocol: a frame per decision (engine/play/watch.py), the seat's `view` as the
 player panel, the pending decision's options as plain buttons, and a batch report of win
@@ -11,7 +11,6 @@ rates and race length without heat maps. No code here names a ruleset.
 from __future__ import annotations
 
 import html
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -75,15 +74,14 @@ class RacePanels:
         pos = (fr.positions if moved else before or fr.positions)[p]
         rows = [f"<b style='color:{colour}'>P{p + 1}</b> {html.escape(fr.choice)}", f"position {pos}"]
         rows += [f"{html.escape(k)}: {html.escape(v)}" for k, v in (fr.view if moved else [])]
-        return "<br>".join(rows[:2]) + field_html(getattr(fr, "briefs", [])) + "<br>".join(["", *rows[2:]])
+        return "<br>".join(rows[:2]) + field_html(fr.briefs) + "<br>".join(["", *rows[2:]])
 
     def seat_html(self, rs: Any, rec: Any, seat: int, colour: str) -> str:
         """The human seat's panel while the race is played."""
         rows = [f"<b style='color:{colour}'>You: P{seat + 1}</b>",
                 f"position {watch.positions_of(rec.game)[seat]}"]
         rows += [f"{html.escape(k)}: {html.escape(v)}" for k, v in rs.view(rec.game, seat)]
-        return "<br>".join(rows[:2]) + field_html(rec.briefs() if hasattr(rec, "briefs") else []) \
-            + "<br>".join(["", *rows[2:]])
+        return "<br>".join(rows[:2]) + field_html(rec.briefs()) + "<br>".join(["", *rows[2:]])
 
     def option_style(self, key: str, rec: Any = None) -> str:
         """A style sheet for the button of option `key` in the race of recorder `rec` ("": a
@@ -111,13 +109,14 @@ class RacePanels:
         return f"{summary['capped']} race(s) ended by the round cap" if summary.get("capped") else ""
 
     def batch_text(self, rs: Any, summary: dict[str, Any]) -> str:
-        """The ruleset's own summary of the batch in words (`format_summary`, the text
+        """The ruleset's own summary of the batch in words (`BatchStats.format_summary`, the text
         `slipstream race --races N` prints) less the shared win rates the report's tables
         already show ("": nothing of its own)."""
+        from slipstream.engine.play.base import stats_of
         from slipstream.engine.play.stats import format_races
 
         try:
-            text = str(rs.format_summary(summary))
+            text = str(stats_of(rs).format_summary(summary))
             shared = format_races(dict(summary))
         except (KeyError, TypeError, ValueError):  # a summary without the figures it reads
             return ""
@@ -125,7 +124,7 @@ class RacePanels:
 
 
 def field_html(briefs: Sequence[str]) -> str:
-    """Every car's `Ruleset.brief` (gear and last roll, ...) in its player colour ("" without)."""
+    """Every car's `RaceView.brief` (gear and last roll, ...) in its player colour ("" without)."""
     if not briefs:
         return ""
     from .raceview import player_colour
@@ -139,11 +138,11 @@ GENERIC = RacePanels()
 
 
 def panels_for(rs: Any) -> RacePanels:
-    """The editor panels the ruleset registers, or the generic ones."""
-    target = dict(getattr(rs, "panels", {}) or {}).get(FACE)
-    if not target:
-        return GENERIC
-    return _load(target)
+    """The editor panels the ruleset registers (loaded by the registry), or the generic ones."""
+    from slipstream.engine.play.registry import panels
+
+    found = panels(rs, FACE)
+    return found if found is not None else GENERIC
 
 
 def panels_of_id(rid: str) -> RacePanels:
@@ -155,10 +154,3 @@ def panels_of_id(rid: str) -> RacePanels:
     except RulesetError:
         return GENERIC
 
-
-def _load(target: str) -> RacePanels:
-    module, _, attr = target.partition(":")
-    obj: Any = importlib.import_module(module)
-    for part in attr.split(".") if attr else ():
-        obj = getattr(obj, part)
-    return obj

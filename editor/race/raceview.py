@@ -26,7 +26,7 @@ Cell = tuple[int, int]  # lane, segment
 
 PLAYER_COLOURS = ("#e6194b", "#2f6fe0", "#f58231", "#9b30c8", "#19b8c9")
 Z_TARGETS, Z_ROUTE, Z_CARS, Z_MARKS = 18.0, 19.0, 20.0, 21.0
-# what lies on the track (`Ruleset.marks`): a symbol and colour per kind, in order of first sight
+# what lies on the track (`RaceView.marks`): a symbol and colour per kind, in order of first sight
 MARK_STYLES = (("circle", "●", "#f2f2f2"), ("diamond", "◆", "#111111"), ("triangle", "▲", "#ffd400"),
                ("cross", "✖", "#e6194b"), ("square", "■", "#3cb44b"), ("star", "★", "#9b30c8"))
 
@@ -277,12 +277,11 @@ class RaceOverlay:
         (with `walk_ms`, the moving car first drives its route, one square every `walk_ms`).
         The moving car is `frame.car` when the frame says (several cars a seat), else the seat's."""
         self.show_cars(frame.cars_after if moved and frame.cars_after else frame.cars_before,
-                       getattr(frame, "owners", None) or None)
+                       frame.owners or None)
         self.show_route(frame.player, frame.route if frame.player >= 0 else [], faded=moved)
         self.show_targets([])
-        self.show_marks(getattr(frame, "marks", []))
-        p = getattr(frame, "car", -1)
-        p = frame.player if p < 0 else p
+        self.show_marks(frame.marks)
+        p = frame.player if frame.car < 0 else frame.car
         if (moved and walk_ms > 0 and len(frame.route) > 2 and 0 <= p < len(self.cars)
                 and p < len(frame.cars_after) and tuple(frame.cars_after[p][:2]) == tuple(frame.route[-1])):
             self.walk(p, frame.route, walk_ms)

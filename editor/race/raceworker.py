@@ -18,6 +18,7 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
+from slipstream.engine.play.base import stats_of
 from slipstream.engine.play.batch import Pool
 from slipstream.engine.play.races import RaceSpec
 from slipstream.engine.play.registry import load_pack
@@ -76,7 +77,7 @@ class BatchReportData:
     cancelled: bool = False
     ruleset: str = ""
     note: str = ""  # the ruleset's own figures in a line (RacePanels.batch_note)
-    maps: dict[str, dict[str, float]] = field(default_factory=dict)  # `Ruleset.heat` of the summary
+    maps: dict[str, dict[str, float]] = field(default_factory=dict)  # `BatchStats.heat` of the summary
     text: str = ""  # the ruleset's own summary in words (RacePanels.batch_text: `format_summary`)
 
     def to_dict(self) -> dict[str, Any]:
@@ -205,17 +206,20 @@ class BatchWorker(QThread):
         res = batch.results
         s = self.settings
         setup = dict(s.setup)
-        summary = self.rs.summarise(res) if res else {}
+        stats = stats_of(self.rs)
+        summary = stats.summarise(res) if res else {}
+        # a setting with one value per race (a card set) shows as such; per-seat ones under setup
+        chosen = [k.name for k in (self.rs.setup.keys if self.rs.setup is not None else ()) if not k.per_seat]
         self.result = BatchReportData(
             settings={"pack": s.pack or "(bundled)", "ruleset": self.rs.name,
-                      **({"card_set": setup.get("card_set") or "(first)"} if "card_set" in self.rs.setup_keys else {}),
-                      "setup": {k: v for k, v in setup.items() if k != "card_set"},
+                      **{k: setup.get(k) or "(first)" for k in chosen},
+                      "setup": {k: v for k, v in setup.items() if k not in chosen},
                       "bots": list(s.bots), "seed": s.seed, "races": s.races, "laps": s.laps,
                       "options": dict(s.options), "jobs": self.jobs},
             track_id=self.track.id, summary=summary,
             rounds=[r.rounds for r in res], turns=[self.panels.turns(r) for r in res],
             heat=batch.heat, seconds=round(time.perf_counter() - t0, 2), cancelled=batch.cancelled,
             ruleset=self.rs.id, note=self.panels.batch_note(summary, batch.heat) if res else "",
-            maps=dict(self.rs.heat(summary)) if res and hasattr(self.rs, "heat") else {},
+            maps=dict(stats.heat(summary)) if res else {},
             text=self.panels.batch_text(self.rs, summary) if res else "")
         self.done.emit()

@@ -318,7 +318,7 @@ class TrackScene(QGraphicsScene):
         font = QFont("DejaVu Sans")
         font.setPixelSize(max(8, round(lw * GRID_LABEL)))
         font.setBold(True)
-        # grid money is Automobiles' (track/1); a track/2 grid shows it only where it sets some
+        # grid money is a track/1 feature; a track/2 grid shows it only where it sets some
         show_money = getattr(t, "version", 1) < 2 or any(slot.money for slot in t.grid)
         for i, slot in enumerate(t.grid):
             if not (0 <= slot.lane < t.lanes and 0 <= slot.segment < t.segments):

@@ -8,8 +8,7 @@ environment variable `SLIPSTREAM_RULESETS` (`ID=MODULE:ATTRIBUTE`, comma-separat
 without installing anything; worker processes inherit it. What a ruleset object must offer is the protocol
 of engine/play/protocol.py; this module only finds and loads it, so that `packs` (which needs
 a ruleset's content model) and `play` (the registry) share one loader. Loading a ruleset
-registers its file kinds (engine/core/filekinds.py) and the schemas it generates (`schemas`,
-file name -> JSON Schema, e.g. its house-rules schema made from its option spec).
+registers its file kinds (engine/core/filekinds.py).
 """
 
 from __future__ import annotations
@@ -75,14 +74,11 @@ def _loaded(rid: str) -> Any:
 
 
 def _register_kinds(obj: Any) -> None:
-    for kind, (versions, checker) in dict(getattr(obj, "file_kinds", {}) or {}).items():
+    """Register the file kinds of the ruleset's `files` capability (none when it is None;
+    an object without one is refused later by the registry's protocol check)."""
+    files = getattr(obj, "files", None)
+    for kind, (versions, checker) in dict(files.kinds if files is not None else {}).items():
         filekinds.register_kind(kind, tuple(versions), checker)
-    schemas = dict(getattr(obj, "schemas", {}) or {})  # generated ones, e.g. its house rules
-    if schemas:
-        from slipstream.engine.core.schema import register_schema
-
-        for name, doc in schemas.items():
-            register_schema(name, doc)
 
 
 def load(rid: str) -> Any | None:

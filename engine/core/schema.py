@@ -16,7 +16,7 @@ from slipstream.engine.core.diagnostics import MAX_VALUE_CHARS, Diagnostic, make
 from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE, schema_files
 from slipstream.engine.core.yamlsource import SourceMap, json_path
 
-__all__ = ["SCHEMA_PACKAGE", "register_schema", "registry", "schema_diagnostics", "schema_files", "validator"]
+__all__ = ["SCHEMA_PACKAGE", "registry", "schema_diagnostics", "schema_files", "validator"]
 
 if TYPE_CHECKING:  # jsonschema and referencing load lazily: a clean run never needs them
     from jsonschema import Draft202012Validator
@@ -35,18 +35,6 @@ def registry() -> Registry:
         (s["$id"], Resource.from_contents(s)) for s in schema_files().values() if "$id" in s
     ]
     return Registry().with_resources(resources_)
-
-
-def register_schema(name: str, doc: dict[str, Any]) -> None:
-    """Add a schema made at run time (e.g. a ruleset's house-rules schema, generated from its
-    option spec) to the bundled ones, under its file name (`KIND.schema.json`)."""
-    files = schema_files()
-    if files.get(name) == doc:
-        return
-    files[name] = doc
-    registry.cache_clear()
-    validator.cache_clear()
-    schemafast.forget()
 
 
 @cache

@@ -346,12 +346,6 @@ def compiled(name: str, defname: str | None = None) -> Check | None:
         return None
 
 
-def forget() -> None:
-    """Drop every compiled check (a schema was added; see engine/core/schema.py)."""
-    _compiler.cache_clear()
-    compiled.cache_clear()
-
-
 def is_valid(name: str, data: Any, defname: str | None = None) -> bool | None:
     """True/False when the fast check applies, None when only `jsonschema` can tell."""
     fn = compiled(name, defname)

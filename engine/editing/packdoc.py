@@ -2,8 +2,9 @@
 
 A `PackDocument` holds one immutable `PackState`: the data of each YAML file of the pack folder
 (or its raw text when the file is not readable YAML). Commands (below, on the pattern of
-engine/editing/commands.py: do / undo / merge, one class per kind of edit) are the only writers; the
-editor adapts them to QUndoStack exactly as it does for tracks.
+engine/editing/commands.py: do / undo / merge, one class per kind of edit), pushed on the
+document's own undo history (`doc.history`, engine/editing/history.py), are the only writers;
+the editor shows that history through a QUndoStack exactly as it does for tracks.
 
 The diagnostics are those of `slipstream validate PACK` for the pack as it would be saved:
 the current texts are written to a private scratch copy and loaded with the ordinary pack
@@ -15,35 +16,38 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from slipstream.engine.core import plugins
 from slipstream.engine.core.diagnostics import Counted, Diagnostic, sort_key
 from slipstream.engine.core.files import atomic_write_text
 from slipstream.engine.core.yamlsource import PathKey, load_text
 from slipstream.engine.editing.commands import Command
+from slipstream.engine.editing.history import History, Step
 from slipstream.engine.packs.loader import (
     MANIFEST,
     TESTS_DIR,
+    ItemList,
     PackLoader,
     _walk,
     content_model,
 )
 from slipstream.engine.packs.splice import update_text
 
-# File kind -> (list key, schema $def of an item, schema $def of an override)
-ITEM_LISTS: dict[str, tuple[str, str, str | None]] = {
-    "cubes": ("cubes", "cube", "cube_override"),
-    "cards": ("cards", "card", "card_override"),
-    "drivers": ("drivers", "driver", "driver_override"),
-    "sponsors": ("sponsors", "sponsor", "sponsor_override"),
-    "cardsets": ("card_sets", "card_set", None),
-}
-# Default file for new items of a kind, when the pack has no file of that kind yet.
-DEFAULT_FILES = {"cubes": "cubes.yaml", "cards": "cards.yaml", "drivers": "drivers.yaml",
-                 "sponsors": "sponsors.yaml", "cardsets": "cardsets.yaml", "rules": "rules.yaml"}
+
+def item_lists(ruleset: str) -> Mapping[str, ItemList]:
+    """File kind -> how its files list items (list key, schema $defs of an item and of an
+    override), from the content model of `ruleset` (empty for an unknown ruleset)."""
+    model = content_model(ruleset)
+    return model.item_lists if model is not None else {}
+
+
+def default_file(kind: str) -> str:
+    """The file new items of `kind` go to when the pack has no file of that kind yet."""
+    return f"{kind}.yaml"
 
 
 class _Delete:
@@ -83,6 +87,14 @@ class PackState:
 
     files: tuple[FileState, ...] = ()
 
+    @property
+    def ruleset(self) -> str:
+        """The ruleset pack.yaml names (the default ruleset when it names none)."""
+        fs = self.file(MANIFEST)
+        data = fs.data if fs is not None else None
+        rid = data.get("ruleset") if isinstance(data, dict) else None
+        return str(rid) if rid else plugins.DEFAULT
+
     def file(self, rel: str) -> FileState | None:
         for f in self.files:
             if f.rel == rel:
@@ -98,12 +110,13 @@ class PackState:
 class ItemRef:
     """Where an item lives: file, list key (`cards`, `overrides` ...) and index."""
 
-    kind: str  # file kind: cubes, cards, drivers, sponsors, cardsets
+    kind: str  # data file kind of the ruleset's content model (Automobiles: cubes, cards ...)
     rel: str
     key: str
     index: int
     id: str
     data: Any = field(compare=False)
+    defs: tuple[str, str | None] = field(default=("", None), compare=False)  # $defs: item, override
 
     @property
     def path(self) -> PathKey:
@@ -116,23 +129,26 @@ class ItemRef:
     @property
     def schema_def(self) -> tuple[str, str]:
         """(schema name, $def) describing the item."""
-        key, item_def, over = ITEM_LISTS[self.kind]
+        item_def, over = self.defs
         return self.kind, (over or item_def) if self.override else item_def
 
 
 def items(state: PackState, kind: str | None = None) -> Iterator[ItemRef]:
-    """Every item (and override) of the pack's own data files, in file order."""
+    """Every item (and override) of the pack's own data files, in file order (the item kinds
+    of the content model of the pack's ruleset)."""
+    lists = item_lists(state.ruleset)
     for f in state.files:
-        if f.kind not in ITEM_LISTS or (kind is not None and f.kind != kind):
+        il = lists.get(f.kind)
+        if il is None or (kind is not None and f.kind != kind):
             continue
-        key = ITEM_LISTS[f.kind][0]
-        for list_key in (key, "overrides"):
+        for list_key in (il.key, "overrides"):
             lst = f.data.get(list_key)
             if not isinstance(lst, list):
                 continue
             for i, it in enumerate(lst):
                 ident = it.get("id") if isinstance(it, dict) else None
-                yield ItemRef(f.kind, f.rel, list_key, i, str(ident) if ident is not None else f"#{i}", it)
+                yield ItemRef(f.kind, f.rel, list_key, i, str(ident) if ident is not None else f"#{i}", it,
+                              (il.item_def, il.override_def))
 
 
 def get_in(data: Any, path: PathKey) -> Any:
@@ -213,13 +229,15 @@ class PackAnalysis(Counted):
 
 
 class PackDocument:
-    """An open pack folder: its state, the texts on disk, the saved state and listeners."""
+    """An open pack folder: its state, the texts on disk, the saved state, listeners and the
+    undo history of its edits."""
 
     def __init__(self, root: Path, state: PackState, disk: dict[str, str]) -> None:
         self.root = root
         self.state = state
         self.saved = state
         self.disk = dict(disk)  # text of each file as last read or written
+        self.history = History(self)
         self._listeners: list[Listener] = []
         self._texts: dict[str, tuple[Any, str, str]] = {}
         self._analysis: tuple[PackState, PackAnalysis] | None = None
@@ -365,7 +383,8 @@ class PackDocument:
     # --- files changed by another editor --------------------------------------------------
     def reload_file(self, path: str | Path) -> bool | None:
         """Take in a file of this pack that another editor (the track canvas) wrote: its
-        state, saved state and disk text follow the disk, with no undo step. Returns None when
+        state, saved state and disk text follow the disk, with no undo step (the history's
+        steps that held the file as it was hold it as it is now: see `rebase`). Returns None when
         `path` is not a YAML file of this pack, False when the file has unsaved edits here (it
         is left as it is: the user decides), True when it was taken in or was already so."""
         try:
@@ -385,6 +404,7 @@ class PackDocument:
         self._texts.pop(rel, None)
         self.saved = self.saved.with_file(fresh)
         self.reloaded = (rel, here, fresh)
+        rebase(self.history.walk(), rel, here, fresh)
         self.set_state(self.state.with_file(fresh), reason="load")
         return True
 
@@ -412,6 +432,7 @@ class PackDocument:
             self.disk[f.rel] = text
         old = self.saved
         self.saved = self.state
+        self.history.set_clean()
         for listener in list(self._listeners):
             listener(Change(old, self.state, "saved"))
         return written
@@ -423,7 +444,7 @@ class PackDocument:
         return found[-1] if found else None
 
 
-def rebase(commands: Iterable[Command], rel: str, old: FileState | None, new: FileState) -> None:
+def rebase(commands: Iterable[Step], rel: str, old: FileState | None, new: FileState) -> None:
     """After `reload_file`: the undo history's states that held the file as it was on disk
     hold it as it is now, so undoing an older edit does not bring back the old file."""
     for cmd in commands:
@@ -597,11 +618,11 @@ class Batch(Command):
 
 def add_item(doc: PackDocument, kind: str, item: dict[str, Any]) -> Command:
     """The command adding `item` to the pack's file of `kind` (creating the file if needed)."""
-    key = ITEM_LISTS[kind][0]
+    key = item_lists(doc.state.ruleset)[kind].key
     rel = doc.file_for(kind)
     if rel is not None:
         return InsertItem(rel, (key,), item)
-    rel = DEFAULT_FILES[kind]
+    rel = default_file(kind)
     data = {"slipstream": f"{kind}/1", key: [item]}
     schema = doc.root / "schemas" / f"{kind}.schema.json"
     if schema.is_file() and rel not in doc.disk:
@@ -612,7 +633,7 @@ def add_item(doc: PackDocument, kind: str, item: dict[str, Any]) -> Command:
     return Batch([AddFile(rel, data)], f"Add {item.get('id', 'item')} in new file {rel}")
 
 
-def is_data_kind(kind: str, ruleset: str = "automobiles") -> bool:
+def is_data_kind(kind: str, ruleset: str = plugins.DEFAULT) -> bool:
     """Whether `kind` is a pack data file kind of `ruleset`'s content model."""
     model = content_model(ruleset)
     return model is not None and kind in model.data_kinds

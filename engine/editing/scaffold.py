@@ -45,11 +45,7 @@ class Scaffolded:
 
 
 def write_schemas(folder: Path) -> list[Path]:
-    """Copy every bundled schema into `folder` (as `slipstream schema -o` does), with the
-    schemas the installed rulesets generate (their house rules)."""
-    from slipstream.engine.core import plugins
-
-    plugins.load_all()
+    """Copy every bundled schema into `folder` (as `slipstream schema -o` does)."""
     out = []
     for name, data in sorted(schema_files().items()):
         path = folder / name
@@ -72,20 +68,17 @@ def _bundled_schema_dir() -> Path:
     return Path(str(resources.files("slipstream.schemas")))
 
 
-def _examples() -> tuple[str, str]:
-    """Ids for the commented examples, taken from the bundled base pack."""
-    from slipstream.engine.play.registry import load_pack
+def new_pack(parent: Path, name: str, *, extends: tuple[str, ...] = ("base",), ruleset: str = "") -> Scaffolded:
+    """Create folder `parent/ID` holding a pack of `ruleset` (the default one when "") that
+    extends `extends` and validates clean: the manifest, the files the ruleset's `authoring`
+    capability starts a pack with, the schemas and the `tracks/` and `tests/` folders."""
+    from slipstream.engine.core import plugins
+    from slipstream.engine.play.registry import RulesetError, get
 
     try:
-        pack = load_pack("")  # the bundled base pack, through the ruleset-neutral loader
-        first = next(iter(getattr(pack, "card_sets", {}).values()))
-    except (ValueError, RuntimeError, StopIteration):
-        return "some-card", "card-1, card-2, card-3, card-4, card-5"
-    return next(iter(first.cards.values())), ", ".join(first.cards.values())
-
-
-def new_pack(parent: Path, name: str, *, extends: tuple[str, ...] = ("base",)) -> Scaffolded:
-    """Create folder `parent/ID` holding a pack that extends `extends` and validates clean."""
+        rs = get(ruleset or plugins.DEFAULT)
+    except RulesetError as e:
+        raise ScaffoldError(str(e)) from None
     pid = slugify(name)
     if not pid:
         raise ScaffoldError(f"{name!r} gives no usable pack id (use letters and digits)")
@@ -98,50 +91,25 @@ def new_pack(parent: Path, name: str, *, extends: tuple[str, ...] = ("base",)) -
     sch = root / SCHEMA_DIR
     ext = "[" + ", ".join(extends) + "]"
     manifest = root / MANIFEST
+    named = "" if rs.id == plugins.DEFAULT else f"ruleset: {rs.id}\n"
     atomic_write_text(manifest, schema_line(manifest, sch / "pack.schema.json") + f"""slipstream: pack/1
 id: {pid}
 name: {json.dumps(name)}
 version: 0.1.0
-description: >-
-  A content pack for Automobiles. Costs and values it sets are house values.
+{named}description: >-
+  A content pack for {rs.name}. Costs and values it sets are house values.
 extends: {ext}
 # replaces: [base:first-oval]   # replace an inherited item by one of the same id
 """)
-    ex_card, ex_set = _examples()
-    cards = root / "cards.yaml"
-    atomic_write_text(cards, schema_line(cards, sch / "cards.schema.json") + f"""slipstream: cards/1
-# New cards: one per entry; `slipstream cards .` shows them.
-cards: []
-#  - id: tow-truck
-#    name: Tow Truck
-#    colour: purple
-#    cost: 3
-#    value: 1
-#    text: Return up to two wear cubes from your discard pile to the stock.
-#    effect:
-#      - remove: {{from: discard, kind: wear, count: {{up_to: 2}}}}
-# Changes to inherited cards: name the card and give only what changes.
-overrides: []
-#  - id: base:{ex_card}
-#    cost: 3
-""")
-    cardsets = root / "cardsets.yaml"
-    atomic_write_text(cardsets, schema_line(cardsets, sch / "cardsets.schema.json") + f"""slipstream: cardsets/1
-# One action card per colour (yellow, red, purple, blue, green), by id.
-card_sets: []
-#  - id: my-set
-#    name: My Set
-#    cards: [{ex_set}]
-""")
-    rules = root / "rules.yaml"
-    atomic_write_text(rules, schema_line(rules, sch / "rules.schema.json") + """slipstream: rules/1
-# Only what differs from the extended packs; see schemas/rules.schema.json for every option.
-options: {}
-#  weaving: true
-""")
+    written = []
+    for f in rs.authoring.pack_files(pid, name, extends) if rs.authoring is not None else ():
+        path = root / f.rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, (schema_line(path, sch / f.schema) if f.schema else "") + f.text)
+        written.append(path)
     (root / "tracks").mkdir(exist_ok=True)
     (root / "tests").mkdir(exist_ok=True)
-    return Scaffolded(root, (manifest, cards, cardsets, rules, *files))
+    return Scaffolded(root, (manifest, *written, *files))
 
 
 def new_track(folder: Path, name: str, *, template: str = "oval") -> Path:

@@ -1,27 +1,48 @@
-"""`BaseRuleset`: the parts of the ruleset protocol most rulesets share, ready to inherit.
+"""`BaseRuleset`: the core of the ruleset protocol most rulesets share, ready to inherit, and
+the shared defaults of the capabilities a face falls back on.
 
-A new ruleset subclasses it and writes what is its own (id, name, options, players, bots,
-`new_game`, `make_bot`); the defaults play races with engine/play/races.py, replay their logs
-with `replay_simple`, narrate with `describe` and report the shared statistics.
+A new ruleset subclasses `BaseRuleset` and writes what is its own (id, name, options, players,
+bots, `new_game`, `make_bot`); the defaults play races with engine/play/races.py, replay their
+logs with `replay_simple` and offer no capability. A ruleset that offers one sets the
+attribute to an object of that capability (engine/play/protocol.py); `BaseRaceView`,
+`BaseReports` and `BaseStats` are ready to subclass. Faces reach a capability or its shared
+default through `view_of`, `reports_of` and `stats_of`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import io
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.play.options import house_rules_schema
-from slipstream.engine.play.racelog import ReplayReport, replay_simple
+from slipstream.engine.play.racelog import ReplayReport, header_of, replay_simple
 from slipstream.engine.play.races import play_race
-from slipstream.engine.play.scenarios import Report
 from slipstream.engine.play.stats import format_races, summarise_races
 
 if TYPE_CHECKING:
-    from slipstream.engine.play.protocol import Ruleset
+    from slipstream.engine.play.protocol import (
+        Authoring,
+        BatchStats,
+        Cell,
+        Championships,
+        Checker,
+        FileKinds,
+        Gauge,
+        Mark,
+        RaceReports,
+        RaceView,
+        Ruleset,
+        Scenarios,
+        Setup,
+    )
 
 
 class BaseRuleset:
-    """Defaults for the protocol methods of engine/play/protocol.py.
+    """Defaults for the core of engine/play/protocol.py; every capability None.
 
     It is not a whole ruleset by itself (a subclass adds `new_game` and `make_bot`): the
     defaults that play or replay a race take `self` as the `Ruleset` the subclass makes."""
@@ -32,29 +53,18 @@ class BaseRuleset:
     players = (2, 6)
     bots: Mapping[str, str] = {}
     default_bots: Sequence[str] = ()  # empty: one of each bot
-    file_kinds: Mapping[str, Any] = {}
     content: Any = None
-    setup_keys: Sequence[str] = ()  # no race settings beyond the options
+    setup: Setup | None = None
+    race_view: RaceView | None = None
+    reports: RaceReports | None = None
+    stats: BatchStats | None = None
+    seasons: Championships | None = None
+    scenarios: Scenarios | None = None
+    authoring: Authoring | None = None
+    files: FileKinds | None = None
     panels: Mapping[str, str] = {}  # no ruleset-specific panels: faces show their generic ones
-    secret_kinds: Sequence[str] = ()  # decision kinds made in secret (none here)
-
-    @property
-    def schemas(self) -> dict[str, dict[str, Any]]:
-        """The schemas this ruleset generates (registered when it loads): its house-rules file
-        (`RULESET-rules/1`, when its content model reads one), made from its option spec."""
-        kind = getattr(self.content, "rules_kind", None)
-        if not kind:
-            return {}
-        return {f"{kind}.schema.json": house_rules_schema(kind, self.name, list(self.options))}
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
-        return []
-
-    def setup_problems(self, pack: Any, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
-        flag = {"card_set": "--set"}
-        return [(flag.get(k, f"--{k}"), f"{self.name} races take no setting {k!r}") for k in setup]
-
-    def setup_choices(self, pack: Any, key: str) -> list[tuple[str, str]]:
         return []
 
     def run_race(self: Ruleset, spec: Any) -> Any:
@@ -63,23 +73,71 @@ class BaseRuleset:
     def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
         return None
 
-    def cars(self, game: Any) -> list[tuple[int, int]]:
-        return []  # a face then draws no cars
-
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         return []
 
-    def race_text(self, result: Any) -> str:
-        told = [t for t in (self.describe(e, result) for e in result.log) if t]
+    def replay(self: Ruleset, lines: list[str]) -> ReplayReport:
+        """A race log, or a season log (its header says `t: season`) of its championships."""
+        if self.seasons is not None:
+            head = header_of(lines)
+            if not isinstance(head, ReplayReport) and head.get("t") == "season":
+                return self.seasons.replay(lines)
+        return replay_simple(self, lines)
+
+
+class BaseRaceView:
+    """A race view's defaults: one car a seat, no brief, route, gauges or marks; a subclass
+    gives `cars`."""
+
+    secret_kinds: Sequence[str] = ()
+
+    def cars(self, game: Any) -> list[Cell]:
+        return []  # a face then draws no cars
+
+    def car_owners(self, game: Any) -> list[int]:
+        return list(range(len(self.cars(game))))
+
+    def car_of(self, game: Any) -> int:
+        d = game.pending
+        return -1 if d is None else int(d.player)
+
+    def brief(self, game: Any, seat: int) -> str:
+        return ""
+
+    def route(self, game: Any, key: str) -> list[Cell]:
+        return []
+
+    def gauges(self, game: Any, seat: int) -> list[Gauge]:
+        return []
+
+    def marks(self, game: Any) -> list[Mark]:
+        return []
+
+
+NO_VIEW = BaseRaceView()
+
+
+class BaseReports:
+    """One race in words from the log and the ruleset's `describe`, and the shared JSON."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+
+    def text(self, result: Any) -> str:
+        told = [t for t in (self.rs.describe(e, result) for e in result.log) if t]
         names = result.result.get("standings") or [result.names[i] for i in result.standings]
         return "\n".join([*told, "", "final standings: " + ", ".join(names),
                           f"{result.rounds} rounds, {result.decisions} decisions"])
 
-    def race_json(self, result: Any) -> dict[str, Any]:
+    def json(self, result: Any) -> dict[str, Any]:
         return {"seed": result.spec.seed, "track": result.spec.track,
                 "standings": [{"place": i + 1, "name": result.names[p], "bot": result.bots[p]}
                               for i, p in enumerate(result.standings)],
                 "rounds": result.rounds, "capped": result.capped, "decisions": result.decisions}
+
+
+class BaseStats:
+    """The shared statistics of many races (win rates by grid slot and bot, race length)."""
 
     def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
         return summarise_races(results)
@@ -87,46 +145,97 @@ class BaseRuleset:
     def format_summary(self, summary: Mapping[str, Any]) -> str:
         return format_races(dict(summary))
 
-    def brief(self, game: Any, seat: int) -> str:
-        """One short line about a seat's car for a face's table of the field ("": none)."""
-        return ""
-
-    def car_owners(self, game: Any) -> list[int]:
-        """The seat of each car of `cars(game)` (here one car a seat)."""
-        return list(range(len(self.cars(game))))
-
-    def car_of(self, game: Any) -> int:
-        """The index in `cars(game)` of the car the pending decision moves (-1: none)."""
-        d = game.pending
-        return -1 if d is None else int(d.player)
-
-    def route(self, game: Any, key: str) -> list[tuple[int, int]]:
-        """The cells the car of the pending decision passes if `key` is taken ([]: unknown)."""
-        return []
-
-    def gauges(self, game: Any, seat: int) -> list[tuple[str, float, float, float]]:
-        """A seat's gauges as (label, value, maximum, scale) for a face's dials (none here)."""
-        return []
-
-    def marks(self, game: Any) -> list[tuple[int, int, str, str]]:
-        """(lane, segment, kind, label) of what lies on the track besides cars (none here)."""
-        return []
-
     def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
-        """Heat maps of a batch keyed `corner:INDEX` or `space:LANE:SEGMENT` (none here)."""
         return {}
-
-    def run_scenario_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
-        """One scenario file of the loaded `pack`: (its result, or None, and the diagnostics)."""
-        from slipstream.engine.core.diagnostics import make
-
-        return None, [make("C100", str(path), 1, 1, "$", f"the {self.id} ruleset runs no scenario files")]
-
-    def run_scenarios(self, pack: str, select: str = "") -> Report:
-        return Report([], [])
 
     def item_users(self, result: Any, kind: str, item_id: str) -> dict[str, list[bool]]:
         return {}
 
-    def replay(self: Ruleset, lines: list[str]) -> ReplayReport:
-        return replay_simple(self, lines)
+    def record(self, result: Any) -> dict[str, Any]:
+        return {}
+
+
+SHARED_STATS = BaseStats()
+
+
+def view_of(rs: Ruleset) -> RaceView:
+    """The ruleset's race view, or one that draws no cars."""
+    return rs.race_view if rs.race_view is not None else NO_VIEW
+
+
+def reports_of(rs: Ruleset) -> RaceReports:
+    """The ruleset's race reports, or the shared ones (from the log and `describe`)."""
+    return rs.reports if rs.reports is not None else BaseReports(rs)
+
+
+def stats_of(rs: Ruleset) -> BatchStats:
+    """The ruleset's batch statistics, or the shared ones."""
+    return rs.stats if rs.stats is not None else SHARED_STATS
+
+
+class OwnFileKinds:
+    """A `files` capability: file kinds with their checkers, and their schemas, the files
+    `names` (`KIND.schema.json`) of the package `package` (package data), plus those made at
+    run time (`generated`: name -> schema, e.g. `house_rules_schemas(...)`)."""
+
+    def __init__(self, kinds: Mapping[str, tuple[tuple[int, ...], Checker]], package: str = "",
+                 names: Sequence[str] = (), generated: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+        self.kinds = dict(kinds)
+        self.package = package
+        self.names = tuple(names)
+        self.generated = dict(generated or {})
+
+    def schemas(self) -> dict[str, Traversable]:
+        out: dict[str, Traversable] = {}
+        if self.package:
+            root = resources.files(self.package)
+            out = {n: root / n for n in self.names}
+        for name, doc in self.generated.items():
+            out.setdefault(name, SchemaText(name, json.dumps(doc, indent=2, ensure_ascii=False) + "\n"))
+        return out
+
+
+def house_rules_schemas(content: Any, name: str, options: Sequence[Any]) -> dict[str, dict[str, Any]]:
+    """The schema of a ruleset's house-rules file (`RULESET-rules/1`, when its content model
+    reads one: engine/packs/trackpack.py), generated from its option spec, by file name; a
+    ruleset (`name`, `options`) passes it to its `files` capability
+    (`OwnFileKinds(..., generated=house_rules_schemas(CONTENT, NAME, OPTIONS))`)."""
+    kind = getattr(content, "rules_kind", None)
+    if not kind:
+        return {}
+    return {f"{kind}.schema.json": house_rules_schema(kind, name, list(options))}
+
+
+class SchemaText(Traversable):
+    """A schema made at run time, read like a schema file of a package."""
+
+    def __init__(self, name: str, text: str) -> None:
+        self._name, self._text = name, text
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def read_text(self, encoding: str | None = None) -> str:
+        return self._text
+
+    def read_bytes(self) -> bytes:
+        return self._text.encode("utf-8")
+
+    def open(self, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        return io.BytesIO(self.read_bytes()) if "b" in mode else io.StringIO(self._text)
+
+    def is_file(self) -> bool:
+        return True
+
+    def is_dir(self) -> bool:
+        return False
+
+    def iterdir(self) -> Iterator[Traversable]:
+        return iter(())
+
+    def joinpath(self, *descendants: Any) -> Traversable:
+        raise FileNotFoundError(f"{self._name} is a file")
+
+    def __truediv__(self, child: Any) -> Traversable:
+        return self.joinpath(child)

@@ -1,19 +1,39 @@
-"""The ruleset plug-in protocol (DESIGN §3, §8): what a ruleset offers the faces and the tools.
+"""The ruleset plug-in protocol (DESIGN §3, §8): a small required core plus typed capabilities.
 
 A ruleset is one object (registered under the entry point group `slipstream.rulesets`, see
-engine/play/registry.py) with the attributes and methods of `Ruleset`. A game it starts is a
-state machine over one pending `Decision` at a time (`Game`). Faces, batches, replays and
-sweeps use only what is declared here, so a new ruleset shows up in every command and in the
-editor's Test race dock without code that names it.
+engine/play/registry.py) with the members of `Ruleset`. A game it starts is a state machine
+over one pending `Decision` at a time (`Game`). Faces, batches, replays and sweeps use only
+what is declared here, so a new ruleset shows up in every command and in the editor's Test
+race dock without code that names it.
+
+The core is what every ruleset has: id, name, options, players, bots, its pack content model,
+`new_game`, `make_bot` and `describe` (plus a per-seat `view`, its track checks, and the race
+runner and replay, which `BaseRuleset` gives ready). Everything else is a **capability**: an
+attribute holding a small object of one of the protocols below, or None when the ruleset
+lacks it. A face asks `rs.seasons is None`; it never probes a ruleset for a member:
+
+    setup       Setup           race settings beyond the options (card set, drivers)
+    race_view   RaceView        cars on the track, a line per seat, routes, gauges, marks
+    reports     RaceReports     one race as text and JSON (default: from the log and describe)
+    stats       BatchStats      figures of many races, heat maps, who used an item
+    seasons     Championships   bot championships: tracks, run, reports, season-log replay
+    scenarios   Scenarios       rule scenarios: a pack folder, or one file of a loaded pack
+    authoring   Authoring       new-pack files, item kinds the pack editor adds, card faces
+    files       FileKinds       own file kinds with their checkers and JSON Schemas
+
+`panels` (face name -> "module:attribute") names optional ruleset-specific panels of a face;
+the registry loads them by that string (`registry.panels`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from slipstream.engine.core.diagnostics import Diagnostic
     from slipstream.engine.core.yamlsource import SourceMap
     from slipstream.engine.packs.loader import ContentModel, LoadedPack
@@ -22,7 +42,12 @@ if TYPE_CHECKING:
     from slipstream.engine.play.racelog import ReplayReport
     from slipstream.engine.play.races import RaceSpec
     from slipstream.engine.play.scenarios import Report as ScenarioReport
+    from slipstream.engine.play.scenarios import ScenarioResult
     from slipstream.engine.tracks.track import Track
+
+Cell = tuple[int, int]  # (lane, segment) of a space; lane PIT_LANE for the pit lane
+Gauge = tuple[str, float, float, float]  # label, value, maximum, scale (the dial's full range)
+Mark = tuple[int, int, str, str]  # lane, segment, kind, label
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +71,21 @@ class Game(Protocol):
     def standings(self) -> list[int]: ...
     def result(self) -> dict[str, Any]:
         """The last line of the race log (`t: result`, standings, rounds, capped, ...)."""
+        ...
+
+    @property
+    def rounds(self) -> int:
+        """The round the race is in (the whole race's rounds once it is over)."""
+        ...
+
+    @property
+    def grid(self) -> Sequence[int]:
+        """The seat in each grid slot, pole first."""
+        ...
+
+    @property
+    def stats(self) -> Mapping[str, Any]:
+        """The race's own figures so far (JSON-able), for batch statistics."""
         ...
 
 
@@ -72,12 +112,326 @@ class RaceResult(Protocol):
     result: dict[str, Any]
 
 
+# ---------------------------------------------------------------------------------------------
+# Capabilities
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SetupKey:
+    """One race setting beyond the rule options (e.g. a card set), as every command takes it.
+
+    The commands that race (`race`, `ladder`, `sweep`, `season`) offer a flag `flag` for every
+    setup key of the installed rulesets; the value goes into `RaceSpec.setup` under `name`.
+    A `per_seat` key takes a comma-separated value per seat (empty entries: none); seasons,
+    which deal such things themselves, do not take it."""
+
+    name: str
+    flag: str
+    metavar: str
+    help: str
+    per_seat: bool = False
+
+
+class Setup(Protocol):
+    """Race settings beyond the options: what they are, what a pack offers, what it lacks."""
+
+    @property
+    def keys(self) -> Sequence[SetupKey]: ...
+
+    def problems(self, pack: LoadedPack, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """(flag, message) for each setting (e.g. a card set) the pack cannot give."""
+        ...
+
+    def choices(self, pack: LoadedPack, key: str) -> list[tuple[str, str]]:
+        """(value, label) of each choice a face may offer for `key` ([]: no list of choices,
+        e.g. a setting per seat)."""
+        ...
+
+
+class RaceView(Protocol):
+    """What a face draws of a race in progress, beyond the seat's `view`."""
+
+    @property  # decision kinds a seat makes in secret (never shown to others)
+    def secret_kinds(self) -> Sequence[str]: ...
+
+    def cars(self, game: Any) -> list[Cell]:
+        """(lane, segment) of each car now, so a face can draw the race on its track."""
+        ...
+
+    def car_owners(self, game: Any) -> list[int]:
+        """The seat of each car of `cars(game)` (several cars a seat in some rulesets)."""
+        ...
+
+    def car_of(self, game: Any) -> int:
+        """The index in `cars(game)` of the car the pending decision moves (-1: none)."""
+        ...
+
+    def brief(self, game: Any, seat: int) -> str:
+        """One short line about a seat's car (its gear and last roll ...) for a table of the
+        whole field ("": none)."""
+        ...
+
+    def route(self, game: Any, key: str) -> list[Cell]:
+        """The cells the car of the pending decision passes if option `key` is taken, its
+        own cell first, so a face moves it square by square ([]: unknown)."""
+        ...
+
+    def gauges(self, game: Any, seat: int) -> list[Gauge]:
+        """A seat's gauges as (label, value, maximum, scale): a value may pass its maximum
+        (a speed in nitrous mode); `scale` is the dial's full range."""
+        ...
+
+    def marks(self, game: Any) -> list[Mark]:
+        """What lies on the track besides the cars (hazard tokens, wrecks ...)."""
+        ...
+
+
+class RaceReports(Protocol):
+    """One finished race in words and as JSON (`race`, `race --format json`)."""
+
+    def text(self, result: Any) -> str: ...
+    def json(self, result: Any) -> dict[str, Any]: ...
+
+
+class BatchStats(Protocol):
+    """Statistics of many races: the figures, their text, heat maps, who used an item."""
+
+    def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
+        """Statistics of many races (JSON-able), the shared win rates included."""
+        ...
+
+    def format_summary(self, summary: Mapping[str, Any]) -> str: ...
+
+    def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
+        """Heat maps of a batch, {map title: {key: value}}, a key being `corner:INDEX` or
+        `space:LANE:SEGMENT`; a face draws them over the track ({}: none)."""
+        ...
+
+    def item_users(self, result: Any, kind: str, item_id: str) -> dict[str, list[bool]]:
+        """For a sweep over an item (`card:manager`): per use (`bought`, `played`, `held`) a
+        flag per seat saying whether that player used the item ({}: not tracked)."""
+        ...
+
+    def record(self, result: Any) -> dict[str, Any]:
+        """What a sweep's store keeps of one race beyond the shared fields, for `summarise`
+        to read back ({}: nothing)."""
+        ...
+
+
+class Scenarios(Protocol):
+    """Rule scenarios (`slipstream test`, the pack editor's Scenarios panel)."""
+
+    @property  # the file kinds of its scenario files (e.g. `fd-scenario`)
+    def kinds(self) -> Sequence[str]: ...
+
+    def run_folder(self, pack: str, select: str = "") -> ScenarioReport:
+        """Every scenario of the pack folder `pack` (ids containing `select`)."""
+        ...
+
+    def run_file(self, pack: LoadedPack, path: Any) -> tuple[ScenarioResult | None, list[Diagnostic]]:
+        """One scenario file of a loaded pack: its result (None when it cannot run) and the
+        diagnostics."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonSetting:
+    """A setting of a ruleset's championships that `slipstream season` takes as a flag.
+
+    `type`: `text` (a value), `choice` (one of `choices`) or `switch` (`--x/--no-x`: True,
+    False, or None when not given)."""
+
+    name: str
+    flag: str  # `--draft`; a switch names its pair, `--drivers/--no-drivers`
+    help: str
+    type: str = "text"
+    choices: tuple[str, ...] = ()
+    default: Any = None
+    metavar: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonPlan:
+    """Everything that determines one bot championship (picklable, for worker processes)."""
+
+    pack: str  # a pack folder, or "" for the bundled base pack
+    tracks: tuple[str, ...]
+    seed: int
+    bots: tuple[str, ...]
+    laps: int | None = None
+    options: tuple[tuple[str, Any], ...] = ()  # race and season options of the ruleset
+    setup: tuple[tuple[str, Any], ...] = ()  # setup keys (e.g. a card set)
+    settings: tuple[tuple[str, Any], ...] = ()  # the ruleset's own season settings
+    record: bool = True  # keep the season log (`lines`); False for big batches and sweeps
+    ruleset: str = ""  # the ruleset's id, so that a worker finds it
+
+
+class Championships(Protocol):
+    """Bot championships of several races with points (`slipstream season`, season sweeps);
+    engine/play/seasons.py's `PointsSeasons` is one for championships of points by place.
+
+    A season result reads like a race result (names, bots, grid = the first race's grid,
+    standings, rounds, capped, decisions, stats), plus `lines` (its log) when recorded."""
+
+    @property  # what the reports call one: `season` or `championship`
+    def noun(self) -> str: ...
+    @property  # its own flags of `slipstream season`
+    def settings(self) -> Sequence[SeasonSetting]: ...
+    @property  # whether `--against` can compare the seasons of two packs
+    def compares(self) -> bool: ...
+
+    def tracks(self, pack: LoadedPack, options: Mapping[str, Any]) -> list[str]:
+        """The tracks of a season when none are named."""
+        ...
+
+    def problems(self, pack: LoadedPack, plan: SeasonPlan) -> list[tuple[str, str]]:
+        """(flag, message) for each part of `plan` this pack cannot run (tracks, settings)."""
+        ...
+
+    def run(self, plan: SeasonPlan) -> Any: ...
+    def text(self, result: Any, pack: LoadedPack) -> str: ...
+    def json(self, result: Any) -> dict[str, Any]: ...
+    def summarise(self, results: Sequence[Any]) -> dict[str, Any]: ...
+    def format_summary(self, summary: Mapping[str, Any], pack: LoadedPack) -> str: ...
+
+    def compare(self, summary: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
+        """What differs between the seasons of two packs on the same seeds (JSON-able; the
+        JSON report shows it under `against` beside the other pack's name)."""
+        ...
+
+    def format_comparison(self, comparison: Any, a: str, b: str) -> str: ...
+
+    def replay(self, lines: list[str]) -> ReplayReport:
+        """Re-run a season log (its header says `t: season`)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ItemKind:
+    """An item kind the pack editor can add: its data file kind, one item's name, the group."""
+
+    kind: str  # the data file kind that lists it (`cards`)
+    title: str  # one item (`card`)
+    group: str  # the tree group (`Cards`)
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """What a card shows, for a preview or a print sheet (colours as `#rrggbb`)."""
+
+    name: str
+    colour: str  # the kind (e.g. cube kind) id
+    colour_hex: str
+    kind_name: str  # e.g. "Blue (Engine)"
+    cost: int | None
+    value: int | None
+    wear: int | None  # wear gained for sure when played; None when it depends on the game
+    text: str
+    ident: str = ""
+    buyable: bool = True
+    wear_hex: str = "#9a9a9a"  # the colour of the wear marks
+
+
+@dataclass(frozen=True, slots=True)
+class CardRow:
+    """One line of `slipstream cards`: a card with its kind, cost, value and text."""
+
+    id: str  # qualified (`pack:card`)
+    name: str
+    kind: str  # the kind id
+    kind_label: str  # how players name the kind (`white`)
+    cost: int
+    value: int
+    supply: int
+    buyable: bool
+    fixed: bool
+    text: str
+    effect: Any
+    own: bool  # defined in the listed pack itself (not inherited)
+    house: bool  # its notes say it holds house values
+
+
+@dataclass(frozen=True, slots=True)
+class PackFile:
+    """One file of a new pack: its path in the pack, its schema file name ("": none), its text."""
+
+    rel: str
+    schema: str
+    text: str
+
+
+class Authoring(Protocol):
+    """What the authoring tools need of a ruleset: new packs, new items, card faces."""
+
+    @property  # what the pack editor's New item adds, in menu order
+    def item_kinds(self) -> Sequence[ItemKind]: ...
+    @property  # the item kind whose items are cards with faces ("": none)
+    def card_kind(self) -> str: ...
+    @property  # the item kind each print sheet of cards is made from, e.g. card sets ("": none)
+    def sheet_kind(self) -> str: ...
+
+    def pack_files(self, pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
+        """The starting files of a new pack besides its manifest, schemas and folders."""
+        ...
+
+    def item_groups(self, pack: LoadedPack | None, kind: str) -> tuple[str, list[tuple[str, str]]] | None:
+        """How the pack editor groups items of `kind` in its tree: by the value of one field,
+        the values in order with their labels (None: not grouped)."""
+        ...
+
+    def completions(self, pack: LoadedPack | None,
+                    own: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[str]]:
+        """Ids a form offers while a field of a given name is typed (`colour`, `cards` ...):
+        those of the loaded pack and of `own`, the items of the open pack's files by kind."""
+        ...
+
+    def card_rows(self, pack: LoadedPack, sheet: str | None) -> list[CardRow]:
+        """The cards of a pack (or those of a game with `sheet`, e.g. a card set), in table
+        order; KeyError for an unknown sheet."""
+        ...
+
+    def card_face(self, pack: LoadedPack | None, item: Mapping[str, Any] | str) -> CardFace | None:
+        """The face of a card written as data, or of the pack's card of that id (None: no such
+        card); colours from `pack`, else from the bundled base pack."""
+        ...
+
+    def sheets(self, pack: LoadedPack) -> list[tuple[str, str]]:
+        """(id, name) of each print sheet the pack offers (e.g. its card sets)."""
+        ...
+
+    def card_faces(self, pack: LoadedPack, sheet: str) -> tuple[str, list[CardFace]]:
+        """(title, faces) of one print sheet: every card in play with that card set."""
+        ...
+
+
+Checker = Callable[[Any, "SourceMap"], "list[Diagnostic]"]
+
+
+class FileKinds(Protocol):
+    """A ruleset's own file kinds (beyond its pack data kinds) and its JSON Schemas."""
+
+    @property  # kind -> (versions, checker)
+    def kinds(self) -> Mapping[str, tuple[tuple[int, ...], Checker]]: ...
+
+    def schemas(self) -> Mapping[str, Traversable]:
+        """Its schema files by name (`KIND.schema.json`): package data of its own package, or
+        made at run time (its house-rules schema, from its option spec: engine/play/base.py's
+        `house_rules_schemas` and `OwnFileKinds`)."""
+        ...
+
+
+# ---------------------------------------------------------------------------------------------
+# The ruleset
+# ---------------------------------------------------------------------------------------------
+
+
 @runtime_checkable
 class Ruleset(Protocol):
-    """A racing system: its options, players, bots, pack content, track checks and games."""
+    """A racing system: the required core, then its capabilities (None where it has none)."""
 
     # Read-only for their users (properties here), so a ruleset may hold a narrower type, e.g.
-    # a dict for a Mapping or a tuple for a Sequence, as a plain class attribute.
+    # a dict for a Mapping, or its own capability class, as a plain attribute.
     @property
     def id(self) -> str: ...
     @property
@@ -88,31 +442,30 @@ class Ruleset(Protocol):
     def players(self) -> tuple[int, int]: ...
     @property  # bot name -> one line of help
     def bots(self) -> Mapping[str, str]: ...
-    @property  # the field `race` uses without --bots
+    @property  # the field `race` uses without --bots (empty: one of each)
     def default_bots(self) -> Sequence[str]: ...
     @property  # the pack data kinds and how they merge (engine/packs/loader.py)
     def content(self) -> ContentModel: ...
-    @property  # own file kinds, e.g. scenarios
-    def file_kinds(self) -> Mapping[str, tuple[tuple[int, ...], Any]]: ...
-    @property  # race settings beyond the options (e.g. `card_set`); () for none
-    def setup_keys(self) -> Sequence[str]: ...
-    # optional ruleset-specific panels of a face: face name (`editor`) -> "module:attribute";
-    # a face loads them by this string and falls back to its generic panels without them
+
+    # capabilities
     @property
+    def setup(self) -> Setup | None: ...
+    @property
+    def race_view(self) -> RaceView | None: ...
+    @property
+    def reports(self) -> RaceReports | None: ...
+    @property
+    def stats(self) -> BatchStats | None: ...
+    @property
+    def seasons(self) -> Championships | None: ...
+    @property
+    def scenarios(self) -> Scenarios | None: ...
+    @property
+    def authoring(self) -> Authoring | None: ...
+    @property
+    def files(self) -> FileKinds | None: ...
+    @property  # ruleset-specific panels of a face: face name (`editor`) -> "module:attribute"
     def panels(self) -> Mapping[str, str]: ...
-
-    def track_checks(self, track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
-        """Diagnostics a track meant for this ruleset needs beyond the common checks."""
-        ...
-
-    def setup_problems(self, pack: LoadedPack, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
-        """(flag, message) for each race setting (e.g. a card set) the pack cannot give."""
-        ...
-
-    def setup_choices(self, pack: LoadedPack, key: str) -> list[tuple[str, str]]:
-        """(value, label) of each choice a face may offer for the setup key `key` of
-        `setup_keys` (empty: no list of choices, e.g. a setting per seat)."""
-        ...
 
     def new_game(self, pack: LoadedPack, track: Track, seats: Sequence[SeatSpec], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,
@@ -122,10 +475,6 @@ class Ruleset(Protocol):
 
     def make_bot(self, name: str, seed: int) -> Bot: ...
 
-    def run_race(self, spec: RaceSpec) -> RaceResult:
-        """Play one race of bots to the end (engine/play/races.py has a ready `play_race`)."""
-        ...
-
     def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
         """A plain sentence for a log entry (None for entries not worth narrating).
 
@@ -133,113 +482,33 @@ class Ruleset(Protocol):
         take seat and card names; without it the sentence names things by their ids."""
         ...
 
-    def cars(self, game: Game) -> list[tuple[int, int]]:
-        """(lane, segment) of each seat's car now, so a face can draw the race on its track."""
-        ...
-
     def view(self, game: Game, seat: int) -> list[tuple[str, str]]:
         """Labelled values of one seat (a face shows them without knowing the ruleset)."""
         ...
 
-    def race_text(self, result: RaceResult) -> str:
-        """The turn-by-turn summary of one race for the terminal."""
+    def track_checks(self, track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
+        """Diagnostics a track meant for this ruleset needs beyond the common checks."""
         ...
 
-    def race_json(self, result: RaceResult) -> dict[str, Any]:
-        """One race as JSON (`race --format json`)."""
-        ...
-
-    def summarise(self, results: Sequence[RaceResult]) -> dict[str, Any]:
-        """Statistics of many races (JSON-able)."""
-        ...
-
-    def format_summary(self, summary: Mapping[str, Any]) -> str: ...
-
-    def run_scenarios(self, pack: str, select: str = "") -> ScenarioReport:
-        """Run the rule scenarios of the pack folder `pack` (`slipstream test`)."""
-        ...
-
-    def item_users(self, result: RaceResult, kind: str, item_id: str) -> dict[str, list[bool]]:
-        """For a sweep over an item (`card:manager`): per use (`bought`, `played`, `held`) a flag
-        per seat saying whether that player used the item in the race ({} when not tracked)."""
+    def run_race(self, spec: RaceSpec) -> RaceResult:
+        """Play one race of bots to the end (BaseRuleset: engine/play/races.py's `play_race`)."""
         ...
 
     def replay(self, lines: list[str]) -> ReplayReport:
-        """Re-run a race log of this ruleset and compare every line."""
+        """Re-run a race log of this ruleset and compare every line (BaseRuleset:
+        `replay_simple`, and season logs through `seasons.replay`)."""
         ...
 
 
-# Optional: `schemas`, the JSON Schemas a ruleset generates (file name -> schema), registered
-# with the bundled ones when it loads (engine/core/plugins.py). BaseRuleset gives the schema of
-# its house rules file (`ID-rules/1`, engine/packs/trackpack.py) made from its option spec.
-#
-# Optional: a ruleset with championships also offers `season_tracks(pack)` and
-# `run_season(pack_path, tracks, seed, bots, laps, options, setup)` (engine/play/sweeps.py).
-# `slipstream season` runs the championships of a ruleset that also offers
-# `season_tracks(pack, races)`, `run_season(..., record)` (`record`: the result keeps its
-# season log in `lines`), `season_text(result)`, `season_json(result)`,
-# `summarise_seasons(results)` and `format_season_summary(summary)` (cli/championship.py).
-# engine/play/seasons.py's `ChampionshipRuleset` gives all of them for championships of
-# points by place (its `championship`: a `PointsChampionship`).
-#
-# Optional, for a face showing a race: `brief(game, seat)` (one short line about a seat's car,
-# e.g. its gear and last roll, for a table of the whole field) and `route(game, key)` (the
-# (lane, segment) cells the car of the pending decision passes if option `key` is taken, its
-# own cell first, so a face moves it square by square; [] when unknown). BaseRuleset: "" and [].
-# A ruleset whose players may drive several cars also gives `car_owners(game)` (the seat of
-# each car of `cars(game)`) and `car_of(game)` (the index in `cars(game)` of the car the
-# pending decision moves; -1: none). BaseRuleset: car i is seat i, and the deciding seat's.
-#
-# Optional: `run_scenario_file(pack, path)` checks and runs one rule scenario file of a loaded
-# pack (the editor's pack view runs a pack being edited file by file): (its ScenarioResult, or
-# None when it cannot run, and the diagnostics). BaseRuleset: None and one C100 diagnostic.
-#
-# Optional: `heat(summary)` gives the heat maps of a batch, {map title: {key: value}}, where a
-# key is `corner:INDEX` (a corner of the track, by its index) or `space:LANE:SEGMENT` (a space
-# by its name); a face draws them over the track ({} or absent: no maps; BaseRuleset's default).
-#
-# Optional, for a face showing a race: `gauges(game, seat)` (the seat's gauges as (label, value,
-# maximum, scale) tuples: a value may pass its maximum, e.g. a speed in nitrous mode, and `scale`
-# is the dial's full range; a face draws them as small dials) and `marks(game)` (what lies on the
-# track besides the cars, as (lane, segment, kind, label) tuples, e.g. hazard tokens and wrecks;
-# a face draws a symbol per kind with a legend). `secret_kinds`: the decision kinds a seat makes
-# in secret (a face playing a human seat never shows another seat's choice of such a kind).
-# BaseRuleset: [], [] and ().
-REQUIRED = ("id", "name", "options", "players", "bots", "default_bots", "content", "file_kinds",
-            "setup_keys", "panels", "track_checks", "setup_problems", "setup_choices",
-            "new_game", "make_bot", "run_race", "describe", "cars", "view",
-            "race_text", "race_json", "summarise", "format_summary", "run_scenarios",
-            "item_users", "replay")
+CORE = ("id", "name", "options", "players", "bots", "default_bots", "content",
+        "new_game", "make_bot", "describe", "view", "track_checks", "run_race", "replay")
+CAPABILITIES = ("setup", "race_view", "reports", "stats", "seasons", "scenarios", "authoring",
+                "files", "panels")
+REQUIRED = CORE + CAPABILITIES
 
 
 def missing_parts(obj: Any) -> list[str]:
-    """The protocol attributes `obj` lacks (empty for a complete ruleset)."""
-    return [name for name in REQUIRED if not hasattr(obj, name)]
-
-
-@runtime_checkable
-class SeasonRuns(Protocol):
-    """The optional part a season sweep uses (engine/play/sweeps.py): one bot season whose
-    result reads like a race result."""
-
-    def season_tracks(self, pack: LoadedPack) -> list[str]: ...
-    def run_season(self, pack_path: str, tracks: Sequence[str], seed: int, bots: Sequence[str],
-                   laps: int | None = None, options: Sequence[tuple[str, Any]] = (),
-                   setup: Sequence[tuple[str, Any]] = ()) -> Any: ...
-
-
-@runtime_checkable
-class Championships(Protocol):
-    """The optional parts `slipstream season` uses for championships (cli/championship.py)."""
-
-    def season_tracks(self, pack: LoadedPack, races: int | None = None) -> list[str]: ...
-    def run_season(self, pack_path: str, tracks: Sequence[str], seed: int, bots: Sequence[str],
-                   laps: int | None = None, options: Sequence[tuple[str, Any]] = (),
-                   setup: Sequence[tuple[str, Any]] = (), record: bool = False) -> Any:
-        """One championship; with `record` the result keeps its season log in `lines`."""
-        ...
-
-    def season_text(self, result: Any) -> str: ...
-    def season_json(self, result: Any) -> dict[str, Any]: ...
-    def summarise_seasons(self, results: Sequence[Any]) -> dict[str, Any]: ...
-    def format_season_summary(self, summary: Mapping[str, Any]) -> str: ...
+    """The protocol members `obj` lacks (empty for a complete ruleset; a capability it does
+    not offer is there as None)."""
+    have = set(dir(obj))
+    return [name for name in REQUIRED if name not in have]

@@ -1,9 +1,8 @@
 """Races of any ruleset from a plain, picklable description, and bots playing them out.
 
 `RaceSpec` says everything that determines a race; `run_race` finds the pack's ruleset
-through the registry and lets it play the race (`Ruleset.run_race`). A ruleset that needs
-nothing special implements `run_race` with `play_race`, which builds the game, its bots, the
-log header and a `Result`.
+through the registry and lets it play the race (`Ruleset.run_race`; `BaseRuleset` gives
+`play_race`, which builds the game, its bots, the log header and a `Result`).
 """
 
 from __future__ import annotations
@@ -99,11 +98,11 @@ def play_race(rs: Ruleset, spec: RaceSpec, pack: Any | None = None) -> Result:
                        dict(spec.setup), spec.record)
     bots = [rs.make_bot(b, bot_seed(spec.seed, i)) for i, b in enumerate(spec.bots)]
     n = play_out(game, bots)
-    result = game.result() if hasattr(game, "result") else {}
+    result = game.result()
     return Result(spec=spec, names=[s.name for s in seats], bots=list(spec.bots),
-                  grid=list(getattr(game, "grid", range(len(seats)))), standings=game.standings(),
+                  grid=list(game.grid), standings=game.standings(),
                   rounds=int(result.get("rounds", 0)), capped=bool(result.get("capped", False)),
-                  decisions=n, stats=dict(getattr(game, "stats", {}) or {}),
+                  decisions=n, stats=dict(game.stats),
                   log=list(game.log), header=header(rs, spec, pack, track), result=result)
 
 

@@ -67,7 +67,7 @@ def run_scenario_folder(pack_path: str, run_file: RunFile, ready: Callable[[Any]
         return Report([], [make("C100", pack_path, 1, 1, "$", f"the pack cannot be loaded: {shown}")])
     results: list[ScenarioResult] = []
     out: list[Diagnostic] = []
-    for f in sorted(Path(f) for f in (getattr(pack, "scenario_files", ()) or ())):
+    for f in sorted(Path(f) for f in pack.scenario_files):
         res, ds = run_file(f, pack)
         if not select or (select in res.id if res is not None else select in f.stem):
             out += ds

@@ -7,7 +7,7 @@ place from the `season_points` option, and the champion has the most points; a t
 wins, then more second places, and so on, and last to the better place in the last race. What
 differs between rulesets is data: the house values (points, races), the words for a car out of
 a race and how a race result names those cars. A ruleset holds one `PointsChampionship` and
-inherits the protocol's season parts from `ChampionshipRuleset`.
+offers it as its `seasons` capability through `PointsSeasons`.
 
 A season log is JSON lines: the season header (`seasonlog/1`, the ruleset's id), then each
 race's own log (header, decisions and events, result) followed by a `season-race` line with the
@@ -25,9 +25,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from slipstream.engine.packs.trackpack import house_options
-from slipstream.engine.play.base import BaseRuleset
 from slipstream.engine.play.options import OptionSpec
-from slipstream.engine.play.racelog import ReplayReport, dumps, header_of, log_lines
+from slipstream.engine.play.protocol import SeasonPlan, SeasonSetting
+from slipstream.engine.play.racelog import ReplayReport, dumps, log_lines
 from slipstream.engine.play.races import RaceSpec, header, play_race, seats_of
 from slipstream.engine.play.stats import Rate, summarise_races
 
@@ -493,43 +493,54 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str]) -> Repla
 # ------------------------------------------------------------------------ the protocol's parts
 
 
-class ChampionshipRuleset(BaseRuleset):
-    """A `BaseRuleset` with the protocol's optional championship parts (engine/play/protocol.py:
-    `season_tracks`, `run_season`, `season_text`, `season_json`, `summarise_seasons`,
-    `format_season_summary`) and season-log replay, all from its `championship`. Its `options`
-    should include `championship.options` (the season options)."""
+class PointsSeasons:
+    """The `seasons` capability (engine/play/protocol.py's `Championships`) of a ruleset whose
+    championships are points by place: `PointsSeasons(rs, championship)`. The ruleset's
+    `options` should include `championship.options` (the season options)."""
 
-    championship: PointsChampionship
+    noun = "championship"
+    settings: tuple[SeasonSetting, ...] = ()
+    compares = False
 
-    def season_tracks(self, pack: Any, races: int | None = None) -> list[str]:
-        return self.championship.tracks(pack, races)
+    def __init__(self, rs: Any, championship: PointsChampionship) -> None:
+        self.rs = rs
+        self.championship = championship
 
-    def run_season(self, pack_path: str, tracks: Sequence[str], seed: int, bots: Sequence[str],
-                   laps: int | None = None, options: Sequence[tuple[str, Any]] = (),
-                   setup: Sequence[tuple[str, Any]] = (), record: bool = False) -> SeasonResult:
-        """One bot championship (docs/seasons.md); `record` keeps its log in `lines`."""
+    def tracks(self, pack: Any, options: Mapping[str, Any]) -> list[str]:
+        """The pack's circuits in turn, `season_races` races (the command's option, the pack's
+        house rules, else the house value)."""
+        return self.championship.tracks(pack, options.get("season_races"))
+
+    def problems(self, pack: Any, plan: SeasonPlan) -> list[tuple[str, str]]:
+        return [("--tracks", f"no track {t!r} in the pack; tracks: {', '.join(sorted(pack.tracks))}")
+                for t in plan.tracks if t not in pack.tracks][:1]
+
+    def run(self, plan: SeasonPlan) -> SeasonResult:
+        """One bot championship (docs/seasons.md); `plan.record` keeps its log in `lines`."""
         names = self.championship.names
-        race_opts = tuple((k, v) for k, v in options if k not in names)
-        season_opts = tuple((k, v) for k, v in options if k in names)
-        return run_season(self, self.championship, SeasonSpec(pack_path, tuple(tracks), seed, tuple(bots), laps,
-                                                              race_opts, season_opts, record))
+        race_opts = tuple((k, v) for k, v in plan.options if k not in names)
+        season_opts = tuple((k, v) for k, v in plan.options if k in names)
+        return run_season(self.rs, self.championship, SeasonSpec(plan.pack, tuple(plan.tracks), plan.seed,
+                                                                 tuple(plan.bots), plan.laps, race_opts,
+                                                                 season_opts, plan.record))
 
-    def season_text(self, result: Any) -> str:
+    def text(self, result: Any, pack: Any) -> str:
         return season_text(self.championship, result)
 
-    def season_json(self, result: Any) -> dict[str, Any]:
+    def json(self, result: Any) -> dict[str, Any]:
         return season_json(self.championship, result)
 
-    def summarise_seasons(self, results: Sequence[Any]) -> dict[str, Any]:
+    def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
         return summarise_seasons(self.championship, results)
 
-    def format_season_summary(self, summary: Mapping[str, Any]) -> str:
+    def format_summary(self, summary: Mapping[str, Any], pack: Any) -> str:
         return format_season_summary(self.championship, summary)
 
+    def compare(self, summary: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError("championships of points by place compare no two packs")
+
+    def format_comparison(self, comparison: Any, a: str, b: str) -> str:
+        raise NotImplementedError("championships of points by place compare no two packs")
+
     def replay(self, lines: list[str]) -> ReplayReport:
-        """A race log, or a season log (its header says `t: season`)."""
-        head = header_of(lines)
-        if not isinstance(head, ReplayReport) and head.get("t") == "season":
-            return replay_season(self, self.championship, lines)
-        races: Any = super()  # BaseRuleset's replay takes its self as the whole Ruleset a subclass makes
-        return races.replay(lines)
+        return replay_season(self.rs, self.championship, lines)

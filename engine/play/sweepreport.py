@@ -104,6 +104,7 @@ def compare(metrics: Sequence[Mapping[str, Any]]) -> tuple[float, list[dict[str,
 def report_data(meta: Mapping[str, Any], variants: Sequence[tuple[int, str, Mapping[str, Any], str]],
                 records: Mapping[int, Sequence[Mapping[str, Any]]], rs: Any) -> dict[str, Any]:
     """Everything the text, JSON, CSV and HTML reports show."""
+    from slipstream.engine.play.base import stats_of
     from slipstream.engine.play.sweeps import as_result
 
     rows = []
@@ -113,7 +114,7 @@ def report_data(meta: Mapping[str, Any], variants: Sequence[tuple[int, str, Mapp
         m = variant_metrics(recs)
         metrics.append(m)
         try:
-            ruleset_stats = rs.summarise([as_result(r) for r in recs]) if recs else {}
+            ruleset_stats = stats_of(rs).summarise([as_result(r) for r in recs]) if recs else {}
         except (KeyError, TypeError, IndexError, AttributeError):
             ruleset_stats = {}
         rows.append({"variant": idx + 1, "label": label, "values": dict(assignment), "digest": digest,

@@ -175,11 +175,11 @@ def locate(vary: Vary, folders: Sequence[tuple[str, Path]], content: Any) -> Tar
     if not sep:
         raise SweepError(f"{vary.flag}: write KIND:ID.FIELD (e.g. card:ID.cost), option:NAME or FILE#FIELD")
     item_id, _, fpath = rest.partition(".")
-    if kind in getattr(content, "data_kinds", ()) and kind not in _item_kinds(content):
+    if kind in content.data_kinds and kind not in _item_kinds(content):
         item_id, fpath = "", rest  # a whole-file kind: rules:constants.hand_size
     steps = steps_of(fpath, vary.flag)
     kinds = _item_kinds(content)
-    if kind not in kinds and kind != "track" and kind not in getattr(content, "data_kinds", ()):
+    if kind not in kinds and kind != "track" and kind not in content.data_kinds:
         raise SweepError(f"{vary.flag}: unknown kind {kind!r}; kinds: "
                          + ", ".join(sorted({*kinds, "track", *content.data_kinds, "option"})))
     for _pid, folder in folders:
@@ -203,7 +203,7 @@ def locate(vary: Vary, folders: Sequence[tuple[str, Path]], content: Any) -> Tar
 
 def _item_kinds(content: Any) -> dict[str, str]:
     """Item kind -> the list key that holds it in its data files."""
-    return {il.item: il.key for il in getattr(content, "item_lists", {}).values()}
+    return {il.item: il.key for il in content.item_lists.values()}
 
 
 def _find(kind: str, item_id: str, fkind: str, data: Any, content: Any) -> list[tuple[str | int, ...]]:
@@ -213,7 +213,7 @@ def _find(kind: str, item_id: str, fkind: str, data: Any, content: Any) -> list[
         return [()] if fkind == "track" and data.get("id") == item_id else []
     if not item_id:
         return [()] if fkind == kind else []
-    lists = getattr(content, "item_lists", {}).get(fkind)
+    lists = content.item_lists.get(fkind)
     if lists is None or lists.item != kind:
         return []
     out: list[tuple[str | int, ...]] = []
@@ -382,26 +382,30 @@ class Job:
 
 def run_job(job: Job) -> list[dict[str, Any]]:
     """Race the seeds of one job; one plain record per race (what the store keeps)."""
-    from slipstream.engine.play.protocol import SeasonRuns
+    from slipstream.engine.play.base import stats_of
+    from slipstream.engine.play.protocol import SeasonPlan
     from slipstream.engine.play.races import RaceSpec
     from slipstream.engine.play.registry import for_pack
 
     path = materialise(job.bundle)
     rs, _ = for_pack(path)
+    stats = stats_of(rs)
     out = []
     for seed in job.seeds:
         if job.season:
-            assert isinstance(rs, SeasonRuns), "season jobs are made only for rulesets with seasons"
-            res = rs.run_season(path, job.season, seed, job.bots, job.laps, job.options, job.setup)
+            if rs.seasons is None:
+                raise SweepError(f"{rs.name} has no seasons")
+            res = rs.seasons.run(SeasonPlan(path, job.season, seed, job.bots, job.laps, job.options, job.setup,
+                                            record=False, ruleset=rs.id))
         else:
             res = rs.run_race(RaceSpec(path, job.track, seed, job.bots, job.laps, job.options, job.setup, False))
         users = {}
         for item in job.items:
             kind, _, item_id = item.partition(":")
-            got = rs.item_users(res, kind, item_id) if hasattr(rs, "item_users") else {}
+            got = stats.item_users(res, kind, item_id)
             if got:
                 users[item] = got
-        out.append(record_of(job.variant, seed, res, users))
+        out.append(record_of(job.variant, seed, res, users, stats.record(res)))
     return out
 
 
@@ -415,12 +419,16 @@ def item_refs(varies: Sequence[Vary]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def record_of(variant: int, seed: int, res: Any, users: Mapping[str, Any]) -> dict[str, Any]:
-    return {"variant": variant, "seed": seed, "names": list(res.names), "bots": list(res.bots),
-            "grid": list(res.grid), "standings": list(res.standings), "rounds": int(res.rounds),
-            "capped": bool(res.capped), "decisions": int(res.decisions), "stats": res.stats,
-            "kind_ids": list(getattr(res, "kind_ids", []) or []),
-            "drivers": list(getattr(res, "drivers", []) or []), "users": dict(users)}
+def record_of(variant: int, seed: int, res: Any, users: Mapping[str, Any],
+              extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The stored record of one race: the shared fields, then what the ruleset's statistics
+    keep of it (`BatchStats.record`: e.g. the cube kinds of its counts)."""
+    rec = {"variant": variant, "seed": seed, "names": list(res.names), "bots": list(res.bots),
+           "grid": list(res.grid), "standings": list(res.standings), "rounds": int(res.rounds),
+           "capped": bool(res.capped), "decisions": int(res.decisions), "stats": res.stats,
+           "kind_ids": [], "drivers": [], "users": dict(users)}
+    rec.update(extra or {})
+    return rec
 
 
 def as_result(rec: Mapping[str, Any]) -> Any:

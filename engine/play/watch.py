@@ -4,10 +4,10 @@
 only the pack's) with bots for its bot seats, seeded as `play_race` seeds them, so a race of
 bots here is the race `slipstream race` runs when the track is the pack's. A `Recorder` sits
 beside the game, applies every decision through itself and keeps one `Frame` per decision:
-the cars before and after (`Ruleset.cars`), the standings, the seat's view and the entries
-the decision logged in words (`Ruleset.describe`). A ruleset with turns of many decisions may
-register a richer recorder of its own for a face (`Ruleset.panels`); this one needs nothing
-but the protocol.
+the cars before and after (the `race_view` capability's `cars`), the standings, the seat's
+view and the entries the decision logged in words (`Ruleset.describe`). A ruleset with turns
+of many decisions may register a richer recorder of its own for a face (`Ruleset.panels`);
+this one needs nothing but the protocol.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.play.base import view_of
 from slipstream.engine.play.decisions import Rejection
 from slipstream.engine.play.protocol import SeatSpec
 from slipstream.engine.play.races import Result, bot_seed, header, play_out
 
 if TYPE_CHECKING:
-    from slipstream.engine.play.protocol import Bot, Game, Ruleset
+    from slipstream.engine.play.protocol import Bot, Game, Gauge, Mark, Ruleset
     from slipstream.engine.play.races import RaceSpec
 
 Cell = tuple[int, int]  # lane, segment
@@ -44,12 +45,12 @@ class Frame:
     events: list[str] = field(default_factory=list)
     view: list[tuple[str, str]] = field(default_factory=list)  # the seat's view after it
     log_end: int = 0
-    briefs: list[str] = field(default_factory=list)  # `Ruleset.brief` of every seat after it
+    briefs: list[str] = field(default_factory=list)  # `RaceView.brief` of every seat after it
     car: int = -1  # the index in the cars lists of the car the decision moved (-1: the grid)
     owners: list[int] = field(default_factory=list)  # the seat of each car ([]: car i is seat i)
-    gauges: list[list[tuple[str, float, float, float]]] = field(default_factory=list)  # per seat
-    marks: list[tuple[int, int, str, str]] = field(default_factory=list)  # `Ruleset.marks` after it
-    secret: bool = False  # the decision's kind is one of `Ruleset.secret_kinds`
+    gauges: list[list[Gauge]] = field(default_factory=list)  # `RaceView.gauges` per seat
+    marks: list[Mark] = field(default_factory=list)  # `RaceView.marks` after it
+    secret: bool = False  # the decision's kind is one of `RaceView.secret_kinds`
 
 
 def positions_of(game: Game) -> list[int]:
@@ -66,12 +67,12 @@ class Recorder:
 
     def __init__(self, rs: Ruleset, game: Game, names: Sequence[str]) -> None:
         self.rs = rs
+        self.view = view_of(rs)
         self.game = game
         self.names = list(names)
         self._seen = len(game.log)
-        cars = rs.cars(game)
-        owners = getattr(rs, "car_owners", None)
-        self.owners = list(owners(game)) if owners is not None else list(range(len(cars)))
+        cars = self.view.cars(game)
+        self.owners = list(self.view.car_owners(game))
         grid = Frame(0, 0, -1, "", cars, list(cars), positions=positions_of(game), owners=self.owners)
         grid.events = self._new_events()
         grid.briefs = self.briefs()
@@ -99,25 +100,18 @@ class Recorder:
         return [t for t in told if t]
 
     def briefs(self) -> list[str]:
-        """`Ruleset.brief` of every seat now (empty when the ruleset offers none)."""
-        brief = getattr(self.rs, "brief", None)
-        if brief is None:
-            return []
-        out = [brief(self.game, i) for i in range(len(self.names))]
+        """`RaceView.brief` of every seat now (empty when the ruleset gives none)."""
+        out = [self.view.brief(self.game, i) for i in range(len(self.names))]
         return out if any(out) else []
 
-    def gauges(self) -> list[list[tuple[str, float, float, float]]]:
-        """`Ruleset.gauges` of every seat now (empty when the ruleset offers none)."""
-        fn = getattr(self.rs, "gauges", None)
-        if fn is None:
-            return []
-        out = [list(fn(self.game, i)) for i in range(len(self.names))]
+    def gauges(self) -> list[list[Gauge]]:
+        """`RaceView.gauges` of every seat now (empty when the ruleset gives none)."""
+        out = [list(self.view.gauges(self.game, i)) for i in range(len(self.names))]
         return out if any(out) else []
 
-    def marks(self) -> list[tuple[int, int, str, str]]:
-        """`Ruleset.marks` now: what lies on the track besides the cars."""
-        fn = getattr(self.rs, "marks", None)
-        return list(fn(self.game)) if fn is not None else []
+    def marks(self) -> list[Mark]:
+        """`RaceView.marks` now: what lies on the track besides the cars."""
+        return list(self.view.marks(self.game))
 
     def apply(self, key: str) -> Rejection | None:
         """Apply one option of the pending decision and add its frame."""
@@ -126,28 +120,27 @@ class Recorder:
         if d is None:
             return Rejection("race-over", "the race is over")
         text = next((o.text for o in d.options if o.key == key), key)
-        car_of = getattr(self.rs, "car_of", None)
-        c = car_of(g) if car_of is not None else d.player  # several cars a seat: not the seat
-        before = self.rs.cars(g)
-        route_of = getattr(self.rs, "route", None)
-        path = list(route_of(g, key)) if route_of is not None else []
+        view = self.view
+        c = view.car_of(g)  # several cars a seat: not the seat
+        before = view.cars(g)
+        path = list(view.route(g, key))
         r = g.apply(key)
         if r is not None:
             return r
-        after = self.rs.cars(g)
+        after = view.cars(g)
         p = d.player
-        fr = Frame(len(self.frames), _round_of(g), p, text, before, after, car=c, owners=self.owners)
+        fr = Frame(len(self.frames), g.rounds, p, text, before, after, car=c, owners=self.owners)
         if 0 <= c < len(before) and c < len(after) and before[c] != after[c]:
             # the ruleset's route square by square when it gives one that fits, else a jump
             ok = len(path) > 1 and path[0] == before[c] and path[-1] == after[c]
-            fr.route = [tuple(x) for x in path] if ok else [before[c], after[c]]
+            fr.route = [(x[0], x[1]) for x in path] if ok else [before[c], after[c]]
         fr.positions = positions_of(g)
         fr.events = self._new_events()
         fr.view = list(self.rs.view(g, p))
         fr.briefs = self.briefs()
         fr.gauges = self.gauges()
         fr.marks = self.marks()
-        fr.secret = d.kind in tuple(getattr(self.rs, "secret_kinds", ()) or ())
+        fr.secret = d.kind in view.secret_kinds
         fr.log_end = len(g.log)
         self.frames.append(fr)
         return None
@@ -156,12 +149,6 @@ class Recorder:
                   max_decisions: int = 200_000) -> int:
         """Let bots decide for their seats until a seat without a bot must decide, or the end."""
         return play_bot_seats(self.game, self.apply, bots, stop, max_decisions)
-
-
-def _round_of(game: Any) -> int:
-    """The game's round when it keeps one (`round` or `rounds`), else 0."""
-    r = getattr(game, "round", getattr(game, "rounds", 0))
-    return r if isinstance(r, int) else 0
 
 
 def seats(spec: RaceSpec, humans: frozenset[int] = frozenset()) -> list[SeatSpec]:
@@ -197,9 +184,9 @@ def run_on_track(job: tuple[RaceSpec, Any]) -> Result:
     n = play_out(game, [bots[i] for i in range(len(spec.bots))])
     result = game.result()
     return Result(spec=spec, names=[s.name for s in seats(spec)], bots=list(spec.bots),
-                  grid=list(getattr(game, "grid", range(len(spec.bots)))), standings=game.standings(),
+                  grid=list(game.grid), standings=game.standings(),
                   rounds=int(result.get("rounds", 0)), capped=bool(result.get("capped", False)),
-                  decisions=n, stats=dict(getattr(game, "stats", {}) or {}), log=[],
+                  decisions=n, stats=dict(game.stats), log=[],
                   header=header(rs, spec, pack, track), result=result)
 
 

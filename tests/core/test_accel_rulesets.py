@@ -17,6 +17,7 @@ from slipstream.engine.core.accel import status
 from slipstream.engine.packs.loader import bundled_packs
 from slipstream.engine.play import registry
 from slipstream.engine.play.racelog import dumps
+from slipstream.engine.play.protocol import SeasonPlan
 from slipstream.engine.play.races import RaceSpec
 st = status()
 print(st.state, sum(".formula_de." in m or ".speed_hazard." in m for m in st.modules))
@@ -47,8 +48,8 @@ for rid, opts, seats, look in (("formula-de", fd_opts, fd_seats, ("lookahead:1",
             print(digest(rs.run_race(race)))
         print(digest(rs.run_race(RaceSpec(pack, tid, 7, look, laps=1))))
 fd = registry.get("formula-de")
-season = fd.run_season(str(packs["formula-de"]), ("tilleuls", "tilleuls"), 3, ("greedy", "greedy", "random"), laps=1,
-                       record=True)
+season = fd.seasons.run(SeasonPlan(str(packs["formula-de"]), ("tilleuls", "tilleuls"), 3, ("greedy", "greedy", "random"),
+                                   laps=1, record=True))
 print(hashlib.sha256("\n".join(season.lines).encode()).hexdigest())
 """
 

@@ -194,7 +194,7 @@ class Finder(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, Finder())
 from slipstream.engine.play.registry import get
-report = get("speed-hazard").run_scenarios(spec_in["pack"])
+report = get("speed-hazard").scenarios.run_folder(spec_in["pack"])
 failed = [r.id for r in report.results if not r.ok]
 print(json.dumps({"failed": failed, "malformed": len(report.diagnostics), "ran": len(report.results)}))
 sys.exit(1 if failed or report.diagnostics else 0)

@@ -1,18 +1,16 @@
 """Card faces as players see them: colour band, name, cost, value, wear icons and our text.
 
-`CardFace` is the plain content of one face (taken from a card's YAML data or from a loaded
-`Card`); `paint_card` draws it into any rectangle with QPainter, so the same drawing serves
-the preview widget, PNG export (`card_png`) and the printable sheet (`cards_pdf`: poker-size
-cards, 3 x 3 per A4 page, with cut marks).
+`CardFace` (engine/play/protocol.py) is the plain content of one face, which the ruleset's
+`authoring` capability makes from a card's YAML data or from a loaded card; `paint_card`
+draws it into any rectangle with QPainter, so the same drawing serves the preview widget,
+PNG export (`card_png`) and the printable sheet (`cards_pdf`: poker-size cards, 3 x 3 per A4
+page, with cut marks).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import (
@@ -28,80 +26,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from slipstream.engine.play.protocol import CardFace
+
 CARD_MM = (63.0, 88.0)  # poker size
-# a kind without a `display` colour (or a card whose kind is unknown) is drawn in neutral grey;
-# every colour of a cube comes from its kind's `display` in the pack
-NO_DISPLAY = "#9a9a9a"
 MONEY_YELLOW = QColor("#e0a800")
-
-
-@dataclass(frozen=True, slots=True)
-class CardFace:
-    """What a card shows."""
-
-    name: str
-    colour: str  # cube kind id
-    colour_hex: str
-    kind_name: str  # e.g. "Blue (Engine)"
-    cost: int | None
-    value: int | None
-    wear: int | None  # wear gained for sure when played; None when it depends on the game
-    text: str
-    ident: str = ""
-    buyable: bool = True
-    wear_hex: str = NO_DISPLAY  # the `display` of the pack's wear kind
-
-
-def wear_of(effect: Any) -> int | None:
-    """Wear a card always gives: the literal `gain_wear` steps at the top of its effect."""
-    total = 0
-    variable = False
-    for step in effect if isinstance(effect, list | tuple) else ():
-        if isinstance(step, Mapping) and "gain_wear" in step:
-            n = step["gain_wear"]
-            if isinstance(n, int) and not isinstance(n, bool):
-                total += n
-            else:
-                variable = True
-    return None if variable and total == 0 else total
-
-
-@lru_cache(maxsize=1)
-def base_kinds() -> dict[str, Any]:
-    """The cube kinds of the bundled base pack: the colours of a card drawn without its pack."""
-    from slipstream.engine.packs.loader import PackLoader, bundled_packs
-
-    pack, _ = PackLoader().load(bundled_packs()["base"])
-    # an Automobiles pack; the face knows only the generic LoadedPack, so it asks by name
-    return dict(getattr(pack, "cube_kinds", {})) if pack is not None else {}
-
-
-def face_from_data(item: Mapping[str, Any], kinds: Mapping[str, Any] | None = None) -> CardFace:
-    """The face of a card written as YAML data; colours are the `display` of the cube kinds
-    `kinds` of its pack (None: of the base pack)."""
-    if kinds is None:
-        kinds = base_kinds()
-    colour = str(item.get("colour", ""))
-    kind = kinds.get(colour)
-    hex_ = getattr(kind, "display", None) or NO_DISPLAY
-    name = getattr(kind, "name", None) or colour
-    wear = next((k for k in kinds.values() if getattr(k, "role", None) == "wear"), None)
-    cost = item.get("cost")
-    value = item.get("value")
-    return CardFace(
-        name=str(item.get("name", item.get("id", ""))), colour=colour, colour_hex=hex_,
-        kind_name=str(name), cost=cost if isinstance(cost, int) else None,
-        value=value if isinstance(value, int) else None, wear=wear_of(item.get("effect", ())),
-        text=str(item.get("text", "")), ident=str(item.get("id", "")),
-        buyable=bool(item.get("buyable", True)), wear_hex=getattr(wear, "display", None) or NO_DISPLAY,
-    )
-
-
-def face_from_card(card: Any, kinds: Mapping[str, Any]) -> CardFace:
-    """The face of a loaded `Card` of a pack."""
-    return face_from_data({"id": card.id, "name": card.name, "colour": card.colour, "cost": card.cost,
-                           "value": card.value, "text": card.text, "effect": list(card.effect),
-                           "buyable": card.buyable}, kinds)
 
 
 def _ink_on(bg: QColor) -> QColor:

@@ -254,6 +254,20 @@ class Game:
                 "distance": [self.distance(i) for i in range(len(race.players))],
                 "rounds": race.round, "capped": race.capped}
 
+    # what every ruleset's game tells (engine/play/protocol.py `Game`)
+    @property
+    def rounds(self) -> int:
+        return self.race.round
+
+    @property
+    def grid(self) -> list[int]:
+        """The seat in each grid slot, pole first: the random starting order (RULES §2.3)."""
+        return list(self.starting_order)
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        return self.race.stats
+
     def standings(self) -> list[int]:
         return mv.standings(self.race, self.ix, self.rules.options)
 

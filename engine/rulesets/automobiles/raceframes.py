@@ -60,6 +60,14 @@ class TurnFrame:
     positions: list[int] = field(default_factory=list)  # position per player after the turn
     events: list[str] = field(default_factory=list)
     log_end: int = 0  # number of log entries up to the end of this turn
+    # what a generic frame (engine/play/watch.py) also says, here always the same: one car a
+    # seat, no line per seat, no dials, nothing on the track, no secret choices
+    car: int = -1
+    owners: list[int] = field(default_factory=list)
+    briefs: list[str] = field(default_factory=list)
+    gauges: list[Any] = field(default_factory=list)
+    marks: list[Any] = field(default_factory=list)
+    secret: bool = False
 
 
 def piles_of(game: Game, player: int) -> Piles:
@@ -129,6 +137,15 @@ class FrameRecorder:
         from slipstream.engine.play.watch import play_bot_seats
 
         return play_bot_seats(self.game, self.apply, bots, stop, max_decisions)
+
+    def briefs(self) -> list[str]:
+        return []  # the player panel shows the piles instead
+
+    def gauges(self) -> list[Any]:
+        return []
+
+    def marks(self) -> list[Any]:
+        return []
 
     @property
     def current(self) -> TurnFrame | None:

@@ -1,4 +1,6 @@
-"""The `automobiles` ruleset as the engine's plug-in protocol sees it (engine/play/protocol.py).
+"""The `automobiles` ruleset as the engine's plug-in protocol sees it (engine/play/protocol.py):
+the core, and its capabilities (setup keys, race view, reports, statistics, seasons in
+championships.py, scenarios, authoring in authoring.py, file kinds).
 
 Loading this module must stay cheap: `slipstream validate` loads every ruleset to learn its
 file kinds, so the game, bots and scenarios are imported only when a race or test needs them.
@@ -10,6 +12,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
+from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds
+from slipstream.engine.play.protocol import SetupKey
 from slipstream.engine.rulesets.automobiles.contentcheck import CONTENT
 from slipstream.engine.rulesets.automobiles.options import OPTIONS
 
@@ -24,9 +29,6 @@ def _schema_only(kind: str) -> Any:
     return check
 
 
-_SEASON_NAMES = {s.name for s in OPTIONS if s.scope == "season"}
-
-
 def card_set_of(pack: Any, wanted: str, seed: int) -> str:
     """The card set id a race uses: `wanted` by id or name, `random` by seed, or the first."""
     if wanted == "random":
@@ -37,7 +39,10 @@ def card_set_of(pack: Any, wanted: str, seed: int) -> str:
     return str(next(iter(pack.card_sets), ""))
 
 
-class Automobiles:
+SCHEMAS = ("cards", "cardsets", "cubes", "drivers", "effect", "rules", "scenario", "season-scenario", "sponsors")
+
+
+class Automobiles(BaseRuleset):
     """Dice-bag building on coloured spaces (RULES.md): the first ruleset."""
 
     id = "automobiles"
@@ -49,13 +54,23 @@ class Automobiles:
             "lookahead": "greedy with Monte Carlo rollouts at the turn choice and the buys "
                          "(lookahead:N = N rollouts a decision)"}
     default_bots = ("greedy", "greedy", "greedy", "random")
-    file_kinds = {
-        "scenario": ((1,), _schema_only("scenario")),
-        "season-scenario": ((1,), _schema_only("season-scenario")),
-    }
-    setup_keys = ("card_set", "drivers")
     # the editor's Automobiles panels: piles and money, cube chips, heat maps of the batch report
     panels = {"editor": "slipstream.editor.rulesets.automobiles:PANELS"}
+
+    def __init__(self) -> None:
+        from slipstream.engine.rulesets.automobiles.authoring import AUTHORING
+        from slipstream.engine.rulesets.automobiles.championships import AutomobilesSeasons
+
+        self.files = OwnFileKinds({"scenario": ((1,), _schema_only("scenario")),
+                                   "season-scenario": ((1,), _schema_only("season-scenario"))},
+                                  SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in SCHEMAS))
+        self.setup = AutomobilesSetup()
+        self.race_view = AutomobilesView()
+        self.reports = AutomobilesReports()
+        self.stats = AutomobilesStats()
+        self.seasons = AutomobilesSeasons()
+        self.scenarios = AutomobilesScenarios()
+        self.authoring = AUTHORING
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """track/2 tracks for Automobiles need gear colours; the colour warnings of track/1
@@ -67,28 +82,6 @@ class Automobiles:
 
         diags = check_needs(track, TrackNeeds(self.id, gear_colours=True), data, src)
         return diags or colour_warnings(track, data, src)
-
-    def setup_problems(self, pack: Any, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
-        out: list[tuple[str, str]] = []
-        for key in setup:
-            if key not in self.setup_keys:
-                out.append(("--setup", f"Automobiles races take no setting {key!r}"))
-        cs = setup.get("card_set") or ""
-        if cs and cs != "random":
-            try:
-                pack.card_set(cs)
-            except KeyError:
-                out.append(("--set", f"no card set {cs!r}; sets: {', '.join(sorted(pack.card_sets))}"))
-        for d in setup.get("drivers") or ():
-            if d and d not in pack.drivers:
-                out.append(("--drivers", f"unknown driver {d!r}; drivers: {', '.join(sorted(pack.drivers))}"))
-        return out
-
-    def setup_choices(self, pack: Any, key: str) -> list[tuple[str, str]]:
-        if key != "card_set":
-            return []  # drivers are a setting per seat
-        sets = [(str(sid), str(getattr(cs, "name", "") or sid)) for sid, cs in pack.card_sets.items()]
-        return [*sets, ("random", "random (by seed)")]
 
     def new_game(self, pack: Any, track: Any, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,
@@ -123,9 +116,6 @@ class Automobiles:
 
         return narrator_of(context)(event)
 
-    def cars(self, game: Any) -> list[tuple[int, int]]:
-        return [(p.car.lane, p.car.segment) for p in game.race.players]
-
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD
 
@@ -138,15 +128,64 @@ class Automobiles:
                 ("bag", str(p.count(BAG))), ("active", str(p.count(ACTIVE))),
                 ("discard", str(p.count(DISCARD))), ("wear owned", str(owned))]
 
-    def race_text(self, result: Any) -> str:
+    def replay(self, lines: list[str]) -> Any:
+        """A race log or a season log (racelog.py tells them apart by the header)."""
+        from slipstream.engine.rulesets.automobiles.racelog import replay_lines
+
+        return replay_lines(lines)
+
+
+class AutomobilesSetup:
+    """The card set of a race (by id or name, or `random` by seed) and drivers by seat."""
+
+    keys = (SetupKey("card_set", "--set", "NAME|random",
+                     "Card set by id or name, or `random` (default: the pack's first set)."),
+            SetupKey("drivers", "--drivers", "ID,ID,...", "Drivers by seat (empty entries for none).",
+                     per_seat=True))
+
+    def problems(self, pack: Any, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        cs = setup.get("card_set") or ""
+        if cs and cs != "random":
+            try:
+                pack.card_set(cs)
+            except KeyError:
+                out.append(("--set", f"no card set {cs!r}; sets: {', '.join(sorted(pack.card_sets))}"))
+        for d in setup.get("drivers") or ():
+            if d and d not in pack.drivers:
+                out.append(("--drivers", f"unknown driver {d!r}; drivers: {', '.join(sorted(pack.drivers))}"))
+        return out
+
+    def choices(self, pack: Any, key: str) -> list[tuple[str, str]]:
+        if key != "card_set":
+            return []  # drivers are a setting per seat
+        sets = [(str(sid), str(getattr(cs, "name", "") or sid)) for sid, cs in pack.card_sets.items()]
+        return [*sets, ("random", "random (by seed)")]
+
+
+class AutomobilesView(BaseRaceView):
+    """Where the cars are (the editor draws Automobiles races with its own panels)."""
+
+    def cars(self, game: Any) -> list[tuple[int, int]]:
+        return [(p.car.lane, p.car.segment) for p in game.race.players]
+
+
+class AutomobilesReports:
+    """Every turn of a race in words (narration.py), and its JSON."""
+
+    def text(self, result: Any) -> str:
         from slipstream.engine.rulesets.automobiles.narration import race_text
 
         return race_text(result)
 
-    def race_json(self, result: Any) -> dict[str, Any]:
+    def json(self, result: Any) -> dict[str, Any]:
         from slipstream.engine.rulesets.automobiles.narration import race_json
 
         return race_json(result)
+
+
+class AutomobilesStats:
+    """Wear, pit stops, cubes bought and played (stats.py), and who used an item."""
 
     def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
         from slipstream.engine.rulesets.automobiles.stats import summarise
@@ -158,52 +197,8 @@ class Automobiles:
 
         return format_summary(dict(summary))
 
-    def run_scenario_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
-        """One scenario file (scenario/1 or season-scenario/1) of the loaded `pack`."""
-        from pathlib import Path
-
-        from slipstream.engine.rulesets.automobiles.scenarios import run_file
-
-        return run_file(Path(path), pack)
-
-    def run_scenarios(self, pack: str, select: str = "") -> Any:
-        from slipstream.engine.rulesets.automobiles.scenarios import run_pack_scenarios
-
-        return run_pack_scenarios(pack, select)
-
-    # -- seasons (optional protocol part: a ruleset with championships offers these) ---------
-    def season_tracks(self, pack: Any) -> list[str]:
-        """The tracks of a season when none are named: the pack's season length, oval first."""
-        ids = sorted(pack.tracks, key=lambda t: (t != "first-oval", t))
-        n = pack.rules.season_races if pack.rules is not None else 3
-        return [ids[i % len(ids)] for i in range(n)] if ids else []
-
-    def run_season(self, pack_path: str, tracks: Sequence[str], seed: int, bots: Sequence[str],
-                   laps: int | None = None, options: Sequence[tuple[str, Any]] = (),
-                   setup: Sequence[tuple[str, Any]] = ()) -> Any:
-        """One bot season; the result reads like a race result (standings = season standings,
-        grid = the first race's grid, rounds and decisions summed) plus who held which sponsor."""
-        from types import SimpleNamespace
-
-        from slipstream.engine.rulesets.automobiles.seasonrun import SeasonSpec, run_season
-
-        race_opts = tuple((k, v) for k, v in options if k not in _SEASON_NAMES)
-        season_opts = tuple((k, v) for k, v in options if k in _SEASON_NAMES)
-        res = run_season(SeasonSpec(pack_path, tuple(tracks), seed, tuple(bots), dict(setup).get("card_set") or "",
-                                    laps, race_opts, season_opts, record=False, keep_lines=False))
-        held = [sorted({r.sponsors[p] for r in res.races if r.sponsors[p]}) for p in range(len(res.bots))]
-        return SimpleNamespace(
-            spec=SimpleNamespace(pack=pack_path, seed=seed), names=res.names, bots=res.bots,
-            grid=list(res.first_grid), standings=list(res.standings),
-            rounds=sum(r.rounds for r in res.races), capped=any(r.capped for r in res.races),
-            decisions=res.decisions, stats={"points": list(res.points)}, drivers=list(res.drivers),
-            kind_ids=[], sponsors_held=held)
-
-    def season_kit(self) -> Any:
-        """The season toolkit `slipstream season` runs Automobiles seasons with (seasonkit.py)."""
-        from slipstream.engine.rulesets.automobiles import seasonkit
-
-        return seasonkit
+    def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
+        return {}  # the editor's batch report counts heat per space itself (heatmap.py)
 
     def item_users(self, result: Any, kind: str, item_id: str) -> dict[str, list[bool]]:
         """Who bought and who played the cubes of a card or cube kind; who drove a driver; who
@@ -232,10 +227,28 @@ class Automobiles:
         return {"bought": [row[k] > 0 for row in stats["bought"]],
                 "played": [row[k] > 0 for row in stats["plays"]]}
 
-    def replay(self, lines: list[str]) -> Any:
-        from slipstream.engine.rulesets.automobiles.racelog import replay_lines
+    def record(self, result: Any) -> dict[str, Any]:
+        """The cube kinds of the race's counts and the drivers, for `summarise` of stored races."""
+        return {"kind_ids": list(result.kind_ids), "drivers": list(result.drivers)}
 
-        return replay_lines(lines)
+
+class AutomobilesScenarios:
+    """Rule scenarios (scenario/1 and season-scenario/1, scenarios.py)."""
+
+    kinds = ("scenario", "season-scenario")
+
+    def run_folder(self, pack: str, select: str = "") -> Any:
+        from slipstream.engine.rulesets.automobiles.scenarios import run_pack_scenarios
+
+        return run_pack_scenarios(pack, select)
+
+    def run_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
+        """One scenario file (scenario/1 or season-scenario/1) of the loaded `pack`."""
+        from pathlib import Path
+
+        from slipstream.engine.rulesets.automobiles.scenarios import run_file
+
+        return run_file(Path(path), pack)
 
 
 RULESET = Automobiles()

@@ -67,6 +67,33 @@ class SeasonResult:
     # (after race, player, sponsor, cubes removed, cubes gained) for every sponsor applied
     sponsor_changes: list[Any] = field(default_factory=list)
 
+    # A season reads like a race result (season sweeps, engine/play/sweeps.py): standings are
+    # the season standings, the grid the first race's, rounds and decisions summed.
+    @property
+    def grid(self) -> list[int]:
+        return list(self.first_grid)
+
+    @property
+    def rounds(self) -> int:
+        return sum(r.rounds for r in self.races)
+
+    @property
+    def capped(self) -> bool:
+        return any(r.capped for r in self.races)
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        return {"points": list(self.points)}
+
+    @property
+    def kind_ids(self) -> list[str]:
+        return []  # the cubes bought and played are not counted over a season
+
+    @property
+    def sponsors_held(self) -> list[list[str]]:
+        """The sponsors each player held during the season."""
+        return [sorted({r.sponsors[p] for r in self.races if r.sponsors[p]}) for p in range(len(self.bots))]
+
 
 def resolve_track(pack: Any, ref: str) -> Track:
     """A track by id in the pack, or a track file path; ValueError with the problems."""

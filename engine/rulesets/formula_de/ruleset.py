@@ -2,8 +2,9 @@
 
 Races are played by engine/play/races.py (`play_race`) and replayed by `replay_simple`
 (BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py
-(greedy's ratings in scoring.py, the look-ahead bot in lookahead.py). Championships come from
-engine/play/seasons.py (`ChampionshipRuleset`) with this ruleset's house values (seasons.py).
+(greedy's ratings in scoring.py, the look-ahead bot in lookahead.py). Its capabilities (race
+view, reports, statistics, scenarios, file kinds) are the classes below; its championships are
+engine/play/seasons.py's points by place with this ruleset's house values (seasons.py).
 """
 
 from __future__ import annotations
@@ -12,9 +13,18 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
 from slipstream.engine.packs.trackpack import house_options
+from slipstream.engine.play.base import (
+    BaseRaceView,
+    BaseReports,
+    BaseRuleset,
+    BaseStats,
+    OwnFileKinds,
+    house_rules_schemas,
+)
 from slipstream.engine.play.options import OptionSpec
-from slipstream.engine.play.seasons import ChampionshipRuleset
+from slipstream.engine.play.seasons import PointsSeasons
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import CHAMPIONSHIP
@@ -53,23 +63,32 @@ OPTIONS = (
 )
 
 
-class FormulaDe(ChampionshipRuleset):
+class FormulaDe(BaseRuleset):
     id = RULESET_ID
     name = "Formula Dé-style racing"
     content = CONTENT
     options = OPTIONS + CHAMPIONSHIP.options
-    championship = CHAMPIONSHIP  # points by place (engine/play/seasons.py)
     players = (1, 10)
     bots = {"random": "picks any legal option", "greedy": "best expected progress for the wear and risk",
             "lookahead": "expectimax over its next roll on copies of the race, greedy's best destinations "
                          "played out (lookahead:N plays N a roll, default 3)"}
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
-    file_kinds = {"gears": ((1,), _schema_only("gears")), "wear": ((1,), _schema_only("wear")),
-                  "fd-scenario": ((1,), _schema_only("fd-scenario"))}
+
+    def __init__(self) -> None:
+        self.files = OwnFileKinds({"gears": ((1,), _schema_only("gears")), "wear": ((1,), _schema_only("wear")),
+                                   "fd-scenario": ((1,), _schema_only("fd-scenario"))},
+                                  SCHEMA_PACKAGE, ("gears.schema.json", "wear.schema.json",
+                                                   "fd-scenario.schema.json"),
+                                  generated=house_rules_schemas(self.content, self.name, self.options))  # formula-de-rules/1
+        self.race_view = FormulaDeView()
+        self.reports = FormulaDeReports(self)
+        self.stats = FormulaDeStats()
+        self.seasons = PointsSeasons(self, CHAMPIONSHIP)  # points by place (engine/play/seasons.py)
+        self.scenarios = FormulaDeScenarios(self)
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """A track/2 track for this ruleset needs stops on every corner and 10 grid slots."""
-        return check_needs(track, NEEDS, data, src) if getattr(track, "version", 1) >= 2 else []
+        return check_needs(track, NEEDS, data, src) if track.version >= 2 else []
 
     def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,
@@ -82,19 +101,6 @@ class FormulaDe(ChampionshipRuleset):
         return TalliedGame(track, pack.tables, [s.name for s in seats], seed, laps or track.laps,
                              options, record)
 
-    def run_scenarios(self, pack: str, select: str = "") -> Any:
-        from slipstream.engine.rulesets.formula_de.scenarios import run_pack_scenarios
-
-        return run_pack_scenarios(pack, self, select)
-
-    def run_scenario_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
-        """One fd-scenario/1 file of the loaded `pack`."""
-        from pathlib import Path
-
-        from slipstream.engine.rulesets.formula_de.scenarios import run_file
-
-        return run_file(Path(path), pack, self)
-
     def make_bot(self, name: str, seed: int) -> Any:
         from slipstream.engine.rulesets.formula_de.bots import make_bot
 
@@ -104,6 +110,37 @@ class FormulaDe(ChampionshipRuleset):
         result = getattr(context, "result", None)
         names = result.get("car_names") if isinstance(result, dict) else None
         return describe(event, names or getattr(context, "names", None))
+
+    def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
+        """The player's car about to move (their first car still racing, else their first)."""
+        mine = [c for c in game.cars if game.owner[c.seat] == seat]
+        turn = game.turn
+        c = next((x for x in mine if turn is not None and x.seat == turn.car), None) \
+            or next((x for x in mine if not x.out and not x.finished), mine[0])
+        rows = _car_view(game, c.seat)
+        if c.pit >= 0 and not c.out:
+            boxes = game.pit_route.boxes
+            state = f"in box {boxes.index(c.pit) + 1}" if c.serviced and c.pit == game.box_of(c) else "in the pit lane"
+            rows = [(k, state if k == "state" else v) for k, v in rows]
+        return rows if game.per == 1 else [("car", game.names[c.seat]), *rows]
+
+
+def _car_view(game: Any, seat: int) -> list[tuple[str, str]]:
+    c = game.cars[seat]
+    n = game.track.segments
+    lap = min(game.laps, max(1, c.progress // n + 1))
+    stops = ""
+    if c.corner >= 0:
+        corner = game.track.corners[c.corner]
+        stops = f"{c.stops} of {corner.stops or 1} ({corner.name})"
+    state = "eliminated: " + c.out if c.out else ("finished" if c.finished else "running")
+    return [("gear", str(c.gear)), ("last roll", _last_roll(game, seat)), *((k, str(v)) for k, v in c.wear.items()),
+            ("stops in this corner", stops or "-"), ("lap", f"{lap} of {game.laps}"), ("state", state)]
+
+
+class FormulaDeView(BaseRaceView):
+    """The cars (pit lane included), their owners with several cars a player, a line per
+    player and the squares a move passes."""
 
     def cars(self, game: Any) -> list[tuple[int, int]]:
         """(lane, segment) of every car; a car in the pit lane is on (PIT_LANE, pit segment)."""
@@ -124,41 +161,6 @@ class FormulaDe(ChampionshipRuleset):
         """The car of the turn (the pending decision's `player` is its owner)."""
         return game.turn.car if game.turn is not None else -1
 
-    def race_text(self, result: Any) -> str:
-        cars = (result.result or {}).get("car_standings")
-        text = super().race_text(result)
-        return text + ("\ncars in race order: " + ", ".join(cars) if cars else "")
-
-    def race_json(self, result: Any) -> dict[str, Any]:
-        out = super().race_json(result)
-        cars = (result.result or {}).get("car_standings")
-        return out | ({"cars": [{"place": i + 1, "name": n} for i, n in enumerate(cars)]} if cars else {})
-
-    def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
-        """The player's car about to move (their first car still racing, else their first)."""
-        mine = [c for c in game.cars if game.owner[c.seat] == seat]
-        turn = game.turn
-        c = next((x for x in mine if turn is not None and x.seat == turn.car), None) \
-            or next((x for x in mine if not x.out and not x.finished), mine[0])
-        rows = self._car_view(game, c.seat)
-        if c.pit >= 0 and not c.out:
-            boxes = game.pit_route.boxes
-            state = f"in box {boxes.index(c.pit) + 1}" if c.serviced and c.pit == game.box_of(c) else "in the pit lane"
-            rows = [(k, state if k == "state" else v) for k, v in rows]
-        return rows if game.per == 1 else [("car", game.names[c.seat]), *rows]
-
-    def _car_view(self, game: Any, seat: int) -> list[tuple[str, str]]:
-        c = game.cars[seat]
-        n = game.track.segments
-        lap = min(game.laps, max(1, c.progress // n + 1))
-        stops = ""
-        if c.corner >= 0:
-            corner = game.track.corners[c.corner]
-            stops = f"{c.stops} of {corner.stops or 1} ({corner.name})"
-        state = "eliminated: " + c.out if c.out else ("finished" if c.finished else "running")
-        return [("gear", str(c.gear)), ("last roll", _last_roll(game, seat)), *((k, str(v)) for k, v in c.wear.items()),
-                ("stops in this corner", stops or "-"), ("lap", f"{lap} of {game.laps}"), ("state", state)]
-
     def brief(self, game: Any, seat: int) -> str:
         """One line per player for a face's table of the field: gear, last roll and state of
         each of their cars (`#2 ...` per car with several cars a player)."""
@@ -176,6 +178,24 @@ class FormulaDe(ChampionshipRuleset):
         from slipstream.engine.rulesets.formula_de.routes import route_of
 
         return route_of(game, key)
+
+
+class FormulaDeReports(BaseReports):
+    """The shared race text and JSON, plus every car in race order."""
+
+    def text(self, result: Any) -> str:
+        cars = (result.result or {}).get("car_standings")
+        text = super().text(result)
+        return text + ("\ncars in race order: " + ", ".join(cars) if cars else "")
+
+    def json(self, result: Any) -> dict[str, Any]:
+        out = super().json(result)
+        cars = (result.result or {}).get("car_standings")
+        return out | ({"cars": [{"place": i + 1, "name": n} for i, n in enumerate(cars)]} if cars else {})
+
+
+class FormulaDeStats(BaseStats):
+    """Finish rate, eliminations, pit stops and per-corner counts, with heat maps by corner."""
 
     def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
         """The shared win rates plus finish rate, eliminations by cause and, per corner (by
@@ -225,6 +245,27 @@ class FormulaDe(ChampionshipRuleset):
         races = max(1, int(summary.get("races", 1)))
         return {title: {f"corner:{c['index']}": round(c[stat] / races, 4) for c in summary.get("corners", [])}
                 for stat, title in _HEAT_TITLES.items()}
+
+
+class FormulaDeScenarios:
+    """Rule scenarios (fd-scenario/1): a pack folder's, or one file of a loaded pack."""
+
+    kinds = ("fd-scenario",)
+
+    def __init__(self, rs: FormulaDe) -> None:
+        self.rs = rs
+
+    def run_folder(self, pack: str, select: str = "") -> Any:
+        from slipstream.engine.rulesets.formula_de.scenarios import run_pack_scenarios
+
+        return run_pack_scenarios(pack, self.rs, select)
+
+    def run_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
+        from pathlib import Path
+
+        from slipstream.engine.rulesets.formula_de.scenarios import run_file
+
+        return run_file(Path(path), pack, self.rs)
 
 
 # per-corner stats of a race (engine/rulesets/formula_de/tally.py) -> their summary names

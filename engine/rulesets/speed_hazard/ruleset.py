@@ -1,8 +1,8 @@
 """The speed-and-hazard ruleset object (id `speed-hazard`): what the faces and tools see.
 
 Races are played by engine/play/races.py (`play_race`) and replayed by `replay_simple`
-(BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py. Championships come
-from engine/play/seasons.py (`ChampionshipRuleset`) with this ruleset's house values (seasons.py).
+(BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py. Its championships
+are engine/play/seasons.py's points by place with this ruleset's house values (seasons.py).
 """
 
 from __future__ import annotations
@@ -11,9 +11,17 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
 from slipstream.engine.packs.trackpack import house_options
+from slipstream.engine.play.base import (
+    BaseRaceView,
+    BaseRuleset,
+    BaseStats,
+    OwnFileKinds,
+    house_rules_schemas,
+)
 from slipstream.engine.play.options import OptionSpec
-from slipstream.engine.play.seasons import ChampionshipRuleset
+from slipstream.engine.play.seasons import PointsSeasons
 from slipstream.engine.rulesets.speed_hazard import views
 from slipstream.engine.rulesets.speed_hazard.content import CONTENT, KINDS, RULESET_ID
 from slipstream.engine.rulesets.speed_hazard.narration import describe
@@ -55,12 +63,11 @@ OPTIONS = (
 )
 
 
-class SpeedHazard(ChampionshipRuleset):
+class SpeedHazard(BaseRuleset):
     id = RULESET_ID
     name = "Speed-and-hazard racing"
     content = CONTENT
     options = OPTIONS + CHAMPIONSHIP.options
-    championship = CHAMPIONSHIP  # points by place (engine/play/seasons.py)
     players = (1, 6)
     bots = {"random": "picks any legal option", "greedy": "manages its speed against the curves ahead, rams when it pays, "
             "pits when damaged",
@@ -68,9 +75,17 @@ class SpeedHazard(ChampionshipRuleset):
             "lookahead:8": "the same with 8 rollouts per option",
             "lookahead:16": "the same with 16 rollouts per option"}
     default_bots = ("greedy", "greedy", "random", "random")
-    file_kinds = {**{k: ((1,), _schema_only(k)) for k in KINDS}, "sh-scenario": ((1,), _schema_only("sh-scenario"))}
     track_features = NEEDS.features
-    secret_kinds = ("card",)  # the card is chosen in secret, revealed when all have chosen
+
+    def __init__(self) -> None:
+        self.files = OwnFileKinds({**{k: ((1,), _schema_only(k)) for k in KINDS},
+                                   "sh-scenario": ((1,), _schema_only("sh-scenario"))},
+                                  SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in (*KINDS, "sh-scenario")),
+                                  generated=house_rules_schemas(self.content, self.name, self.options))  # speed-hazard-rules/1
+        self.race_view = SpeedHazardView()
+        self.stats = SpeedHazardStats()
+        self.scenarios = SpeedHazardScenarios(self)
+        self.seasons = PointsSeasons(self, CHAMPIONSHIP)  # points by place (engine/play/seasons.py)
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """A track/2 track for this ruleset needs a speed limit on every curve, in steps of 10."""
@@ -86,11 +101,6 @@ class SpeedHazard(ChampionshipRuleset):
         options = {**house_options(pack), **options}  # the pack's house rules, then the race's
         return SpeedHazardGame(track, pack.decks, [s.name for s in seats], seed, laps or track.laps, options, record)
 
-    def run_scenarios(self, pack: str, select: str = "") -> Any:
-        from slipstream.engine.rulesets.speed_hazard.scenarios import run_pack_scenarios
-
-        return run_pack_scenarios(pack, self, select)
-
     def make_bot(self, name: str, seed: int) -> Any:
         from slipstream.engine.rulesets.speed_hazard.bots import make_bot
 
@@ -98,16 +108,6 @@ class SpeedHazard(ChampionshipRuleset):
 
     def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
         return describe(event, getattr(context, "names", None))
-
-    def cars(self, game: Any) -> list[tuple[int, int]]:
-        out = []
-        for c in game.cars:
-            if c.in_pit:
-                out.append((PIT_LANE, c.pit_node))
-            else:
-                sp = game.track.spaces[max(c.node, 0)]
-                out.append((sp.lane, sp.first))
-        return out
 
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         c = game.cars[seat]
@@ -122,7 +122,22 @@ class SpeedHazard(ChampionshipRuleset):
                 ("insanity", ", ".join(game.decks.hazards[i].id for i in c.insanity) or "-"),
                 ("lap", f"{lap} of {game.laps}"), ("state", state)]
 
-    # what a face shows of a race (views.py)
+
+class SpeedHazardView(BaseRaceView):
+    """What a face shows of a race (views.py): cars, a line per seat, routes, dials, marks."""
+
+    secret_kinds = ("card",)  # the card is chosen in secret, revealed when all have chosen
+
+    def cars(self, game: Any) -> list[tuple[int, int]]:
+        out = []
+        for c in game.cars:
+            if c.in_pit:
+                out.append((PIT_LANE, c.pit_node))
+            else:
+                sp = game.track.spaces[max(c.node, 0)]
+                out.append((sp.lane, sp.first))
+        return out
+
     def brief(self, game: Any, seat: int) -> str:
         return views.brief(game, seat)
 
@@ -134,6 +149,30 @@ class SpeedHazard(ChampionshipRuleset):
 
     def marks(self, game: Any) -> list[tuple[int, int, str, str]]:
         return views.marks(game)
+
+
+class SpeedHazardScenarios:
+    """Rule scenarios (sh-scenario/1) of a pack folder."""
+
+    kinds = ("sh-scenario",)
+
+    def __init__(self, rs: SpeedHazard) -> None:
+        self.rs = rs
+
+    def run_folder(self, pack: str, select: str = "") -> Any:
+        from slipstream.engine.rulesets.speed_hazard.scenarios import run_pack_scenarios
+
+        return run_pack_scenarios(pack, self.rs, select)
+
+    def run_file(self, pack: Any, path: Any) -> tuple[Any, list[Any]]:
+        """One file of a loaded pack: not run here (the pack editor says so)."""
+        from slipstream.engine.core.diagnostics import make
+
+        return None, [make("C100", str(path), 1, 1, "$", f"the {self.rs.id} ruleset runs no scenario files")]
+
+
+class SpeedHazardStats(BaseStats):
+    """Wrecks, pit visits, hazards by curve and rams, with heat maps (views.py)."""
 
     def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
         return views.heat(summary)

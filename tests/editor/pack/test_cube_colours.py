@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from slipstream.editor.rulesets.automobiles.cardpreview import face_from_card, face_from_data  # noqa: E402
 from slipstream.engine.packs.loader import PackLoader  # noqa: E402
+from slipstream.engine.rulesets.automobiles.authoring import face_from_card, face_from_data  # noqa: E402
 
 RECOLOURED = {"yellow": "#00ffaa", "wear": "#123456", "gear-6": "#ff00ff"}
 

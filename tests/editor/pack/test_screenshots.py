@@ -9,8 +9,9 @@ pytest.importorskip("PySide6")
 from PySide6.QtGui import QImage  # noqa: E402
 
 from slipstream.editor.pack.packview import PackWindow  # noqa: E402
-from slipstream.editor.rulesets.automobiles.cardpreview import face_from_data, sheet_image, wear_of  # noqa: E402
+from slipstream.editor.rulesets.automobiles.cardpreview import sheet_image  # noqa: E402
 from slipstream.engine.editing.packdoc import PackDocument  # noqa: E402
+from slipstream.engine.rulesets.automobiles.authoring import face_from_data, wear_of  # noqa: E402
 
 from .conftest import SHOTS  # noqa: E402
 

@@ -9,6 +9,7 @@ import pytest
 from helpers import click, wait_idle
 from PySide6.QtWidgets import QComboBox
 
+from slipstream.engine.play.base import stats_of
 from slipstream.engine.play.batch import run_many
 from slipstream.engine.play.races import RaceSpec, run_race
 from slipstream.engine.play.registry import for_pack
@@ -72,7 +73,7 @@ def test_a_toy_race_is_watched_to_the_end_and_is_the_race_slipstream_race_runs(q
     # to the end with the slider: every car where the game left it, the last move told
     panel.slider.setValue(panel.slider.maximum())
     assert panel.frame_at(panel.step)[0] == len(panel.frames) - 1
-    assert [c.cell for c in panel.overlay.cars] == rs.cars(rec.game)
+    assert [c.cell for c in panel.overlay.cars] == rs.race_view.cars(rec.game)
     told = [t for t in (rs.describe(e, res) for e in res.log[-3:]) if t]
     assert panel.events.toPlainText().splitlines() == told[-len(panel.events.toPlainText().splitlines()):]
     assert "finishes" in panel.events.toPlainText()
@@ -108,7 +109,7 @@ def test_a_toy_batch_of_20_in_2_processes_equals_the_batch_runner(qtbot, toy_win
 
     rs, _ = for_pack(str(TOY))
     results = run_many([RaceSpec(str(TOY), "toy-oval", 40 + i, bots) for i in range(20)], jobs=1)
-    want = rs.summarise(results)
+    want = stats_of(rs).summarise(results)
     assert data.summary["win_rate_by_slot"] == want["win_rate_by_slot"]
     assert data.summary["win_rate_by_bot"] == want["win_rate_by_bot"]
     assert data.rounds == [r.rounds for r in results]

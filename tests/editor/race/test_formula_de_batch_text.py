@@ -37,7 +37,7 @@ def test_a_formula_de_batch_report_shows_the_rulesets_summary_text(qtbot, fd_win
     track = w.doc.track
     results = [run_on_track((RaceSpec(str(PACK), track.id, 4 + i, settings.bots, settings.laps,
                                       settings.options), track)) for i in range(3)]
-    full = rs.format_summary(rs.summarise(results))
+    full = rs.stats.format_summary(rs.stats.summarise(results))
     want = full[full.index("finish rate: "):]  # its own figures: the win rates are the tables'
     assert data.text == want and "eliminations by cause" in want and "per corner" in want
     assert "win rate" not in want

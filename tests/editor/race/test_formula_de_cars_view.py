@@ -57,10 +57,10 @@ def test_a_car_in_its_box_is_drawn_on_its_pit_square(qtbot, fd_window):  # noqa:
     g = rs.new_game(pack, track, seats(spec), 3, dict(spec.options), 2)
     c = g.cars[3]
     c.node, c.pit, c.serviced = g.pit_route.entry, g.box_of(c), True
-    cells = rs.cars(g)
+    cells = rs.race_view.cars(g)
     assert cells[3] == (PIT_LANE, c.pit)
     overlay = fd_window.race_panel.overlay
-    overlay.show_cars(cells, rs.car_owners(g))
+    overlay.show_cars(cells, rs.race_view.car_owners(g))
     item = overlay.cars[3]
     place = place_pit(fd_window.scene.drawing)
     x, y = place.point(c.pit + 0.5)
@@ -68,7 +68,7 @@ def test_a_car_in_its_box_is_drawn_on_its_pit_square(qtbot, fd_window):  # noqa:
     assert abs(item.centre().x() - x) < 1e-6 and abs(item.centre().y() - y) < 1e-6
     # beside the outermost lane, not on a track square
     assert all(not _close(item.centre(), overlay.cell_centre(cell)) for cell in cells[:3])
-    assert "in the pit lane" in rs.brief(g, 1).split("; ")[1]
+    assert "in the pit lane" in rs.race_view.brief(g, 1).split("; ")[1]
     # a jump into the pit lane is drawn as a trail too (both ends are valid cells)
     overlay.show_route(1, [cells[2], cells[3]])
     assert overlay.route.path().elementCount() == 2

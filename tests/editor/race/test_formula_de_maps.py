@@ -55,7 +55,7 @@ def test_the_batch_report_maps_stops_and_overshoots_per_corner_as_the_batch_coun
     track = w.doc.track
     results = [run_on_track((RaceSpec(str(PACK), track.id, 11 + i, settings.bots, settings.laps,
                                       settings.options), track)) for i in range(6)]
-    want = rs.summarise(results)
+    want = rs.stats.summarise(results)
     assert data.summary["corners"] == want["corners"]
     per = {c["index"]: c for c in want["corners"]}
     assert data.maps["Stops made per race"] == {f"corner:{i}": round(c["stops"] / 6, 4) for i, c in per.items()}
@@ -115,7 +115,7 @@ def test_a_watched_race_shows_every_cars_gear_and_roll_and_walks_the_route(qtbot
     view = dict(fr.view)
     assert fr.briefs[fr.player].startswith(f"gear {view['gear']}, rolled {view['last roll']}")
     rs, _ = for_pack(str(PACK))
-    assert frames[-1].briefs == [rs.brief(panel.recorder.game, p) for p in range(3)]
+    assert frames[-1].briefs == [rs.race_view.brief(panel.recorder.game, p) for p in range(3)]
     for b in fr.briefs:
         assert b.startswith("gear ") and "rolled" in b and b in text
 

@@ -45,7 +45,7 @@ def test_a_formula_de_race_is_watched_to_the_end_and_is_the_race_slipstream_race
     assert panel.recorder.game.log == res.log
     panel.slider.setValue(panel.slider.maximum())
     rs, _ = for_pack(str(PACK))
-    assert [c.cell for c in panel.overlay.cars] == rs.cars(panel.recorder.game)
+    assert [c.cell for c in panel.overlay.cars] == rs.race_view.cars(panel.recorder.game)
     assert "gear" in panel.player_panel.text()
     SHOTS.mkdir(parents=True, exist_ok=True)
     qtbot.wait(50)

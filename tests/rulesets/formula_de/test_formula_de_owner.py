@@ -41,9 +41,9 @@ def test_the_field_has_one_line_a_player_with_each_of_their_cars():
     d.faces = [2]
     g.apply("gear 1")
     g.apply("to 0:22")
-    assert RULESET.brief(g, 0) == "#1 gear 4, rolled -; #2 gear 1, rolled 2"
-    assert RULESET.brief(g, 1) == "#1 gear 1, rolled -; #2 gear 1, rolled -"
-    assert RULESET.car_owners(g) == [0, 0, 1, 1] and RULESET.car_of(g) == g.turn.car
+    assert RULESET.race_view.brief(g, 0) == "#1 gear 4, rolled -; #2 gear 1, rolled 2"
+    assert RULESET.race_view.brief(g, 1) == "#1 gear 1, rolled -; #2 gear 1, rolled -"
+    assert RULESET.race_view.car_owners(g) == [0, 0, 1, 1] and RULESET.race_view.car_of(g) == g.turn.car
 
 
 def test_a_watched_race_of_two_cars_a_player_records_the_moving_cars_route():

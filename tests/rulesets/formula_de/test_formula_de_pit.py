@@ -108,7 +108,7 @@ def test_a_car_reaching_its_box_drops_the_extra_squares_gets_full_tyres_and_roll
     assert events(g, "box")[-1] == {"t": "event", "ev": "box", "p": 0, "box": 1, "tyres": FULL["tyres"] - 1,
                                     "left": FULL["tyres"]}
     assert events(g, "pit-exit")[-1]["result"] == "slow"
-    assert RULESET.cars(g)[0] == (PIT_LANE, 1)
+    assert RULESET.race_view.cars(g)[0] == (PIT_LANE, 1)
     assert dict(RULESET.view(g, 0))["state"] == "in box 1"
 
 
@@ -311,7 +311,7 @@ def test_a_race_of_two_cars_a_player_is_told_by_car_and_reported_by_player():
 
     res = RULESET.run_race(RaceSpec(str(PACK), "tilleuls", 4, ("greedy", "random"), 1, (("cars_per_player", 2),)))
     assert sorted(res.standings) == [0, 1] and len(res.result["car_standings"]) == 4
-    text = RULESET.race_text(res)
+    text = RULESET.reports.text(res)
     assert "P1 #1" in text and "P2 #2" in text and "P3" not in text and "P4" not in text
     assert text.splitlines()[-1].startswith("cars in race order: ")
-    assert [c["name"] for c in RULESET.race_json(res)["cars"]] == res.result["car_standings"]
+    assert [c["name"] for c in RULESET.reports.json(res)["cars"]] == res.result["car_standings"]

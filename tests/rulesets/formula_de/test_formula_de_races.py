@@ -101,7 +101,7 @@ def test_view_and_cars_show_gear_wear_stops_and_lap():
     labels = [k for k, _ in RULESET.view(g, 0)]
     assert labels[:1] == ["gear"] and set(CATEGORIES) <= set(labels)
     assert "stops in this corner" in labels and "lap" in labels
-    assert len(RULESET.cars(g)) == 2
+    assert len(RULESET.race_view.cars(g)) == 2
     assert RULESET.describe({"t": "event", "ev": "roll", "p": 0, "gear": 3, "roll": 6}) == "P1 rolls 6 in gear 3"
 
 

@@ -141,15 +141,15 @@ def test_batch_statistics_per_corner_are_the_counts_of_the_races_logs():
             elif e.get("ev") == "overshoot":
                 over[e["corner"]] += 1
                 missed[e["corner"]] += e["required"] - e["made"]
-    s = ruleset.summarise(results)
+    s = ruleset.stats.summarise(results)
     assert sum(over.values()) > 0 and sum(missed.values()) > 0
     by = {c["index"]: c for c in s["corners"]}
     for i in by:
         assert (by[i]["stops"], by[i]["overshoots"], by[i]["stops_missed"]) == (stops[i], over[i], missed[i])
-    heat = ruleset.heat(s)
+    heat = ruleset.stats.heat(s)
     assert heat["Stops made per race"] == {f"corner:{i}": round(stops[i] / 4, 4) for i in by}
     assert heat["Stops missed per race"] == {f"corner:{i}": round(missed[i] / 4, 4) for i in by}
-    text = ruleset.format_summary(s)
+    text = ruleset.stats.format_summary(s)
     assert "stops missed by corner:" in text and "win rate by grid slot" in text
 
 

@@ -75,7 +75,7 @@ def test_cli_batch_ends_with_the_statistics():
 def test_summary_keys_hazards_by_corner_index():
     results = [RULESET.run_race(RaceSpec(pack=PACK, track="redline-loop", seed=s, bots=("greedy",) * 4, laps=1))
                for s in range(3)]
-    s = RULESET.summarise(results)
+    s = RULESET.stats.summarise(results)
     assert s["races"] == 3 and s["hazards"] == sum(s["hazards_by_corner"].values())
     assert all(k.isdigit() or k in ("pit", "straight") for k in s["hazards_by_corner"])
 
@@ -87,7 +87,7 @@ def test_view_and_cars_show_every_seat():
     for _ in range(60):
         d = g.pending
         g.apply(bots[d.player].choose(g, d))
-    assert len(RULESET.cars(g)) == 3
+    assert len(RULESET.race_view.cars(g)) == 3
     labels = [k for k, _ in RULESET.view(g, 0)]
     assert labels[:5] == ["speed", "maximum", "damage", "tokens", "luck"] and "lap" in labels
 

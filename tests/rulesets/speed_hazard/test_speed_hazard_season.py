@@ -10,6 +10,7 @@ from pathlib import Path
 
 from helpers import ROOT, run
 
+from slipstream.engine.play.protocol import SeasonPlan
 from slipstream.engine.play.racelog import replay_lines
 from slipstream.engine.play.races import RaceSpec, run_race
 from slipstream.engine.play.registry import for_pack, get
@@ -31,7 +32,7 @@ def test_speed_hazard_offers_championships_with_its_season_options():
 def test_a_championship_is_its_races_played_as_single_races_with_their_points():
     rs, _ = for_pack(PACK)
     bots = ("greedy", "random", "greedy", "random")
-    res = rs.run_season(PACK, ("redline-loop", "redline-loop"), 111, bots, 1)
+    res = rs.seasons.run(SeasonPlan(PACK, ("redline-loop", "redline-loop"), 111, bots, 1))
     totals = [0] * 4
     for k, rr in enumerate(res.races):
         single = run_race(RaceSpec(PACK, "redline-loop", 111 * 1000 + k + 1, bots, 1))
