@@ -56,6 +56,7 @@ class MainWindow(QMainWindow):
     """One open track. `settings` and `recovery_dir` can be given (tests use temporary ones)."""
 
     fileSaved = Signal(object)  # the Path a track was just written to (open pack windows reload it)
+    documentReplaced = Signal()  # another track is open (opened, new, recovered): the race dock picks its pack
 
     def __init__(self, settings: QSettings | None = None, recovery_dir: Path | None = None,
                  autosave_ms: int = AUTOSAVE_MS) -> None:
@@ -276,6 +277,7 @@ class MainWindow(QMainWindow):
         self.selection = None
         self._refresh(rebuild=True)
         self.view.fit()
+        self.documentReplaced.emit()
 
     def push(self, cmd: Command) -> None:
         """Every edit goes through here: one command on the document's undo history."""

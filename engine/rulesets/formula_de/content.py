@@ -37,6 +37,15 @@ class Tables:
     basic_pool: int
 
 
+def wear_for(tables: Tables, laps: int) -> dict[str, int]:
+    """The wear points by category the table gives a race of `laps` laps: its row for that
+    length, else the longest shorter one, else the shortest."""
+    table = tables.wear
+    below = [k for k in table if k <= laps]
+    row = laps if laps in table else max(below) if below else min(table)
+    return {c: int(table[row][c]) for c in CATEGORIES}
+
+
 @dataclass(frozen=True, slots=True)
 class FDPack(TrackPack):
     """A loaded Formula Dé-style pack: a track pack with its tables (None when missing) and the

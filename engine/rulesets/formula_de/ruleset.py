@@ -54,9 +54,21 @@ OPTIONS = (
     OptionSpec("downshift_needs_points", "bool", True,
                "A downshift skip needing a wear point the car no longer has is not allowed "
                "(false: allowed, and the car is eliminated)."),
+    OptionSpec("flying_start_swerve", "choice", "two-lanes",
+               "How far a flying start may swerve: two-lanes (every square of its 4 at most 2 lanes "
+               "from its start lane, the seed's \"1 or 2 lanes\") or each-step (diagonal steps as "
+               "usual plus one step across two lanes, with no limit in all).",
+               choices=("two-lanes", "each-step")),
     OptionSpec("pit_entry_max_gear", "int", 0,
                "The highest gear a car may enter the pit lane in (0: no limit, as in the seed; "
                "several base-game sources say 4).", minimum=0, maximum=6),
+    OptionSpec("stall_first_gear", "bool", True,
+               "After a stall at the start the next turn is in 1st gear only, as the seed says "
+               "(false: 1st or 2nd, as if the stalled turn had been driven in 1st)."),
+    OptionSpec("tyre_limit_counts", "choice", "overshoots",
+               "What the 1-lap tyre limit counts: the tyre points overshoots demand (overshoots, the "
+               "seed's \"at once or over several corners\") or every tyre point lost (all: the "
+               "blocked lane's too).", choices=("overshoots", "all")),
     OptionSpec("wear_model", "choice", "advanced",
                "Wear points by category (advanced) or one pool (basic).",
                choices=("advanced", "basic")),

@@ -2,7 +2,8 @@
 
 A scenario sets up cars (square, gear, wear points, stops made, lap) or starts the race from
 the grid, scripts the dice (a list of rolls per die, used in order), applies decisions or lets
-a bot play, and compares the outcome. `slipstream test PACK` runs every scenario in the pack's
+a bot play, and compares the outcome: the cars (also their race-total losses and the route of
+their last move), the events, the decision left, and the pack's own dice and wear tables. `slipstream test PACK` runs every scenario in the pack's
 `tests/` folder. A malformed scenario gives coded diagnostics (schema, C1xx) with file, line,
 column and JSON path; a failure names the line of the expectation or decision that differed.
 """
@@ -10,6 +11,7 @@ column and JSON path; a failure names the line of the expectation or decision th
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +20,7 @@ from typing import Any
 from slipstream.engine.core.diagnostics import Diagnostic, make
 from slipstream.engine.core.schema import schema_diagnostics
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
+from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.scenarios import (
     Report,
@@ -30,10 +33,11 @@ from slipstream.engine.play.scenarios import (
     report_pos,
     run_scenario_folder,
 )
-from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables
+from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables, wear_for
 from slipstream.engine.rulesets.formula_de.game import NO_CORNER, FormulaDeGame
 from slipstream.engine.rulesets.formula_de.moves import required_stops
-from slipstream.engine.rulesets.formula_de.pitlane import pit_route
+from slipstream.engine.rulesets.formula_de.pitlane import SLOW_STOP_MAX_GEAR, box_for, pit_route
+from slipstream.engine.rulesets.formula_de.routes import route_of
 from slipstream.engine.rulesets.formula_de.ruleids import RULES
 from slipstream.engine.tracks.corners import corner_at
 from slipstream.engine.tracks.track import Track
@@ -89,7 +93,8 @@ class Prepared:
     file: str
     data: dict[str, Any]
     src: SourceMap
-    tables: Tables
+    tables: Tables  # the race's: the pack's, with the scenario's `race_wear`
+    pack_tables: Tables  # the pack's own (`expect: pack:`)
     track: Track
     laps: int
     options: dict[str, Any]
@@ -118,8 +123,21 @@ def pit_of(node: int | None) -> int:
     return -2 - node if node is not None and node <= -2 else -1
 
 
-def resolve_square(track: Track, at: Any) -> tuple[int | None, str]:
-    """The space index a scenario square names (`pit_node(K)` for `pit:K`), or (None, why not)."""
+def resolve_square(track: Track, at: Any, car: int = -1) -> tuple[int | None, str]:
+    """The space index a scenario square names (`pit_node(K)` for `pit:K`), or (None, why not).
+    `box` is car `car`'s own pit box, `box N` box N of the pit lane (1 = the first)."""
+    if isinstance(at, str) and (at == "box" or at.startswith("box ")):
+        route = pit_route(track)
+        if route is None:
+            return None, f"{at}: the track has no pit lane with boxes the rules use"
+        if at == "box":
+            if car < 0:
+                return None, "`box` names a car's own box: write `box N` here"
+            return pit_node(box_for(route, car)), ""
+        k = int(at[4:])
+        if not 1 <= k <= len(route.boxes):
+            return None, f"the pit lane has boxes 1 to {len(route.boxes)}, not {k}"
+        return pit_node(route.boxes[k - 1]), ""
     if isinstance(at, dict):
         c = next((c for c in track.corners if c.name == at["corner"]), None)
         if c is None:
@@ -146,6 +164,14 @@ def resolve_square(track: Track, at: Any) -> tuple[int | None, str]:
     return sp.index, ""
 
 
+def board_id(scenario: str) -> str:
+    """The id of a scenario's inline board: the scenario's id as a track id may be written (a
+    scenario id may hold `--`, start with a digit or run to 80 characters; a track id may not)."""
+    tid = re.sub("-+", "-", scenario).strip("-")
+    tid = (tid if tid[:1].isalpha() else "board-" + tid).rstrip("-")
+    return tid[:64].rstrip("-")
+
+
 def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Track | None, list[Diagnostic]]:
     from slipstream.engine.tracks.load import check_track_data
 
@@ -163,7 +189,7 @@ def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Tra
         n = len(layout[0].split()) if layout else 0
         grid = [{"lane": k % lanes, "segment": n - 1 - k // lanes} for k in range(min(ncars, lanes * max(n - 1, 0)))]
     # no `rulesets:`: a scenario board is a few squares, not a circuit with a 10-car grid
-    tdata: dict[str, Any] = {"slipstream": "track/2", "id": data["id"], "laps": data.get("laps", 1),
+    tdata: dict[str, Any] = {"slipstream": "track/2", "id": board_id(data["id"]), "laps": data.get("laps", 1),
                              "lanes": lanes, "layout": layout, "grid": grid}
     for k in ("corners", "links", "pit"):
         if k in spec:
@@ -223,6 +249,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     if "bot" in data and data["bot"] not in ruleset.bots:
         diags.append(_diag(src, "C105", ("bot",), f"unknown bot {data['bot']!r}", hint="bots: " + ", ".join(ruleset.bots)))
     diags += _check_dice(data, src, tables)
+    options = opts
+    diags += _wear_diags(src, ("race_wear",), data.get("race_wear", {}), options)
     if track is None:
         return None, diags
     squares, cdiags = _check_cars(data, src, track, tables, laps)
@@ -244,14 +272,33 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
         diags.append(_diag(src, "C106", ("expect", "pending", "car"), f"no car {pend['car']} (cars 0 to {n - 1})"))
     for i, want in enumerate(ex.get("cars", [])):
         if "at" in want:
-            node, why = resolve_square(track, want["at"])
+            node, why = resolve_square(track, want["at"], i)
             if node is None:
                 diags.append(_diag(src, "C104", ("expect", "cars", i, "at"), why))
-        diags += _wear_diags(src, ("expect", "cars", i, "wear"), want.get("wear", {}), opts)
+        for j, at in enumerate(want.get("route", ())):
+            node, why = resolve_square(track, at, i)
+            if node is not None and pit_of(node) >= 0:
+                node, why = None, f"{at}: a route is of track squares (the moves of the pit lane have none)"
+            if node is None:
+                diags.append(_diag(src, "C104", ("expect", "cars", i, "route", j), why))
+        diags += _wear_diags(src, ("expect", "cars", i, "wear"), want.get("wear", {}), options)
+        diags += _lost_diags(src, ("expect", "cars", i, "lost"), want.get("lost", {}))
     if diags:
         return None, diags
-    return Prepared(data["id"], src.file, data, src, tables, track, laps, opts, squares, tuple(data["covers"]),
-                    ruleset), []
+    opts = dict(options)
+    race = _race_tables(tables, laps, data.get("race_wear"))
+    return Prepared(data["id"], src.file, data, src, race, tables, track, laps, opts, squares,
+                    tuple(data["covers"]), ruleset), []
+
+
+def _race_tables(tables: Tables, laps: int, race_wear: Mapping[str, int] | None) -> Tables:
+    """The pack's tables with the scenario's starting wear for this race length (`race_wear`:
+    the categories given, the others as the pack has them; `pool` for the basic rules)."""
+    if not race_wear:
+        return tables
+    row = wear_for(tables, laps) | {k: v for k, v in race_wear.items() if k != "pool"}
+    wear = FrozenMap({**dict(tables.wear.items()), laps: FrozenMap(row)})
+    return Tables(tables.gears, tables.black_die, wear, race_wear.get("pool", tables.basic_pool))
 
 
 def _check_dice(data: dict[str, Any], src: SourceMap, tables: Tables) -> list[Diagnostic]:
@@ -272,6 +319,12 @@ def _check_dice(data: dict[str, Any], src: SourceMap, tables: Tables) -> list[Di
     return out
 
 
+def _lost_diags(src: SourceMap, path: PathKey, lost: Mapping[str, int]) -> list[Diagnostic]:
+    """Losses are counted by category, also with one wear pool."""
+    return [_diag(src, "C109", (*path, k), f"losses are counted by category, not {k!r}",
+                  hint="categories: " + ", ".join(CATEGORIES)) for k in lost if k not in CATEGORIES]
+
+
 def _wear_diags(src: SourceMap, path: PathKey, wear: Mapping[str, int], options: Mapping[str, Any]) -> list[Diagnostic]:
     basic = options.get("wear_model") == "basic"
     allowed = ("pool",) if basic else CATEGORIES
@@ -288,7 +341,7 @@ def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, tables: Tabl
     if not any(placed):
         for i, c in enumerate(cars):
             for k in c:
-                if k not in ("name", "wear"):
+                if k not in ("name", "wear", "lost"):
                     out.append(_diag(src, "C109", ("cars", i, k),
                                      f"a car on the grid takes only `name` and `wear`, not `{k}`",
                                      hint="give every car `at:` to set up a position"))
@@ -301,10 +354,15 @@ def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, tables: Tabl
                 out.append(_diag(src, "C104", ("cars", i), f"car {i} has no `at:` while other cars do",
                                  hint="give every car a square, or none to start from the grid"))
                 continue
-            node, why = resolve_square(track, c["at"])
+            node, why = resolve_square(track, c["at"], i)
             if node is None:
                 out.append(_diag(src, "C104", ("cars", i, "at"), why))
                 continue
+            route = pit_route(track)
+            if route is not None and node == pit_node(box_for(route, i)) and c.get("serviced") is False:
+                out.append(_diag(src, "C109", ("cars", i, "serviced"),
+                                 f"car {i} stands in its own box: it has had its tyres changed",
+                                 hint="a car reaching its box is serviced at once; leave `serviced` out"))
             squares[i] = node
             off = c.get("finished") or c.get("out")
             if node in seen and not off:
@@ -333,12 +391,44 @@ def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, tables: Tabl
                 out.append(_diag(src, "C109", ("cars", i, "lap"), f"a {laps}-lap race has laps 0 to {laps}"))
     for i, c in enumerate(cars):
         out += _wear_diags(src, ("cars", i, "wear"), c.get("wear", {}), data.get("options") or {})
+        out += _lost_diags(src, ("cars", i, "lost"), c.get("lost", {}))
+        if c.get("spun") and squares[i] is not None and pit_of(squares[i]) >= 0:
+            out.append(_diag(src, "C109", ("cars", i, "spun"), f"car {i} is in the pit lane: it cannot have spun there"))
     return squares, out
 
 
 # --- running -------------------------------------------------------------------------------------
 
-def build_game(sc: Prepared) -> tuple[FormulaDeGame, ScriptedDice | None]:
+class ScenarioGame(FormulaDeGame):
+    """The race of a scenario: a game that also notes, per car, the route of its last move
+    (routes.py, worked out from the position before the move) and the wear it had lost when
+    the scenario began (`lost`), for the expectations."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.routes: dict[int, list[tuple[int, int]]] = {}
+        self.lost_before: dict[int, dict[str, int]] = {}
+
+    def apply(self, key: str) -> Any:
+        d, t = self.pending, self.turn
+        route = route_of(self, key) if d is not None and d.kind == "move" and t is not None else []
+        car = t.car if t is not None else -1
+        got = super().apply(key)
+        if got is None and route:
+            self.routes[car] = route
+        return got
+
+    def lost(self, seat: int) -> dict[str, int]:
+        """Wear points car `seat` lost in the race by category: before the scenario began, and
+        those its `wear` events took since (points a car did not have are not counted)."""
+        out = dict.fromkeys(CATEGORIES, 0) | self.lost_before.get(seat, {})
+        for e in self.log:
+            if e.get("ev") == "wear" and e.get("p") == seat:
+                out[e["what"]] = out.get(e["what"], 0) + int(e["n"])
+        return out
+
+
+def build_game(sc: Prepared) -> tuple[ScenarioGame, ScriptedDice | None]:
     """The scenario's position: the race from its grid, or the cars set where it says, with
     the first car to move given the turn."""
     d = sc.data
@@ -349,21 +439,27 @@ def build_game(sc: Prepared) -> tuple[FormulaDeGame, ScriptedDice | None]:
     seed = d.get("seed", 0)
     dice = ScriptedDice(d["dice"], sc.tables) if "dice" in d else None
     from_grid = sc.squares[0] is None
-    g = FormulaDeGame(sc.track, sc.tables, names, seed, sc.laps, sc.options,
-                      dice=dice if from_grid else None)
+    g = ScenarioGame(sc.track, sc.tables, names, seed, sc.laps, sc.options,
+                     dice=dice if from_grid else None)
     if dice is not None:
         dice.game = g
     if not from_grid:
         g.rng = dice if dice is not None else random.Random(seed)
         g.log.clear()
         _place(g, sc)
+    full = g.race_wear()
     for i, c in enumerate(d["cars"]):
+        car = g.cars[i]
         for k, v in c.get("wear", {}).items():
-            g.cars[i].wear[k] = v
+            car.wear[k] = v
         if "tyres_lost" in c:
-            g.cars[i].tyres_lost = c["tyres_lost"]
+            car.tyres_lost = car.tyre_toll = c["tyres_lost"]
         elif not g.pool:
-            g.cars[i].tyres_lost = max(0, g._full_wear()["tyres"] - g.cars[i].wear["tyres"])
+            car.tyres_lost = car.tyre_toll = max(0, full["tyres"] - car.wear["tyres"])
+        if "lost" in c:
+            g.lost_before[i] = dict(c["lost"])
+        elif not g.pool:  # what the car lacks of the race's figures (after the first box: give `lost`)
+            g.lost_before[i] = {k: max(0, full[k] - car.wear[k]) for k in CATEGORIES}
     return g, dice
 
 
@@ -375,11 +471,17 @@ def _place(g: FormulaDeGame, sc: Prepared) -> None:
         assert node is not None
         car.gear, car.started = c.get("gear", 1), c.get("started", True)
         car.next_gears = tuple(c.get("next_gears", ()))
+        car.spun = bool(c.get("spun", False))
         pit = pit_of(node)
         if pit >= 0:  # in the pit lane: on its way from the entry square (checked: a route)
             route = g.pit_route
             assert route is not None
             car.node, car.pit, car.serviced = route.entry, pit, bool(c.get("serviced", False))
+            if pit == g.box_of(car) and "serviced" not in c:
+                # in its own box: the stop is made (reaching the box changes the tyres at once);
+                # it waits there after a slow stop unless `next_gears` says otherwise
+                car.serviced = True
+                car.next_gears = car.next_gears or tuple(range(1, SLOW_STOP_MAX_GEAR + 1))
             car.pit_base = (c.get("lap", 1) - 1) * n + route.entry_segment
             car.progress = car.pit_base + route.offset(pit)
             car.corner, car.stops = NO_CORNER, 0
@@ -444,7 +546,7 @@ def _events(g: FormulaDeGame) -> list[dict[str, Any]]:
     return [e for e in g.log if e.get("t") == "event"]
 
 
-def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
+def check_expect(g: ScenarioGame, sc: Prepared) -> list[str]:
     """What differs from `expect:`, one line per difference, each naming its line."""
     ex, src = sc.data["expect"], sc.src
     out: list[str] = []
@@ -456,7 +558,7 @@ def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
     for i, want in enumerate(ex.get("cars", [])):
         car, who = g.cars[i], g.names[i]
         if "at" in want:
-            node, _ = resolve_square(g.track, want["at"])
+            node, _ = resolve_square(g.track, want["at"], i)
             pit = pit_of(node)
             same = car.pit == pit if pit >= 0 else (car.pit < 0 and node == car.node)
             if not same:
@@ -467,6 +569,20 @@ def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
         for k, v in want.get("wear", {}).items():
             if car.wear.get(k) != v:
                 say(("cars", i, "wear", k), f"{who} {k}: expected {v}, got {car.wear.get(k)}")
+        if want.get("lost"):
+            lost = g.lost(i)
+            for k, v in want["lost"].items():
+                if lost[k] != v:
+                    say(("cars", i, "lost", k), f"{who} {k} lost in the race: expected {v}, got {lost[k]}")
+        if "spun" in want and car.spun != want["spun"]:
+            say(("cars", i, "spun"), f"{who} spun: expected {want['spun']}, got {car.spun}")
+        if "route" in want:
+            cells = [g.track.spaces[resolve_square(g.track, at, i)[0] or 0] for at in want["route"]]
+            wanted = [f"{sp.lane}:{sp.first}" for sp in cells]
+            got_route = [f"{lane}:{seg}" for lane, seg in g.routes.get(i, [])]
+            if got_route != wanted:
+                say(("cars", i, "route"), f"{who} route of its last move: expected {' '.join(wanted)}, "
+                    f"got {' '.join(got_route) or 'no move'}")
         if "stops" in want and car.stops != want["stops"]:
             say(("cars", i, "stops"), f"{who} stops: expected {want['stops']}, got {car.stops}")
         if "corner" in want:
@@ -485,6 +601,8 @@ def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
             got_out: str | bool = car.out or False
             if got_out != want["out"]:
                 say(("cars", i, "out"), f"{who} eliminated: expected {want['out']!r}, got {got_out!r}")
+    if "pack" in ex:
+        _check_pack(ex["pack"], sc.pack_tables, say)
     evs = _events(g)
     check_events(ex, evs, say)
     pend = g.pending
@@ -506,6 +624,33 @@ def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
     if "over" in ex and (pend is None) != ex["over"]:
         say(("over",), f"race over: expected {ex['over']}, got {pend is None}")
     return out
+
+
+def _check_pack(want: Mapping[str, Any], tables: Tables, say: Any) -> None:
+    """`expect: pack:`: the pack's own data (not the scenario's `race_wear`): the faces of each
+    die (as a multiset: their order is not data), the wear table's rows and the basic pool."""
+    for die, faces in want.get("dice", {}).items():
+        if die == "black":
+            if faces != tables.black_die:
+                say(("pack", "dice", die), f"the black die: expected {faces} faces, got {tables.black_die}")
+            continue
+        g = int(die.split("-")[1])
+        got = sorted(tables.gears[g - 1]) if g <= len(tables.gears) else None
+        if got != sorted(faces):
+            say(("pack", "dice", die), f"the {die} die: expected faces {sorted(faces)}, "
+                f"got {got if got is not None else f'no such die (gears 1 to {len(tables.gears)})'}")
+    for j, row in enumerate(want.get("wear", [])):
+        laps = row["laps"]
+        have = tables.wear.get(laps)
+        for k, v in row.items():
+            if k == "laps":
+                continue
+            got_v = have[k] if have is not None else None
+            if got_v != v:
+                say(("pack", "wear", j, k), f"the {laps}-lap wear table, {k}: expected {v}, "
+                    f"got {got_v if have is not None else f'no {laps}-lap row'}")
+    if "basic_pool" in want and want["basic_pool"] != tables.basic_pool:
+        say(("pack", "basic_pool"), f"the basic pool: expected {want['basic_pool']}, got {tables.basic_pool}")
 
 
 def run_file(path: Path, pack: Any, ruleset: Any) -> tuple[ScenarioResult | None, list[Diagnostic]]:

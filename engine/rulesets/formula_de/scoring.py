@@ -58,6 +58,8 @@ class Scorer:
         self.start = game.track.spaces[car.node].first
         self.tyres = game.points(car, "tyres")
         self.brakes = game.points(car, "brakes")
+        # tyre points an overshoot may still demand before the 1-lap tyre limit eliminates the car
+        self.toll_room = rules.ONE_LAP_TYRE_LIMIT - car.tyre_toll if game.laps == 1 and not game.pool else 1 << 20
         body = game.points(car, "body")
         # each neighbour: a 1-in-20 roll for it and one for us; the last body point is the car
         self.near_cost = 0.5 + (8.0 if body <= 1 else 1.0)
@@ -138,7 +140,7 @@ class Scorer:
             spare = 0 if self.game.pool else max(0, self.brakes - brake)  # may take a share
             on_tyres = owed - min(spare, max(0, owed - (tyres - 1)))
             left, outcome = rules.tyre_loss(tyres, on_tyres)
-            if outcome == "out":
+            if outcome == "out" or on_tyres > self.toll_room:
                 return NOT_PREPARED
             wear += owed + (6 if outcome == "spin" else 0)
         return value - WEAR * wear, first, second, max(0, self.brakes - brake)
