@@ -24,7 +24,7 @@ _TABLE: list[Code] = [
     # Files
     Code("F001", "error", "file not found", "A path given on the command line does not exist.", "Check the spelling of the path."),
     Code("F002", "warning", "not a Slipstream file", "A YAML file inside a validated folder has no `slipstream:` format tag and was skipped.", "Add `slipstream: track/1` (or the tag of its kind) as the first key, or move the file out of the folder."),
-    Code("F003", "error", "unknown format tag", "The `slipstream:` tag names a kind or version this tool does not know.", "Use one of the tags listed in docs/formats.md, e.g. `track/1`."),
+    Code("F003", "error", "unknown format tag", "The `slipstream:` tag names a kind or version this tool does not know, or a file in a pack's tests/ folder (which holds rule scenarios) is tagged as pack data.", "Use one of the tags listed in docs/formats.md, e.g. `track/1`; keep pack data out of tests/."),
     Code("F004", "error", "cannot read file", "The file could not be opened (permissions, a folder, a broken link).", "Make the file readable."),
     # YAML
     Code("Y001", "error", "YAML syntax error", "The file is not well-formed YAML.", "Fix the syntax at the position shown (indentation, a missing colon, an unclosed quote)."),
@@ -84,6 +84,7 @@ _TABLE: list[Code] = [
     Code("T154", "error", "plain squares for a colour ruleset", "A ruleset of the track needs a gear colour on every space, and these spaces are plain.", "Paint the spaces in gear colours (3-6), or remove the ruleset from `rulesets:`."),
     Code("T155", "warning", "unknown board feature", "No ruleset of the track declares this kind of board feature, so nothing reads it.", "Use a feature kind one of the track's rulesets declares, or add that ruleset."),
     Code("T156", "error", "feature on a missing space", "A board feature names a space that does not exist.", "Use an existing space (`lane:first_segment` or `pit:K`)."),
+    Code("T157", "warning", "track lacks what its ruleset races on", "The track is raced by a ruleset that reads something it does not have: a Formula Dé-style race needs corners (with stops), a speed-and-hazard race corners with speed limits; without them the race runs as a plain dash round the lanes.", "Add corners (a track/2 with `corners:` and their stops or speed limits), or start from `slipstream new track NAME --ruleset ID`."),
     # Packs (engine/packs/loader.py, engine/rulesets/automobiles/contentcheck.py)
     Code("P001", "error", "not a pack", "A folder given as a pack holds no `pack.yaml`.", "Create one with `slipstream new pack NAME`, or point at the pack's folder."),
     Code("P002", "error", "misplaced pack manifest", "A `pack/1` file inside a pack is not the pack's own `pack.yaml`.", "Rename it to pack.yaml at the top of the pack, or move it into a folder of its own to make a separate pack."),

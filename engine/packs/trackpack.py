@@ -62,6 +62,9 @@ class TracksOnly:
     the pack's tracks and house rules merged over its parents'."""
 
     kinds: tuple[str, ...] = ()  # the ruleset's own data kinds
+    # the data kinds whose items (cards, table rows) an extending pack adds, changes or removes
+    # one by one (engine/packs/merge.py's `rows`); the others replace the inherited file whole
+    row_kinds: tuple[str, ...] = ()
     item_lists: Mapping[str, ItemList] = {}
 
     def __init__(self, ruleset: str) -> None:

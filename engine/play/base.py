@@ -5,7 +5,7 @@ A new ruleset subclasses `BaseRuleset` and writes what is its own (id, name, opt
 bots, `new_game`, `make_bot`); the defaults play races with engine/play/races.py, replay their
 logs with `replay_simple` and offer no capability. A ruleset that offers one sets the
 attribute to an object of that capability (engine/play/protocol.py); `BaseRaceView`,
-`BaseReports` and `BaseStats` are ready to subclass. Faces reach a capability or its shared
+`BaseReports`, `BaseStats` and `BaseAuthoring` are ready to subclass. Faces reach a capability or its shared
 default through `view_of`, `reports_of` and `stats_of`.
 """
 
@@ -27,17 +27,23 @@ if TYPE_CHECKING:
     from slipstream.engine.play.protocol import (
         Authoring,
         BatchStats,
+        CardFace,
+        CardRow,
         Cell,
         Championships,
         Checker,
+        DataTable,
         FileKinds,
         Gauge,
+        ItemKind,
         Mark,
+        PackFile,
         RaceReports,
         RaceView,
         Ruleset,
         Scenarios,
         Setup,
+        TrackTemplates,
     )
 
 
@@ -61,6 +67,7 @@ class BaseRuleset:
     seasons: Championships | None = None
     scenarios: Scenarios | None = None
     authoring: Authoring | None = None
+    templates: TrackTemplates | None = None
     files: FileKinds | None = None
     panels: Mapping[str, str] = {}  # no ruleset-specific panels: faces show their generic ones
 
@@ -158,6 +165,39 @@ class BaseStats:
 SHARED_STATS = BaseStats()
 
 
+class BaseAuthoring:
+    """An `authoring` capability's defaults: no new-pack files, item kinds, tables or cards; a
+    ruleset's own subclasses it and gives what it has."""
+
+    item_kinds: Sequence[ItemKind] = ()
+    card_kinds: Sequence[str] = ()
+    sheet_kind = ""
+    tables: Sequence[DataTable] = ()
+
+    def pack_files(self, pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
+        return []
+
+    def item_groups(self, pack: Any, kind: str) -> tuple[str, list[tuple[str, str]]] | None:
+        return None
+
+    def completions(self, pack: Any, own: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[str]]:
+        return {}
+
+    def card_rows(self, pack: Any, sheet: str | None) -> list[CardRow]:
+        if sheet is not None:
+            raise KeyError(sheet)
+        return []
+
+    def card_face(self, pack: Any, item: Mapping[str, Any] | str, kind: str = "") -> CardFace | None:
+        return None
+
+    def sheets(self, pack: Any) -> list[tuple[str, str]]:
+        return []
+
+    def card_faces(self, pack: Any, sheet: str) -> tuple[str, list[CardFace]]:
+        raise KeyError(sheet)
+
+
 def view_of(rs: Ruleset) -> RaceView:
     """The ruleset's race view, or one that draws no cars."""
     return rs.race_view if rs.race_view is not None else NO_VIEW
@@ -239,3 +279,17 @@ class SchemaText(Traversable):
 
     def __truediv__(self, child: Any) -> Traversable:
         return self.joinpath(child)
+
+
+class ShapeTemplates:
+    """A `templates` capability over the shared track/2 shapes (engine/tracks/templates.py):
+    `make(shape)` gives a ruleset's track of that shape."""
+
+    def __init__(self, make: Any, names: Sequence[tuple[str, str]]) -> None:
+        self._make = make
+        self.names = tuple(names)
+
+    def track(self, template: str) -> dict[str, Any]:
+        if template not in dict(self.names):
+            raise ValueError(f"unknown template {template!r}; choose one of {', '.join(k for k, _ in self.names)}")
+        return dict(self._make(template))

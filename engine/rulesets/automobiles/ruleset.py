@@ -55,7 +55,9 @@ class Automobiles(BaseRuleset):
                          "(lookahead:N = N rollouts a decision)"}
     default_bots = ("greedy", "greedy", "greedy", "random")
     # the editor's Automobiles panels: piles and money, cube chips, heat maps of the batch report
-    panels = {"editor": "slipstream.editor.rulesets.automobiles:PANELS"}
+    panels = {"editor": "slipstream.editor.rulesets.automobiles:PANELS",
+              # the pack editor's: the effect editor and the cards' cost, value and wear strip
+              "editor-pack": "slipstream.editor.rulesets.automobiles.packpanels:PACK_PANELS"}
 
     def __init__(self) -> None:
         from slipstream.engine.rulesets.automobiles.authoring import AUTHORING

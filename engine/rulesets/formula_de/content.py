@@ -67,6 +67,7 @@ class FDContent(TracksOnly):
     """Tracks merged as for any track pack, plus the two table kinds."""
 
     kinds = ("gears", "wear")
+    row_kinds = kinds  # gear dice by gear, wear rows by laps
     pack_type = FDPack
 
     def build_data(self, b: Build, replaces: dict[str, tuple[int, bool]]) -> dict[str, Any]:

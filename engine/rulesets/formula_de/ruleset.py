@@ -25,14 +25,16 @@ from slipstream.engine.play.base import (
 )
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.seasons import PointsSeasons
+from slipstream.engine.rulesets.formula_de.authoring import AUTHORING
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import CHAMPIONSHIP
-from slipstream.engine.tracks.needs import TrackNeeds, check_needs
+from slipstream.engine.rulesets.formula_de.templates import TEMPLATES
+from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
 # RULES.md A.2: stops on every corner; the base game seats 10 cars
-NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10)
+NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10, corners=True)
 
 
 def _schema_only(kind: str) -> Any:
@@ -97,10 +99,13 @@ class FormulaDe(BaseRuleset):
         self.stats = FormulaDeStats()
         self.seasons = PointsSeasons(self, CHAMPIONSHIP)  # points by place (engine/play/seasons.py)
         self.scenarios = FormulaDeScenarios(self)
+        self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables
+        self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
-        """A track/2 track for this ruleset needs stops on every corner and 10 grid slots."""
-        return check_needs(track, NEEDS, data, src) if track.version >= 2 else []
+        """A track/2 track for this ruleset needs stops on every corner and 10 grid slots; any
+        track raced by it needs corners (warning T157)."""
+        return check_needs(track, NEEDS, data, src) if track.version >= 2 else check_raceable(track, NEEDS, src)
 
     def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,

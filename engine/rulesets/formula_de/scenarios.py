@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from slipstream.engine.core.diagnostics import Diagnostic, make
-from slipstream.engine.core.schema import schema_diagnostics
+from slipstream.engine.core.schema import schema_diagnostics, whole_numbers
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.packs.trackpack import house_options
@@ -212,6 +212,7 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     diags = schema_diagnostics(KIND, data, src)
     if diags:
         return None, diags
+    data = whole_numbers(data)  # 2.0 counts as 2 (the schemas' integer)
     tables: Tables | None = pack.tables
     if tables is None:
         return None, [_diag(src, "C100", (), "the pack has no gear dice or wear table (P043)")]
@@ -507,18 +508,22 @@ def _place(g: FormulaDeGame, sc: Prepared) -> None:
 
 
 def run_prepared(sc: Prepared) -> ScenarioResult:
-    g, dice = build_game(sc)
     problems: list[str] = []
-    at: list[Any] = [("decisions",), "the setup"]  # where the game is: path and words
+    # where the game is: path and words (the grid roll of a race from its grid uses the dice)
+    at: list[Any] = [("dice",), "the grid roll"]
+    g: ScenarioGame | None = None
+    dice: ScriptedDice | None = None
     try:
+        g, dice = build_game(sc)
+        at[:] = [("decisions",), "the setup"]
         problems += play_decisions(g, sc.data.get("decisions", []), sc.src, at, _mover)
         if not problems and "bot" in sc.data:
             at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
             bot_play(g, sc.ruleset, sc.data, len(g.cars))
     except DiceOut as e:
-        problems.append(f"line {_line(sc.src, at[0])}: the script ran out of {e.die} rolls "
-                        f"during {at[1]} ({_who(g)})")
-    if not problems:
+        who = f" ({_who(g)})" if g is not None else ": give a black roll for every car, and one more for each car of a tie"
+        problems.append(f"line {_line(sc.src, at[0])}: the script ran out of {e.die} rolls during {at[1]}{who}")
+    if not problems and g is not None:
         problems += check_expect(g, sc)
         left = dice.unused() if dice is not None else {}
         if left:

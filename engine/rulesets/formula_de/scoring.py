@@ -4,7 +4,7 @@
 blocked lane, tyres lost overshooting) and a large penalty for an elimination, with a bonus
 for a stop still owed in a corner and a penalty for standing too fast before a corner;
 `gear_values` rates each gear by the average over its die's faces of the best destination's
-score; `split_choice` is greedy's split of an overshoot's loss.
+score; `split_choice` is greedy's split of an overshoot's loss; `pit_choice` its pit lane.
 """
 
 from __future__ import annotations
@@ -251,3 +251,15 @@ def split_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
     splits = [(int(k.split()[1]), int(k.split()[3]), k) for k in d.keys()]
     keep = [s for s in splits if s[0] < tyres]
     return max(keep)[2] if keep else min(splits)[2]
+
+
+def pit_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
+    """The pit lane, for greedy and lookahead: enter it when the box gives back at least half the
+    race's tyre points (never below 2); inside it, the highest gear up to 4th (the box stops the
+    car anyway)."""
+    if d.kind == "pit":
+        full = game.race_wear()["tyres"]
+        gain = car.tyres_lost if game.pool else full - game.points(car, "tyres")
+        return "pit" if gain >= max(2, full // 2) else "stay out"
+    gears = [int(k.split()[1]) for k in d.keys()]
+    return f"gear {max((g for g in gears if g <= 4), default=min(gears))}"

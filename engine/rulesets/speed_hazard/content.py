@@ -149,6 +149,7 @@ class SHContent(TracksOnly):
     """Tracks merged as for any track pack, plus the five data kinds."""
 
     kinds = KINDS
+    row_kinds = CARD_KINDS  # cards by id; the car setup replaces the inherited one whole
     pack_type = SHPack
     replaced = "a track or a card"
 

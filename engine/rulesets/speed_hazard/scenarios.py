@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from slipstream.engine.core.diagnostics import Diagnostic, make
-from slipstream.engine.core.schema import schema_diagnostics
+from slipstream.engine.core.schema import schema_diagnostics, whole_numbers
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
 from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.scenarios import (
@@ -175,6 +175,7 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     diags = schema_diagnostics(KIND, data, src)
     if diags:
         return None, diags
+    data = whole_numbers(data)  # 2.0 counts as 2 (the schemas' integer)
     decks: Decks | None = getattr(pack, "decks", None)
     if decks is None:
         return None, [_diag(src, "C100", (), "the pack has no usable speed-and-hazard decks (P044)")]
