@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any
@@ -293,3 +293,46 @@ class ShapeTemplates:
         if template not in dict(self.names):
             raise ValueError(f"unknown template {template!r}; choose one of {', '.join(k for k, _ in self.names)}")
         return dict(self._make(template))
+
+
+def schema_only(kind: str) -> Checker:
+    """A checker for a file of `kind` that stands alone (a data table, a scenario whose
+    references need the pack): its schema only."""
+
+    def check(data: Any, src: Any) -> Any:
+        from slipstream.engine.core.schema import schema_diagnostics
+
+        return schema_diagnostics(kind, data, src)
+
+    return check
+
+
+Who = Callable[[Any], str]
+"""Names a seat in a sentence of the race log (`narrate`)."""
+
+
+def narrate(e: Mapping[str, Any], names: Sequence[str] | None,
+            sentences: Mapping[str, Callable[[Mapping[str, Any], Who], str]]) -> str | None:
+    """One sentence for a log entry by the ruleset's `sentences` (per event kind, given the
+    entry and a `who` that names a seat: by `names`, else P1, P2, ...); None for entries not
+    worth telling (steps, decisions, events it has no sentence for)."""
+    if e.get("t") != "event":
+        return None
+
+    def who(p: Any) -> str:
+        return names[p] if names is not None and isinstance(p, int) and 0 <= p < len(names) else f"P{int(p) + 1}"
+
+    fn = sentences.get(str(e.get("ev")))
+    return fn(e, who) if fn is not None else None
+
+
+def own_file(b: Any, kind: str, code: str) -> Any:
+    """The pack's own file of data kind `kind` (None when it has none) while its content is
+    built (`b`: the loader's Build); a second file of the kind is diagnostic `code`."""
+    from slipstream.engine.core.diagnostics import make
+
+    files = b.whole.get(kind, [])
+    if len(files) > 1:
+        b.diags.append(make(code, files[1].file, 1, 1, "$", f"a second {kind}/1 file in the pack",
+                            hint="keep one file of each kind"))
+    return files[0] if files else None

@@ -13,20 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
-from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds
+from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds, schema_only
 from slipstream.engine.play.protocol import SetupKey
 from slipstream.engine.rulesets.automobiles.contentcheck import CONTENT
 from slipstream.engine.rulesets.automobiles.options import OPTIONS
-
-
-def _schema_only(kind: str) -> Any:
-    def check(data: Any, src: Any) -> Any:
-        """A lone scenario file: the schema only (its references need the pack)."""
-        from slipstream.engine.core.schema import schema_diagnostics
-
-        return schema_diagnostics(kind, data, src)
-
-    return check
 
 
 def card_set_of(pack: Any, wanted: str, seed: int) -> str:
@@ -63,8 +53,8 @@ class Automobiles(BaseRuleset):
         from slipstream.engine.rulesets.automobiles.authoring import AUTHORING
         from slipstream.engine.rulesets.automobiles.championships import AutomobilesSeasons
 
-        self.files = OwnFileKinds({"scenario": ((1,), _schema_only("scenario")),
-                                   "season-scenario": ((1,), _schema_only("season-scenario"))},
+        self.files = OwnFileKinds({"scenario": ((1,), schema_only("scenario")),
+                                   "season-scenario": ((1,), schema_only("season-scenario"))},
                                   SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in SCHEMAS))
         self.setup = AutomobilesSetup()
         self.race_view = AutomobilesView()

@@ -21,6 +21,7 @@ from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.packs.loader import Build
 from slipstream.engine.packs.merge import Row, rows
 from slipstream.engine.packs.trackpack import TrackPack, TracksOnly
+from slipstream.engine.play.base import own_file
 
 RULESET_ID = "formula-de"
 CATEGORIES = ("tyres", "brakes", "transmission", "body", "engine")
@@ -55,13 +56,6 @@ class FDPack(TrackPack):
     rows: Mapping[str, tuple[Row, ...]] = FrozenMap()
 
 
-def _own(b: Build, kind: str) -> Any:
-    files = b.whole.get(kind, [])
-    if len(files) > 1:
-        b.diags.append(make("P043", files[1].file, 1, 1, "$", f"a second {kind}/1 file in the pack",
-                            hint="keep one file of each kind"))
-    return files[0] if files else None
-
 
 class FDContent(TracksOnly):
     """Tracks merged as for any track pack, plus the two table kinds."""
@@ -73,7 +67,7 @@ class FDContent(TracksOnly):
     def build_data(self, b: Build, replaces: dict[str, tuple[int, bool]]) -> dict[str, Any]:
         # the parents are packs of this ruleset (the loader refuses others, P029)
         parent = next((p for p in reversed(b.parents) if isinstance(p, FDPack) and p.tables), None)
-        gears_f, wear_f = _own(b, "gears"), _own(b, "wear")
+        gears_f, wear_f = own_file(b, "gears", "P043"), own_file(b, "wear", "P043")
         if gears_f is None and wear_f is None:
             if parent is None:
                 b.diags.append(make("P043", "pack.yaml", 1, 1, "$", "no gear dice or wear table in the pack",

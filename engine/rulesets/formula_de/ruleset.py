@@ -22,6 +22,7 @@ from slipstream.engine.play.base import (
     BaseStats,
     OwnFileKinds,
     house_rules_schemas,
+    schema_only,
 )
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.seasons import PointsSeasons
@@ -36,15 +37,6 @@ from slipstream.engine.tracks.track import PIT_LANE, Track
 # RULES.md A.2: stops on every corner; the base game seats 10 cars
 NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10, corners=True)
 
-
-def _schema_only(kind: str) -> Any:
-    def check(data: Any, src: Any) -> Any:
-        """A lone table file: its schema."""
-        from slipstream.engine.core.schema import schema_diagnostics
-
-        return schema_diagnostics(kind, data, src)
-
-    return check
 
 
 OPTIONS = (
@@ -89,8 +81,8 @@ class FormulaDe(BaseRuleset):
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
 
     def __init__(self) -> None:
-        self.files = OwnFileKinds({"gears": ((1,), _schema_only("gears")), "wear": ((1,), _schema_only("wear")),
-                                   "fd-scenario": ((1,), _schema_only("fd-scenario"))},
+        self.files = OwnFileKinds({"gears": ((1,), schema_only("gears")), "wear": ((1,), schema_only("wear")),
+                                   "fd-scenario": ((1,), schema_only("fd-scenario"))},
                                   SCHEMA_PACKAGE, ("gears.schema.json", "wear.schema.json",
                                                    "fd-scenario.schema.json"),
                                   generated=house_rules_schemas(self.content, self.name, self.options))  # formula-de-rules/1

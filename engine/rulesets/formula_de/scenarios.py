@@ -11,28 +11,41 @@ column and JSON path; a failure names the line of the expectation or decision th
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from slipstream.engine.core.diagnostics import Diagnostic, make
+from slipstream.engine.core.diagnostics import Diagnostic
 from slipstream.engine.core.schema import schema_diagnostics, whole_numbers
-from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
+from slipstream.engine.core.yamlsource import PathKey, SourceMap
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.scenarios import (
+    DiceOut,
     Report,
     ScenarioResult,
-    bot_play,
+    check_bot,
     check_events,
+    check_expected_cars,
+    check_options,
     check_options_and_result,
-    first_line,
-    play_decisions,
-    report_pos,
+    check_over,
+    check_pending,
+    check_pending_car,
+    corner_square,
+    diag,
+    line_of,
+    play_scenario,
+    race_laps,
+    result_of,
     run_scenario_folder,
+    sayer,
+    scenario_track,
+    turn_of,
 )
+from slipstream.engine.play.scenarios import Prepared as BasePrepared
+from slipstream.engine.play.scenarios import run_file as run_scenario_file
 from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables, wear_for
 from slipstream.engine.rulesets.formula_de.game import NO_CORNER, FormulaDeGame
 from slipstream.engine.rulesets.formula_de.moves import required_stops
@@ -44,14 +57,6 @@ from slipstream.engine.tracks.track import Track
 
 KIND = "fd-scenario"
 TAG = f"{KIND}/1"
-
-
-class DiceOut(Exception):
-    """The script holds no more rolls of a die the game asked for."""
-
-    def __init__(self, die: str) -> None:
-        super().__init__(die)
-        self.die = die
 
 
 class ScriptedDice:
@@ -86,30 +91,12 @@ class ScriptedDice:
 
 
 @dataclass(slots=True)
-class Prepared:
-    """A checked scenario, ready to run."""
+class Prepared(BasePrepared):
+    """A checked scenario, ready to run; `squares` holds per car its space index (`pit_node`
+    for a pit square)."""
 
-    id: str
-    file: str
-    data: dict[str, Any]
-    src: SourceMap
     tables: Tables  # the race's: the pack's, with the scenario's `race_wear`
     pack_tables: Tables  # the pack's own (`expect: pack:`)
-    track: Track
-    laps: int
-    options: dict[str, Any]
-    squares: list[int | None]  # per car its space index (None: start from the grid)
-    covers: tuple[str, ...]
-    ruleset: Any  # the Formula Dé ruleset object: its options and bots
-
-
-def _diag(src: SourceMap, code: str, path: PathKey, msg: str, hint: str | None = None) -> Diagnostic:
-    pos = src.value(path)
-    return make(code, src.file, pos.line, pos.column, json_path(path), msg, hint=hint)
-
-
-def _line(src: SourceMap, path: PathKey) -> int:
-    return src.value(path).line
 
 
 def pit_node(segment: int) -> int:
@@ -139,10 +126,10 @@ def resolve_square(track: Track, at: Any, car: int = -1) -> tuple[int | None, st
             return None, f"the pit lane has boxes 1 to {len(route.boxes)}, not {k}"
         return pit_node(route.boxes[k - 1]), ""
     if isinstance(at, dict):
-        c = next((c for c in track.corners if c.name == at["corner"]), None)
-        if c is None:
-            return None, f"no corner named {at['corner']!r} (corners: {', '.join(x.name for x in track.corners) or 'none'})"
-        name = f"{at['lane']}:{(c.first + at.get('square', 0)) % track.segments}"
+        named, why = corner_square(track, at)
+        if named is None:
+            return None, why
+        name = named
     elif at.startswith("grid "):
         slot = int(at[5:])
         if not 1 <= slot <= len(track.grid):
@@ -164,48 +151,6 @@ def resolve_square(track: Track, at: Any, car: int = -1) -> tuple[int | None, st
     return sp.index, ""
 
 
-def board_id(scenario: str) -> str:
-    """The id of a scenario's inline board: the scenario's id as a track id may be written (a
-    scenario id may hold `--`, start with a digit or run to 80 characters; a track id may not)."""
-    tid = re.sub("-+", "-", scenario).strip("-")
-    tid = (tid if tid[:1].isalpha() else "board-" + tid).rstrip("-")
-    return tid[:64].rstrip("-")
-
-
-def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Track | None, list[Diagnostic]]:
-    from slipstream.engine.tracks.load import check_track_data
-
-    spec = data["track"]
-    lanes = spec["lanes"]
-    if "layout" in spec:
-        layout = list(spec["layout"])
-    elif "squares" in spec:
-        layout = [" ".join(["o"] * spec["squares"]) for _ in range(lanes)]
-    else:
-        return None, [_diag(src, "C108", ("track",), "the inline track needs `squares` or `layout`")]
-    if "grid" in spec:
-        grid = spec["grid"]
-    else:
-        n = len(layout[0].split()) if layout else 0
-        grid = [{"lane": k % lanes, "segment": n - 1 - k // lanes} for k in range(min(ncars, lanes * max(n - 1, 0)))]
-    # no `rulesets:`: a scenario board is a few squares, not a circuit with a 10-car grid
-    tdata: dict[str, Any] = {"slipstream": "track/2", "id": board_id(data["id"]), "laps": data.get("laps", 1),
-                             "lanes": lanes, "layout": layout, "grid": grid}
-    for k in ("corners", "links", "pit"):
-        if k in spec:
-            tdata[k] = spec[k]
-    sub = SourceMap(src.file)
-    for mine, theirs in ((src.values, sub.values), (src.keys, sub.keys)):
-        for path, pos in mine.items():
-            if path[:1] == ("track",):
-                theirs[path[1:]] = pos
-    track, tdiags = check_track_data(tdata, sub)
-    errors = [d for d in tdiags if d.is_error]
-    out = [make("C108", d.file, d.line, d.column, "$.track" + d.path[1:], f"inline track: {d.message}", hint=d.hint)
-           for d in errors]
-    return (None if errors else track), out
-
-
 def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[Prepared | None, list[Diagnostic]]:
     """Schema and reference checks of one scenario against a Formula Dé-style pack (`ruleset`:
     the ruleset object, for its options and bots)."""
@@ -215,81 +160,57 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     data = whole_numbers(data)  # 2.0 counts as 2 (the schemas' integer)
     tables: Tables | None = pack.tables
     if tables is None:
-        return None, [_diag(src, "C100", (), "the pack has no gear dice or wear table (P043)")]
+        return None, [diag(src, "C100", (), "the pack has no gear dice or wear table (P043)")]
     for i, cov in enumerate(data["covers"]):
         rid = cov.partition(":")[2]
         if rid not in RULES:
-            diags.append(_diag(src, "C105", ("covers", i), f"covers unknown rule {rid!r}",
+            diags.append(diag(src, "C105", ("covers", i), f"covers unknown rule {rid!r}",
                                hint="rule ids: docs/formula-de-scenarios.md"))
-    specs = {s.name: s for s in ruleset.options}
-    for k, v in (data.get("options") or {}).items():
-        spec = specs.get(k)
-        if spec is None:
-            diags.append(_diag(src, "C107", ("options", k), f"unknown rule option {k!r}",
-                               hint="options: " + ", ".join(specs)))
-        elif spec.problem(v) is not None:
-            diags.append(_diag(src, "C107", ("options", k), str(spec.problem(v))))
+    diags += check_options(data, src, ruleset)
     cars = data["cars"]
     opts = {**house_options(pack), **(data.get("options") or {})}  # the pack's house rules, then its own
     per = opts.get("cars_per_player", 1)
     if isinstance(per, int) and per > 1 and len(cars) % per:
-        diags.append(_diag(src, "C106", ("cars",), f"{len(cars)} cars cannot be shared by players of {per} cars each"))
+        diags.append(diag(src, "C106", ("cars",), f"{len(cars)} cars cannot be shared by players of {per} cars each"))
     # track
-    tspec = data.get("track")
-    track: Track | None
-    if isinstance(tspec, dict):
-        track, tdiags = _inline_track(data, src, len(cars))
-        diags += tdiags
-    else:
-        track = pack.tracks.get(tspec) if tspec is not None else next(iter(pack.tracks.values()), None)
-        if track is None:
-            diags.append(_diag(src, "C101", ("track",) if tspec is not None else (),
-                               f"unknown track {tspec!r}" if tspec is not None else "the pack has no track; give `track:`",
-                               hint="tracks: " + ", ".join(sorted(pack.tracks))))
-    laps = data.get("laps", 1)
-    if "bot" in data and data["bot"] not in ruleset.bots:
-        diags.append(_diag(src, "C105", ("bot",), f"unknown bot {data['bot']!r}", hint="bots: " + ", ".join(ruleset.bots)))
+    track, tdiags = scenario_track(data, src, pack)
+    diags += tdiags
+    diags += check_bot(data, src, ruleset)
     diags += _check_dice(data, src, tables)
     options = opts
     diags += _wear_diags(src, ("race_wear",), data.get("race_wear", {}), options)
     if track is None:
         return None, diags
+    laps = race_laps(data, track)
     squares, cdiags = _check_cars(data, src, track, tables, laps)
     diags += cdiags
     n = len(cars)
     if data.get("turn", 0) >= n:
-        diags.append(_diag(src, "C106", ("turn",), f"turn names car {data['turn']} but there are {n} cars"))
+        diags.append(diag(src, "C106", ("turn",), f"turn names car {data['turn']} but there are {n} cars"))
     if "turn" in data and squares and squares[0] is None:
-        diags.append(_diag(src, "C106", ("turn",), "`turn` needs cars set on squares (`at:`); from the grid the race order decides"))
+        diags.append(diag(src, "C106", ("turn",), "`turn` needs cars set on squares (`at:`); from the grid the race order decides"))
     ex = data["expect"]
-    if len(ex.get("cars", [])) > n:
-        diags.append(_diag(src, "C106", ("expect", "cars", n), f"more expected cars than the {n} cars"))
-    for key in ("grid", "standings"):
-        for i, p in enumerate(ex.get(key, [])):
-            if p >= n:
-                diags.append(_diag(src, "C106", ("expect", key, i), f"no car {p} (cars 0 to {n - 1})"))
-    pend = ex.get("pending")
-    if isinstance(pend, dict) and pend.get("car", 0) >= n:
-        diags.append(_diag(src, "C106", ("expect", "pending", "car"), f"no car {pend['car']} (cars 0 to {n - 1})"))
+    diags += check_expected_cars(ex, src, n, ("grid", "standings"))
+    diags += check_pending_car(ex, src, n)
     for i, want in enumerate(ex.get("cars", [])):
         if "at" in want:
             node, why = resolve_square(track, want["at"], i)
             if node is None:
-                diags.append(_diag(src, "C104", ("expect", "cars", i, "at"), why))
+                diags.append(diag(src, "C104", ("expect", "cars", i, "at"), why))
         for j, at in enumerate(want.get("route", ())):
             node, why = resolve_square(track, at, i)
             if node is not None and pit_of(node) >= 0:
                 node, why = None, f"{at}: a route is of track squares (the moves of the pit lane have none)"
             if node is None:
-                diags.append(_diag(src, "C104", ("expect", "cars", i, "route", j), why))
+                diags.append(diag(src, "C104", ("expect", "cars", i, "route", j), why))
         diags += _wear_diags(src, ("expect", "cars", i, "wear"), want.get("wear", {}), options)
         diags += _lost_diags(src, ("expect", "cars", i, "lost"), want.get("lost", {}))
     if diags:
         return None, diags
     opts = dict(options)
     race = _race_tables(tables, laps, data.get("race_wear"))
-    return Prepared(data["id"], src.file, data, src, race, tables, track, laps, opts, squares,
-                    tuple(data["covers"]), ruleset), []
+    return Prepared(data["id"], src.file, data, src, track, laps, opts, squares, tuple(data["covers"]), ruleset,
+                    tables=race, pack_tables=tables), []
 
 
 def _race_tables(tables: Tables, laps: int, race_wear: Mapping[str, int] | None) -> Tables:
@@ -310,26 +231,26 @@ def _check_dice(data: dict[str, Any], src: SourceMap, tables: Tables) -> list[Di
         else:
             g = int(die.split("-")[1])
             if g > len(tables.gears):
-                out.append(_diag(src, "C110", ("dice", die), f"the pack has no gear {g} (gears 1 to {len(tables.gears)})"))
+                out.append(diag(src, "C110", ("dice", die), f"the pack has no gear {g} (gears 1 to {len(tables.gears)})"))
                 continue
             faces = tables.gears[g - 1]
         for i, r in enumerate(rolls):
             if r not in faces:
                 shown = f"1 to {tables.black_die}" if die == "black" else ", ".join(str(f) for f in sorted(set(faces)))
-                out.append(_diag(src, "C110", ("dice", die, i), f"{r} is not a face of the {die} die ({shown})"))
+                out.append(diag(src, "C110", ("dice", die, i), f"{r} is not a face of the {die} die ({shown})"))
     return out
 
 
 def _lost_diags(src: SourceMap, path: PathKey, lost: Mapping[str, int]) -> list[Diagnostic]:
     """Losses are counted by category, also with one wear pool."""
-    return [_diag(src, "C109", (*path, k), f"losses are counted by category, not {k!r}",
+    return [diag(src, "C109", (*path, k), f"losses are counted by category, not {k!r}",
                   hint="categories: " + ", ".join(CATEGORIES)) for k in lost if k not in CATEGORIES]
 
 
 def _wear_diags(src: SourceMap, path: PathKey, wear: Mapping[str, int], options: Mapping[str, Any]) -> list[Diagnostic]:
     basic = options.get("wear_model") == "basic"
     allowed = ("pool",) if basic else CATEGORIES
-    return [_diag(src, "C109", (*path, k), f"no {k!r} wear points in the {'basic' if basic else 'advanced'} rules",
+    return [diag(src, "C109", (*path, k), f"no {k!r} wear points in the {'basic' if basic else 'advanced'} rules",
                   hint="categories: " + ", ".join(allowed)) for k in wear if k not in allowed]
 
 
@@ -343,58 +264,58 @@ def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, tables: Tabl
         for i, c in enumerate(cars):
             for k in c:
                 if k not in ("name", "wear", "lost"):
-                    out.append(_diag(src, "C109", ("cars", i, k),
+                    out.append(diag(src, "C109", ("cars", i, k),
                                      f"a car on the grid takes only `name` and `wear`, not `{k}`",
                                      hint="give every car `at:` to set up a position"))
         if not track.grid:
-            out.append(_diag(src, "C104", ("cars",), "the track has no grid slot"))
+            out.append(diag(src, "C104", ("cars",), "the track has no grid slot"))
     else:
         seen: dict[int, int] = {}
         for i, c in enumerate(cars):
             if "at" not in c:
-                out.append(_diag(src, "C104", ("cars", i), f"car {i} has no `at:` while other cars do",
+                out.append(diag(src, "C104", ("cars", i), f"car {i} has no `at:` while other cars do",
                                  hint="give every car a square, or none to start from the grid"))
                 continue
             node, why = resolve_square(track, c["at"], i)
             if node is None:
-                out.append(_diag(src, "C104", ("cars", i, "at"), why))
+                out.append(diag(src, "C104", ("cars", i, "at"), why))
                 continue
             route = pit_route(track)
             if route is not None and node == pit_node(box_for(route, i)) and c.get("serviced") is False:
-                out.append(_diag(src, "C109", ("cars", i, "serviced"),
+                out.append(diag(src, "C109", ("cars", i, "serviced"),
                                  f"car {i} stands in its own box: it has had its tyres changed",
                                  hint="a car reaching its box is serviced at once; leave `serviced` out"))
             squares[i] = node
             off = c.get("finished") or c.get("out")
             if node in seen and not off:
-                out.append(_diag(src, "C104", ("cars", i, "at"), f"cars {seen[node]} and {i} stand on the same square"))
+                out.append(diag(src, "C104", ("cars", i, "at"), f"cars {seen[node]} and {i} stand on the same square"))
             if not off:
                 seen[node] = i
             for k in c.get("next_gears", ()):
                 if k > len(tables.gears):
-                    out.append(_diag(src, "C109", ("cars", i, "next_gears"), f"the pack has gears 1 to {len(tables.gears)}"))
+                    out.append(diag(src, "C109", ("cars", i, "next_gears"), f"the pack has gears 1 to {len(tables.gears)}"))
             if pit_of(node) >= 0:
                 corner = None
                 seg = f"pit:{pit_of(node)}"
             else:
                 if "serviced" in c:
-                    out.append(_diag(src, "C109", ("cars", i, "serviced"), f"car {i} is not in the pit lane"))
+                    out.append(diag(src, "C109", ("cars", i, "serviced"), f"car {i} is not in the pit lane"))
                 seg = str(track.spaces[node].first)
                 corner = corner_at(track, track.spaces[node].first)
             if c.get("stops", 0) and corner is None:
-                out.append(_diag(src, "C109", ("cars", i, "stops"), f"car {i} stands on {seg}, outside every corner: it has no stops"))
+                out.append(diag(src, "C109", ("cars", i, "stops"), f"car {i} stands on {seg}, outside every corner: it has no stops"))
             elif corner is not None and c.get("stops", 0) >= required_stops(corner) + 1:
-                out.append(_diag(src, "C109", ("cars", i, "stops"),
+                out.append(diag(src, "C109", ("cars", i, "stops"),
                                  f"corner {corner.name} needs {required_stops(corner)} stops; a car in it has made at most that many"))
             if c.get("gear", 1) > len(tables.gears):
-                out.append(_diag(src, "C109", ("cars", i, "gear"), f"the pack has gears 1 to {len(tables.gears)}"))
+                out.append(diag(src, "C109", ("cars", i, "gear"), f"the pack has gears 1 to {len(tables.gears)}"))
             if c.get("lap", 1) > laps:
-                out.append(_diag(src, "C109", ("cars", i, "lap"), f"a {laps}-lap race has laps 0 to {laps}"))
+                out.append(diag(src, "C109", ("cars", i, "lap"), f"a {laps}-lap race has laps 0 to {laps}"))
     for i, c in enumerate(cars):
         out += _wear_diags(src, ("cars", i, "wear"), c.get("wear", {}), data.get("options") or {})
         out += _lost_diags(src, ("cars", i, "lost"), c.get("lost", {}))
         if c.get("spun") and squares[i] is not None and pit_of(squares[i]) >= 0:
-            out.append(_diag(src, "C109", ("cars", i, "spun"), f"car {i} is in the pit lane: it cannot have spun there"))
+            out.append(diag(src, "C109", ("cars", i, "spun"), f"car {i} is in the pit lane: it cannot have spun there"))
     return squares, out
 
 
@@ -516,21 +437,18 @@ def run_prepared(sc: Prepared) -> ScenarioResult:
     try:
         g, dice = build_game(sc)
         at[:] = [("decisions",), "the setup"]
-        problems += play_decisions(g, sc.data.get("decisions", []), sc.src, at, _mover)
-        if not problems and "bot" in sc.data:
-            at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
-            bot_play(g, sc.ruleset, sc.data, len(g.cars))
+        problems += play_scenario(g, sc, at, _mover)
     except DiceOut as e:
-        who = f" ({_who(g)})" if g is not None else ": give a black roll for every car, and one more for each car of a tie"
-        problems.append(f"line {_line(sc.src, at[0])}: the script ran out of {e.die} rolls during {at[1]}{who}")
+        who = (f" ({turn_of(g, 'no turn')})" if g is not None
+               else ": give a black roll for every car, and one more for each car of a tie")
+        problems.append(f"line {line_of(sc.src, at[0])}: the script ran out of {e.die} rolls during {at[1]}{who}")
     if not problems and g is not None:
         problems += check_expect(g, sc)
         left = dice.unused() if dice is not None else {}
         if left:
-            problems.append(f"line {_line(sc.src, ('dice',))}: scripted rolls never used: "
+            problems.append(f"line {line_of(sc.src, ('dice',))}: scripted rolls never used: "
                             + ", ".join(f"{k} {v}" for k, v in sorted(left.items())))
-    line = first_line(problems) or report_pos(sc.src)[0]
-    return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers, line, 1)
+    return result_of(sc, problems)
 
 
 def _mover(g: FormulaDeGame) -> str:
@@ -542,11 +460,6 @@ def _where(g: FormulaDeGame, car: Any) -> str:
     return f"pit:{car.pit}" if car.pit >= 0 else g.where(car.node)
 
 
-def _who(g: FormulaDeGame) -> str:
-    t = g.turn
-    return f"{g.names[t.car]}'s turn, {t.phase}" if t is not None else "no turn"
-
-
 def _events(g: FormulaDeGame) -> list[dict[str, Any]]:
     return [e for e in g.log if e.get("t") == "event"]
 
@@ -555,9 +468,7 @@ def check_expect(g: ScenarioGame, sc: Prepared) -> list[str]:
     """What differs from `expect:`, one line per difference, each naming its line."""
     ex, src = sc.data["expect"], sc.src
     out: list[str] = []
-
-    def say(path: PathKey, text: str) -> None:
-        out.append(f"line {_line(src, ('expect', *path))}: {text}")
+    say = sayer(src, out)
 
     n = g.track.segments
     for i, want in enumerate(ex.get("cars", [])):
@@ -611,23 +522,9 @@ def check_expect(g: ScenarioGame, sc: Prepared) -> list[str]:
     evs = _events(g)
     check_events(ex, evs, say)
     pend = g.pending
-    if "pending" in ex:
-        w = ex["pending"]
-        if w is None and pend is not None:
-            say(("pending",), f"expected no pending decision, got the {pend.kind} decision of {_mover(g)}")
-        elif w is not None and pend is None:
-            say(("pending",), f"expected a pending decision {w}, but none is pending")
-        elif w is not None and pend is not None:
-            car_now = g.turn.car if g.turn is not None else -1
-            if "car" in w and car_now != w["car"]:
-                say(("pending", "car"), f"pending decision is for car {car_now}, expected {w['car']}")
-            if "player" in w and pend.player != w["player"]:
-                say(("pending", "player"), f"pending decision is for player {pend.player}, expected {w['player']}")
-            if "kind" in w and pend.kind != w["kind"]:
-                say(("pending", "kind"), f"pending decision is {pend.kind!r}, expected {w['kind']!r}")
+    check_pending(ex, pend, g.turn.car if g.turn is not None else -1, _mover(g), say)
     check_options_and_result(ex, g, pend, say)
-    if "over" in ex and (pend is None) != ex["over"]:
-        say(("over",), f"race over: expected {ex['over']}, got {pend is None}")
+    check_over(ex, pend, say)
     return out
 
 
@@ -660,13 +557,7 @@ def _check_pack(want: Mapping[str, Any], tables: Tables, say: Any) -> None:
 
 def run_file(path: Path, pack: Any, ruleset: Any) -> tuple[ScenarioResult | None, list[Diagnostic]]:
     """Check and run one scenario file: its result, or None and the diagnostics."""
-    loaded = load_file(path)
-    if loaded.data is None:
-        return None, loaded.diagnostics
-    sc, diags = check_scenario(loaded.data, loaded.source, pack, ruleset)
-    if sc is None:
-        return None, diags
-    return run_prepared(sc), diags
+    return run_scenario_file(path, pack, ruleset, check_scenario, run_prepared)
 
 
 def run_pack_scenarios(pack_path: str, ruleset: Any, select: str = "") -> Report:

@@ -24,6 +24,7 @@ from slipstream.engine.packs.data import FrozenMap, thaw
 from slipstream.engine.packs.loader import Build
 from slipstream.engine.packs.merge import Row, rows
 from slipstream.engine.packs.trackpack import TrackPack, TracksOnly
+from slipstream.engine.play.base import own_file
 
 RULESET_ID = "speed-hazard"
 KINDS = ("action-cards", "hazard-deck", "nitrous-deck", "equipment-deck", "car-setup")
@@ -137,13 +138,6 @@ class SHPack(TrackPack):
     rows: Mapping[str, tuple[Row, ...]] = FrozenMap()
 
 
-def _own(b: Build, kind: str) -> Any:
-    files = b.whole.get(kind, [])
-    if len(files) > 1:
-        b.diags.append(make("P044", files[1].file, 1, 1, "$", f"a second {kind}/1 file in the pack",
-                            hint="keep one file of each kind"))
-    return files[0] if files else None
-
 
 class SHContent(TracksOnly):
     """Tracks merged as for any track pack, plus the five data kinds."""
@@ -156,7 +150,7 @@ class SHContent(TracksOnly):
     def build_data(self, b: Build, replaces: dict[str, tuple[int, bool]]) -> dict[str, Any]:
         # the parents are packs of this ruleset (the loader refuses others, P029)
         parent = next((p for p in reversed(b.parents) if isinstance(p, SHPack) and p.decks), None)
-        own = {k: _own(b, k) for k in KINDS}
+        own = {k: own_file(b, k, "P044") for k in KINDS}
         if parent is not None and all(f is None for f in own.values()):
             return {"decks": parent.decks, "rows": parent.rows}
         return _decks(b, own, parent, replaces)

@@ -19,6 +19,7 @@ from slipstream.engine.play.base import (
     BaseStats,
     OwnFileKinds,
     house_rules_schemas,
+    schema_only,
 )
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.seasons import PointsSeasons
@@ -35,15 +36,6 @@ from slipstream.engine.tracks.track import PIT_LANE, Track
 NEEDS = TrackNeeds(RULESET_ID, corner_speed_limits=True, speed_unit=10, features=("pit-wall",),
                    corners=True)
 
-
-def _schema_only(kind: str) -> Any:
-    def check(data: Any, src: Any) -> Any:
-        """A lone data file: its schema."""
-        from slipstream.engine.core.schema import schema_diagnostics
-
-        return schema_diagnostics(kind, data, src)
-
-    return check
 
 
 OPTIONS = (
@@ -81,8 +73,8 @@ class SpeedHazard(BaseRuleset):
     track_features = NEEDS.features
 
     def __init__(self) -> None:
-        self.files = OwnFileKinds({**{k: ((1,), _schema_only(k)) for k in KINDS},
-                                   "sh-scenario": ((1,), _schema_only("sh-scenario"))},
+        self.files = OwnFileKinds({**{k: ((1,), schema_only(k)) for k in KINDS},
+                                   "sh-scenario": ((1,), schema_only("sh-scenario"))},
                                   SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in (*KINDS, "sh-scenario")),
                                   generated=house_rules_schemas(self.content, self.name, self.options))  # speed-hazard-rules/1
         self.race_view = SpeedHazardView()
