@@ -225,7 +225,9 @@ def schema(output: Path) -> None:
     and those every installed ruleset brings for its own files.
 
     Point your editor's YAML language server at them, or add a first line such as
-    `# yaml-language-server: $schema=schemas/track.schema.json` to a file.
+    `# yaml-language-server: $schema=schemas/track.schema.json` to a file. The house-rules
+    schema of each installed ruleset (e.g. formula-de-rules.schema.json) is made from its
+    option spec.
     """
     import json
 

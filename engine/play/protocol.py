@@ -270,7 +270,8 @@ class SeasonPlan:
 
 
 class Championships(Protocol):
-    """Bot championships of several races with points (`slipstream season`, season sweeps).
+    """Bot championships of several races with points (`slipstream season`, season sweeps);
+    engine/play/seasons.py's `PointsSeasons` is one for championships of points by place.
 
     A season result reads like a race result (names, bots, grid = the first race's grid,
     standings, rounds, capped, decisions, stats), plus `lines` (its log) when recorded."""
@@ -316,7 +317,9 @@ class ItemKind:
     A data file the content model reads whole (a deck, a table) may still list items the editor
     shows one by one: `path` says where that list is in the file (`("cards",)`,
     `("tokens", "kinds")`). A new such item goes into the pack's own file of that kind, or into
-    a copy of the inherited one (a whole file replaces the inherited file)."""
+    a copy of the inherited one (a whole file replaces the inherited file), or, for a kind whose
+    items an extending pack changes one by one (the content model's `row_kinds`), into a new
+    file of its own."""
 
     kind: str  # the data file kind that lists it (`cards`)
     title: str  # one item (`card`)
@@ -469,7 +472,9 @@ class FileKinds(Protocol):
     def kinds(self) -> Mapping[str, tuple[tuple[int, ...], Checker]]: ...
 
     def schemas(self) -> Mapping[str, Traversable]:
-        """Its schema files by name (`KIND.schema.json`): package data of its own package."""
+        """Its schema files by name (`KIND.schema.json`): package data of its own package, or
+        made at run time (its house-rules schema, from its option spec: engine/play/base.py's
+        `house_rules_schemas` and `OwnFileKinds`)."""
         ...
 
 

@@ -13,14 +13,19 @@ from helpers import run
 from slipstream.engine.play.racelog import replay_file, replay_lines
 from slipstream.engine.play.races import RaceSpec, run_race
 from slipstream.engine.play.registry import for_pack, load_pack
-from slipstream.engine.rulesets.formula_de.seasons import (
+from slipstream.engine.play.seasons import (
     RaceRecord,
     SeasonSpec,
     race_points,
     race_seed,
-    run_season,
     season_standings,
 )
+from slipstream.engine.play.seasons import run_season as play_season
+from slipstream.engine.rulesets.formula_de.seasons import CHAMPIONSHIP
+
+
+def run_season(ruleset, spec):
+    return play_season(ruleset, CHAMPIONSHIP, spec)
 
 ROOT = Path(__file__).resolve().parents[3]
 PACK = str(ROOT / "content" / "formula-de")
