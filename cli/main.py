@@ -172,10 +172,9 @@ def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fm
     suffix = output.suffix.lower()
     if suffix not in (".svg", ".png", ".pdf"):
         raise click.UsageError(f"{output.name}: write .svg, .png or .pdf (the suffix picks the format)")
-    svg = track_svg(res.track, highlight=highlight)
     try:
         if suffix == ".svg":
-            atomic_write_text(output, svg)
+            atomic_write_text(output, track_svg(res.track, highlight=highlight))
         else:
             _write_picture(track, output, suffix, width, highlight)
     except OSError as e:

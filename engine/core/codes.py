@@ -61,6 +61,8 @@ _TABLE: list[Code] = [
     Code("T115", "warning", "colour out of reach", "Over a stretch of the lap a gear colour cannot be reached within a few steps, so its cubes are dead there.", "Paint a space of that colour within reach of the stretch."),
     Code("T116", "warning", "grid behind the start", "A grid slot lies far from the finish line; cars would drive most of an extra lap.", "Put the grid just behind the finish line (the last segments of the lap)."),
     # Tracks: format track/2
+    Code("T117", "error", "track too large", "A lane covers more segments, or the lanes together more cells (lanes × segments), than the limits in docs/diagnostics.md allow.", "Split the track into shorter ones, or draw fewer, longer spaces."),
+    Code("T118", "error", "grid without slots", "The track's grid lists no slot, so no car has a place to start a race.", "Add grid slots, pole first, on cells just behind the finish line."),
     Code("T120", "error", "corner out of range", "A corner's `from` or `to` is not a segment of the track.", "Use segments 0..N-1; a corner that wraps the finish has `to` smaller than `from`."),
     Code("T121", "error", "corners overlap", "Two corners share segments.", "Shorten one of them or merge them into one corner."),
     Code("T122", "warning", "corners out of running order", "The corners are not listed in the order a car meets them.", "List the corners in running order from the finish line."),

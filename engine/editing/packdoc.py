@@ -24,7 +24,7 @@ from typing import Any
 
 from slipstream.engine.core import plugins
 from slipstream.engine.core.diagnostics import Counted, Diagnostic, sort_key
-from slipstream.engine.core.files import atomic_write_text
+from slipstream.engine.core.files import NotRegularFile, atomic_write_text, read_regular
 from slipstream.engine.core.yamlsource import PathKey, load_text
 from slipstream.engine.editing.commands import Command
 from slipstream.engine.editing.history import History, Step
@@ -318,7 +318,10 @@ class PackDocument:
         files: list[FileState] = []
         disk: dict[str, str] = {}
         for rel in _walk(root):
-            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+            try:
+                text = _read_text(root / rel)
+            except NotRegularFile:
+                continue  # a FIFO or device named like a pack file: not a file to edit (validate reports it)
             disk[rel] = text
             files.append(state_of(rel, text))
         return cls(root, PackState(tuple(sorted(files, key=lambda f: f.rel))), disk)
@@ -452,7 +455,10 @@ class PackDocument:
             return None
         if rel not in set(_walk(self.root)):
             return None
-        text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
+        try:
+            text = _read_text(self.root / rel)
+        except NotRegularFile:
+            return None
         here, saved = self.state.file(rel), self.saved.file(rel)
         if here != saved:
             return False
@@ -764,3 +770,10 @@ def is_data_kind(kind: str, ruleset: str = plugins.DEFAULT) -> bool:
     """Whether `kind` is a pack data file kind of `ruleset`'s content model."""
     model = content_model(ruleset)
     return model is not None and kind in model.data_kinds
+
+
+def _read_text(path: Path) -> str:
+    """A pack file's text as `Path.read_text` reads it (bad bytes replaced, newlines made
+    `\\n`); `NotRegularFile` at once for a FIFO or device instead of waiting on it."""
+    text = read_regular(path).decode("utf-8", errors="replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")

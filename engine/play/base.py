@@ -24,6 +24,8 @@ from slipstream.engine.play.races import play_race
 from slipstream.engine.play.stats import format_races, summarise_races
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from slipstream.engine.play.protocol import (
         Authoring,
         BatchStats,
@@ -83,13 +85,14 @@ class BaseRuleset:
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         return []
 
-    def replay(self: Ruleset, lines: list[str]) -> ReplayReport:
-        """A race log, or a season log (its header says `t: season`) of its championships."""
+    def replay(self: Ruleset, lines: list[str], origin: Path | None = None) -> ReplayReport:
+        """A race log, or a season log (its header says `t: season`) of its championships;
+        `origin`: the log file's folder, its pack is looked for from there first."""
         if self.seasons is not None:
             head = header_of(lines)
             if not isinstance(head, ReplayReport) and head.get("t") == "season":
-                return self.seasons.replay(lines)
-        return replay_simple(self, lines)
+                return self.seasons.replay(lines, origin)
+        return replay_simple(self, lines, origin)
 
 
 class BaseRaceView:

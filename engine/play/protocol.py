@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
+    from pathlib import Path
 
     from slipstream.engine.core.diagnostics import Diagnostic
     from slipstream.engine.core.yamlsource import SourceMap
@@ -303,8 +304,8 @@ class Championships(Protocol):
 
     def format_comparison(self, comparison: Any, a: str, b: str) -> str: ...
 
-    def replay(self, lines: list[str]) -> ReplayReport:
-        """Re-run a season log (its header says `t: season`)."""
+    def replay(self, lines: list[str], origin: Path | None = None) -> ReplayReport:
+        """Re-run a season log (its header says `t: season`); `origin` as for `Ruleset.replay`."""
         ...
 
 
@@ -552,9 +553,11 @@ class Ruleset(Protocol):
         """Play one race of bots to the end (BaseRuleset: engine/play/races.py's `play_race`)."""
         ...
 
-    def replay(self, lines: list[str]) -> ReplayReport:
+    def replay(self, lines: list[str], origin: Path | None = None) -> ReplayReport:
         """Re-run a race log of this ruleset and compare every line (BaseRuleset:
-        `replay_simple`, and season logs through `seasons.replay`)."""
+        `replay_simple`, and season logs through `seasons.replay`); `origin` is the folder of
+        the log file, from which its recorded pack folder is found first
+        (engine/play/logcheck.py `find_pack`)."""
         ...
 
 

@@ -381,6 +381,7 @@ def _fail(line: int, expected: str, message: str, got: str = "", kind: str = "di
 def _spec_from_header(rs: Any, champ: PointsChampionship, n: int, head: dict[str, Any]) -> SeasonSpec:
     from slipstream.engine.play.logcheck import (
         LogError,
+        check_bots,
         check_laps,
         check_options,
         check_seats,
@@ -404,15 +405,25 @@ def _spec_from_header(rs: Any, champ: PointsChampionship, n: int, head: dict[str
     except ValueError as e:
         raise LogError(n, f"the header's season options: {e}", "header") from None
     return SeasonSpec(pack=head["pack_path"], tracks=tuple(tracks), seed=check_seed(head, n),
-                      bots=tuple(str(s.get("bot") or "human") for s in seats),
+                      bots=check_bots(rs, seats, n),
                       laps=check_laps(head, n, optional=True), options=check_options(head, n, race_specs),
                       season_options=tuple(sorted(season_opts.items())), record=True)
 
 
-def replay_season(rs: Any, champ: PointsChampionship, lines: list[str]) -> ReplayReport:
-    """Re-run a season log: its header against the pack, then every race from its logged
-    decisions, the points and the standings; the first line that differs is reported."""
-    from slipstream.engine.play.logcheck import LogError, numbered, one_line, parse, verify_header
+def replay_season(rs: Any, champ: PointsChampionship, lines: list[str], origin: Any = None) -> ReplayReport:
+    """Re-run a season log: its header against the pack (found from the log's folder `origin`,
+    logcheck.find_pack), then every race from its logged decisions, each checked against the
+    seat's bot (logcheck.SeatBots), the points and the standings; the first line that differs
+    is reported."""
+    from slipstream.engine.play.logcheck import (
+        LogError,
+        SeatBots,
+        find_pack,
+        numbered,
+        one_line,
+        parse,
+        verify_header,
+    )
     from slipstream.engine.play.registry import load_pack
 
     rows = numbered(lines)
@@ -422,13 +433,16 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str]) -> Repla
     try:
         head = parse(n0, text0)
         spec = _spec_from_header(rs, champ, n0, head)
+        spec = replace(spec, pack=find_pack(head, n0, origin))
         try:
             pack = load_pack(spec.pack)
             config = champ.config(dict(spec.season_options))
             tracks = [resolve_track(pack, t) for t in spec.tracks]  # ids of the pack or track files
         except (ValueError, RuntimeError, OSError) as e:
             raise LogError(n0, f"cannot set the season up: {one_line(str(e))}", "setup") from None
-        verify_header(n0, text0, head, season_header(rs, spec, pack, config, tracks))
+        rebuilt = season_header(rs, spec, pack, config, tracks)
+        rebuilt["pack_path"] = head["pack_path"]  # the log names its pack as it was written
+        verify_header(n0, text0, head, rebuilt)
     except LogError as e:
         return _fail(e.line, e.text or text0, e.message, kind=e.kind)
     names = [s.name for s in seats_of(spec.bots)]
@@ -438,8 +452,13 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str]) -> Repla
     for k, track in enumerate(spec.tracks):
         seed = race_seed(spec.seed, k)
         race = RaceSpec(spec.pack, track, seed, spec.bots, spec.laps, spec.options, (), True)
-        game = rs.new_game(pack, tracks[k], seats_of(spec.bots), seed, dict(spec.options), spec.laps, {}, True)
+        try:
+            game = rs.new_game(pack, tracks[k], seats_of(spec.bots), seed, dict(spec.options), spec.laps, {}, True)
+        except ValueError as e:  # a combination the ruleset cannot set up (e.g. too many cars)
+            return _fail(n0, text0, f"cannot set race {k + 1} up: {one_line(str(e))}", kind="setup")
         race_head = header(rs, race, pack, tracks[k])
+        race_head["pack_path"] = head["pack_path"]
+        bots = SeatBots(rs.make_bot, spec.bots, seed)
         start = at
         if at >= len(rows):
             return _fail(rows[-1][0] + 1, "", f"race {k + 1} of the season is missing", dumps(race_head))
@@ -458,9 +477,16 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str]) -> Repla
             if obj.get("t") == "decision":
                 if game.pending is None:
                     return _fail(rows[at - 1][0], rows[at - 1][1], "the replayed race is over before this decision")
-                rej = game.apply(str(obj.get("choice")))
+                choice = obj.get("choice")
+                if not isinstance(choice, str):
+                    return _fail(rows[at - 1][0], rows[at - 1][1], "a decision needs a string 'choice'", kind="malformed")
+                seat, bot_choice = game.pending.player, bots.choice(game)
+                rej = game.apply(choice)
                 if rej is not None:
                     return _fail(rows[at - 1][0], rows[at - 1][1], f"the decision was rejected: {rej.message}")
+                problem = bots.problem(seat, bot_choice, choice, rows[at - 1][0])
+                if problem is not None:
+                    return _fail(rows[at - 1][0], rows[at - 1][1], problem)
         if game.pending is not None:
             line = rows[at - 1][0] if at > start else n0
             return _fail(line, rows[at - 1][1] if at > start else "", f"race {k + 1} of the season is not over in the log")
@@ -552,5 +578,5 @@ class PointsSeasons:
     def format_comparison(self, comparison: Any, a: str, b: str) -> str:
         raise NotImplementedError("championships of points by place compare no two packs")
 
-    def replay(self, lines: list[str]) -> ReplayReport:
-        return replay_season(self.rs, self.championship, lines)
+    def replay(self, lines: list[str], origin: Any = None) -> ReplayReport:
+        return replay_season(self.rs, self.championship, lines, origin)
