@@ -4,7 +4,8 @@
 reports progress as work finishes, can be cancelled, and returns results in the order the
 work was given, so the same seeds give the same results in 1 or N processes. Workers start
 with `forkserver` where it exists (they fork from a clean single-threaded server, never from
-a GUI process with threads running, which can deadlock), else with `spawn`. `race`, `season`,
+a GUI process with threads running, which can deadlock), else with `spawn` (also when $TMPDIR
+is too long for the forkserver's socket path). `race`, `season`,
 the editor's Test race dock and the benches all run through it.
 """
 
@@ -25,11 +26,20 @@ def context(method: str | None = None) -> Any:
     """The multiprocessing context batches use (`method` forces one, e.g. for tests)."""
     if method is not None:
         return mp.get_context(method)
-    if "forkserver" in mp.get_all_start_methods() and sys.platform != "darwin":
+    if "forkserver" in mp.get_all_start_methods() and sys.platform != "darwin" and _socket_fits():
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload([__name__])
         return ctx
     return mp.get_context("spawn")
+
+
+def _socket_fits() -> bool:
+    """Whether the forkserver's socket (`TMP/pymp-XXXXXXXX/listener-XXXXXXXX`, an AF_UNIX path)
+    fits the 108 bytes (104 on some systems) such a path may have; a long $TMPDIR makes it fail
+    with 'AF_UNIX path too long', so `spawn` is used then."""
+    import tempfile
+
+    return len(os.fsencode(tempfile.gettempdir())) + len("/pymp-12345678/listener-12345678") < 100
 
 
 def usable_cpus() -> int:
