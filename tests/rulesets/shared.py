@@ -1,0 +1,51 @@
+"""What the Formula Dé-style and speed-and-hazard tests share: each ruleset's folders, pack and
+data for the tests parametrised over both (tests/rulesets/test_shared_*.py). The tests of rules
+only one of them has stay in tests/rulesets/<ruleset>/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str  # the ruleset's id, `formula-de`
+    short: str  # the prefix of its scenario kind and folders, `fd`
+
+    @property
+    def pack(self) -> Path:
+        """Its bundled pack, content/<id>."""
+        return ROOT / "content" / self.id
+
+    @property
+    def tests(self) -> Path:
+        """Its own tests, tests/rulesets/<id with underscores>."""
+        return HERE / self.id.replace("-", "_")
+
+    @property
+    def golden(self) -> list[Path]:
+        """Its golden race logs."""
+        return sorted((self.tests / f"golden-{self.id}").glob("*.jsonl"))
+
+    @property
+    def golden_season(self) -> Path:
+        return self.tests / f"golden-{self.id}-season" / "two-races-one-lap.jsonl"
+
+    @property
+    def invalid(self) -> list[Path]:
+        """Its malformed scenarios, each named by the code it must give."""
+        return sorted((self.tests / f"{self.short}_scenarios_invalid").glob("*.yaml"))
+
+    @property
+    def doc(self) -> Path:
+        """The scenario format's page, with the rule table and an example."""
+        return ROOT / "docs" / f"{self.id}-scenarios.md"
+
+
+FD = Ruleset("formula-de", "fd")
+SH = Ruleset("speed-hazard", "sh")
+BOTH = (FD, SH)
