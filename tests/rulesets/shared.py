@@ -49,3 +49,31 @@ class Ruleset:
 FD = Ruleset("formula-de", "fd")
 SH = Ruleset("speed-hazard", "sh")
 BOTH = (FD, SH)
+
+
+# The smallest scenario of each ruleset, which the scenario tests change one value of.
+FD_GOOD = """\
+slipstream: fd-scenario/1
+id: tiny
+covers: [rule:brakes]
+track: {lanes: 3, squares: 40}
+cars: [{at: "1:5", gear: 2}]
+dice: {gear-2: [4]}
+decisions: [gear 2, "to 1:7"]
+expect:
+  cars: [{at: "1:7", wear: {brakes: 1}}]
+"""
+
+SH_GOOD = """\
+slipstream: sh-scenario/1
+id: tiny
+covers: [rule:damage-dice]
+track: {lanes: 1, squares: 40}
+cars: [{at: "0:0", speed: 30}]
+board: {"0:1": tacks}
+dice: [1]
+play: [{car: 0, card: card accelerate}]
+decisions: [accelerate 0]
+expect:
+  cars: [{at: "0:3", maximum: 130}]
+"""
