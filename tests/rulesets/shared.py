@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -44,6 +45,23 @@ class Ruleset:
     def doc(self) -> Path:
         """The scenario format's page, with the rule table and an example."""
         return ROOT / "docs" / f"{self.id}-scenarios.md"
+
+
+def inline_track(ruleset: str, corners: str = "", lanes: int = 3, segments: int = 40, laps: int = 1,
+                 grid_rows: int = 3, extra: str = "") -> tuple[Any, list[Any]]:
+    """A track/2 of `lanes` straight lanes of `segments` cells for `ruleset`, its grid the last
+    `grid_rows` segments, with `corners` (YAML list items) and `extra` (more top-level keys),
+    checked: (the track or None, its diagnostics)."""
+    from slipstream.engine.core.yamlsource import load_text
+    from slipstream.engine.tracks.load import check_track_data
+
+    text = f"slipstream: track/2\nid: t\nlaps: {laps}\nrulesets: [{ruleset}]\nlanes: {lanes}\nlayout:\n"
+    text += "".join(f'  - "{"o " * segments}"\n' for _ in range(lanes))
+    text += "grid: [" + ", ".join(f"{{lane: {ln}, segment: {segments - 1 - k}}}"
+                                 for k in range(grid_rows) for ln in range(lanes)) + "]\n"
+    text += (f"corners:\n{corners}" if corners else "") + extra
+    loaded = load_text(text, "t.yaml")
+    return check_track_data(loaded.data, loaded.source)
 
 
 FD = Ruleset("formula-de", "fd")
