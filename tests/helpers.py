@@ -27,13 +27,14 @@ def invoke(*args: str) -> Any:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
-def run(*args: str) -> tuple[int, str]:
-    """`slipstream ARGS` in-process: its exit code and output (an escaped exception is exit 1)."""
+def run(*args: str, catch: bool = True) -> tuple[int, str]:
+    """`slipstream ARGS` in-process: its exit code and output (an escaped exception is exit 1,
+    or with `catch=False` fails the test with its traceback)."""
     from click.testing import CliRunner
 
     from slipstream.cli.main import main
 
-    res = CliRunner().invoke(main, list(args))
+    res = CliRunner().invoke(main, list(args), catch_exceptions=catch)
     return res.exit_code, res.output
 
 

@@ -7,16 +7,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import helpers
 import pytest
-from click.testing import CliRunner
 from helpers import CONTENT
-
-from slipstream.cli.main import main
 
 
 def run(*args: str) -> tuple[int, str]:
-    res = CliRunner().invoke(main, list(args), catch_exceptions=False)
-    return res.exit_code, res.output
+    return helpers.run(*args, catch=False)  # an escaped exception fails the test
 
 
 @pytest.mark.parametrize("args", [
