@@ -38,6 +38,25 @@ def run(*args: str, catch: bool = True) -> tuple[int, str]:
     return res.exit_code, res.output
 
 
+def subschemas(schema: Any, keys: tuple[str, ...], path: str = "$") -> list[tuple[str, Any]]:
+    """Every subschema named under one of `keys` (`properties`, `$defs`, ...) anywhere in a JSON
+    Schema, with its path: for the tests that every property of a schema is described."""
+    out: list[tuple[str, Any]] = []
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            for key in keys:
+                out.extend((f"{path}.{key}.{name}", sub) for name, sub in node.get(key, {}).items())
+            for k, v in node.items():
+                walk(v, f"{path}.{k}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{path}[{i}]")
+
+    walk(schema, path)
+    return out
+
+
 def click(qtbot: Any, widget: Any) -> None:
     """Left-click a widget (a button, a tick box ...)."""
     from PySide6.QtCore import Qt
