@@ -38,6 +38,24 @@ def run(*args: str, catch: bool = True) -> tuple[int, str]:
     return res.exit_code, res.output
 
 
+def effect_diags(tmp_path: Path, effect: str) -> list[tuple[str, int, int, str, str | None]]:
+    """The diagnostics (code, line, column, message, hint) of a pack on `base` whose one card
+    has `effect` (YAML, an Automobiles effect list)."""
+    import textwrap
+
+    from slipstream.engine.packs.loader import load_pack
+
+    root = tmp_path / "main"
+    root.mkdir()
+    (root / "pack.yaml").write_text("slipstream: pack/1\nid: main\nname: M\nversion: 0.1.0\nextends: [base]\n")
+    (root / "cards.yaml").write_text(
+        "slipstream: cards/1\ncards:\n  - id: tow-truck\n    name: Tow Truck\n    colour: purple\n"
+        "    cost: 3\n    value: 1\n    text: A test card.\n    effect:\n"
+        + textwrap.indent(textwrap.dedent(effect).strip("\n"), "      ") + "\n")
+    _, diags = load_pack(root)
+    return [(d.code, d.line, d.column, d.message, d.hint) for d in diags]
+
+
 def subschemas(schema: Any, keys: tuple[str, ...], path: str = "$") -> list[tuple[str, Any]]:
     """Every subschema named under one of `keys` (`properties`, `$defs`, ...) anywhere in a JSON
     Schema, with its path: for the tests that every property of a schema is described."""
