@@ -55,18 +55,19 @@ FILTER = "Slipstream tracks (*.yaml *.yml);;All files (*)"
 
 
 def ruleset_templates() -> list[tuple[str, str, list[tuple[str, str]]]]:
-    """(id, name, templates) of every installed ruleset with starting tracks of its own."""
+    """(id, name, templates) of every installed ruleset: its own starting tracks, else the
+    shared shapes (what `slipstream new track --ruleset ID` writes for it)."""
+    from slipstream.engine.editing.scaffold import ScaffoldError, track_templates
     from slipstream.engine.play.registry import RulesetError, get, ids
 
     out = []
     for rid in ids():
         try:
-            rs = get(rid)
-        except (RulesetError, ImportError):
+            out.append((rid, get(rid).name, track_templates(rid)))
+        except (RulesetError, ScaffoldError, ImportError):
             continue
-        if rs.templates is not None:
-            out.append((rid, rs.name, list(rs.templates.names)))
     return out
+
 
 class MainWindow(QMainWindow):
     """One open track. `settings` and `recovery_dir` can be given (tests use temporary ones)."""
@@ -86,6 +87,9 @@ class MainWindow(QMainWindow):
         self.recovery_file: Path | None = None
         self._autosaved_state: object = None
         self.doc = TrackDocument.new()
+        # the ruleset a new track was started for (File > New > For ...), "" for any other
+        # document: the Test race dock picks a pack of it while the track names none itself
+        self.made_for = ""
         self.undo_stack = UndoStack(self)  # shows the open document's own history
         self.selection: Selection | None = None
         self.brush = 3
@@ -176,7 +180,7 @@ class MainWindow(QMainWindow):
         for name in TEMPLATES:
             new_menu.addAction(self._act(f"{TEMPLATE_NAMES[name]} template",
                                          lambda n=name: self.new_from_template(n), None, f"new-{name}"))
-        for rid, label, names in ruleset_templates():  # each ruleset's own starting tracks
+        for rid, label, names in ruleset_templates():  # each ruleset's starting tracks
             sub = new_menu.addMenu(f"For {label}")
             for tid, tname in names:
                 sub.addAction(self._act(f"{tname} template", lambda t=tid, r=rid: self.new_from_template(t, r),
@@ -533,7 +537,8 @@ class MainWindow(QMainWindow):
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
 
-    def _replace_document(self, doc: TrackDocument) -> None:
+    def _replace_document(self, doc: TrackDocument, made_for: str = "") -> None:
+        self.made_for = made_for
         recovery.remove(self.recovery_file)
         self.recovery_file = None
         self._autosaved_state = None
@@ -549,7 +554,7 @@ class MainWindow(QMainWindow):
         if self.maybe_save():
             doc = TrackDocument.new(track_data(ruleset, name) if ruleset else template(name))
             doc.saved = None  # a template is new work: unsaved until saved
-            self._replace_document(doc)
+            self._replace_document(doc, ruleset)
 
     def open_dialog(self) -> None:
         if not self.maybe_save():
