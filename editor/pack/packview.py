@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QInputDialog,
     QLabel,
     QMainWindow,
@@ -160,6 +161,9 @@ class PackWindow(QMainWindow):
         self.tree = QTreeWidget()
         self.tree.setObjectName("pack-tree")
         self.tree.setHeaderHidden(True)
+        # long names scroll sideways rather than end in "…" (the column takes its widest entry)
+        self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.header().setStretchLastSection(False)
         # bound methods (not lambdas): Qt drops them with the window, so no late calls
         self.tree.currentItemChanged.connect(self._tree_selected)
         self.tree.itemDoubleClicked.connect(self._tree_activated)
@@ -191,7 +195,7 @@ class PackWindow(QMainWindow):
         split.addWidget(self.tabs)
         split.addWidget(side)
         split.setStretchFactor(1, 1)
-        split.setSizes([260, 640, 280])
+        split.setSizes([300, 600, 280])
         self.setCentralWidget(split)
 
         self.problems = ProblemsPanel()
