@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QScrollArea,
     QUndoView,
@@ -180,14 +181,16 @@ class MainWindow(QMainWindow):
         for name in TEMPLATES:
             new_menu.addAction(self._act(f"{TEMPLATE_NAMES[name]} template",
                                          lambda n=name: self.new_from_template(n), None, f"new-{name}"))
+        self.new_menus: dict[str, QMenu] = {}  # ruleset id -> File > New > For <ruleset> (a new pack too)
         for rid, label, names in ruleset_templates():  # each ruleset's starting tracks
             sub = new_menu.addMenu(f"For {label}")
+            self.new_menus[rid] = sub
             for tid, tname in names:
                 sub.addAction(self._act(f"{tname} template", lambda t=tid, r=rid: self.new_from_template(t, r),
                                         None, f"new-{rid}-{tid}"))
         self.act_open = self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, "open")
         file_menu.addAction(self.act_open)
-        install_pack_menu(self, file_menu)  # File > Open Pack… (editor/pack/packview.py)
+        install_pack_menu(self, file_menu)  # File > Open Pack…, New > For … > Pack… (editor/pack/packview.py)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.act_save = self._act("&Save", self.save, QKeySequence.StandardKey.Save, "save")
         self.act_save_as = self._act("Save &as…", self.save_as, QKeySequence("Ctrl+Shift+S"), "save-as")

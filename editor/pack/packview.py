@@ -944,8 +944,9 @@ def open_pack_window(path: str | Path, open_track: Callable[[Path], Any] | None 
 
 
 def install(window: QMainWindow, menu: Any) -> QAction:
-    """Add File > Open Pack… to the track editor's window: the pack opens in its own window,
-    and its tracks open in the track canvas (`window.open_path`)."""
+    """Add File > Open Pack… to the track editor's window, and File > New > For <ruleset> >
+    Pack… (a new pack of that ruleset, as `slipstream new pack --ruleset` makes it): the pack
+    opens in its own window, and its tracks open in the track canvas (`window.open_path`)."""
     windows: list[PackWindow] = []
 
     def open_pack(path: Path) -> PackWindow | None:
@@ -972,6 +973,39 @@ def install(window: QMainWindow, menu: Any) -> QAction:
         if name:
             open_pack(Path(name))
 
+    def new_pack(parent: Path, name: str, ruleset: str) -> PackWindow | None:
+        """`slipstream new pack NAME --ruleset ID --dir PARENT`, then open it."""
+        from slipstream.engine.editing.scaffold import ScaffoldError
+        from slipstream.engine.editing.scaffold import new_pack as scaffold
+
+        try:
+            made = scaffold(parent, name, ruleset=ruleset)
+        except (ScaffoldError, OSError) as exc:
+            QMessageBox.warning(window, APP, f"Cannot make the pack: {exc}")
+            return None
+        win = open_pack(made.root)
+        if win is not None:
+            win.statusBar().showMessage(f"New pack {made.root.name}: {len(made.files)} file(s) written", 8000)
+        return win
+
+    def new_pack_dialog(ruleset: str, label: str) -> None:
+        parent = QFileDialog.getExistingDirectory(window, f"Folder to hold the new {label} pack")
+        if not parent:
+            return
+        name, ok = QInputDialog.getText(window, f"New {label} pack", "Pack name:")
+        if ok and name.strip():
+            new_pack(Path(parent), name.strip(), ruleset)
+
+    # File > New > For <ruleset> > Pack…, for every ruleset the window offers starting tracks of
+    for rid, sub in getattr(window, "new_menus", {}).items():
+        label = sub.title().removeprefix("For ")
+        new = QAction("Pack…", window)
+        new.setObjectName(f"new-pack-{rid}")
+        new.triggered.connect(lambda _c=False, r=rid, lab=label: new_pack_dialog(r, lab))
+        window.addAction(new)
+        sub.addSeparator()
+        sub.addAction(new)
+
     act = QAction("Open &Pack…", window)
     act.setObjectName("open-pack")
     act.setShortcut(QKeySequence("Ctrl+Shift+O"))
@@ -979,5 +1013,6 @@ def install(window: QMainWindow, menu: Any) -> QAction:
     window.addAction(act)
     menu.addAction(act)
     window.open_pack = open_pack  # type: ignore[attr-defined]
+    window.new_pack = new_pack  # type: ignore[attr-defined]
     window.pack_windows = windows  # type: ignore[attr-defined]
     return act

@@ -58,7 +58,7 @@ def open_pack(qtbot):
 @pytest.fixture
 def answers(monkeypatch):
     """The dialogs of New item and of the print actions, answered as a person would."""
-    asked: dict[str, list] = {"ids": [], "info": []}
+    asked: dict[str, list] = {"ids": [], "info": [], "warnings": []}
 
     def get_text(_parent, _title, _label, *a, **k):
         ident = f"parity-{len(asked['ids']) + 1}"
@@ -67,6 +67,7 @@ def answers(monkeypatch):
 
     monkeypatch.setattr(QInputDialog, "getText", get_text)
     monkeypatch.setattr(QMessageBox, "information", lambda _p, _t, text, *a, **k: asked["info"].append(text))
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text, *a, **k: asked["warnings"].append(text))
     return asked
 
 
@@ -85,6 +86,47 @@ def expected_actions(w: PackWindow) -> set[str]:
 
 def count(w: PackWindow, kind: str, place: str) -> int:
     return sum(1 for r in items(w.doc.state, kind) if r.place == place)
+
+
+@pytest.fixture
+def main_window(qtbot, tmp_path):
+    """The track editor's window (File > New > For <ruleset> > Pack… lives there)."""
+    from PySide6.QtCore import QSettings
+
+    from slipstream.editor.mainwindow import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings=settings, recovery_dir=tmp_path / "recovery", autosave_ms=3_600_000)
+    yield w
+    for win in list(getattr(w, "pack_windows", [])):
+        win.doc.saved = win.doc.state
+        win.close()
+    w.doc.saved = w.doc.state
+    w.close()
+    w.deleteLater()
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_file_new_pack_makes_the_pack_new_pack_makes_and_opens_it(main_window, answers, monkeypatch, tmp_path, rid):
+    rs = registry.get(rid)
+    act = next(a for a in main_window.actions() if a.objectName() == f"new-pack-{rid}")
+    assert act in main_window.new_menus[rid].actions()  # File > New > For <ruleset> > Pack…
+    (tmp_path / "mine").mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path / "mine"))
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Parity", True))
+    act.trigger()
+    [w] = main_window.pack_windows
+    assert w.doc.root == tmp_path / "mine" / "parity" and w.ruleset() == rid
+    assert w.windowTitle().startswith("parity (parity)")
+    assert w.validate_now() == [], f"{rid}: the new pack does not validate clean in the editor"
+    # the files `slipstream new pack Parity --ruleset ID` writes
+    (tmp_path / "cli").mkdir()
+    cli = new_pack(tmp_path / "cli", "Parity", ruleset=rid).root
+    made = {p.relative_to(cli) for p in cli.rglob("*")}
+    assert {p.relative_to(w.doc.root) for p in w.doc.root.rglob("*")} == made
+    act.trigger()  # the same name again: refused in words, nothing opened
+    assert len(main_window.pack_windows) == 1
+    assert answers["warnings"] and "exists and is not empty" in answers["warnings"][-1], rs.name
 
 
 @pytest.mark.parametrize("rid", RULESETS)
