@@ -61,12 +61,10 @@ def _race_setup(n: int, text: str, head: dict[str, Any]) -> tuple[Game, list[Sea
         one_line,
         verify_header,
     )
-    from slipstream.engine.rulesets.automobiles.runner import (
-        RaceSpec,
-        _ruleset,
-        header,
-        load_pack_cached,
-    )
+    from slipstream.engine.play.protocol import SeatSpec
+    from slipstream.engine.play.races import RaceSpec, header, parse_setup
+    from slipstream.engine.play.registry import get
+    from slipstream.engine.rulesets.automobiles.racesetup import _ruleset, load_pack_cached
 
     if head.get("t") != "race" or head.get("format") != "racelog/1":
         raise LogError(n, f"line {n} is not a racelog/1 header", text=text[:300])
@@ -92,9 +90,9 @@ def _race_setup(n: int, text: str, head: dict[str, Any]) -> tuple[Game, list[Sea
         if s.get("driver") is not None and s["driver"] not in known:
             raise LogError(n, f"the pack has no driver {s['driver'][:60]!r}", "header")
     seats = [Seat(s["name"], s.get("bot") or "human", s.get("driver")) for s in seat_data]
-    spec = RaceSpec(head["pack_path"], track.id, seed, tuple(s.bot for s in seats), cs, laps, opts,
-                    tuple(s.driver for s in seats))
-    verify_header(n, text, head, header(spec, rs, track, cs, seats))
+    spec = RaceSpec(head["pack_path"], track.id, seed, tuple(s.bot for s in seats), laps, opts,
+                    parse_setup({"card_set": cs, "drivers": tuple(s.driver for s in seats)}))
+    verify_header(n, text, head, header(get(pack.ruleset), spec, pack, track, [SeatSpec(s.name, s.bot) for s in seats]))
     return Game(rs, track, seats, seed=seed, laps=laps, record=True), seats
 
 
