@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Developer entry point: sets up ./.venv by itself, then runs a job.
 
-    python3 dev.py demo    validate the bundled pack and run a seeded test race
+    python3 dev.py demo    validate the bundled content, race one short race of each ruleset
     python3 dev.py test    run the whole test suite (plus ruff, mypy and the import contracts)
     python3 dev.py setup   only create/refresh the virtual environment (and the build below)
     python3 dev.py build   (re)build the compiled accelerator now [--force]
@@ -167,16 +167,27 @@ def typecheck() -> int:
 
 
 def demo() -> int:
+    """Validate the bundled content, then one short seeded race on a bundled pack of each
+    installed ruleset (`slipstream rulesets` names them), its start and its finish."""
     setup()
     build()
     slip = BIN / "slipstream"
     rc = run(slip, "validate", "content/", check=False)
     if rc:
         return rc
-    race = [slip, "race", "--seed", "7"]
-    if subprocess.run([str(slip), "race", "--help"], cwd=ROOT, capture_output=True).returncode == 0:
-        return run(*race, check=False)
-    return run(slip, "render", "content/base/tracks/first-oval.yaml", "-o", "first-oval.svg", check=False)
+    listing = subprocess.run([str(slip), "rulesets", "--format", "json"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout
+    for rs in json.loads(listing):
+        for pack in rs.get("packs", [])[:1]:
+            race = ("race", pack, "--seed", "7", "--laps", "1", "--players", "3")
+            print(f"\n== {rs['name']}: slipstream {' '.join(race)}", flush=True)
+            done = subprocess.run([str(slip), *race], cwd=ROOT, capture_output=True, text=True)
+            lines = (done.stdout + done.stderr).rstrip().splitlines()
+            cut = len(lines) > 16  # the start and the finish; the whole race with the command
+            print("\n".join([*lines[:10], f"   ... {len(lines) - 14} more lines ...", *lines[-4:]]
+                            if cut else lines), flush=True)
+            rc = rc or done.returncode
+    return rc
 
 
 def test(extra: list[str]) -> int:

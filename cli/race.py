@@ -310,12 +310,16 @@ def _rel(path: str) -> str:
 @click.command("rulesets")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rulesets(fmt: str) -> None:
-    """List the installed rulesets: players, bots and every rule option with what it takes.
+    """List the installed rulesets: players, bots, the bundled packs that play each, and every
+    rule option with what it takes.
 
     A pack names its ruleset in pack.yaml (`ruleset:`, default: the first ruleset listed);
     another installed package can add one through the entry point group `slipstream.rulesets`.
     """
+    from slipstream.engine.packs.loader import bundled_packs, bundled_rulesets
     from slipstream.engine.play.registry import RulesetError, get, ids
+
+    folders = bundled_packs()
 
     out: list[dict[str, Any]] = []
     for rid in ids():
@@ -325,6 +329,7 @@ def rulesets(fmt: str) -> None:
             out.append({"id": rid, "error": str(e)})
             continue
         out.append({"id": rs.id, "name": rs.name, "players": list(rs.players), "bots": dict(rs.bots),
+                    "packs": [_rel(str(folders[p])) for p, r in bundled_rulesets().items() if r == rs.id],
                     "options": [{"name": s.name, "scope": s.scope, "type": s.type, "default": s.default,
                                  "takes": s.accepts(), "help": s.help} for s in rs.options]})
     if fmt == "json":
@@ -337,6 +342,8 @@ def rulesets(fmt: str) -> None:
         lo, hi = r["players"]
         click.echo(f"{r['id']} ({r['name']}): {lo}-{hi} cars; bots: "
                    + ", ".join(f"{b} ({h})" for b, h in r["bots"].items()))
+        if r["packs"]:
+            click.echo(f"  bundled pack{'s' if len(r['packs']) > 1 else ''}: {', '.join(r['packs'])}")
         for o in r["options"]:
             click.echo(f"  {o['name']} [{o['scope']}] = {json.dumps(o['default'])}: takes {o['takes']}")
             click.echo(f"      {o['help']}")

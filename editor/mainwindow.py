@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeyEvent, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -44,7 +44,7 @@ from .track.docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
 from .track.v2panel import Track2Panel
 from .track.v2tools import TOOLS as TRACK2_TOOLS
 from .track.v2tools import Track2Layers, Track2Tools
-from .undo import push, seal
+from .undo import UndoStack
 
 APP = "Slipstream"
 MAX_RECENT = 8
@@ -56,6 +56,7 @@ class MainWindow(QMainWindow):
     """One open track. `settings` and `recovery_dir` can be given (tests use temporary ones)."""
 
     fileSaved = Signal(object)  # the Path a track was just written to (open pack windows reload it)
+    documentReplaced = Signal()  # another track is open (opened, new, recovered): the race dock picks its pack
 
     def __init__(self, settings: QSettings | None = None, recovery_dir: Path | None = None,
                  autosave_ms: int = AUTOSAVE_MS) -> None:
@@ -69,7 +70,7 @@ class MainWindow(QMainWindow):
         self.recovery_file: Path | None = None
         self._autosaved_state: object = None
         self.doc = TrackDocument.new()
-        self.undo_stack = QUndoStack(self)
+        self.undo_stack = UndoStack(self)  # shows the open document's own history
         self.selection: Selection | None = None
         self.brush = 3
 
@@ -118,10 +119,10 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self.view.cellClicked.connect(self._cell_clicked)
         self.view.cellDragged.connect(self._cell_dragged)
-        self.view.cellReleased.connect(lambda: seal(self.undo_stack))  # one paint stroke, one step
+        self.view.cellReleased.connect(self.seal)  # one paint stroke, one step
         self.view.backgroundClicked.connect(lambda: self.select(None))
         self.view.pointDragged.connect(lambda i, x, y: self.push(cmds.MovePoint(i, (x, y))))
-        self.view.pointReleased.connect(lambda: seal(self.undo_stack))
+        self.view.pointReleased.connect(self.seal)
         self.view.pointInserted.connect(lambda i, x, y: self.push(cmds.AddPoint(i, (x, y))))
         self.view.pointDeleted.connect(lambda i: self.push(cmds.DeletePoint(i)))
         self.problems.diagnosticActivated.connect(self.go_to_diagnostic)
@@ -243,12 +244,11 @@ class MainWindow(QMainWindow):
     def _install_track2(self) -> None:
         """The track/2 tools (editor/track/v2tools.py), their canvas layers and the Corners & pit dock."""
         self.track2_panel = Track2Panel(
-            self.push, lambda: None if self.selection is None else self.selection.cell,
-            lambda: seal(self.undo_stack))
+            self.push, lambda: None if self.selection is None else self.selection.cell, self.seal)
         self.track2_layers = Track2Layers(self.scene)
         self.track2_tools = Track2Tools(
             self.view, self.track2_layers, self.push, lambda: self.doc.track,
-            self.track2_panel.pit_length.value, self.track2_panel.pick_corner, lambda: seal(self.undo_stack),
+            self.track2_panel.pit_length.value, self.track2_panel.pick_corner, self.seal,
             lambda text: self.statusBar().showMessage(text, 10_000))
         dock = QDockWidget("Corners and pit", self)
         dock.setObjectName("dock-track2")
@@ -273,14 +273,19 @@ class MainWindow(QMainWindow):
             self.doc.unsubscribe(self._changed)
         self.doc = doc
         doc.subscribe(self._changed)
-        self.undo_stack.clear()
+        self.undo_stack.attach(doc.history)
         self.selection = None
         self._refresh(rebuild=True)
         self.view.fit()
+        self.documentReplaced.emit()
 
     def push(self, cmd: Command) -> None:
-        """Every edit goes through here: one command on the undo stack."""
-        push(self.undo_stack, self.doc, cmd)
+        """Every edit goes through here: one command on the document's undo history."""
+        self.doc.history.push(cmd)
+
+    def seal(self) -> None:
+        """End a gesture (a drag): the next edit starts a new undo step."""
+        self.doc.history.seal()
 
     def _changed(self, change: Change) -> None:
         self._refresh()
@@ -351,7 +356,7 @@ class MainWindow(QMainWindow):
         tool = self.view.tool
         if tool == "paint":
             self.select(Selection(lane, seg, seg))
-            seal(self.undo_stack)  # a new stroke never joins the one before
+            self.seal()  # a new stroke never joins the one before
             self.push(cmds.PaintStroke(lane, seg, self.brush))
         elif tool == "grid":
             self.select(Selection(lane, seg, seg))
@@ -435,10 +440,9 @@ class MainWindow(QMainWindow):
         if len(firsts) == 1:
             self.push(cmds.Paint(s.lane, firsts[0], colour))
         elif firsts:
-            self.undo_stack.beginMacro(f"Paint {len(firsts)} spaces {COLOUR_NAMES[colour]}")
-            for first in firsts:
-                self.push(cmds.Paint(s.lane, first, colour))
-            self.undo_stack.endMacro()
+            with self.doc.history.macro(f"Paint {len(firsts)} spaces {COLOUR_NAMES[colour]}"):
+                for first in firsts:
+                    self.push(cmds.Paint(s.lane, first, colour))
 
     def split_here(self) -> None:
         if self.selection is not None and self.doc.track is not None:

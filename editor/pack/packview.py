@@ -2,9 +2,9 @@
 card as players see it, live diagnostics, scenarios, undo and minimal saves.
 
 The window holds a `PackDocument` (engine/editing/packdoc.py) and changes it only through its commands,
-pushed on a QUndoStack through the same adapter as the track editor (editor/undo.py). The
-Problems dock is the track editor's panel, fed with the pack's diagnostics; clicking one
-selects the item and outlines the field.
+pushed on the document's own undo history, which the window's QUndoStack follows as in the track
+editor (editor/undo.py). The Problems dock is the track editor's panel, fed with the pack's
+diagnostics; clicking one selects the item and outlines the field.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -52,14 +52,13 @@ from slipstream.engine.editing.packdoc import (
     item_lists,
     items,
     parse_json_path,
-    rebase,
 )
 from slipstream.engine.play.protocol import Authoring, CardFace, ItemKind
 
 from ..forms import ItemForm, default_for, schemas
 from ..rulesets.automobiles.cardpreview import CardPreview, card_png, cards_pdf
 from ..track.docks import ProblemsPanel
-from ..undo import push
+from ..undo import UndoStack
 from .scenariopanel import ScenarioPanel
 
 APP = "Slipstream"
@@ -132,7 +131,8 @@ class PackWindow(QMainWindow):
         super().__init__()
         self.doc = doc
         self.open_track = open_track
-        self.undo_stack = QUndoStack(self)
+        self.undo_stack = UndoStack(self)
+        self.undo_stack.attach(doc.history)  # the pack's own history
         self.form: ItemForm | None = None
         self.target: Target | None = None
         self._item_key: tuple[str, str, str] | None = None  # (rel, list key, id) of the selection
@@ -249,8 +249,8 @@ class PackWindow(QMainWindow):
 
     # --- document --------------------------------------------------------------------------
     def push(self, cmd: Command) -> None:
-        """Every edit goes through here: one command on the undo stack."""
-        push(self.undo_stack, self.doc, cmd)
+        """Every edit goes through here: one command on the document's undo history."""
+        self.doc.history.push(cmd)
 
     def _changed(self, change: Change) -> None:
         if change.reason == "saved":
@@ -679,10 +679,8 @@ class PackWindow(QMainWindow):
                 f"{Path(path).name} was saved in the track canvas, but has unsaved edits here: "
                 "kept this pack's version", 10000)
         elif done and self.doc.reloaded is not None:
-            rel, old, new = self.doc.reloaded
+            rel = self.doc.reloaded[0]
             self.doc.reloaded = None
-            rebase((c.cmd for c in (self.undo_stack.command(i) for i in range(self.undo_stack.count()))
-                    if hasattr(c, "cmd")), rel, old, new)
             self.statusBar().showMessage(f"Reloaded {rel} (saved in the track canvas)", 5000)
         return done
 
@@ -738,6 +736,7 @@ class PackWindow(QMainWindow):
                 event.ignore()
                 return
         self.doc.unsubscribe(self._changed)
+        self.undo_stack.detach()
         self.doc.close()
         event.accept()
 

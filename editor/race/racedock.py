@@ -8,6 +8,8 @@ in worker threads (editor/race/raceworker.py), the human seat on the GUI thread
 decides the ruleset (engine/play/registry.py): its options, race settings, bots and number of
 players fill the form, and what is shown of a race comes from the ruleset's panels
 (editor/race/racepanels.py), so any installed ruleset races here without code that names it.
+Opening a track picks a pack for it (editor/race/trackpack.py): the pack that holds the file,
+else a bundled pack of a ruleset the track names; the dock says which and why.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from PySide6.QtWidgets import (
 
 from slipstream.engine.play.base import view_of
 from slipstream.engine.play.batch import Pool
-from slipstream.engine.play.registry import RulesetError, for_pack
+from slipstream.engine.play.registry import RulesetError, for_pack, load_pack
 from slipstream.engine.play.watch import HUMAN
 from slipstream.engine.tracks.track import Track
 
@@ -60,7 +62,9 @@ from .raceworker import (
     ResultCache,
     WatchWorker,
     cache_key,
+    failure_text,
 )
+from .trackpack import home_pack, is_bundled, pick
 
 SPEEDS = (("slow", 1200), ("normal", 600), ("fast", 250), ("fastest", 80))
 
@@ -94,6 +98,7 @@ class RacePanel(QWidget):
         self.last_mode = ""
         self._key = ""
         self.last_track: Track | None = None
+        self._followed: tuple[str, tuple[str, ...]] | None = None  # (file, rulesets) the pack was picked for
         self._build()
         self.play_timer = QTimer(self)
         self.play_timer.timeout.connect(self._tick)
@@ -102,7 +107,10 @@ class RacePanel(QWidget):
         self.rerun_timer.setInterval(700)
         self.rerun_timer.timeout.connect(self._rerun)
         window.undo_stack.indexChanged.connect(lambda _i: self._track_edited())  # type: ignore[attr-defined]
+        window.documentReplaced.connect(lambda: self.follow_track(opened=True))  # type: ignore[attr-defined]
+        window.fileSaved.connect(lambda _path: self.follow_track())  # type: ignore[attr-defined]
         self._load_pack("")
+        self.follow_track()
         self._show_step()
 
     # ------------------------------------------------------------------ building
@@ -117,6 +125,10 @@ class RacePanel(QWidget):
         self.ruleset_label = QLabel()
         self.ruleset_label.setObjectName("race-ruleset")
         form.addRow("Ruleset", self.ruleset_label)
+        self.pack_note = QLabel()  # which pack the open track got, and why
+        self.pack_note.setObjectName("race-pack-note")
+        self.pack_note.setWordWrap(True)
+        form.addRow(self.pack_note)
         # one list per race setting of the ruleset that offers choices (e.g. a card set)
         self.setup_form = QFormLayout()
         form.addRow(self.setup_form)
@@ -289,13 +301,61 @@ class RacePanel(QWidget):
         if self.pack_box.itemData(index) is None:
             folder = QFileDialog.getExistingDirectory(self, "Choose a pack folder")
             if not folder:
-                self.pack_box.setCurrentIndex(0)
+                self.pack_box.setCurrentIndex(max(0, self.pack_box.findData(self.pack_path)))
                 return
-            self.pack_box.insertItem(1, Path(folder).name, folder)
-            self.pack_box.setCurrentIndex(1)
+            self.pack_box.setCurrentIndex(self._pack_item(Path(folder)))
+        self.pack_note.setText("")  # picked by hand, not for the track
         self._load_pack(self.pack_box.currentData() or "")
 
-    def _load_pack(self, path: str) -> None:
+    def _pack_item(self, folder: Path) -> int:
+        """The index of a pack folder in the Pack list, added when missing (the bundled pack
+        the engine uses by default is the entry with the empty path)."""
+        try:
+            default = Path(load_pack("").root).resolve()
+        except (ValueError, RuntimeError, OSError):
+            default = None
+        if folder.resolve() == default:
+            return self.pack_box.findData("")
+        for i in range(self.pack_box.count()):
+            data = self.pack_box.itemData(i)
+            if data and Path(data).resolve() == folder.resolve():
+                return i
+        self.pack_box.insertItem(1, f"Bundled {folder.name} pack" if is_bundled(folder) else folder.name,
+                                 str(folder))
+        return 1
+
+    def follow_track(self, opened: bool = False) -> None:
+        """Pick a pack for the open track when it is opened (`opened`), saved elsewhere or
+        names other rulesets (editor/race/trackpack.py); a pack picked by hand stays until then."""
+        doc = self.main_window.doc  # type: ignore[attr-defined]
+        data = doc.data if isinstance(doc.data, dict) else {}
+        named = data.get("rulesets")
+        rulesets = tuple(str(r) for r in named) if isinstance(named, list) else ()
+        key = (str(doc.path), rulesets)
+        if key == self._followed and not opened:
+            return
+        self._followed = key
+        current = self.rs.id if self.rs is not None else ""
+        choice = pick(doc.path, rulesets, current)
+        note = choice.why
+        if choice.folder is not None and not self._use_folder(choice.folder):
+            note = f"The pack {choice.folder.name} cannot be used (see the status line)."
+            if choice.folder == home_pack(doc.path):  # then a bundled pack of the track's rulesets
+                other = pick(doc.path, rulesets, current, use_home=False)
+                if other.folder is None or self._use_folder(other.folder):
+                    note += " " + other.why
+        self.pack_note.setText(note.strip())
+
+    def _use_folder(self, folder: Path) -> bool:
+        """Race with the pack in `folder`; False (the pack in use stays) when it cannot be used."""
+        index = self._pack_item(folder)
+        path = self.pack_box.itemData(index) or ""
+        self.pack_box.setCurrentIndex(index)
+        if path == self.pack_path and self.rs is not None:
+            return True
+        return self._load_pack(path)
+
+    def _load_pack(self, path: str) -> bool:
         """The pack picked decides the ruleset: its settings, players, bots and options."""
         try:
             rs, pack = for_pack(path)
@@ -303,7 +363,7 @@ class RacePanel(QWidget):
             self.status.setText(f"The pack cannot be used: {e}")
             # back to the pack in use, so that the settings and the ruleset stay in step
             self.pack_box.setCurrentIndex(max(0, self.pack_box.findData(self.pack_path)))
-            return
+            return False
         self.rs, self.pack, self.panels = rs, pack, panels_for(rs)
         self.pack_path = path
         self.ruleset_label.setText(rs.name)
@@ -324,6 +384,7 @@ class RacePanel(QWidget):
         self._build_seats()
         self.pack_options = self.panels.pack_options(rs, path)
         self._build_options()
+        return True
 
     def _build_seats(self) -> None:
         """A bot list per seat, as many as the ruleset's largest field; its default field set."""
@@ -419,6 +480,7 @@ class RacePanel(QWidget):
         return an.track, an.text
 
     def _track_edited(self) -> None:
+        self.follow_track()  # a track saved elsewhere or given other rulesets may need another pack
         if self.auto.isChecked() and self.last_mode and not self.human.active:
             self.rerun_timer.start()
 
@@ -460,7 +522,12 @@ class RacePanel(QWidget):
             self.last_mode = ""
             self.tabs.setCurrentIndex(1)
             self.overlay.mark_kinds = {}  # the symbols of this race's marks, in order of first sight
-            self.human.start(self.panels, self.rs, self.pack, spec, track, seat)
+            try:
+                self.human.start(self.panels, self.rs, self.pack, spec, track, seat)
+            except Exception as e:  # noqa: BLE001 - shown to the user, the editor keeps running
+                self.human.stop()
+                self.status.setText(f"The race could not run: {failure_text(e, self.rs, track, text)}")
+                return
             self.status.setText(f"You drive P{seat + 1}: choose with the buttons, click outlined cells to move.")
             return
         self.human.stop()
@@ -471,7 +538,7 @@ class RacePanel(QWidget):
             self._show_recorder(hit, "from the cache")
             return
         self._key = key
-        self.worker = WatchWorker(self.panels, self.rs, self.pack, s.spec(track), track)
+        self.worker = WatchWorker(self.panels, self.rs, self.pack, s.spec(track), track, text)
         self.worker.done.connect(self._watch_done)
         self.worker.failed.connect(self._failed)
         self.progress.setRange(0, 0)  # busy
@@ -527,7 +594,7 @@ class RacePanel(QWidget):
             if self.pool is not None:
                 self.pool.close()
             self.pool = Pool(self.jobs.value())
-        self.worker = BatchWorker(s, track, self.rs, self.panels, self.pool)
+        self.worker = BatchWorker(s, track, self.rs, self.panels, self.pool, text)
         self.worker.progressed.connect(self._batch_progress)
         self.worker.done.connect(self._batch_done)
         self.worker.failed.connect(self._failed)

@@ -63,6 +63,63 @@ def cache_key(kind: str, track_text: str, s: RaceSettings) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
+def _where(e: BaseException) -> str:
+    """Where an exception was raised, as `engine/...py line N` (a worker process's too)."""
+    import re
+    import traceback
+
+    import slipstream.engine
+
+    root = Path(slipstream.engine.__file__).resolve().parent.parent
+    frames = [(f.filename, f.lineno) for f in traceback.extract_tb(e.__traceback__)]
+    # from a worker process the traceback travels as the text of the exception's cause
+    frames += [(m[0], int(m[1])) for m in re.findall(r'File "([^"]+)", line (\d+)', str(e.__cause__ or ""))]
+    if not frames:
+        return ""
+    file, line = frames[-1]
+    try:
+        file = Path(file).resolve().relative_to(root).as_posix()
+    except ValueError:
+        file = Path(file).name
+    return f"{file} line {line}"
+
+
+def failure_text(e: BaseException, rs: Any, track: Track, text: str = "") -> str:
+    """Why a race failed, in words: what the pack's ruleset finds missing in the track (its
+    `track_checks`), the track named for other rulesets, else the exception with its type and
+    where it was raised. (`str` of a KeyError is only the key: "0" says nothing.)"""
+    from slipstream.engine.core.yamlsource import load_text
+
+    from .trackpack import ruleset_name
+
+    needs: list[Any] = []
+    if text:
+        try:
+            loaded = load_text(text, track.id)
+            needs = [d for d in rs.track_checks(track, loaded.data, loaded.source) if d.is_error]
+        except Exception:  # noqa: BLE001 - the checks only explain; the failure is told anyway
+            needs = []
+    where = _where(e)
+    kind = type(e).__name__
+    msg = str(e).strip()
+    if needs:
+        more = f" (and {len(needs) - 1} more like it)" if len(needs) > 1 else ""
+        reason = (f"the track {track.name} lacks what {rs.name} needs: {needs[0].message} "
+                  f"[{needs[0].code}]{more}")
+    elif isinstance(e, KeyError) and e.args and e.args[0] == track.id:
+        reason = f"the track {track.id!r} is not in the pack"
+    elif msg and " " in msg and not isinstance(e, KeyError):
+        reason = f"{msg} ({kind}{' in ' + where if where else ''})"
+    else:
+        reason = (f"{rs.name} stopped on an unexpected {kind}"
+                  + (f" ({msg})" if msg else "") + (f" in {where}" if where else ""))
+    if track.rulesets and rs.id not in track.rulesets:
+        names = " or ".join(ruleset_name(r) for r in track.rulesets)
+        reason += (f". The track is made for {names}, not {rs.name}: pick a pack of "
+                   f"{'that ruleset' if len(track.rulesets) == 1 else 'one of them'} under Pack")
+    return reason.rstrip(".") + "."
+
+
 @dataclass(slots=True)
 class BatchReportData:
     """What the batch report shows; plain data, saved as JSON in the cache."""
@@ -145,11 +202,13 @@ class WatchWorker(QThread):
     done = Signal()  # the recorder is in `result` (plain Python objects stay off signals)
     failed = Signal(str)
 
-    def __init__(self, panels: RacePanels, rs: Any, pack: Any, spec: RaceSpec, track: Track) -> None:
+    def __init__(self, panels: RacePanels, rs: Any, pack: Any, spec: RaceSpec, track: Track,
+                 text: str = "") -> None:
         super().__init__()
         self.panels, self.rs, self.pack = panels, rs, pack
         self.spec = spec
         self.track = track
+        self.text = text  # the track's file text: the ruleset's track checks explain a failure
         self.result: Any = None  # the panels' recorder of the race
         self._stop = False
 
@@ -160,7 +219,7 @@ class WatchWorker(QThread):
         try:
             rec = self.panels.watch(self.rs, self.pack, self.spec, self.track, stop=lambda: self._stop)
         except Exception as e:  # noqa: BLE001 - shown to the user, the editor keeps running
-            self.failed.emit(f"the race could not run: {e}")
+            self.failed.emit(f"The race could not run: {failure_text(e, self.rs, self.track, self.text)}")
             return
         if not self._stop:
             self.result = rec
@@ -175,10 +234,11 @@ class BatchWorker(QThread):
     failed = Signal(str)
 
     def __init__(self, settings: RaceSettings, track: Track, rs: Any, panels: RacePanels,
-                 pool: Pool | None = None) -> None:
+                 pool: Pool | None = None, text: str = "") -> None:
         super().__init__()
         self.settings = settings
         self.track = track
+        self.text = text
         self.rs, self.panels = rs, panels
         self.pool = pool or Pool(os.cpu_count() or 1)
         self.jobs = self.pool.jobs
@@ -201,7 +261,9 @@ class BatchWorker(QThread):
             batch = self.panels.run_batch(self.pool, self.settings.specs(self.track), self.track,
                                           progress=self._progress, cancelled=lambda: self._stop)
         except Exception as e:  # noqa: BLE001 - shown to the user
-            self.failed.emit(f"the races could not run: {e}")
+            # the pool ends its workers at the first failure (engine/play/batch.py): none runs on
+            self.failed.emit(f"The batch stopped at its first failed race, after {self._count} of "
+                             f"{self.settings.races} races: {failure_text(e, self.rs, self.track, self.text)}")
             return
         res = batch.results
         s = self.settings

@@ -1,30 +1,23 @@
-"""Commands over a TrackDocument, with do / undo / merge, and a small Qt-free command stack.
+"""Commands over a TrackDocument, with do / undo / merge.
 
 Every edit in the editor is one command object (one class per kind of edit, as in Tiled).
 A command computes the new state from the old one the first time it runs and keeps both, so
 undo and redo are exact. Repeated edits of the same thing (dragging one point, typing a
-name) merge into one step; an edit that changes nothing leaves no step. The editor adapts
-these commands to QUndoStack; `CommandStack` gives the same behaviour without Qt.
+name) merge into one step; an edit that changes nothing leaves no step. Commands are pushed
+on the document's own history (`doc.history`, engine/editing/history.py), which the editor
+shows through a QUndoStack (editor/undo.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
-from slipstream.engine.editing.document import State, TrackDocument, state_from_text
+from slipstream.engine.editing.document import State, state_from_text
+from slipstream.engine.editing.history import Editable, History
 from slipstream.engine.tracks import edits as te
 from slipstream.engine.tracks.track import COLOUR_NAMES
-
-
-class Editable(Protocol):
-    """What a command edits: a TrackDocument, or a PackDocument for the commands of
-    engine/editing/packdoc.py (their states differ; a command keeps the one it was given)."""
-
-    @property
-    def state(self) -> Any: ...
-    def set_state(self, state: Any, reason: str = "edit") -> None: ...
 
 
 class Command:
@@ -70,52 +63,8 @@ class Command:
         return True
 
 
-class CommandStack:
-    """Undo history without Qt: push, undo, redo, with merging and no empty steps."""
-
-    def __init__(self, doc: TrackDocument) -> None:
-        self.doc = doc
-        self.commands: list[Command] = []
-        self.index = 0  # commands[:index] are done
-
-    def push(self, cmd: Command) -> bool:
-        """Do a command and record it; returns False when it changed nothing."""
-        cmd.do(self.doc)
-        del self.commands[self.index :]
-        top = self.commands[-1] if self.commands else None
-        if top is not None and top.merge(cmd):
-            if top.changes_nothing:
-                self.commands.pop()
-                self.index -= 1
-            return True
-        if cmd.changes_nothing:
-            return False
-        self.commands.append(cmd)
-        self.index += 1
-        return True
-
-    def seal(self) -> None:
-        """End a gesture: the next command will not merge into the current top."""
-        if self.index:
-            self.commands[self.index - 1].sealed = True
-
-    @property
-    def can_undo(self) -> bool:
-        return self.index > 0
-
-    @property
-    def can_redo(self) -> bool:
-        return self.index < len(self.commands)
-
-    def undo(self) -> None:
-        if self.can_undo:
-            self.index -= 1
-            self.commands[self.index].undo(self.doc)
-
-    def redo(self) -> None:
-        if self.can_redo:
-            self.commands[self.index].do(self.doc)
-            self.index += 1
+# A history of its own over a document (the document's `doc.history` is the one the editor shows).
+CommandStack = History
 
 
 # --- the commands, one class per kind of edit ------------------------------------------------

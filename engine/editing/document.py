@@ -1,7 +1,8 @@
-"""The open track file of the editor, without Qt: data, path, dirty flag and change events.
+"""The open track file of the editor, without Qt: data, path, dirty flag, change events, history.
 
 A `TrackDocument` holds one state: the plain YAML data of the track (or, when the file is not
-readable YAML, its raw text). Commands (engine/editing/commands.py) are the only writers; views
+readable YAML, its raw text). Commands (engine/editing/commands.py), pushed on the document's
+own undo history (`doc.history`, engine/editing/history.py), are the only writers; views
 subscribe to change events and redraw. The parsed track and the diagnostics are derived from
 the state and cached, so several views can ask for them after one edit at no extra cost.
 The diagnostics are the records `slipstream validate` gives for the file as it would be saved.
@@ -17,6 +18,7 @@ from typing import Any
 from slipstream.engine.core.diagnostics import Counted, Diagnostic, sort_key
 from slipstream.engine.core.files import atomic_write_text
 from slipstream.engine.core.yamlsource import load_file, load_text
+from slipstream.engine.editing.history import History
 from slipstream.engine.packs.validate import register_all, validate_file
 from slipstream.engine.tracks import movegraph
 from slipstream.engine.tracks.edits import new_track
@@ -91,13 +93,18 @@ def _validate_text(text: str, file: str) -> list[Diagnostic]:
 
 @dataclass
 class TrackDocument:
-    """An open track: its state, file path and saved state, with change listeners."""
+    """An open track: its state, file path and saved state, with change listeners and the
+    undo history of its edits."""
 
     state: State = field(default_factory=lambda: State(new_track()))
     path: Path | None = None
     saved: State | None = None
     _listeners: list[Listener] = field(default_factory=list, repr=False)
     _analysis: tuple[State, str, Analysis] | None = field(default=None, repr=False)
+    history: History = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.history = History(self)
 
     # --- construction ------------------------------------------------------------------
     @classmethod
@@ -125,6 +132,7 @@ class TrackDocument:
         self.state = state
         self.path = path
         self.saved = state
+        self.history.clear()  # the steps were edits of what was open before
         self._emit(Change(old, state, "load"))
 
     # --- listeners ---------------------------------------------------------------------
@@ -195,6 +203,7 @@ class TrackDocument:
         old = self.state
         self.path = target
         self.saved = self.state
+        self.history.set_clean()
         self._emit(Change(old, self.state, "saved"))
         return target
 

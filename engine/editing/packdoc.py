@@ -2,8 +2,9 @@
 
 A `PackDocument` holds one immutable `PackState`: the data of each YAML file of the pack folder
 (or its raw text when the file is not readable YAML). Commands (below, on the pattern of
-engine/editing/commands.py: do / undo / merge, one class per kind of edit) are the only writers; the
-editor adapts them to QUndoStack exactly as it does for tracks.
+engine/editing/commands.py: do / undo / merge, one class per kind of edit), pushed on the
+document's own undo history (`doc.history`, engine/editing/history.py), are the only writers;
+the editor shows that history through a QUndoStack exactly as it does for tracks.
 
 The diagnostics are those of `slipstream validate PACK` for the pack as it would be saved:
 the current texts are written to a private scratch copy and loaded with the ordinary pack
@@ -25,6 +26,7 @@ from slipstream.engine.core.diagnostics import Counted, Diagnostic, sort_key
 from slipstream.engine.core.files import atomic_write_text
 from slipstream.engine.core.yamlsource import PathKey, load_text
 from slipstream.engine.editing.commands import Command
+from slipstream.engine.editing.history import History, Step
 from slipstream.engine.packs.loader import (
     MANIFEST,
     TESTS_DIR,
@@ -227,13 +229,15 @@ class PackAnalysis(Counted):
 
 
 class PackDocument:
-    """An open pack folder: its state, the texts on disk, the saved state and listeners."""
+    """An open pack folder: its state, the texts on disk, the saved state, listeners and the
+    undo history of its edits."""
 
     def __init__(self, root: Path, state: PackState, disk: dict[str, str]) -> None:
         self.root = root
         self.state = state
         self.saved = state
         self.disk = dict(disk)  # text of each file as last read or written
+        self.history = History(self)
         self._listeners: list[Listener] = []
         self._texts: dict[str, tuple[Any, str, str]] = {}
         self._analysis: tuple[PackState, PackAnalysis] | None = None
@@ -379,7 +383,8 @@ class PackDocument:
     # --- files changed by another editor --------------------------------------------------
     def reload_file(self, path: str | Path) -> bool | None:
         """Take in a file of this pack that another editor (the track canvas) wrote: its
-        state, saved state and disk text follow the disk, with no undo step. Returns None when
+        state, saved state and disk text follow the disk, with no undo step (the history's
+        steps that held the file as it was hold it as it is now: see `rebase`). Returns None when
         `path` is not a YAML file of this pack, False when the file has unsaved edits here (it
         is left as it is: the user decides), True when it was taken in or was already so."""
         try:
@@ -399,6 +404,7 @@ class PackDocument:
         self._texts.pop(rel, None)
         self.saved = self.saved.with_file(fresh)
         self.reloaded = (rel, here, fresh)
+        rebase(self.history.walk(), rel, here, fresh)
         self.set_state(self.state.with_file(fresh), reason="load")
         return True
 
@@ -426,6 +432,7 @@ class PackDocument:
             self.disk[f.rel] = text
         old = self.saved
         self.saved = self.state
+        self.history.set_clean()
         for listener in list(self._listeners):
             listener(Change(old, self.state, "saved"))
         return written
@@ -437,7 +444,7 @@ class PackDocument:
         return found[-1] if found else None
 
 
-def rebase(commands: Iterable[Command], rel: str, old: FileState | None, new: FileState) -> None:
+def rebase(commands: Iterable[Step], rel: str, old: FileState | None, new: FileState) -> None:
     """After `reload_file`: the undo history's states that held the file as it was on disk
     hold it as it is now, so undoing an older edit does not bring back the old file."""
     for cmd in commands:

@@ -34,7 +34,7 @@ from slipstream.engine.tracks.load import TRACK_VERSIONS, add_track_checks, chec
 from slipstream.engine.tracks.track import Track
 
 __all__ = ["MANIFEST", "TESTS_DIR", "Build", "ContentModel", "Entry", "ItemList", "LoadedPack",
-           "PackFile", "PackLoader", "bundled_packs", "bundled_root", "content_model", "load_pack"]
+           "PackFile", "PackLoader", "bundled_packs", "bundled_root", "bundled_rulesets", "content_model", "load_pack"]
 
 FORMAT_TAG = "pack/1"
 CONTENT_PACKAGE = "slipstream.content"
@@ -467,6 +467,17 @@ def bundled_packs() -> dict[str, Path]:
             loaded = load_file(child / MANIFEST)
             if isinstance(loaded.data, dict) and isinstance(loaded.data.get("id"), str):
                 out.setdefault(loaded.data["id"], child)
+    return out
+
+
+@cache
+def bundled_rulesets() -> dict[str, str]:
+    """The ruleset of every bundled pack, by pack id, as its manifest names it (`ruleset:`, the
+    default ruleset when it names none): which bundled pack plays a ruleset, without loading any."""
+    out: dict[str, str] = {}
+    for pid, folder in bundled_packs().items():
+        data = load_file(folder / MANIFEST).data
+        out[pid] = str(data.get("ruleset", plugins.DEFAULT)) if isinstance(data, dict) else plugins.DEFAULT
     return out
 
 

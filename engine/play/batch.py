@@ -78,7 +78,9 @@ class Pool:
     def each(self, fn: Callable[[Any], Any], work: Sequence[Any],
              cancelled: Cancelled | None = None) -> Iterator[Any]:
         """`fn(w)` for every piece of work, in order, as they finish. When `cancelled()` turns
-        true the workers are stopped (the pool starts afresh next time) and the iterator ends."""
+        true the workers are stopped (the pool starts afresh next time) and the iterator ends.
+        The first piece that raises ends the batch: its exception comes out here, and the
+        workers are stopped too, so that no process runs on through the rest of the work."""
         if self.jobs <= 1 or len(work) <= 1:
             for w in work:
                 if cancelled is not None and cancelled():
@@ -87,16 +89,20 @@ class Pool:
             return
         it = self._get().imap(_call, [(fn, w) for w in work])
         left = len(work)
-        while left:
-            if cancelled is not None and cancelled():
-                self.close()
-                return
-            try:
-                out = it.next(timeout=0.1)
-            except mp.TimeoutError:
-                continue
-            left -= 1
-            yield out
+        try:
+            while left:
+                if cancelled is not None and cancelled():
+                    self.close()
+                    return
+                try:
+                    out = it.next(timeout=0.1)
+                except mp.TimeoutError:
+                    continue
+                left -= 1
+                yield out
+        except BaseException:  # a failed piece, or the caller stopped iterating (GeneratorExit)
+            self.close()
+            raise
 
     def map(self, fn: Callable[[Any], Any], items: Sequence[Any], *, chunk: int | None = None,
             progress: Progress | None = None, cancelled: Cancelled | None = None) -> Outcome:

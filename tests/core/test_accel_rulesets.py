@@ -31,7 +31,8 @@ fd_opts = ((), (("wear_model", "basic"),), (("downshift_needs_points", False), (
            (("cars_per_player", 2),), (("pit_entry_max_gear", 4),))
 fd_seats = (("greedy",) * 4, ("greedy", "random", "greedy"), ("random",) * 5, ("greedy", "greedy"),
             ("greedy",) * 6)
-sh_opts = ((), (("u_turn", True),), (("nitrous_until", "curve"), ("ram_beside", True)),
+sh_opts = ((), (("u_turn", True), ("u_turn_lanes", "skid-any-lane"), ("reverse_laps", "unchanged")),
+           (("nitrous_until", "curve"), ("ram_beside", True)),
            (("all_pit_entries", True), ("check_leaving_curve", True), ("sabotage_start_square", False)),
            (("curve_accel_hazards", "over"), ("pit_wall_slide", False)))
 sh_seats = (("greedy",) * 4, ("greedy", "random", "greedy"), ("random",) * 4, ("greedy",) * 6, ("greedy", "greedy"))

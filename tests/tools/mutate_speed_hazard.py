@@ -5,7 +5,7 @@
 
 Each mutant breaks one rule of docs/rules/speed-hazard.md in the source of one engine module
 (rules.py or game.py: the hazard count, the turn order, a ram's dice, the pit road's limits,
-...). The module is compiled from a patched copy of its source in a fresh process (the files on
+...), or how content.py reads the pack's data (caught by the scenarios on the pack's data). The module is compiled from a patched copy of its source in a fresh process (the files on
 disk are never touched), and the pack's rule scenarios run there (`slipstream test
 content/speed-hazard`). A mutant is *caught* when a scenario fails; the run exits non-zero
 unless every mutant is caught. Not part of the normal test run (about two seconds per mutant);
@@ -32,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PKG = "slipstream.engine.rulesets.speed_hazard."
-RULES, GAME = PKG + "rules", PKG + "game"
+RULES, GAME, CONTENT = PKG + "rules", PKG + "game", PKG + "content"
 
 
 @dataclass(frozen=True)
@@ -113,13 +113,13 @@ MUTANTS = [
     M(GAME, '        if t.points >= s.price("token") and sum(car.tokens.values()) < s.token_hold:', '        if t.points >= s.price("token"):'),
     M(GAME, '        car.speed, car.nitrous = 0, False\n        self.event("pit-stop"', '        car.nitrous = False\n        self.event("pit-stop"'),
     M(GAME, "        if len(car.equipment) > self.decks.setup.equipment_hold:", "        if False:"),
-    M(GAME, "        if first.seat != car.seat:\n            return None", "        if False:\n            return None"),
+    M(GAME, "        if first.seat != car.seat:\n            return []", "        if False:\n            return []"),
     M(GAME, "        if not pit.can_win and was < car.goal <= car.progress:", "        if False:"),
     M(GAME, "        if not car.reversed and car.progress >= car.goal:", "        if not car.reversed and car.progress > car.goal:"),
     M(GAME, "        return head + [c.seat for c in alive] + list(reversed(self.wrecked))", "        return head + [c.seat for c in alive] + list(self.wrecked)"),
     M(GAME, '        curve, after = (10, 10) if kind == "turn" else (40, 0)', '        curve, after = (10, 0) if kind == "turn" else (40, 0)'),
     M(GAME, '        curve, after = (10, 10) if kind == "turn" else (40, 0)', '        curve, after = (10, 10) if kind == "turn" else (30, 0)'),
-    M(GAME, "        if car.speed >= 40:", "        if car.speed >= 30:"),
+    M(GAME, "        if car.speed >= 40 and (edge", "        if car.speed >= 30 and (edge"),
     M(GAME, '        found = [(y, "rear") for y in direct if y in cars] + [(y, "side") for y in side if y in cars]',
       '        found = [(y, "side") for y in direct if y in cars] + [(y, "rear") for y in side if y in cars]'),
     M(GAME, "        if self.o_beside:\n            found +=", "        if True:\n            found +="),
@@ -131,6 +131,33 @@ MUTANTS = [
     M(GAME, "            if t.steps >= rules.squares(car.speed):", "            if t.steps >= rules.squares(car.speed) + 1:"),
     M(GAME, "            t.points -= s.price(\"equipment\")", "            t.points -= 1"),
     M(GAME, "            t.points -= s.price(\"therapy\")", "            t.points -= 1"),
+    # issue 30: a deck made anew from its discard pile is an event (the scenarios expect it)
+    M(GAME, '            if self.hazard_deck:\n                self.event("reshuffle"', '            if False:\n                self.event("reshuffle"'),
+    M(GAME, '            if self.nitrous_deck:\n                self.event("reshuffle"', '            if False:\n                self.event("reshuffle"'),
+    # issue 30: the U-turn, the lap count backwards over the line, the pit exit
+    M(GAME, "        for x in path:\n            if car.wreck:", "        for x in path[-1:]:\n            if car.wreck:"),
+    M(GAME, '(edge or self.o_uturn_lanes == "skid-any-lane")', "(True)"),
+    M(GAME, '(edge or self.o_uturn_lanes == "skid-any-lane")', "(edge)"),
+    M(GAME, "        edge = sp.lane == 0 or sp.lane == lanes - 1", "        edge = sp.lane == 0"),
+    M(GAME, "            return bool(self.u_turn_paths(car, False))", "            return bool(self.u_turn_paths(car, True))"),
+    M(GAME, "            turns = self.u_turn_paths(car, True)", "            turns = self.u_turn_paths(car, False)"),
+    M(GAME, '            self.event("u-turn-impossible", p=t.car)  # revealed all the same; it drives on normally\n',
+      '            self.event("u-turn-impossible", p=t.car)\n            return self._end_turn(t)\n'),
+    M(GAME, '        if d < 0 and self.o_reverse_laps == "unchanged" and car.progress % self.n == 0:', "        if False:"),
+    M(GAME, '        if d < 0 and self.o_reverse_laps == "unchanged" and car.progress % self.n == 0:',
+      "        if d < 0 and car.progress % self.n == 0:"),
+    M(GAME, "            self._advance(car, 1 if car.reversed else -1)", "            car.progress += 1 if car.reversed else -1"),
+    M(GAME, "        if not car.reversed and car.progress >= car.goal:\n            return self._win(car)  # a skid",
+      "        if False:\n            return self._win(car)  # a skid"),
+    M(GAME, "        if len(exits) == 1:\n            return self._pit_out(t, exits[0])",
+      "        if len(exits) >= 1:\n            return self._pit_out(t, exits[0])"),
+    M(GAME, "and sp.index not in occ and sp.index not in out:", "and sp.index not in out:"),
+    M(GAME, "        if lay >= 0 and lay != car.node:", "        if False:"),
+    # the pack's data as content.py reads it (scenarios with `expect: pack:`)
+    M(CONTENT, 'int(d["pit"]["points"])', 'int(d["pit"]["points"]) + 1'),
+    M(CONTENT, "        out += [card] * int(c[\"count\"])", "        out += [card]"),
+    M(CONTENT, 'tuple(int(x) for x in d["damage_die"])', 'tuple(int(x) for x in d["damage_die"][1:])'),
+    M(CONTENT, 'tuple((k, int(d["pit"][k])) for k in', 'tuple((k, 1) for k in'),
 ]
 
 

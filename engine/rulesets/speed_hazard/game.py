@@ -93,6 +93,8 @@ class SpeedHazardGame:
         self.o_start_square = bool(options.get("sabotage_start_square", True))
         self.o_wall = bool(options.get("pit_wall_slide", True))
         self.o_uturn = bool(options.get("u_turn", False))
+        self.o_uturn_lanes = str(options.get("u_turn_lanes", "inner-outer"))
+        self.o_reverse_laps = str(options.get("reverse_laps", "count-down"))
         self.o_all_pits = bool(options.get("all_pit_entries", False))
         self.rng: Any = random.Random(seed)  # None while lookahead.py copies the game
         self.record = record
@@ -255,7 +257,7 @@ class SpeedHazardGame:
             return reach_ram(self.track, car.node, rules.squares(car.speed), car.reversed, self.o_beside,
                              self.blocked(), self.targets_map(car.seat))
         if a.kind == "u-turn":
-            return bool(self.u_turns(car))
+            return bool(self.u_turn_paths(car, False))  # cars in the way do not count (Readings 32)
         return False
 
     def _reveal(self) -> None:
@@ -374,11 +376,11 @@ class SpeedHazardGame:
         elif a.kind == "accelerate":
             return self._offer_accelerate(t, car, a)
         elif a.kind == "u-turn":
-            turns = self.u_turns(car)
+            turns = self.u_turn_paths(car, True)
             if turns:
                 return self._ask(t, "u-turn", f"{self.names[t.car]}: which U-turn?",
-                                 {f"u-turn {k}": (f"{k} round", self._u_turn, k, node) for k, node in turns.items()})
-            self.event("no-action", p=t.car, card=a.id)
+                                 {f"u-turn {k}": (f"{k} round", self._u_turn, k, path) for k, path in turns.items()})
+            self.event("u-turn-impossible", p=t.car)  # revealed all the same; it drives on normally
         self._move_on(t)
 
     def _offer_accelerate(self, t: Turn, car: Car, a: ActionCard) -> None:
@@ -431,6 +433,8 @@ class SpeedHazardGame:
         if not self.nitrous_deck:
             self.nitrous_deck, self.nitrous_used = self.nitrous_used, []
             self.rng.shuffle(self.nitrous_deck)
+            if self.nitrous_deck:
+                self.event("reshuffle", deck="nitrous", cards=len(self.nitrous_deck))
         if not self.nitrous_deck:
             self.event("nitrous-none", p=t.car)
             return self._after_speed_up(t)
@@ -503,6 +507,8 @@ class SpeedHazardGame:
         if not self.hazard_deck:
             self.hazard_deck, self.hazard_used = self.hazard_used, []
             self.rng.shuffle(self.hazard_deck)
+            if self.hazard_deck:
+                self.event("reshuffle", deck="hazards", cards=len(self.hazard_deck))
         if not self.hazard_deck:
             self.event("hazard-none", p=t.car)
             return False
@@ -650,7 +656,7 @@ class SpeedHazardGame:
         before = car.node
         t.passed.append(before)
         car.node = x
-        car.progress += -1 if car.reversed else 1
+        self._advance(car, -1 if car.reversed else 1)
         t.steps += 1
         self.event("step", p=t.car, to=self.where(x))
         if not car.reversed and car.progress >= car.goal:
@@ -692,11 +698,24 @@ class SpeedHazardGame:
             if car.nitrous and self.o_nitrous == "curve":
                 self._nitrous_off(car)
 
-    def _token_hit(self, t: Turn, car: Car, kind: str) -> None:
+    def _advance(self, car: Car, d: int) -> None:
+        """One square along (d = 1) or against (d = -1) the direction of travel. Backwards over
+        the line the lap counts down, or with reverse_laps: unchanged stays (Readings 33)."""
+        if d < 0 and self.o_reverse_laps == "unchanged" and car.progress % self.n == 0:
+            car.progress += self.n - 1  # on the last segment of the same lap
+        else:
+            car.progress += d
+
+    def _token_hit(self, t: Turn, car: Car, kind: str, lay: int = -1) -> None:
+        """`kind` acts on the car where it stands; `lay`: the square the token lay on, when
+        that is another (a U-turn meets its tokens on its last square, Readings 31)."""
         self.supply[kind] += 1
         tk = self.token_kinds[kind]
         immune = any(kind in self.equip_by_id[e].immune for e in car.equipment)
-        self.event("token-hit", p=car.seat, kind=kind, at=self.where(car.node), immune=immune)
+        if lay >= 0 and lay != car.node:
+            self.event("token-hit", p=car.seat, kind=kind, at=self.where(car.node), lay=self.where(lay), immune=immune)
+        else:
+            self.event("token-hit", p=car.seat, kind=kind, at=self.where(car.node), immune=immune)
         if immune:
             return
         if tk.damage:
@@ -938,35 +957,45 @@ class SpeedHazardGame:
         self.event("pit-stop", p=t.car, maximum=car.maximum, lost=t.points)
         self._end_turn(t)
 
-    def pit_exit(self, car: Car) -> int | None:
-        """The main square a car in the pit road leaves onto, None while it must wait."""
+    def pit_exits(self, car: Car) -> list[int]:
+        """The free main squares of the open exits a car in the pit road may leave onto, in
+        the track's order; none while it must wait (a car that came in earlier is still in)."""
         pit = self.track.pit
         if pit is None:
-            return None
+            return []
         first = min((c for c in self.cars if c.in_pit), key=lambda c: c.pit_seq)
         if first.seat != car.seat:
-            return None
+            return []
         occ = self.blocked()
+        out: list[int] = []
         for x in pit.exits:
             sp = self.track.space_named(x.cell)
-            if (x.main or self.o_all_pits) and sp is not None and sp.index not in occ:
-                return sp.index
-        return None
+            if (x.main or self.o_all_pits) and sp is not None and sp.index not in occ and sp.index not in out:
+                out.append(sp.index)
+        return out
 
     def _leave_pit(self, t: Turn) -> None:
         car = self.cars[t.car]
-        if self.pit_exit(car) is None:
+        if not self.pit_exits(car):
             self.event("pit-wait", p=t.car, why="blocked")
             return self._end_turn(t)
         self._offer_accelerate(t, car, t.card)
 
     def _exit_pit(self, t: Turn) -> None:
         car = self.cars[t.car]
-        x = self.pit_exit(car)
-        if x is None:
+        exits = self.pit_exits(car)
+        if not exits:
             self.event("pit-wait", p=t.car, why="blocked")
             car.speed, car.nitrous = 0, False
             return self._end_turn(t)
+        if len(exits) == 1:
+            return self._pit_out(t, exits[0])
+        # the player chooses the exit (Readings 34): the first square of the leaving move
+        opts: dict[str, Any] = {f"to {self.where(x)}": (f"leave onto {self.where(x)}", self._pit_out, x) for x in exits}
+        self._ask(t, "step", f"{self.names[t.car]} leaves the pit road: onto which exit square?", opts)
+
+    def _pit_out(self, t: Turn, x: int) -> None:
+        car = self.cars[t.car]
         old = self.track.spaces[car.node].first
         gain = (self.track.spaces[x].first - old) % self.n
         was = car.progress
@@ -988,46 +1017,62 @@ class SpeedHazardGame:
 
     # --- U-turn (option) ----------------------------------------------------------------------
 
-    def u_turns(self, car: Car) -> dict[str, int]:
-        """The U-turns car may make now: `turn` to the square across the road (from the inner
-        or outer lane, every square between free) and `skid` to the square behind (40 km/h+)."""
-        if not self.o_uturn or car.in_pit:
+    def u_turn_paths(self, car: Car, free: bool) -> dict[str, list[int]]:
+        """The U-turns car may make, each as the squares it crosses (the last is where it ends):
+        `turn` across the road to the counterpart square of the other edge lane, `skid` (40 km/h
+        or more) to the next square in the reversed direction. Both only from the inner or outer
+        lane (with u_turn_lanes: skid-any-lane a skid from any lane; Readings 31). `free`: every
+        square crossed must be free of cars and wrecks (at the car's turn; not when choosing the
+        card, Readings 32)."""
+        if not self.o_uturn or car.in_pit or car.node < 0:
             return {}
-        out: dict[str, int] = {}
+        out: dict[str, list[int]] = {}
         sp = self.track.spaces[car.node]
-        occ = self.blocked()
+        occ = self.blocked() if free else {}
         lanes = self.track.lanes
-        if lanes > 1 and sp.lane in (0, lanes - 1):
+        edge = sp.lane == 0 or sp.lane == lanes - 1  # on a one-lane road both (a skid, no turn)
+        if edge and lanes > 1:
             other = lanes - 1 - sp.lane
             step = 1 if other > sp.lane else -1
-            cells = [self.track.space_at(ln, sp.first) for ln in range(sp.lane + step, other + step, step)]
-            if all(c is not None and c.index not in occ for c in cells):
-                last = cells[-1]
-                assert last is not None
-                out["turn"] = last.index
-        if car.speed >= 40:
+            path: list[int] = []
+            for ln in range(sp.lane + step, other + step, step):
+                c = self.track.space_at(ln, sp.first)
+                if c is None or c.index in occ:
+                    path = []
+                    break
+                path.append(c.index)
+            if path:
+                out["turn"] = path
+        if car.speed >= 40 and (edge or self.o_uturn_lanes == "skid-any-lane"):
             seg = (sp.first + (1 if car.reversed else -1)) % self.n
             back = self.track.space_at(sp.lane, seg)
             if back is not None and back.index not in occ:
-                out["skid"] = back.index
+                out["skid"] = [back.index]
         return out
 
-    def _u_turn(self, t: Turn, kind: str, node: int) -> None:
+    def _u_turn(self, t: Turn, kind: str, path: list[int]) -> None:
         car = self.cars[t.car]
         curve, after = (10, 10) if kind == "turn" else (40, 0)
+        node = path[-1]
         if kind == "skid":
-            car.progress += 1 if car.reversed else -1
+            self._advance(car, 1 if car.reversed else -1)
         car.node = node
         car.reversed = not car.reversed
         car.free_corner = NO_CORNER
         self.event("u-turn", p=t.car, kind=kind, to=self.where(node))
+        if not car.reversed and car.progress >= car.goal:
+            return self._win(car)  # a skid forwards onto the line after the last lap
         n = rules.hazards_over(car.speed, curve)
         if n:
             self._owe(t, car, n, node)
         car.speed = after
-        token = self.on_board.pop(node, None)
-        if token is not None:
-            self._token_hit(t, car, token)
+        # every token on a square the turn crossed acts on its last square (Readings 31)
+        for x in path:
+            if car.wreck:
+                break
+            token = self.on_board.pop(x, None)
+            if token is not None:
+                self._token_hit(t, car, token, x)
         t.ended = True
         self._move_on(t)
 

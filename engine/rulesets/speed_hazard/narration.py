@@ -31,6 +31,7 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
     "hazard": lambda e, w: f"{w(e['p'])} draws hazard {e['card']}",
     "nitrous": lambda e, w: f"{w(e['p'])} draws nitrous {e['card']}",
     "nitrous-click": lambda e, w: f"{w(e['p'])}'s nitrous clicks: the nitrous deck is shuffled",
+    "reshuffle": lambda e, w: f"the {e['deck']} deck ran out: its {e['cards']} used cards are shuffled into a new one",
     "luck": lambda e, w: f"{w(e['p'])} spends a luck token ({e['left']} left)",
     "insanity": lambda e, w: f"{w(e['p'])} keeps insanity {e['card']}",
     "insanity-ignored": lambda e, w: f"{w(e['p'])}'s helmet shrugs off {e['card']}",
@@ -42,7 +43,8 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
     "ram": lambda e, w: f"{w(e['p'])} {e['kind']}-rams {w(e['target'])}" + (" into the pit wall" if e.get("wall") else ""),
     "ram-missed": lambda e, w: f"{w(e['p'])} finds nobody to ram",
     "drop": lambda e, w: f"{w(e['p'])} drops {e['kind']} on {e['at']}",
-    "token-hit": lambda e, w: f"{w(e['p'])} hits {e['kind']} on {e['at']}" + (" (immune)" if e.get("immune") else ""),
+    "token-hit": lambda e, w: f"{w(e['p'])} hits {e['kind']} on {e['at']}" + (f" (met on {e['lay']})" if e.get("lay") else "")
+    + (" (immune)" if e.get("immune") else ""),
     "pit": lambda e, w: f"{w(e['p'])} enters the pit road at {e['entry']}",
     "buy": lambda e, w: f"{w(e['p'])} buys {e['what']}",
     "pit-stop": lambda e, w: f"{w(e['p'])} is done in the pit road, maximum now {e['maximum']} km/h",
@@ -50,6 +52,7 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
     "pit-exit": lambda e, w: f"{w(e['p'])} leaves the pit road onto {e['to']}",
     "extra-lap": lambda e, w: f"{w(e['p'])} must drive one more lap (no win through the pit road)",
     "u-turn": lambda e, w: f"{w(e['p'])} makes a {e['kind']} U-turn to {e['to']}",
+    "u-turn-impossible": lambda e, w: f"{w(e['p'])} cannot make the U-turn and drives on normally",
     "no-action": lambda e, w: f"{w(e['p'])}'s {e['card']} card has nothing left to do",
     "finish": lambda e, w: f"{w(e['p'])} crosses the line after {e['laps']} laps and wins",
 }

@@ -46,6 +46,10 @@ OPTIONS = (
     OptionSpec("pit_wall_slide", "bool", True, "A car side-rammed beside the pit road hits the pit wall (Readings 12)."),
     OptionSpec("all_pit_entries", "bool", False, "Every pit entry and exit is open, not only the main ones (Readings 25)."),
     OptionSpec("u_turn", "bool", False, "Deal the optional U-turn card."),
+    OptionSpec("u_turn_lanes", "choice", "inner-outer", "The U-turn card only from the inner or outer lane, or its "
+               "skid turn from any lane (Readings 31).", choices=("inner-outer", "skid-any-lane")),
+    OptionSpec("reverse_laps", "choice", "count-down", "Crossing the line backwards after a U-turn counts a lap down "
+               "or leaves the lap count unchanged (Readings 33).", choices=("count-down", "unchanged")),
 )
 
 

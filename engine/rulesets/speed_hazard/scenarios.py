@@ -1,16 +1,19 @@
 """Speed-and-hazard rule scenarios (`sh-scenario/1`, docs/speed-hazard-scenarios.md).
 
 A scenario sets up cars (square or pit road, speed, maximum, luck, tokens, equipment, insanity
-cards, wrecks), hazard tokens on squares and the tops of the hazard, nitrous and equipment decks,
-scripts the damage dice (the points each die shows, in order), gives some cars their turn with a
-card (`play:`) or starts the round's secret choice, applies decisions or lets a bot play, and
-compares the outcome. `slipstream test PACK` runs every scenario in the pack's `tests/` folder.
+cards, wrecks), hazard tokens on squares (of the pit road too), the tops of the hazard, nitrous
+and equipment decks and exact discard piles, scripts the damage dice (the points each die shows,
+in order), gives some cars their turn with a card (`play:`) or starts the round's secret choice,
+applies decisions or lets a bot play, and compares the outcome: cars, tokens, every draw and
+discard pile, events, the pending decision, and the pack's own data (decks and car setup). `slipstream test PACK` runs every scenario in the pack's `tests/` folder.
 A malformed scenario gives coded diagnostics (schema, C1xx) with file, line, column and JSON
 path; a failure names the line of the expectation or decision that differed.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +47,8 @@ KIND = "sh-scenario"
 TAG = f"{KIND}/1"
 PIT = "pit"
 DECKS = ("hazards", "nitrous", "equipment")
+DISCARDS = {"hazard_discard": "hazards", "nitrous_discard": "nitrous"}  # discard pile -> its deck
+PILES = ("hazards", "hazard_discard", "nitrous", "nitrous_discard", "equipment")
 
 
 class DiceOut(Exception):
@@ -94,8 +99,14 @@ def _line(src: SourceMap, path: PathKey) -> int:
     return src.value(path).line
 
 
-def resolve_square(track: Track, at: Any) -> tuple[int | None, str]:
-    """The main square a scenario square names (`L:S`, or `{corner, lane, square}`), or (None, why)."""
+def resolve_square(track: Track, at: Any, pit: bool = False) -> tuple[int | None, str]:
+    """The main square a scenario square names (`L:S`, or `{corner, lane, square}`), or (None, why);
+    with `pit`, `pit:S` names a square of the pit road (its node after the main squares)."""
+    if pit and isinstance(at, str) and at.startswith("pit:"):
+        psp = track.space_named(at)
+        if psp is None or track.pit is None:
+            return None, f"{at} is not a square of the track's pit road" if track.pit is not None else "the track has no pit road"
+        return len(track.spaces) + track.pit.spaces.index(psp), ""
     if isinstance(at, dict):
         c = next((c for c in track.corners if c.name == at["corner"]), None)
         if c is None:
@@ -107,6 +118,15 @@ def resolve_square(track: Track, at: Any) -> tuple[int | None, str]:
     if sp is None or sp.index >= len(track.spaces) or track.spaces[sp.index] is not sp:
         return None, f"{name} is not a square of the track"
     return sp.index, ""
+
+
+def _track_id(sid: str) -> str:
+    """A track id for the inline board of scenario `sid`: a scenario id may hold `--`, start
+    with a digit or run to 80 characters, a track id may not."""
+    tid = re.sub(r"-+", "-", sid).strip("-")
+    if not tid[:1].isalpha():
+        tid = f"scenario-{tid}" if tid else "scenario"
+    return tid[:64].rstrip("-")
 
 
 def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Track | None, list[Diagnostic]]:
@@ -125,7 +145,7 @@ def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Tra
     else:
         n = len(layout[0].split()) if layout else 0
         grid = [{"lane": k % lanes, "segment": n - 1 - k // lanes} for k in range(min(max(ncars, 1), lanes * max(n - 1, 0)))]
-    tdata: dict[str, Any] = {"slipstream": "track/2", "id": data["id"], "laps": data.get("laps", 3),
+    tdata: dict[str, Any] = {"slipstream": "track/2", "id": _track_id(data["id"]), "laps": data.get("laps", 3),
                              "lanes": lanes, "layout": layout, "grid": grid}
     for k in ("corners", "links", "pit", "features"):
         if k in spec:
@@ -188,17 +208,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
         if r not in faces:
             diags.append(_diag(src, "C110", ("dice", i), f"no face of the damage die shows {r} points "
                                                           f"(faces: {', '.join(str(f) for f in faces)})"))
-    for which, ids in (data.get("decks") or {}).items():
-        if which not in DECKS:
-            continue
-        have = _deck_ids(decks, which)
-        for i, cid in enumerate(ids):
-            if cid not in have:
-                diags.append(_diag(src, "C102", ("decks", which, i), f"no card {cid!r} in the {which} deck",
-                                   hint="cards: " + ", ".join(dict.fromkeys(have))))
-            elif ids[: i + 1].count(cid) > have.count(cid):
-                diags.append(_diag(src, "C102", ("decks", which, i), f"the {which} deck holds {have.count(cid)} {cid!r}, "
-                                                                    f"the scenario stacks more"))
+    diags += _check_cards(data, src, decks)
+    diags += _check_expected_cards(data, src, decks)
     if track is None:
         return None, diags
     laps = data.get("laps", track.laps)
@@ -208,7 +219,7 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     kinds = [k.id for k in decks.setup.tokens]
     occupied = {x for x in squares if x is not None and x >= 0}
     for sq, kind in (data.get("board") or {}).items():
-        node, why = resolve_square(track, sq)
+        node, why = resolve_square(track, sq, pit=True)
         if node is None:
             diags.append(_diag(src, "C104", ("board", sq), why))
         if kind not in kinds:
@@ -250,13 +261,121 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
                 diags.append(_diag(src, "C103", ("expect", "cars", i, "tokens", k), f"no token kind {k!r}",
                                    hint="kinds: " + ", ".join(kinds)))
     for sq in ex.get("board", {}):
-        node, why = resolve_square(track, sq)
+        node, why = resolve_square(track, sq, pit=True)
         if node is None:
             diags.append(_diag(src, "C104", ("expect", "board", sq), why))
     if diags:
         return None, diags
     return Prepared(data["id"], src.file, data, src, decks, track, laps, dict(data.get("options") or {}), squares,
                     tuple(data["covers"]), ruleset), []
+
+
+def _check_cards(data: dict[str, Any], src: SourceMap, decks: Decks) -> list[Diagnostic]:
+    """Every card stacked or put in a discard pile is a card of its deck, and no deck gives
+    more copies than it holds to the cars (insanity, equipment), its top and its discard pile."""
+    out: list[Diagnostic] = []
+    spots: list[tuple[str, str, PathKey]] = []  # (deck, card id, where)
+    for i, c in enumerate(data["cars"]):
+        spots += [("hazards", h, ("cars", i, "insanity", j)) for j, h in enumerate(c.get("insanity", []))]
+        spots += [("equipment", e, ("cars", i, "equipment", j)) for j, e in enumerate(c.get("equipment", []))]
+    for which, ids in (data.get("decks") or {}).items():
+        deck = DISCARDS.get(which, which)
+        if deck in DECKS:
+            spots += [(deck, cid, ("decks", which, i)) for i, cid in enumerate(ids)]
+    used: dict[tuple[str, str], int] = {}
+    for deck, cid, path in spots:
+        have = _deck_ids(decks, deck)
+        if cid not in have:
+            if path[0] == "decks":  # a car's unknown card is reported with the car
+                out.append(_diag(src, "C102", path, f"no card {cid!r} in the {deck} deck",
+                                 hint="cards: " + ", ".join(dict.fromkeys(have))))
+            continue
+        used[deck, cid] = used.get((deck, cid), 0) + 1
+        if used[deck, cid] > have.count(cid):
+            out.append(_diag(src, "C102", path, f"the {deck} deck holds {have.count(cid)} {cid!r}, the scenario "
+                                                f"uses more (held by cars, stacked and discarded)"))
+    return out
+
+
+def _check_expected_cards(data: dict[str, Any], src: SourceMap, decks: Decks) -> list[Diagnostic]:
+    """The cards named by `expect.decks` are cards of their decks; `expect.pack` names cards
+    of the pack and fields its data has."""
+    out: list[Diagnostic] = []
+    ex = data["expect"]
+    for pile, want in (ex.get("decks") or {}).items():
+        have = _deck_ids(decks, DISCARDS.get(pile, pile))
+        at: tuple[Any, ...] = ("expect", "decks", pile)
+        named: list[tuple[PathKey, Any]] = [((*at, k), want[k]) for k in ("top", "bottom") if want.get(k) is not None]
+        named += [((*at, "order", i), cid) for i, cid in enumerate(want.get("order", []))]
+        for path, cid in named:
+            if cid not in have:
+                out.append(_diag(src, "C102", path, f"no card {cid!r} in the {DISCARDS.get(pile, pile)} deck",
+                                 hint="cards: " + ", ".join(dict.fromkeys(have))))
+    view = pack_view(decks)
+    for which, want in (ex.get("pack") or {}).items():
+        base: tuple[Any, ...] = ("expect", "pack", which)
+        if which == "setup":
+            out += _unknown_fields(src, want, view["setup"], base)
+            continue
+        cards = view[which]["cards"]
+        for cid, fields in (want.get("cards") or {}).items():
+            if cid not in cards:
+                out.append(_diag(src, "C102", (*base, "cards", cid), f"no card {cid!r} among the pack's {which}",
+                                 hint="cards: " + ", ".join(cards)))
+            else:
+                out += _unknown_fields(src, fields, cards[cid], (*base, "cards", cid))
+    return out
+
+
+def _unknown_fields(src: SourceMap, want: Any, got: Any, path: tuple[Any, ...]) -> list[Diagnostic]:
+    """C105 for each key of the mapping `want` that the pack data `got` does not have."""
+    out: list[Diagnostic] = []
+    if not isinstance(want, dict) or not isinstance(got, dict):
+        return out
+    for k, v in want.items():
+        if k not in got:
+            out.append(_diag(src, "C105", (*path, k), f"the pack data has no field {k!r} here",
+                             hint="fields: " + ", ".join(got)))
+        else:
+            out += _unknown_fields(src, v, got[k], (*path, k))
+    return out
+
+
+def _card_view(card: Any) -> dict[str, Any]:
+    """A card's fields as its deck file writes them (lists for tuples, an action as a mapping)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(card):
+        if f.name in ("id", "equipment"):
+            continue
+        v = getattr(card, f.name)
+        out[f.name] = list(v) if isinstance(v, tuple) else _card_view(v) if dataclasses.is_dataclass(v) else v
+    return out
+
+
+def pack_view(decks: Decks) -> dict[str, Any]:
+    """The pack's data as `expect.pack` compares it: per deck its size and its cards by id (with
+    `count`, the copies), and the car setup in the shape of its car-setup/1 file."""
+    out: dict[str, Any] = {}
+    for which, cards in (("actions", decks.actions), ("hazards", decks.hazards), ("nitrous", decks.nitrous),
+                         ("equipment", decks.equipment)):
+        by_id: dict[str, dict[str, Any]] = {}
+        for c in cards:
+            if c.id in by_id:
+                by_id[c.id]["count"] += 1
+            else:
+                by_id[c.id] = {**_card_view(c), "count": 1}
+        out[which] = {"size": len(cards), "cards": by_id}
+    s = decks.setup
+    out["setup"] = {
+        "speed": {"start": s.start, "maximum": s.maximum, "cap": s.cap}, "damage_die": list(s.die), "luck": s.luck,
+        "tokens": {"start": s.token_start, "hold": s.token_hold, "supply": s.supply,
+                   "kinds": {k.id: {"name": k.name, "damage": k.damage, "hazards": k.hazards, "slow": k.slow}
+                             for k in s.tokens}},
+        "equipment": {"hold": s.equipment_hold, "draw": s.equipment_draw},
+        "pit": {"points": s.points, **dict(s.prices)},
+        "dice": {k: v[0] if len(v) == 1 else list(v) for k, v in s.dice},
+    }
+    return out
 
 
 def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, decks: Decks) -> tuple[list[int | None], list[Diagnostic]]:
@@ -345,28 +464,37 @@ def build_game(sc: Prepared) -> tuple[SpeedHazardGame, ScriptedDice | None]:
         g.rng = dice
     if sc.squares and sc.squares[0] is not None:
         _place(g, sc)
-    ids = {w: _deck_ids(sc.decks, w) for w in DECKS}
-    stacked = {k: v for k, v in (d.get("decks") or {}).items() if k in DECKS}
-    only = bool((d.get("decks") or {}).get("only"))
-    for which, want in stacked.items():
-        if which == "equipment":
-            g.equip_deck = list(want) + _take(g.equip_deck, want)
+    spec = d.get("decks") or {}
+    if "equipment" in spec:
+        g.equip_deck = list(spec["equipment"]) + _take(g.equip_deck, spec["equipment"])
+    for which, pile in (("hazards", "hazard_discard"), ("nitrous", "nitrous_discard")):
+        ids = _deck_ids(sc.decks, which)
+        deck, used = (g.hazard_deck, g.hazard_used) if which == "hazards" else (g.nitrous_deck, g.nitrous_used)
+        top = _indices(ids, deck, spec.get(which, []))
+        rest = [i for i in deck if i not in top]
+        discard = _indices(ids, rest, spec.get(pile, []))
+        rest = [i for i in rest if i not in discard]
+        if pile in spec:  # exact: the engine keeps a discard pile bottom first
+            used = discard[::-1]
+        if which in spec and spec.get("only"):
+            deck = top  # the rest lies in the discard pile (or is set aside when that is given)
+            if pile not in spec:
+                used = sorted(rest) + used
         else:
-            deck = g.hazard_deck if which == "hazards" else g.nitrous_deck
-            idx: list[int] = []
-            for cid in want:
-                idx.append(next(i for i, x in enumerate(ids[which]) if x == cid and i not in idx and i in deck))
-            rest = [i for i in deck if i not in idx]
-            if which == "hazards":
-                g.hazard_deck = idx + rest
-            else:
-                g.nitrous_deck = idx + rest
-            if only:
-                if which == "hazards":
-                    g.hazard_deck, g.hazard_used = idx, sorted(rest) + g.hazard_used
-                else:
-                    g.nitrous_deck, g.nitrous_used = idx, sorted(rest) + g.nitrous_used
+            deck = top + rest
+        if which == "hazards":
+            g.hazard_deck, g.hazard_used = deck, used
+        else:
+            g.nitrous_deck, g.nitrous_used = deck, used
     return g, dice
+
+
+def _indices(ids: list[str], pool: list[int], want: Sequence[str]) -> list[int]:
+    """For each card id of `want` in order, the first copy (a deck index) in `pool` not taken yet."""
+    out: list[int] = []
+    for cid in want:
+        out.append(next(i for i in pool if ids[i] == cid and i not in out))
+    return out
 
 
 def _place(g: SpeedHazardGame, sc: Prepared) -> None:
@@ -409,7 +537,7 @@ def _place(g: SpeedHazardGame, sc: Prepared) -> None:
             car.wreck, car.speed = True, 0
             g.wrecked.append(i)
     for sq, kind in (sc.data.get("board") or {}).items():
-        x, _ = resolve_square(g.track, sq)
+        x, _ = resolve_square(g.track, sq, pit=True)
         assert x is not None
         g.on_board[x] = kind
         g.supply[kind] -= 1
@@ -500,10 +628,22 @@ def check_expect(g: SpeedHazardGame, sc: Prepared) -> list[str]:
             if got[k] != v:
                 say(("cars", i, k), f"{who} {k.replace('_', ' ')}: expected {v}, got {got[k]}")
     for sq, kind in ex.get("board", {}).items():
-        node, _ = resolve_square(g.track, sq)
+        node, _ = resolve_square(g.track, sq, pit=True)
         have = g.on_board.get(node) if node is not None else None
         if have != kind:
             say(("board", sq), f"token on {sq}: expected {kind or 'none'}, got {have or 'none'}")
+    piles = _piles(g)
+    for pile, want in (ex.get("decks") or {}).items():
+        cards = piles[pile]
+        got_pile: dict[str, Any] = {"size": len(cards), "top": cards[0] if cards else None,
+                                    "bottom": cards[-1] if cards else None, "order": cards}
+        for k, v in want.items():
+            if got_pile[k] != v:
+                say(("decks", pile, k), f"{pile.replace('_', ' ')} {k}: expected {v}, got {got_pile[k]}")
+    if "pack" in ex:
+        view = pack_view(g.decks)
+        for which, want in ex["pack"].items():
+            _compare(want, view[which], ("pack", which), say)
     evs = [e for e in g.log if e.get("t") == "event"]
     check_events(ex, evs, say)
     if "order" in ex:
@@ -530,6 +670,25 @@ def check_expect(g: SpeedHazardGame, sc: Prepared) -> list[str]:
     if "over" in ex and (pend is None) != ex["over"]:
         say(("over",), f"race over: expected {ex['over']}, got {pend is None}")
     return out
+
+
+def _piles(g: SpeedHazardGame) -> dict[str, list[str]]:
+    """Every draw and discard pile of the race as card ids, top first (the engine keeps a
+    discard pile bottom first; equipment put back goes under its deck)."""
+    hz, ni = _deck_ids(g.decks, "hazards"), _deck_ids(g.decks, "nitrous")
+    return {"hazards": [hz[i] for i in g.hazard_deck], "hazard_discard": [hz[i] for i in reversed(g.hazard_used)],
+            "nitrous": [ni[i] for i in g.nitrous_deck], "nitrous_discard": [ni[i] for i in reversed(g.nitrous_used)],
+            "equipment": list(g.equip_deck)}
+
+
+def _compare(want: Any, got: Any, path: tuple[Any, ...], say: Any) -> None:
+    """Each key of the mapping `want` against the pack data `got` (nested mappings compare only
+    their keys given; lists and values as a whole)."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        for k, v in want.items():
+            _compare(v, got.get(k), (*path, k), say)
+    elif want != got:
+        say(path, f"{' '.join(str(x) for x in path)}: expected {want}, got {got}")
 
 
 def run_file(path: Path, pack: Any, ruleset: Any) -> tuple[ScenarioResult | None, list[Diagnostic]]:

@@ -10,6 +10,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from slipstream.engine.tracks.movegraph import node_space
 from slipstream.engine.tracks.track import PIT_LANE
 
 Cell = tuple[int, int]
@@ -61,7 +62,7 @@ def marks(game: Any) -> list[tuple[int, int, str, str]]:
     spaces = game.track.spaces
     out = []
     for node, kind in sorted(game.on_board.items()):
-        sp = spaces[node]
+        sp = node_space(game.track, node)  # a scenario may lay a token in the pit road
         tk = game.token_kinds.get(kind)
         out.append((sp.lane, sp.first, kind, getattr(tk, "name", kind)))
     for c in game.cars:

@@ -1,4 +1,4 @@
-"""Undo/redo in the editor: QUndoStack over the engine's commands, shortcuts, history view."""
+"""Undo/redo in the editor: the Qt stack following the document's history, shortcuts, history view."""
 
 from __future__ import annotations
 
@@ -205,3 +205,87 @@ def test_paint_strokes_merge_without_qt_until_sealed():
     stack.undo()
     stack.undo()
     assert doc.data["layout"] == ["3 3 3 3 3 3"]
+
+
+def _assert_follows(stack, history):
+    """The Qt stack shows the history step for step: count, index, texts and clean index."""
+    assert stack.count() == len(history) and stack.index() == history.index
+    assert [stack.text(i) for i in range(stack.count())] == [history.text(i) for i in range(len(history))]
+    assert stack.cleanIndex() == (-1 if history.clean_index is None else history.clean_index)
+    assert stack.canUndo() == history.can_undo and stack.canRedo() == history.can_redo
+
+
+def test_the_qt_stack_follows_the_documents_history_through_random_operations(qtbot, tmp_path):
+    from PySide6.QtWidgets import QUndoView
+
+    from slipstream.editor.undo import UndoStack
+
+    doc = TrackDocument.new({"slipstream": "track/1", "id": "t", "name": "T", "laps": 1, "lanes": 1,
+                             "layout": ["3 3 3 3 3 3"], "grid": [{"lane": 0, "segment": 5}]})
+    other = TrackDocument.new(doc.data)
+    other.history.push(c.SetProperty("name", "Other"))
+    stack = UndoStack()
+    view = QUndoView(stack)
+    qtbot.addWidget(view)
+    stack.attach(doc.history)
+    h = doc.history
+    rng = random.Random(5)
+    for step in range(600):
+        op = rng.randrange(12)
+        if op <= 3:  # names and laps: merges, merges back to the start, edits that change nothing
+            h.push(c.SetProperty("name", rng.choice("TAB")) if op < 2 else c.SetProperty("laps", rng.randrange(1, 3)))
+        elif op == 4:
+            h.push(c.PaintStroke(0, rng.randrange(6), rng.choice((3, 6))))
+        elif op == 5:
+            h.seal()
+        elif op == 6:
+            with h.macro("Paint two"):
+                h.push(c.Paint(0, rng.randrange(6), rng.choice((3, 4))))
+                h.push(c.Paint(0, rng.randrange(6), rng.choice((5, 6))))
+        elif op == 7:
+            (h.undo if rng.random() < 0.5 else h.redo)()
+        elif op == 8:
+            (stack.undo if rng.random() < 0.5 else stack.redo)()  # the Edit menu's actions
+        elif op == 9:
+            stack.setIndex(rng.randrange(stack.count() + 1))  # a click in the History view
+        elif op == 10:
+            doc.save(tmp_path / "t.yaml")
+        else:  # another document shown and back: each keeps its own history
+            stack.attach(other.history)
+            _assert_follows(stack, other.history)
+            assert stack.text(0) == "Set name to 'Other'"
+            stack.attach(h)
+        _assert_follows(stack, h)
+        if step % 50 == 0:
+            assert view.model().rowCount() == stack.count() + 1
+    # undoing everything from the Qt side gives the first state back
+    stack.setIndex(0)
+    assert h.index == 0 and doc.data["layout"] == ["3 3 3 3 3 3"] and doc.data["name"] == "T"
+    stack.detach()
+    h.push(c.SetProperty("laps", 4))
+    assert stack.count() == 0  # a detached stack follows nothing
+
+
+def test_the_pack_window_and_the_track_window_keep_their_own_histories(make_window, qtbot, tmp_path):
+    import shutil
+
+    from helpers import CONTENT
+
+    from slipstream.engine.editing.packdoc import SetValue
+
+    w = make_window()
+    w.open_path(BUNDLED[0], ask=False)
+    w.push(c.SetProperty("laps", 7))
+    base = tmp_path / "base"
+    shutil.copytree(CONTENT / "base", base)
+    win = w.open_pack(base)
+    qtbot.addWidget(win, before_close_func=lambda p: setattr(p.doc, "saved", p.doc.state))
+    win.push(SetValue("pack.yaml", ("name",), "Renamed"))
+    win.push(SetValue("pack.yaml", ("version",), "9.9.9"))
+    assert win.undo_stack.count() == 2 and w.undo_stack.count() == 1
+    assert win.undo_stack.history is win.doc.history and w.undo_stack.history is w.doc.history
+    w.act_undo.trigger()
+    assert win.doc.history.index == 2 and w.doc.data["laps"] != 7
+    # opening another track shows that track's (empty) history; the pack's stays
+    w.open_path(BUNDLED[1], ask=False)
+    assert w.undo_stack.count() == 0 and win.undo_stack.count() == 2

@@ -19,13 +19,14 @@ from slipstream.engine.rulesets.speed_hazard.ruleset import RULESET
 ROOT = Path(__file__).parents[3]
 PACK = str(ROOT / "content" / "speed-hazard")
 OPTIONS = [{}, {"u_turn": True}, {"nitrous_until": "curve", "ram_beside": True},
-           {"all_pit_entries": True, "check_leaving_curve": True, "sabotage_start_square": False}]
+           {"all_pit_entries": True, "check_leaving_curve": True, "sabotage_start_square": False},
+           {"u_turn": True, "u_turn_lanes": "skid-any-lane", "reverse_laps": "unchanged", "all_pit_entries": True}]
 
 
 def test_two_hundred_random_races_keep_every_invariant():
     seen: Counter[str] = Counter()
     for seed in range(200):
-        g = checked_race(load_pack(PACK), seed, ("random",) * 4, laps=1, options=OPTIONS[seed % 4])
+        g = checked_race(load_pack(PACK), seed, ("random",) * 4, laps=1, options=OPTIONS[seed % len(OPTIONS)])
         seen.update(e.get("ev") for e in g.log)
         assert sorted(g.standings()) == [0, 1, 2, 3]
         assert g.over

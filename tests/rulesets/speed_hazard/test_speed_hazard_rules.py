@@ -476,12 +476,19 @@ def test_u_turn_card_turns_across_the_road_or_skids_round():
     c = g.cars[0]
     assert g.b.name[c.node] == "2:5" and c.reversed and c.speed == 10 and events(g, "hazards")[0]["n"] == 2
     g2, _ = game(track(), u_turn=True)
-    put(g2, 0, 1, 5, speed=40)
+    put(g2, 0, 2, 5, speed=40)
     play(g2, 0, "card u-turn")
     choose(g2, "u-turn skid")
     c = g2.cars[0]
-    assert g2.b.name[c.node] == "1:4" and c.speed == 0 and c.progress == 4 and c.reversed
+    assert g2.b.name[c.node] == "2:4" and c.speed == 0 and c.progress == 4 and c.reversed
     assert "card u-turn" not in [k for k, _ in game(track())[0].card_options(0)]
+    # from the middle lane only with u_turn_lanes: skid-any-lane, and then only the skid
+    for lanes, offered in (("inner-outer", False), ("skid-any-lane", True)):
+        g3, _ = game(track(), u_turn=True, u_turn_lanes=lanes)
+        put(g3, 0, 1, 5, speed=40)
+        assert ("card u-turn" in [k for k, _ in g3.card_options(0)]) == offered
+    play(g3, 0, "card u-turn")
+    assert g3.pending.keys() == ["u-turn skid"]
 
 
 def test_head_on_ram_costs_three_and_four_dice_and_stops_both():

@@ -62,6 +62,10 @@ def test_gauges_and_marks_are_the_state_of_the_game():
         (g.track.spaces[n].lane, g.track.spaces[n].first) for n in g.on_board}
     assert sum(m[2] == "wreck" for m in marks) == sum(c.wreck and c.node >= 0 for c in g.cars)
     assert BaseRaceView().gauges(g, 0) == [] and BaseRaceView().marks(g) == []
+    # a token a scenario lays in the pit road is marked on its pit square
+    pit = g.track.pit
+    g.on_board[len(g.track.spaces) + 2] = "oil"
+    assert (pit.spaces[2].lane, pit.spaces[2].first, "oil", "Oil") in rs.race_view.marks(g)
 
 
 def test_heat_maps_are_the_summarys_counts_per_race():
