@@ -80,7 +80,8 @@ class AutomobilesPanels(RacePanels):
 
     def start(self, rs: Any, pack: Any, spec: RaceSpec, track: Any,
               humans: frozenset[int] = frozenset()) -> tuple[Any, dict[int, Any]]:
-        game, bots = watch.start(rs, pack, spec, track, humans)
+        # the game of the pack folder the spec names (as `slipstream race` plays it)
+        game, bots = watch.start(rs, load_pack(spec.pack), spec, track, humans)
         rec = _view(rs).frames(game)
         self._colours[rec] = cube_colours(spec.pack)
         return rec, bots
