@@ -8,10 +8,13 @@
     python3 dev.py types   only the type check (mypy over slipstream.engine, .cli and .editor)
 
 Needs nothing but Python 3.11+ and access to the package index. Each job also builds the
-optional compiled accelerator when its sources changed: the modules in ACCEL compiled with
-mypyc into build/accel/ (about a minute; engine/core/accel.py loads them only while they
-match the sources). Without a C compiler the build is skipped and everything runs as pure
-Python, only slower; SLIPSTREAM_PURE=1 skips it and turns it off.
+optional compiled accelerator when its sources changed: the sdist and the wheel into
+build/dist/ as a release would (the wheel compiles the modules in ACCEL with mypyc, as
+`pip install .` does; a minute or two), and the wheel's compiled modules into build/accel/
+for the editable install (engine/core/accel.py loads them only while they match the sources).
+Without a C compiler the build is skipped and everything runs as pure Python, only slower;
+SLIPSTREAM_PURE=1 skips it and turns it off. `test` runs pytest on every core (pytest-xdist);
+arguments after `test` go to pytest (`-n 0` runs it in one process).
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import venv
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -31,22 +36,15 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".slipstream-installed"
-# The hot modules of 4-greedy Automobiles races (issue 20), compiled together with mypyc. They
-# must stay plainly typed Python: no object.__new__ of their classes, no attributes a class
-# does not set in __init__, and a class subclassed elsewhere needs
-# @mypyc_attr(allow_interpreted_subclasses=True); a function or class that tests replace at
-# run time is marked so (effects.swappable, effects.PlainClass). docs/engine.md "Speed".
-ACCEL = ("engine/rulesets/automobiles/state.py", "engine/rulesets/automobiles/movement.py",
-         "engine/rulesets/automobiles/gearplan.py", "engine/rulesets/automobiles/game.py",
-         "engine/rulesets/automobiles/bots.py", "engine/rulesets/automobiles/effects.py",
-         "engine/rulesets/automobiles/phases.py",
-         # the Formula Dé and speed-hazard races (4 greedy bots: the game, the bot and its moves)
-         "engine/rulesets/formula_de/game.py", "engine/rulesets/formula_de/scoring.py",
-         "engine/rulesets/formula_de/moves.py", "engine/rulesets/formula_de/bots.py",
-         "engine/rulesets/formula_de/rules.py",
-         "engine/rulesets/speed_hazard/game.py", "engine/rulesets/speed_hazard/greedy.py",
-         "engine/rulesets/speed_hazard/moves.py", "engine/rulesets/speed_hazard/rules.py")
+sys.path.insert(0, str(ROOT / "build_support"))
+import slipstream_accel  # noqa: E402 - the one build of the accelerator, shared with setup.py
+import slipstream_release  # noqa: E402 - the sdist and wheel that build comes in
+
+# The hot modules compiled with mypyc (the list is in build_support/slipstream_accel.py, which
+# says what they must keep to; docs/engine.md "Speed").
+ACCEL = slipstream_accel.ACCEL
 ACCEL_DIR = ROOT / "build" / "accel"
+DIST_DIR = ROOT / "build" / "dist"
 
 
 def run(*cmd: str | Path, check: bool = True) -> int:
@@ -58,7 +56,8 @@ def setup() -> None:
     """Create the venv and install the package with its gui and dev extras when needed."""
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs before anything is installed
         sys.exit("Slipstream needs Python 3.11 or newer")
-    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()
+                          + (ROOT / "setup.py").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == want and PY.exists():
         return
     if not PY.exists():
@@ -73,65 +72,62 @@ def _pure() -> bool:
 
 
 def build(force: bool = False) -> bool:
-    """Compile ACCEL with mypyc into build/accel/ unless that build is current; True if a current
-    build is there afterwards. A failed build leaves pure Python in use and says why."""
+    """Make the compiled accelerator of build/accel/ current; True if it is afterwards.
+
+    The build is a release's: the sdist and the wheel of this checkout (`python -m build` in
+    isolated environments, build_support/slipstream_release.py) into build/dist/, whose wheel
+    compiles ACCEL with mypyc exactly as `pip install .` does; its `slipstream/_accel/` is
+    then unpacked into build/accel/ for the editable install. Done again when a file of the
+    release or an ACCEL source changed (tests/install/ reuses the same wheel). A build that
+    cannot compile leaves pure Python in use and says why."""
     if _pure():
         print("compiled accelerator: SLIPSTREAM_PURE is set, not built", flush=True)
         return False
     # what the loader would say of the build there (engine/core/accel.py decides what is current)
     probe = subprocess.run([str(PY), "-c", "import json; from slipstream.engine.core import accel; "
-                            "st = accel.read()[0]; print(json.dumps([accel.python_tag(), st.state, "
+                            "st = accel.read(accel.BUILD)[0]; print(json.dumps([st.state, "
                             "list(st.modules)]))"], cwd=ROOT, capture_output=True, text=True)
     try:
-        tag, state, modules = json.loads(probe.stdout)
+        state, modules = json.loads(probe.stdout)
     except ValueError:
         print(f"compiled accelerator: not built, the engine does not import:\n{probe.stderr[-2000:]}")
         return False
-    wanted = sorted("slipstream." + rel[:-3].replace("/", ".") for rel in ACCEL)
-    if not force and state == "on" and modules == wanted:
+    files = slipstream_release.release_files(ROOT)
+    released = slipstream_release.current(DIST_DIR, slipstream_release.tree_key(ROOT, files, PY, dict(os.environ)))
+    if not force and state == "on" and modules == slipstream_accel.module_names() and released:
         print(f"compiled accelerator: up to date ({len(modules)} modules in "
               f"{ACCEL_DIR.relative_to(ROOT)}/)", flush=True)
         return True
-    tmp = ROOT / "build" / f"accel-tmp-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    src, lib = tmp / "src", tmp / "lib"
-    # a copy of the engine as the package slipstream.engine (as installed), built in place there
-    shutil.copytree(ROOT / "engine", src / "slipstream" / "engine",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
-    (src / "slipstream" / "__init__.py").write_text("")
-    print(f"compiled accelerator: building {len(ACCEL)} modules with mypyc ...", flush=True)
-    t0 = time.monotonic()
-    done = subprocess.run([str(PY), "-m", "mypyc", "--ignore-missing-imports",
-                           *(f"slipstream/{rel}" for rel in ACCEL)],
-                          cwd=src, capture_output=True, text=True)
-    groups = sorted(src.glob("*__mypyc*"))
-    if done.returncode != 0 or len(groups) != 1:
-        out = (done.stdout + done.stderr).strip().splitlines()
-        print("compiled accelerator: the build failed, pure Python is used:\n  "
-              + "\n  ".join(out[-12:]), flush=True)
-        shutil.rmtree(tmp, ignore_errors=True)
+    missing = slipstream_accel.compiler_missing()
+    if missing:
+        print(f"compiled accelerator: not built, {missing}; pure Python is used", flush=True)
         return False
-    lib.mkdir()
-    group = groups[0]
-    shutil.move(str(group), lib / group.name)
-    modules = {}
-    for rel in ACCEL:
-        stem = Path(rel).stem
-        folder = Path("slipstream", *Path(rel).parts[:-1])
-        built = sorted((src / folder).glob(f"{stem}.*.so")) + sorted((src / folder).glob(f"{stem}.*.pyd"))
-        (lib / folder).mkdir(parents=True, exist_ok=True)
-        shutil.move(str(built[0]), lib / folder / built[0].name)
-        name = ".".join(folder.parts + (stem,))
-        modules[name] = {"source": rel, "file": (folder / built[0].name).as_posix(),
-                         "sha256": hashlib.sha256((src / "slipstream" / rel).read_bytes()).hexdigest()}
-    (lib / "manifest.json").write_text(json.dumps(
-        {"format": "accel/1", "python": tag, "group": group.name.split(".")[0],
-         "group_file": group.name, "modules": modules}, indent=1, sort_keys=True) + "\n")
+    if force:
+        shutil.rmtree(DIST_DIR, ignore_errors=True)
+    t0 = time.monotonic()
+    try:
+        _, wheel = slipstream_release.build_release(ROOT, DIST_DIR, PY, log=lambda t: print(t, flush=True))
+    except RuntimeError as e:
+        print(f"compiled accelerator: not built, {e}", flush=True)
+        return False
+    with zipfile.ZipFile(wheel) as z:
+        inside = [n for n in z.namelist() if n.startswith("slipstream/_accel/")]
+        manifest = json.loads(z.read("slipstream/_accel/manifest.json"))
+        if not manifest.get("modules"):
+            print(f"compiled accelerator: not built ({manifest.get('skipped')}); pure Python is used",
+                  flush=True)
+            return False
+        tmp = ACCEL_DIR.with_name(f"accel-tmp-{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
+        for name in inside:
+            target = tmp / name[len("slipstream/_accel/"):]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(z.read(name))
     shutil.rmtree(ACCEL_DIR, ignore_errors=True)
-    lib.rename(ACCEL_DIR)
-    shutil.rmtree(tmp, ignore_errors=True)
-    print(f"compiled accelerator: built in {time.monotonic() - t0:.0f} s into "
-          f"{ACCEL_DIR.relative_to(ROOT)}/", flush=True)
+    tmp.rename(ACCEL_DIR)
+    print(f"compiled accelerator: {len(manifest['modules'])} modules in "
+          f"{ACCEL_DIR.relative_to(ROOT)}/ (from {wheel.relative_to(ROOT)}, {time.monotonic() - t0:.0f} s)",
+          flush=True)
     return True
 
 
@@ -192,13 +188,17 @@ def demo() -> int:
 
 def test(extra: list[str]) -> int:
     setup()
-    build()
+    # the accelerator builds (one core, a minute or two) while the static checks run
+    built = threading.Thread(target=build, name="build")
+    built.start()
     env_rc = 0
     env_rc |= run(PY, "-m", "ruff", "check", ".", check=False)
     env_rc |= typecheck()
     # the engine's parts depend one way (DESIGN §3): contracts in pyproject.toml
     env_rc |= run(BIN / "lint-imports", "--no-cache", check=False)
-    env_rc |= run(PY, "-m", "pytest", *extra, check=False)
+    built.join()
+    # on every core (pytest-xdist); tests/install/ shares its build and install between workers
+    env_rc |= run(PY, "-m", "pytest", "-n", "auto", *extra, check=False)
     return env_rc
 
 

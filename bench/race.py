@@ -2,7 +2,7 @@
 """Race speed against a baseline revision, per-decision cost, memory, and every ruleset.
 
     .venv/bin/python bench/race.py [--races N] [--rounds R] [--baseline REV] [--memory] [--more]
-                                   [--no-compare] [--pure]
+                                   [--no-compare] [--pure] [--installed PYTHON[,PYTHON]]
 
 By default it measures this checkout against the engine at git revision REV (default 54df754,
 the commit before the speed work of issue 20), checked out into a temporary `git worktree`
@@ -22,6 +22,13 @@ process and prints the resident memory after 1,000 and 10,000 races: it should n
 This checkout runs with its compiled accelerator when `python3 dev.py build` made a current one
 (engine/core/accel.py; the first lines of the report say which); `--pure` measures it without
 (SLIPSTREAM_PURE=1), so both figures come from one tool.
+
+`--installed PYTHON` measures an installed Slipstream instead of this checkout: the Python of
+a virtual environment where `pip install` put it (compiled, when the machine could), against
+the same install forced pure (SLIPSTREAM_PURE=1 when it runs), each round in fresh processes
+from an empty folder, alternating: every ruleset's races per CPU second on the first track of
+its bundled pack, the same seeds on both sides. A second PYTHON (`--installed A,B`), e.g. an
+install made with SLIPSTREAM_PURE=1, is measured as a third side.
 
 Figures use CPU time of the measuring process (steadier on a busy machine than wall time,
 but still noisy under load); only ratios of the same run compare.
@@ -194,6 +201,73 @@ print(json.dumps(out))
 """
 
 
+# Runs in a fresh process of an installed Slipstream (argv: races): every ruleset's races per
+# CPU second on the first track of its bundled pack.
+_INSTALLED = r"""
+import json, sys, time
+from slipstream.engine.core.accel import status
+from slipstream.engine.packs.loader import bundled_packs
+from slipstream.engine.play import registry
+from slipstream.engine.play.races import RaceSpec
+races = int(sys.argv[1])
+out = {"accel": status().line(), "where": registry.__file__, "rulesets": {}}
+packs = {}
+for pid, folder in sorted(bundled_packs().items()):
+    path = "" if pid == "base" else str(folder)
+    packs.setdefault(registry.load_pack(path).ruleset, (path, registry.load_pack(path)))
+for rid in registry.ids():
+    if rid not in packs:
+        continue
+    rs = registry.get(rid)
+    path, loaded = packs[rid]
+    tid = sorted(loaded.tracks)[0]
+    bot = "greedy" if "greedy" in rs.bots else sorted(rs.bots)[0]
+    n = max(rs.players[0], min(4, rs.players[1]))
+    rs.run_race(RaceSpec(pack=path, track=tid, seed=0, bots=(bot,) * n, record=False))  # warm up
+    t0 = time.process_time()
+    for seed in range(races):
+        rs.run_race(RaceSpec(pack=path, track=tid, seed=seed, bots=(bot,) * n, record=False))
+    dt = time.process_time() - t0
+    out["rulesets"][rid] = {"races": races / dt, "track": tid, "field": f"{n} {bot}", "pack": loaded.id}
+print(json.dumps(out))
+"""
+
+
+def compare_installed(pythons: list[str], races: int, rounds: int) -> None:
+    """An installed Slipstream (the Python of its venv) against itself forced pure, and any
+    other install given, alternating `rounds` times in fresh processes (median figures)."""
+    sides = {"compiled": (pythons[0], True), "forced pure": (pythons[0], False)}
+    for i, py in enumerate(pythons[1:]):
+        sides[f"install {i + 2}"] = (py, True)
+    leaks = ("PYTHONPATH", "SLIPSTREAM_RULESETS", "SLIPSTREAM_PURE", "VIRTUAL_ENV")
+    runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+    with tempfile.TemporaryDirectory() as empty:
+        for r in range(rounds):
+            order = list(sides) if r % 2 == 0 else list(reversed(sides))
+            for side in order:
+                py, own = sides[side]
+                env = {k: v for k, v in os.environ.items() if k not in leaks}
+                env["SLIPSTREAM_CACHE_DIR"] = tempfile.mkdtemp()
+                if not own:
+                    env["SLIPSTREAM_PURE"] = "1"
+                done = subprocess.run([py, "-c", _INSTALLED, str(races)], capture_output=True, text=True,
+                                      env=env, cwd=empty)
+                if done.returncode != 0:
+                    raise SystemExit(f"benchmark worker failed ({side}):\n{done.stderr[-2000:]}")
+                runs[side].append(json.loads(done.stdout))
+    print(f"installed: {races} races a ruleset, the same seeds, median of {rounds} alternating rounds, "
+          "races per CPU second:")
+    for side, got in runs.items():
+        print(f"  {side:<12} {sides[side][0]}: {got[0]['accel']}")
+    first = next(iter(sides))
+    print(f"  {'ruleset':<13} {'track':<13} " + " ".join(f"{s:>12}" for s in sides) + "   ratio compiled/pure")
+    for rid, got in runs[first][0]["rulesets"].items():
+        rates = {s: _median([x["rulesets"][rid]["races"] for x in runs[s]]) for s in sides}
+        ratio = rates["compiled"] / rates["forced pure"]
+        print(f"  {rid:<13} {got['track']:<13} " + " ".join(f"{rates[s]:10.1f}/s" for s in sides)
+              + f"   x{ratio:4.2f}  ({got['field']})")
+
+
 def _shim(root: Path, into: Path) -> Path:
     """A folder whose `slipstream` package maps onto the checkout at `root` (no install)."""
     pkg = into / "slipstream"
@@ -315,8 +389,13 @@ def main() -> None:
     ap.add_argument("--more", action="store_true", help="also players, track length and --jobs 2")
     ap.add_argument("--pure", action="store_true",
                     help="measure this checkout without its compiled accelerator (SLIPSTREAM_PURE=1)")
+    ap.add_argument("--installed", metavar="PYTHON[,PYTHON]",
+                    help="measure an installed Slipstream (its venv's Python) against itself forced pure")
     args = ap.parse_args()
     n = args.races
+    if args.installed:
+        compare_installed(args.installed.split(","), n, args.rounds)
+        return
     if not args.no_compare:
         compare_with(args.baseline, n, args.rounds, pure=args.pure)
     if args.memory:

@@ -11,6 +11,7 @@ import click
 
 from slipstream.cli.race import (
     open_pack,
+    pack_argument,
     parse_bots,
     parse_options,
     race_field,
@@ -46,7 +47,7 @@ def ladder(pack: Path | None, bots: str | None, races: int, field: int, track_id
     """
     from slipstream.engine.play.ladder import LadderSpec, format_ladder, run_ladder, schedule
 
-    pack_arg = str(pack) if pack else ""
+    pack_arg = pack_argument(pack)
     rs, pk = open_pack(pack_arg)
     names = parse_bots(bots if bots is not None else ",".join(rs.bots), rs)
     names = list(dict.fromkeys(names))

@@ -70,11 +70,15 @@ def parse_bots(bots: str, rs: Any) -> list[str]:
     if not names:
         raise click.BadParameter(f"name at least one bot; bots: {', '.join(sorted(rs.bots))}",
                                  param_hint="--bots")
+    # a bot listed as NAME or as NAME:SETTING (speed-hazard's lookahead:4) is known by NAME
+    families = {k.partition(":")[0] for k in rs.bots}
     for b in names:
         base, _, setting = b.partition(":")
-        if base not in rs.bots:
+        if b not in rs.bots and base not in families:
             raise click.BadParameter(f"unknown bot {b!r}; bots: {', '.join(sorted(rs.bots))}", param_hint="--bots")
-        if setting:  # `NAME:SETTING` (e.g. lookahead:200): the ruleset's make_bot judges it
+        if setting and b not in rs.bots:
+            # `NAME:SETTING` (e.g. lookahead:200): the ruleset's make_bot judges it, and refuses a
+            # setting the bot does not take (greedy:3)
             try:
                 rs.make_bot(b, 0)
             except (ValueError, TypeError, KeyError) as e:
@@ -102,6 +106,17 @@ def default_bots(rs: Any) -> str:
     return ",".join(rs.default_bots or list(rs.bots))
 
 
+def pack_argument(pack: Path | str | None) -> str:
+    """PACK as the registry takes it: "" for the bundled base pack when none is given, the
+    folder of a bundled pack named by its id (`base`, `formula-de`) when no such path exists,
+    else the path as given."""
+    if pack is None or str(pack) == "":
+        return ""
+    from slipstream.cli.main import _bundled_or_path
+
+    return str(_bundled_or_path(Path(pack)))
+
+
 def open_pack(pack_arg: str) -> tuple[Any, Any]:
     """(ruleset, pack) of a pack folder through the registry; exit 1 with its errors."""
     from slipstream.engine.play.registry import RulesetError, for_pack
@@ -111,6 +126,25 @@ def open_pack(pack_arg: str) -> tuple[Any, Any]:
     except (ValueError, RuntimeError, OSError, RulesetError) as e:
         click.echo(str(e), err=True)
         sys.exit(1)
+
+
+def make_log_folder(log_dir: Path | None) -> None:
+    """Make the --log folder (with its parents) before anything runs; a path that cannot be a
+    writable folder (under a file, an existing non-folder such as /dev/null, no permission) is a
+    usage error naming --log."""
+    import os
+
+    if log_dir is None:
+        return
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        why = ("it is there and not a folder" if isinstance(e, FileExistsError) else
+               "a part of the path is a file, not a folder" if isinstance(e, NotADirectoryError) else
+               e.strerror or str(e))
+        raise click.BadParameter(f"cannot write logs into {str(log_dir)!r}: {why}", param_hint="--log") from None
+    if not os.access(log_dir, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"cannot write logs into {str(log_dir)!r}: permission denied", param_hint="--log")
 
 
 def _first_track(pk: Any) -> str:
@@ -152,16 +186,16 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     from slipstream.engine.play.batch import run_many
     from slipstream.engine.play.races import RaceSpec, run_race
 
-    pack_arg = str(pack) if pack else ""
+    pack_arg = pack_argument(pack)
     rs, pk = open_pack(pack_arg)
     track_id, seat_bots = race_field(rs, pk, track_id, bots, players)
     setup = setup_of(rs, pk, setup_values)
     opts = tuple(sorted(parse_options(rs, options).items()))
+    _track_warnings(rs, pk, track_id)
     record = races == 1 or log_dir is not None
     specs = [RaceSpec(pack_arg, track_id, seed + i, seat_bots, laps, opts, setup, record)
              for i in range(races)]
-    if log_dir:
-        log_dir.mkdir(parents=True, exist_ok=True)
+    make_log_folder(log_dir)
 
     if races == 1:
         res = run_race(specs[0])
@@ -190,6 +224,16 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     else:
         click.echo(stats_of(rs).format_summary(summary))
         click.echo(f"{races} races in {elapsed:.1f}s ({summary['races_per_second']} races/s, {jobs} job(s))")
+
+
+def _track_warnings(rs: Any, pk: Any, track_id: str) -> None:
+    """Print (on stderr) what the ruleset's track checks warn about the track before racing on
+    it, e.g. T157 for a track without the corners its races read."""
+    from slipstream.engine.packs.trackrules import race_track_warnings
+
+    warnings = race_track_warnings(rs, pk, track_id)
+    if warnings:
+        click.echo(dg.format_text(sorted(warnings, key=dg.sort_key)), err=True)
 
 
 def _write(res: Any, log_dir: Path | None) -> None:
@@ -239,7 +283,7 @@ def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
     from slipstream.engine.play.registry import RulesetError, get
     from slipstream.engine.play.scenarios import Report
 
-    pack_arg = str(pack) if pack else ""
+    pack_arg = pack_argument(pack)
     try:
         rid = _ruleset_id(pack_arg)
         rs = get(rid)
@@ -247,10 +291,12 @@ def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
         raise click.UsageError(str(e)) from None
     report: Report = rs.scenarios.run_folder(pack_arg, select) if rs.scenarios is not None else Report([], [])
     diags = sorted(report.diagnostics, key=dg.sort_key)
+    malformed = len({d.file for d in diags if d.is_error})  # files, however many problems each has
     if fmt == "json":
         click.echo(json.dumps({"passed": [r.id for r in report.results if r.ok],
                                "failed": [{"id": r.id, "file": r.file, "problems": r.problems}
                                           for r in report.results if not r.ok],
+                               "malformed": malformed,
                                "diagnostics": [d.to_dict() for d in diags]}, indent=2))
     else:
         if diags:
@@ -264,15 +310,14 @@ def test_cmd(pack: Path | None, fmt: str, select: str) -> None:
                 click.echo(dg.format_github(failures))
             ok = sum(r.ok for r in report.results)
             click.echo(f"::notice title=slipstream test::{ok} passed, {len(report.results) - ok} failed, "
-                       f"{sum(d.is_error for d in diags)} malformed")
+                       f"{malformed} malformed")
         if fmt == "text":
             for r in report.results:
                 click.echo(f"{'PASS' if r.ok else 'FAIL'} {r.id} ({_rel(r.file)})")
                 for prob in r.problems:
                     click.echo(f"     {prob}")
             ok = sum(r.ok for r in report.results)
-            click.echo(f"{ok} passed, {len(report.results) - ok} failed, "
-                       f"{sum(d.is_error for d in diags)} malformed")
+            click.echo(f"{ok} passed, {len(report.results) - ok} failed, {malformed} malformed")
     failed = any(not r.ok for r in report.results) or any(d.is_error for d in diags)
     sys.exit(1 if failed else 0)
 

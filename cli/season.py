@@ -21,7 +21,9 @@ import click
 
 from slipstream.cli.race import (
     default_bots,
+    make_log_folder,
     open_pack,
+    pack_argument,
     parse_bots,
     parse_options,
     setup_flags,
@@ -69,8 +71,8 @@ def _run_plan(plan: SeasonPlan) -> Any:
 @click.command()
 @click.argument("pack", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--tracks", "tracks_arg", default="", metavar="A,B,C",
-              help="Tracks in race order: ids of the pack (or, where the ruleset takes them, track files; "
-                   "default: the ruleset's usual season on the pack).")
+              help="Tracks in race order: ids of the pack or track files (Automobiles: 3-5 races, "
+                   "Formula Dé-style: 1-20; default: the ruleset's usual season on the pack).")
 @click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
 @click.option("--bots", default=None, metavar="BOT,BOT,...",
               help="Comma-separated bots by seat, repeated to fill --players (default: the ruleset's usual field).")
@@ -101,7 +103,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str | 
     from slipstream.cli.race import _ruleset_id
     from slipstream.engine.play.registry import RulesetError, get, setup_keys
 
-    pack_arg = str(pack) if pack else ""
+    pack_arg = pack_argument(pack)
     try:
         rs = get(_ruleset_id(pack_arg))
     except RulesetError as e:
@@ -132,7 +134,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str | 
                       settings, record, rs.id)
     for flag, message in ch.problems(pk, plan):
         raise click.BadParameter(message, param_hint=flag)
-    against_arg = "" if against is not None and str(against) == "base" else str(against or "")
+    against_arg = pack_argument(against)  # a folder, or a bundled pack's id
     if against is not None:
         if seasons < 2:
             raise click.BadParameter("comparing two packs needs --seasons 2 or more", param_hint="--against")
@@ -141,8 +143,7 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str | 
             raise click.BadParameter(message, param_hint="--against" if flag == "--tracks" else flag)
         setup_of(rs, other, setup_values)
     plans = [replace(plan, seed=seed + i) for i in range(seasons)]
-    if log_dir:
-        log_dir.mkdir(parents=True, exist_ok=True)
+    make_log_folder(log_dir)
     if seasons == 1:
         res = _run_plan(plans[0])
         _write(res, plans[0], log_dir)

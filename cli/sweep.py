@@ -10,7 +10,14 @@ from typing import Any
 
 import click
 
-from slipstream.cli.race import open_pack, parse_options, race_field, setup_flags, setup_of
+from slipstream.cli.race import (
+    open_pack,
+    pack_argument,
+    parse_options,
+    race_field,
+    setup_flags,
+    setup_of,
+)
 
 
 @click.command()
@@ -71,7 +78,7 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
     )
     from slipstream.engine.play.sweepstore import Store, StoreError
 
-    pack_arg = str(pack) if pack else ""
+    pack_arg = pack_argument(pack)
     rs, pk = open_pack(pack_arg)
     try:
         vs = [parse_vary(v) for v in varies]
@@ -98,7 +105,7 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
             raise click.UsageError("--scheduler needs the dask extra: pip install 'slipstream[dask]' "
                                    "(or leave --scheduler out to use local processes)")
     root = Path(pk.root)
-    work = Path(tempfile.mkdtemp(prefix="slipstream-sweep-"))
+    work = _work_folder()
     try:
         variants = make_variants(root, vs, rs, work, scopes)
     except SweepError as e:
@@ -118,13 +125,21 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
     seeds = list(range(seed, seed + races))
     total = len(variants) * races
     done = store.done(key)
-    todo = _jobs(variants, seeds, track_id, seat_bots, laps, item_refs(vs), chunk, done, setup, season)
+    todo = _jobs(variants, seeds, track_id, seat_bots, laps, item_refs(vs), chunk, done, setup, season,
+                 str(work) if scheduler in (None, "local") else "")
     if todo:
         _run(store, key, todo, total, len(done), jobs, scheduler, fmt)
     meta = {"pack": pk.id, "ruleset": rs.id, "races": races, "unit": "seasons" if season else "races",
             "track": ",".join(season) if season else track_id, "bots": list(seat_bots),
             "seed": seed, "vary": [v.path for v in vs], "store": str(db_path)}
-    data = report_data(meta, store.variants(key), store.records(key), rs)
+    try:
+        data = report_data(meta, store.variants(key, {v.index for v in variants}),
+                           store.records(key, {(v.index, s) for v in variants for s in seeds}), rs)
+    except StoreError as e:
+        raise click.UsageError(str(e)) from None
+    if store.left_out:
+        click.echo(f"note: {store.left_out} row(s) of {db_path} are not part of this sweep and are left out "
+                   "of the report", err=True)
     store.close()
     if html_path:
         from slipstream.engine.core.files import atomic_write_text
@@ -143,11 +158,31 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
                 click.echo(f"wrote {p}")
 
 
+def _work_folder() -> Path:
+    """The sweep's temporary folder (variant packs, workers' copies): removed when the command
+    ends, whether it finishes, fails or is interrupted (Ctrl-C, or SIGTERM turned into an exit)."""
+    import shutil
+    import signal
+    import threading
+
+    work = Path(tempfile.mkdtemp(prefix="slipstream-sweep-"))
+    ctx = click.get_current_context()
+    ctx.call_on_close(lambda: shutil.rmtree(work, ignore_errors=True))
+    if threading.current_thread() is threading.main_thread():
+        def stop(signum: int, frame: Any) -> None:
+            sys.exit(128 + signum)
+
+        before = signal.signal(signal.SIGTERM, stop)
+        if before is not None:
+            ctx.call_on_close(lambda: signal.signal(signal.SIGTERM, before))
+    return work
+
+
 def _jobs(*args: Any) -> list[Any]:
     from slipstream.engine.play.sweeps import jobs_for
 
-    variants, seeds, track, bots, laps, items, chunk, done, setup, season = args
-    return jobs_for(variants, seeds, track, bots, laps, items, chunk, done, setup, season)
+    variants, seeds, track, bots, laps, items, chunk, done, setup, season, scratch = args
+    return jobs_for(variants, seeds, track, bots, laps, items, chunk, done, setup, season, scratch)
 
 
 def _run(store: Any, key: str, todo: list[Any], total: int, already: int, jobs: int,

@@ -3,16 +3,17 @@
 `Schemas` resolves `$ref`s between the bundled schemas (by `$id`). `make_field` turns a schema
 into a widget: text, number, switch and choice fields for scalars, a row per property for
 objects (optional properties have a tick box that adds or removes them), an editable list for
-arrays, and a variant picker for `oneOf` (a number, `all` or `{up_to: N}` ...). Effect lists
-get the effect editor (editor/rulesets/automobiles/effecteditor.py). Every field shows its schema description as a
-tooltip. Fields never own data: they emit `edited` and the pack view turns that into a command.
+arrays, and a variant picker for `oneOf` (a number, `all` or `{up_to: N}` ...). A ruleset's
+pack panels may take over parts of its own schemas with hooks (`FieldHook`, loaded through the
+registry: a ruleset with card effects gives them its effect editor). Every field shows its schema
+description as a tooltip. Fields never own data: they emit `edited` and the pack view turns that into a command.
 """
 
 from __future__ import annotations
 
 import copy
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urljoin
 
 from PySide6.QtCore import Qt, Signal
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from slipstream.editor.spinvalue import set_spin
 from slipstream.engine.core.schema import schema_files
 
 Schema = dict[str, Any]
@@ -47,10 +49,22 @@ LONG_TEXT = 500  # strings allowed this long get a multi-line box
 # ---------------------------------------------------------------------------------------------
 
 
+class FieldHook(Protocol):
+    """A ruleset's own field for parts of its schemas (registered by its pack panels)."""
+
+    def takes(self, s: Schemas, schema: Schema) -> bool:
+        """Whether it makes the field of `schema` (resolved)."""
+        ...
+
+    def make(self, s: Schemas, schema: Schema, base: str, value: Any) -> Field: ...
+
+
 class Schemas:
-    """The bundled schemas by `$id`, with `$ref` resolution relative to a base URL."""
+    """The bundled schemas by `$id`, with `$ref` resolution relative to a base URL, and the
+    form fields (`hooks`) that take over parts of them."""
 
     def __init__(self) -> None:
+        self.hooks: tuple[FieldHook, ...] = ()
         self.docs: dict[str, Schema] = {}
         self.names: dict[str, str] = {}
         for name, data in schema_files().items():
@@ -58,9 +72,16 @@ class Schemas:
             self.names[name.removesuffix(".schema.json")] = data["$id"]
 
     def item(self, kind: str, defname: str) -> tuple[Schema, str]:
-        """The schema of `$defs/defname` in the schema of file kind `kind`."""
+        """The schema of `$defs/defname` in the schema of file kind `kind`, or of the JSON
+        pointer `defname` when it starts with `/` (`/properties/cards/items`), `$ref`s followed."""
         base = self.names[kind]
-        return self.docs[base]["$defs"][defname], base
+        if not defname.startswith("/"):
+            return self.docs[base]["$defs"][defname], base
+        schema: Schema = self.docs[base]
+        for part in defname.strip("/").split("/"):
+            schema, base = self.resolve(schema, base)
+            schema = schema[part]
+        return self.resolve(schema, base)
 
     def top(self, kind: str) -> tuple[Schema, str]:
         base = self.names[kind]
@@ -82,23 +103,21 @@ class Schemas:
             schema = {**schema, "description": desc}
         return schema, base
 
-    def effect_defs(self) -> dict[str, Schema]:
-        return self.docs[self.names["effect"]]["$defs"]
-
-    def is_def(self, schema: Schema, name: str) -> bool:
-        defs = self.effect_defs()
-        if name not in defs:
-            return False
-        if schema is defs[name]:
-            return True
-        strip = ("description",)  # a description beside a `$ref` makes a copy of the target
-        return {k: v for k, v in schema.items() if k not in strip} == \
-            {k: v for k, v in defs[name].items() if k not in strip}
-
 
 @cache
 def schemas() -> Schemas:
-    return Schemas()
+    """The bundled schemas, with the form fields every installed ruleset's pack panels give
+    for parts of its own schemas (e.g. an effect editor), loaded by the registry."""
+    from slipstream.engine.play.registry import RulesetError, get, ids, panels
+
+    s = Schemas()
+    for rid in ids():
+        try:  # a ruleset that does not load (or its panels) adds no fields
+            found = panels(get(rid), "editor-pack")
+        except (RulesetError, ImportError, AttributeError):
+            continue
+        s.hooks += tuple(found.fields) if found is not None else ()
+    return s
 
 
 def alternatives(schema: Schema) -> list[Schema]:
@@ -174,11 +193,12 @@ def default_for(s: Schemas, schema: Schema, base: str) -> Any:
 def flat_variants(s: Schemas, schema: Schema, base: str) -> list[tuple[Schema, str, str]]:
     """The variants of a `oneOf` as (schema, base, label), with nested `oneOf`s spread out
     (`{up_to: N}` where N is a number or a count expression gives one list: number, count,
-    distinct_kinds ..., all). A variant naming a definition is labelled with its name."""
+    distinct_kinds ..., all); one a hook takes stays one variant. A variant naming a
+    definition is labelled with its name."""
     out: list[tuple[Schema, str, str]] = []
     for raw in alternatives(schema):
         b, bb = s.resolve(raw, base)
-        if ("oneOf" in b or "anyOf" in b) and not s.is_def(b, "effect"):
+        if ("oneOf" in b or "anyOf" in b) and not any(h.takes(s, b) for h in s.hooks):
             out += flat_variants(s, b, bb)
             continue
         ref = raw.get("$ref", "") if isinstance(raw, dict) else ""
@@ -329,7 +349,7 @@ class IntField(Field):
 
     def set_value(self, value: Any) -> None:
         self.spin.blockSignals(True)
-        self.spin.setValue(int(value) if isinstance(value, int) else 0)
+        set_spin(self.spin, value if isinstance(value, int) else 0, 0)
         self.spin.blockSignals(False)
 
     def focus_widget(self) -> QWidget:
@@ -643,16 +663,11 @@ class RawField(Field):
 
 
 def make_field(s: Schemas, schema: Schema, base: str, value: Any, *, inline: bool = False) -> Field:
-    """The field for `schema` showing `value`."""
+    """The field for `schema` showing `value` (a hook's field when one takes the schema)."""
     schema, base = s.resolve(schema, base)
-    if s.is_def(schema, "effect_list"):
-        from .rulesets.automobiles.effecteditor import EffectListField
-
-        return EffectListField(s, value)
-    if s.is_def(schema, "effect"):
-        from .rulesets.automobiles.effecteditor import EffectStepField
-
-        return EffectStepField(s, value)
+    for hook in s.hooks:
+        if hook.takes(s, schema):
+            return hook.make(s, schema, base, value)
     if "const" in schema:
         return ConstField(schema, value)
     if "enum" in schema:
@@ -676,8 +691,10 @@ def make_field(s: Schemas, schema: Schema, base: str, value: Any, *, inline: boo
 
 
 class ItemForm(QFrame):
-    """The form of one pack item (card, driver, sponsor, card set, cube, override), or of a
-    whole file (`defname` None: the manifest, the rules).
+    """The form of one pack item (card, driver, sponsor, card set, cube, override, a deck's
+    card, a table's row), or of a whole file (`defname` None: the manifest, the rules);
+    `defname` names a `$defs` entry or is a JSON pointer into the kind's schema, and `heading`
+    names the item when the pointer does not.
 
     Emits `propertyEdited(key, value)` with the new value of one top-level property (None
     when an optional property was removed)."""
@@ -685,15 +702,16 @@ class ItemForm(QFrame):
     propertyEdited = Signal(str, object)
 
     def __init__(self, kind: str, defname: str | None, value: Any,
-                 completions: dict[str, list[str]] | None = None) -> None:
+                 completions: dict[str, list[str]] | None = None, heading: str | None = None) -> None:
         super().__init__()
         self.s = schemas()
         self.completions = completions or {}
         schema, base = self.s.item(kind, defname) if defname else self.s.top(kind)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        heading = (defname or kind).replace("_", " ")
-        title = QLabel(f"<b>{heading}</b> — {schema.get('description', '')}")
+        heading = heading or (defname or kind).replace("_", " ")
+        desc = schema.get("description", "")
+        title = QLabel(f"<b>{heading}</b>" + (f" — {desc}" if desc else ""))
         title.setWordWrap(True)
         lay.addWidget(title)
         self.root = ObjectField(self.s, schema, base, value, frame=False)

@@ -30,6 +30,7 @@ from slipstream.engine.core.files import atomic_write_text
 from slipstream.engine.editing import commands as cmds
 from slipstream.engine.editing.commands import Command
 from slipstream.engine.editing.document import Change, TrackDocument, state_from_text
+from slipstream.engine.editing.scaffold import track_data
 from slipstream.engine.tracks.edits import centerline
 from slipstream.engine.tracks.render import track_svg
 from slipstream.engine.tracks.templates import TEMPLATE_NAMES, TEMPLATES, template
@@ -51,6 +52,21 @@ MAX_RECENT = 8
 AUTOSAVE_MS = 30_000
 FILTER = "Slipstream tracks (*.yaml *.yml);;All files (*)"
 
+
+
+def ruleset_templates() -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """(id, name, templates) of every installed ruleset with starting tracks of its own."""
+    from slipstream.engine.play.registry import RulesetError, get, ids
+
+    out = []
+    for rid in ids():
+        try:
+            rs = get(rid)
+        except (RulesetError, ImportError):
+            continue
+        if rs.templates is not None:
+            out.append((rid, rs.name, list(rs.templates.names)))
+    return out
 
 class MainWindow(QMainWindow):
     """One open track. `settings` and `recovery_dir` can be given (tests use temporary ones)."""
@@ -160,6 +176,11 @@ class MainWindow(QMainWindow):
         for name in TEMPLATES:
             new_menu.addAction(self._act(f"{TEMPLATE_NAMES[name]} template",
                                          lambda n=name: self.new_from_template(n), None, f"new-{name}"))
+        for rid, label, names in ruleset_templates():  # each ruleset's own starting tracks
+            sub = new_menu.addMenu(f"For {label}")
+            for tid, tname in names:
+                sub.addAction(self._act(f"{tname} template", lambda t=tid, r=rid: self.new_from_template(t, r),
+                                        None, f"new-{rid}-{tid}"))
         self.act_open = self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, "open")
         file_menu.addAction(self.act_open)
         install_pack_menu(self, file_menu)  # File > Open Pack… (editor/pack/packview.py)
@@ -522,9 +543,11 @@ class MainWindow(QMainWindow):
         if self.maybe_save():
             self._replace_document(TrackDocument.new())
 
-    def new_from_template(self, name: str) -> None:
+    def new_from_template(self, name: str, ruleset: str = "") -> None:
+        """A new track from a template: a shared colour-track shape, or with `ruleset` one of
+        that ruleset's starting tracks (its `templates` capability: corners, pit lane ...)."""
         if self.maybe_save():
-            doc = TrackDocument.new(template(name))
+            doc = TrackDocument.new(track_data(ruleset, name) if ruleset else template(name))
             doc.saved = None  # a template is new work: unsaved until saved
             self._replace_document(doc)
 

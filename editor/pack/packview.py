@@ -1,10 +1,17 @@
-"""The pack view: browse a pack folder, edit its items in generated forms or as YAML, see the
-card as players see it, live diagnostics, scenarios, undo and minimal saves.
+"""The pack view: browse a pack folder, edit its items in generated forms, its tables in a
+table or any file as YAML, see a card as players see it and print card sheets, with live
+diagnostics, scenarios, undo and minimal saves, for a pack of any ruleset.
 
 The window holds a `PackDocument` (engine/editing/packdoc.py) and changes it only through its commands,
 pushed on the document's own undo history, which the window's QUndoStack follows as in the track
 editor (editor/undo.py). The Problems dock is the track editor's panel, fed with the pack's
 diagnostics; clicking one selects the item and outlines the field.
+
+What a ruleset's packs hold comes from its `authoring` capability (engine/play/protocol.py):
+the item kinds of Edit > New (one tree group each, one tree item per card, die or row), the
+tables (`DataTable`: selecting a group, or a table under Tables, shows its numbers as a table,
+tableview.py), and the card faces and print sheets. Its pack panels (panels.py, loaded by the
+registry) may add form fields and paint its cards' numbers strip. No code here names a ruleset.
 """
 
 from __future__ import annotations
@@ -43,28 +50,38 @@ from slipstream.engine.editing.packdoc import (
     Change,
     ItemRef,
     PackDocument,
+    Place,
     RemoveFile,
     RemoveItem,
     ReplaceFileText,
     SetValue,
     add_item,
+    get_in,
     is_data_kind,
     item_lists,
     items,
+    key_path,
+    next_row,
     parse_json_path,
+    place_of,
+    places,
 )
-from slipstream.engine.play.protocol import Authoring, CardFace, ItemKind
+from slipstream.engine.play.protocol import Authoring, CardFace, DataTable, ItemKind
 
 from ..forms import ItemForm, default_for, schemas
-from ..rulesets.automobiles.cardpreview import CardPreview, card_png, cards_pdf
 from ..track.docks import ProblemsPanel
 from ..undo import UndoStack
+from .cardfaces import CardPreview, card_png, cards_pdf
+from .panels import PackPanels, panels_for
 from .scenariopanel import ScenarioPanel
+from .tableview import TableEditor
 
 APP = "Slipstream"
 VALIDATE_MS = 250
 
-# What a tree entry points at: ("item", rel, list key, index) | ("file", rel) | ("group", name)
+# What a tree entry points at: ("item", rel, list key, index) | ("file", rel) | ("track", rel)
+# | ("group", kind, list key) (an item kind: its table, if it has one) | ("group", name)
+# | ("table", kind, path key) (a table of no item kind, e.g. a price list)
 Target = tuple[Any, ...]
 
 
@@ -134,6 +151,7 @@ class PackWindow(QMainWindow):
         self.undo_stack = UndoStack(self)
         self.undo_stack.attach(doc.history)  # the pack's own history
         self.form: ItemForm | None = None
+        self.table: TableEditor | None = None  # the table shown (a group's or a price list's)
         self.target: Target | None = None
         self._item_key: tuple[str, str, str] | None = None  # (rel, list key, id) of the selection
         self._pack: Any = None  # the last pack that loaded (its cube kinds name the card groups)
@@ -156,7 +174,7 @@ class PackWindow(QMainWindow):
         self.tabs.currentChanged.connect(lambda _i: self._refresh_yaml())
 
         self.preview = CardPreview()
-        side = QWidget()
+        side = self.card_side = QWidget()
         side_lay = QVBoxLayout(side)
         side_lay.setContentsMargins(2, 2, 2, 2)
         side_lay.addWidget(self.preview, 1)
@@ -239,8 +257,8 @@ class PackWindow(QMainWindow):
         e.addActions([undo, redo])
         e.addSeparator()
         for ik in self.item_kinds():
-            e.addAction(self._act(f"New {ik.title}…", partial(self.add_item_dialog, ik.kind), None,
-                                  f"new-{ik.kind}"))
+            e.addAction(self._act(f"New {ik.title}…", partial(self.add_item_dialog, ik.kind, ".".join(ik.path)),
+                                  None, "-".join(("new", ik.kind, *ik.path))))
         e.addAction(self._act("Remove selected item", self.remove_selected, None, "remove-item"))
         e.addAction(self._act("Delete selected file", self.delete_selected_file, None, "delete-file"))
         v = mb.addMenu("&View")
@@ -312,13 +330,18 @@ class PackWindow(QMainWindow):
             group = node(self.tree, "Data files", ("group", "data"))
             for f in data:
                 node(group, f"{f.kind.replace('-', ' ').capitalize()} ({f.rel})", ("file", f.rel), f.rel)
+        tables = [t for t in self.tables() if state.file(self.doc.file_for(t.kind) or "") is not None
+                  and self._item_kind_of(t) is None]
+        if tables:  # numbers of no item kind, e.g. a price list
+            group = node(self.tree, "Tables", ("group", "tables"))
+            for t in tables:
+                node(group, t.title, ("table", t.kind, ".".join(t.path)), self.doc.file_for(t.kind) or "")
         refs = list(items(state))
         authoring = self.authoring()
         for ik in self.item_kinds():
-            own = [r for r in refs if r.kind == ik.kind]
-            if not own and ik.kind not in lists:
-                continue  # another ruleset's pack: no empty groups
-            group = node(self.tree, ik.group, ("group", ik.kind))
+            key = ".".join(ik.path) or (lists[ik.kind].key if ik.kind in lists else "")
+            own = [r for r in refs if r.kind == ik.kind and r.place == key]
+            group = node(self.tree, ik.group, ("group", ik.kind, key))
             grouping = authoring.item_groups(self._pack, ik.kind) if authoring is not None else None
             if grouping is not None:
                 field, values = grouping
@@ -340,6 +363,8 @@ class PackWindow(QMainWindow):
             else:
                 for r in own:
                     node(group, self._item_label(r), ("item", r.rel, r.key, r.index), r.rel)
+            if not own:
+                group.setToolTip(0, f"No {ik.title} in this pack's own files yet: Edit > New {ik.title}… adds one")
         scen = node(self.tree, "Scenarios", ("group", "tests"))
         for f in state.files:
             if f.rel.startswith("tests/"):
@@ -353,8 +378,17 @@ class PackWindow(QMainWindow):
 
     @staticmethod
     def _item_label(r: ItemRef) -> str:
-        name = r.data.get("name") if isinstance(r.data, dict) else None
+        """`Name (id)`, `Name (id) ×3` for copies in a deck, or a row's first value (`gear 2`)."""
+        data = r.data if isinstance(r.data, dict) else {}
+        name = data.get("name")
         text = f"{name} ({r.id})" if name else r.id
+        if "id" not in data and data:  # a row without an id: its first value names it
+            first, value = next(iter(data.items()))
+            if not isinstance(value, dict | list):
+                text = f"{first.replace('_', ' ')} {value}"
+        count = data.get("count")
+        if isinstance(count, int) and not isinstance(count, bool) and count != 1:
+            text += f" ×{count}"
         return f"override {text}" if r.override else text
 
     def _find_tree(self, want: Callable[[Target], bool]) -> QTreeWidgetItem | None:
@@ -430,19 +464,29 @@ class PackWindow(QMainWindow):
         self.select(("file", rel))
         self.tabs.setCurrentWidget(self.yaml)
 
-    def select_item(self, kind: str, ident: str) -> ItemRef:
-        """Select an item of the pack's own files by kind and id."""
-        ref = next(r for r in items(self.doc.state, kind) if r.id == ident)
+    def select_item(self, kind: str, ident: str, key: str = "") -> ItemRef:
+        """Select an item of the pack's own files by kind, id (`#N` for the N-th row without
+        an id) and list key ("": any)."""
+        ref = next(r for r in items(self.doc.state, kind) if r.id == ident and (not key or r.place == key))
         self.select(("item", ref.rel, ref.key, ref.index))
         return ref
+
+    def select_group(self, kind: str, key: str = "") -> None:
+        """Select the tree group of an item kind (its table, when it has one)."""
+        key = key or next((p.key for p in places(self.ruleset()) if p.kind == kind), "")
+        self.select(("group", kind, key))
 
     def _show_form(self, target: Target | None) -> None:
         old = self.form_area.takeWidget()
         if old is not None:
             old.deleteLater()
         self.form = None
+        self.table = None
         widget: QWidget
-        if target is None or target[0] == "group":
+        table = self._table_of(target)
+        if table is not None:
+            widget = self._table_widget(table)
+        elif target is None or target[0] in ("group", "table"):
             widget = QLabel("Select an item in the tree on the left.")
         elif target[0] == "track":
             widget = QWidget()
@@ -460,7 +504,9 @@ class PackWindow(QMainWindow):
                 widget = QLabel("")
             else:
                 kind, defname = ref.schema_def
-                self.form = ItemForm(kind, defname, ref.data, self.completions())
+                ik = next((k for k in self.item_kinds() if k.kind == ref.kind and ".".join(k.path) == ref.place), None)
+                heading = ik.title if ik is not None and defname.startswith("/") else None
+                self.form = ItemForm(kind, defname, ref.data, self.completions(), heading=heading)
                 self.form.propertyEdited.connect(self._form_edited)
                 widget = self.form
         else:
@@ -476,9 +522,51 @@ class PackWindow(QMainWindow):
                 self.tabs.setCurrentWidget(self.yaml)
         self.form_area.setWidget(widget)
 
+    # --- tables ------------------------------------------------------------------------------
+    def tables(self) -> list[DataTable]:
+        authoring = self.authoring()
+        return list(authoring.tables) if authoring is not None else []
+
+    def _item_kind_of(self, table: DataTable) -> ItemKind | None:
+        """The item kind listing the rows of `table` (its group shows the table), if any."""
+        lists = item_lists(self.ruleset())
+        for ik in self.item_kinds():
+            path = ik.path or ((lists[ik.kind].key,) if ik.kind in lists else ())
+            if ik.kind == table.kind and path == table.path:
+                return ik
+        return None
+
+    def _table_of(self, target: Target | None) -> DataTable | None:
+        """The table a tree group or table entry shows (None: none)."""
+        if target is None or target[0] not in ("group", "table") or len(target) < 3:
+            return None
+        return next((t for t in self.tables() if t.kind == target[1] and ".".join(t.path) == target[2]), None)
+
+    def _table_widget(self, table: DataTable) -> QWidget:
+        rel = self.doc.file_for(table.kind)
+        fs = self.doc.state.file(rel) if rel is not None else None
+        if fs is None or fs.data is None:
+            ik = self._item_kind_of(table)
+            more = f" Edit > New {ik.title}… starts one (a copy of the inherited file)." if ik is not None else ""
+            label = QLabel(f"This pack has no {table.kind} file of its own: it plays with the inherited one.{more}")
+            label.setWordWrap(True)
+            return label
+        self.table = TableEditor(table, fs.rel, fs.data, self.push)
+        self.table.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        return self.table
+
     def ruleset(self) -> str:
         """The ruleset the pack names in pack.yaml (the default ruleset when it names none)."""
         return self.doc.state.ruleset
+
+    def pack_panels(self) -> PackPanels:
+        """The pack-editor panels of the pack's ruleset (loaded by the registry), or the defaults."""
+        from slipstream.engine.play.registry import RulesetError, get
+
+        try:
+            return panels_for(get(self.ruleset()))
+        except RulesetError:
+            return panels_for(None)
 
     def authoring(self) -> Authoring | None:
         """The `authoring` capability of the pack's ruleset (None: it has none)."""
@@ -515,15 +603,21 @@ class PackWindow(QMainWindow):
             return
         if self.target[0] == "item":
             _, rel, list_key, index = self.target
-            path: tuple[str | int, ...] = (list_key, index, key)
+            path: tuple[str | int, ...] = (*key_path(list_key), index, key)
         else:
             rel, path = self.target[1], (key,)
         label = f"Set {key.replace('_', ' ')}" if value is not None else f"Remove {key.replace('_', ' ')}"
         self.push(SetValue(rel, path, DELETE if value is None else value, label))
 
     def _refresh_selection(self) -> None:
-        """After an edit (or undo): keep the form in step with the document."""
-        if self.form is not None and self.target is not None:
+        """After an edit (or undo): keep the form or table in step with the document."""
+        if self.table is not None:
+            fs = self.doc.state.file(self.table.rel)
+            if fs is not None and fs.data is not None:
+                self.table.set_data(fs.data)
+            else:
+                self._show_form(self.target)
+        elif self.form is not None and self.target is not None:
             if self.target[0] == "item":
                 ref = self.current_ref()
                 if ref is not None:
@@ -538,8 +632,10 @@ class PackWindow(QMainWindow):
         self._refresh_preview()
 
     def _selected_rel(self) -> str | None:
-        if self.target is None or self.target[0] == "group":
+        if self.target is None:
             return None
+        if self.target[0] in ("group", "table"):
+            return self.table.rel if self.table is not None else None
         return str(self.target[1])
 
     def _refresh_yaml(self, line: int | None = None) -> None:
@@ -555,7 +651,7 @@ class PackWindow(QMainWindow):
         from slipstream.engine.core.yamlsource import load_text
 
         loaded = load_text(self.doc.text(rel), rel)
-        pos = loaded.source.values.get((key, index))
+        pos = loaded.source.values.get((*key_path(key), index))
         return pos.line if pos is not None else None
 
     def apply_yaml(self, rel: str, text: str) -> None:
@@ -567,24 +663,26 @@ class PackWindow(QMainWindow):
     def current_face(self) -> CardFace | None:
         ref = self.current_ref()
         authoring = self.authoring()
-        if ref is None or authoring is None or not authoring.card_kind or ref.kind != authoring.card_kind:
+        if ref is None or authoring is None or ref.kind not in authoring.card_kinds or not isinstance(ref.data, dict):
             return None
         if ref.override:
             an = self.doc.last_analysis()
             pack = an.pack if an is not None else None
-            return authoring.card_face(pack, str(ref.data.get("id", "")).rpartition(":")[2]) if pack else None
-        return authoring.card_face(self._pack, ref.data)
+            return authoring.card_face(pack, str(ref.data.get("id", "")).rpartition(":")[2], ref.kind) if pack else None
+        return authoring.card_face(self._pack, ref.data, ref.kind)
 
     def _refresh_preview(self) -> None:
         face = self.current_face()
-        self.preview.show_face(face)
+        authoring = self.authoring()
+        self.card_side.setVisible(authoring is not None and bool(authoring.card_kinds))
+        self.preview.show_face(face, self.pack_panels().strip)
         self.png_button.setEnabled(face is not None)
 
     def export_card_png(self, path: Path, width: int = 630) -> Path:
         face = self.current_face()
         if face is None:
             raise ValueError("no card is selected")
-        return card_png(face, path, width)
+        return card_png(face, path, width, self.pack_panels().strip)
 
     def export_card_png_dialog(self) -> None:
         face = self.current_face()
@@ -604,25 +702,27 @@ class PackWindow(QMainWindow):
         return authoring.card_faces(an.pack, set_id)
 
     def sheet_faces(self, set_id: str) -> list[CardFace]:
-        """The faces of every card in play with a card set: the fixed cards, then the set's."""
+        """The faces of a print sheet, one per card to cut out (for a card set: the fixed
+        cards, then the set's; for a deck: one per copy)."""
         return self._sheet(set_id)[1]
 
     def export_sheet_pdf(self, set_id: str, path: Path) -> int:
-        """Write the printable sheet of a card set; returns the number of pages."""
+        """Write a print sheet (a card set, a deck ...); returns the number of pages."""
         name, faces = self._sheet(set_id)
-        return cards_pdf(faces, path, f"{name} — {self.doc.id}")
+        return cards_pdf(faces, path, f"{name} — {self.doc.id}", self.pack_panels().strip)
 
     def export_sheet_pdf_dialog(self) -> None:
         an = self.doc.analysis()
         authoring = self.authoring()
         sheets = authoring.sheets(an.pack) if an.pack is not None and authoring is not None else []
         if authoring is None or not sheets:
-            QMessageBox.information(self, APP, "The pack has no card sets (or cannot be loaded).")
+            QMessageBox.information(self, APP, "The pack has no card sheets to print (or cannot be loaded).")
             return
         ids = [sid for sid, _name in sheets]
         ref = self.current_ref()
-        current = ids.index(ref.id) if ref is not None and ref.kind == authoring.sheet_kind and ref.id in ids else 0
-        set_id, ok = QInputDialog.getItem(self, "Card sheet", "Card set", ids, current, False)
+        current = ids.index(ref.id) if ref is not None and ref.kind == authoring.sheet_kind and ref.id in ids \
+            else ids.index(ref.kind) if ref is not None and ref.kind in ids else 0
+        set_id, ok = QInputDialog.getItem(self, "Card sheet", "Sheet", ids, current, False)
         if not ok:
             return
         name, _ = QFileDialog.getSaveFileName(self, "Card sheet PDF", str(self.doc.root / f"{set_id}-cards.pdf"),
@@ -636,28 +736,64 @@ class PackWindow(QMainWindow):
             self.statusBar().showMessage(f"Wrote {Path(name).name}: {pages} page(s)", 5000)
 
     # --- adding and removing items -----------------------------------------------------------
-    def new_item(self, kind: str, ident: str, **fields: Any) -> ItemRef:
-        """Add an item of `kind` with id `ident` (schema defaults, then `fields`) and select it."""
-        s = schemas()
-        schema, base = s.item(kind, item_lists(self.ruleset())[kind].item_def)
-        item = default_for(s, schema, base)
-        item["id"] = ident
-        if "name" in item:
-            item["name"] = ident.replace("-", " ").title()
-        item.update(fields)
-        self.push(add_item(self.doc, kind, item))
-        return self.select_item(kind, ident)
+    def _place(self, kind: str, key: str = "") -> Place:
+        place = place_of(self.ruleset(), kind, key)
+        if place is None:
+            raise KeyError(f"no item kind {kind!r} {key}".strip())
+        return place
 
-    def add_item_dialog(self, kind: str) -> None:
-        title = next((ik.title for ik in self.item_kinds() if ik.kind == kind), kind)
+    def has_ids(self, kind: str, key: str = "") -> bool:
+        """Whether items of this kind have an `id` (a card does; a gear die or a wear row not)."""
+        s = schemas()
+        schema, _base = s.item(kind, self._place(kind, key).item_def)
+        return "id" in schema.get("properties", {})
+
+    def new_item(self, kind: str, ident: str = "", key: str = "", **fields: Any) -> ItemRef:
+        """Add an item of `kind` (list `key`, "": the first) and select it: with id `ident`,
+        schema defaults, then `fields`; an item without ids (a row) is a copy of the last row
+        with its first number one higher (the next gear or race length), then `fields`."""
+        place = self._place(kind, key)
+        s = schemas()
+        schema, base = s.item(kind, place.item_def)
+        if self.has_ids(kind, place.key):
+            item = default_for(s, schema, base)
+            item["id"] = ident
+            if "name" in item:
+                item["name"] = ident.replace("-", " ").title()
+        else:
+            fs = self.doc.state.file(self.doc.file_for(kind) or "")
+            rows: Any = []
+            if fs is not None and fs.data is not None:
+                try:
+                    rows = get_in(fs.data, place.path)
+                except (KeyError, IndexError, TypeError):
+                    rows = []
+            elif place.whole:
+                inherited = self.doc.inherited_file(kind)
+                rows = get_in(inherited[1], place.path) if inherited is not None else []
+            first = next(iter(schema.get("properties", {})), "")
+            item = next_row(rows if isinstance(rows, list) else [], first) or default_for(s, schema, base)
+        item.update(fields)
+        self.push(add_item(self.doc, kind, item, place.key))
+        if "id" in item:
+            return self.select_item(kind, str(item["id"]), place.key)
+        last = [r for r in items(self.doc.state, kind) if r.place == place.key][-1]
+        self.select(("item", last.rel, last.key, last.index))
+        return last
+
+    def add_item_dialog(self, kind: str, key: str = "") -> None:
+        title = next((ik.title for ik in self.item_kinds() if ik.kind == kind and ".".join(ik.path) == key), kind)
+        if not self.has_ids(kind, key):
+            self.new_item(kind, key=key)
+            return
         ident, ok = QInputDialog.getText(self, f"New {title}", "Id (lower-case, dashes):")
         if ok and ident.strip():
-            self.new_item(kind, ident.strip())
+            self.new_item(kind, ident.strip(), key)
 
     def remove_selected(self) -> None:
         ref = self.current_ref()
         if ref is not None:
-            self.push(RemoveItem(ref.rel, (ref.key,), ref.index))
+            self.push(RemoveItem(ref.rel, ref.list_path, ref.index))
 
     def delete_selected_file(self) -> bool:
         """Delete the selected file from the pack: undoable; the file goes at the next save."""
@@ -694,9 +830,12 @@ class PackWindow(QMainWindow):
             return
         path = parse_json_path(diag.path)
         fs = self.doc.state.file(rel)
-        if fs is not None and fs.kind in item_lists(self.ruleset()) and len(path) >= 2 and isinstance(path[1], int):
-            self.select(("item", rel, path[0], path[1]))
-            rest = path[2:]
+        lists = [key_path(k) for k in ["overrides", *(p.key for p in places(self.ruleset()) if fs and p.kind == fs.kind)]]
+        at = next((lp for lp in lists if tuple(path[:len(lp)]) == lp and len(path) > len(lp)
+                   and isinstance(path[len(lp)], int)), None)
+        if fs is not None and at is not None and (at != ("overrides",) or fs.kind in item_lists(self.ruleset())):
+            self.select(("item", rel, ".".join(str(k) for k in at), path[len(at)]))
+            rest = path[len(at) + 1:]
         elif fs is not None and fs.kind.startswith("track"):
             self.select(("track", rel))
             rest = ()

@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from slipstream.editor.spinvalue import set_spin
 from slipstream.engine.play.base import view_of
 from slipstream.engine.play.batch import Pool
 from slipstream.engine.play.registry import RulesetError, for_pack, load_pack
@@ -429,7 +430,7 @@ class RacePanel(QWidget):
                 w = QSpinBox()
                 w.setRange(spec.minimum if spec.minimum is not None else -1_000_000,
                            min(spec.maximum if spec.maximum is not None else 1_000_000, 1_000_000))
-                w.setValue(int(value))
+                set_spin(w, value, spec.default)
             else:
                 w = QComboBox()
                 for v in spec.implemented or (value,):

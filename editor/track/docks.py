@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from slipstream.editor.spinvalue import seat, set_spin
 from slipstream.engine.core.diagnostics import Diagnostic
 from slipstream.engine.editing import commands as cmds
 from slipstream.engine.editing.commands import Command
@@ -122,10 +123,8 @@ class TrackPanel(QWidget):
                         widget.setText(value)
                 elif isinstance(widget, QCheckBox):
                     widget.setChecked(value)
-                elif isinstance(widget, QSpinBox):  # Qt drops a fraction the same way
-                    widget.setValue(int(value) if isinstance(value, int | float) else 0)
-                elif isinstance(widget, QDoubleSpinBox):
-                    widget.setValue(value if isinstance(value, int | float) else 0)
+                elif isinstance(widget, QSpinBox | QDoubleSpinBox):
+                    set_spin(widget, value, 0)
             finally:
                 widget.blockSignals(False)
 
@@ -194,8 +193,10 @@ class GridPanel(QWidget):
         self.money.setEnabled(row is not None)
         if row is not None and row < len(self._grid):
             slot = self._grid[row]
-            self.money.setValue(int(slot.get("money", 0)))
-            self.slotSelected.emit(int(slot.get("lane", 0)), int(slot.get("segment", 0)))
+            set_spin(self.money, slot.get("money", 0), 0)
+            lane, segment = seat(slot.get("lane", 0)), seat(slot.get("segment", 0))
+            if lane is not None and segment is not None:
+                self.slotSelected.emit(lane, segment)
         self.money.blockSignals(False)
 
     def _move(self, step: int) -> None:
@@ -234,7 +235,7 @@ class GridPanel(QWidget):
             self.table.selectRow(row)
             self.table.blockSignals(False)
             self.money.blockSignals(True)
-            self.money.setValue(int(self._grid[row].get("money", 0)))
+            set_spin(self.money, self._grid[row].get("money", 0), 0)
             self.money.blockSignals(False)
         self.setEnabled(data is not None)
         self.money.setEnabled(self.current() is not None)

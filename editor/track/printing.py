@@ -72,7 +72,7 @@ def plan(track: Track, renderer: QSvgRenderer, paper: str = "A4", mm_per_lane: f
          overlap: float = 12.0, landscape: bool | None = None) -> PrintPlan:
     """Choose the tiling; with landscape=None the orientation that needs fewer pages wins."""
     box = renderer.viewBoxF()
-    lane_width = track.geometry.lane_width if track.geometry else 40.0
+    lane_width = TrackDrawing(track).lane_width  # the width drawn (the default for a geometry it cannot draw)
     upm = lane_width / mm_per_lane
     width_mm, height_mm = box.width() / upm, box.height() / upm
 

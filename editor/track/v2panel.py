@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from slipstream.editor.spinvalue import set_spin
 from slipstream.engine.editing import v2commands as v
 from slipstream.engine.editing.commands import Command
 from slipstream.engine.editing.document import TrackDocument
@@ -244,14 +245,14 @@ class Track2Panel(QWidget):
             return
         length = v2.pit_length(data)
         if length:
-            self.pit_length.setValue(length)
+            set_spin(self.pit_length, length, DEFAULT_PIT_LENGTH)
         entries = ", ".join(str(e.get("from")) for e in pit.get("entries") or [] if isinstance(e, dict))
         exits = ", ".join(str(x.get("to")) for x in pit.get("exits") or [] if isinstance(x, dict))
         boxes = len(pit.get("boxes") or [])
         self.pit_where.setText(f"Entry {entries} → {length} squares → exit {exits}; {boxes} boxes")
         first = (pit.get("entries") or [{}])[0]
         speed = first.get("speed") if isinstance(first, dict) else None
-        self.entry_speed.setValue(speed if isinstance(speed, int) else NO_VALUE)
+        set_spin(self.entry_speed, speed if isinstance(speed, int) else NO_VALUE, NO_VALUE)
         self.lap_counts.setChecked(bool(pit.get("lap_counts", True)))
         self.can_win.setChecked(bool(pit.get("can_win", True)))
         self.side.setCurrentText(str(pit.get("side", "outside")))
@@ -279,7 +280,7 @@ class Track2Panel(QWidget):
             speeds = list(corner.get("lane_speeds") or []) if isinstance(corner, dict) else []
             for lane, spin in enumerate(self.lane_spins[:lanes]):
                 value = speeds[lane] if lane < len(speeds) else None
-                spin.setValue(value if isinstance(value, int) else NO_VALUE)
+                set_spin(spin, value if isinstance(value, int) else NO_VALUE, NO_VALUE)
             name = self._selected_space()
             index = v2.corner_at(data, int(name.split(":")[1])) if data is not None and name else None
             self.space_speed.setEnabled(index is not None)
@@ -290,7 +291,7 @@ class Track2Panel(QWidget):
                 self.space_label.setText(f"Space {name}")
             else:
                 self.space_label.setText("Space (select one in a corner)")
-            self.space_speed.setValue(value if isinstance(value, int) else NO_VALUE)
+            set_spin(self.space_speed, value if isinstance(value, int) else NO_VALUE, NO_VALUE)
         finally:
             self._filling = False
         self.speeds_box.setEnabled(row is not None)

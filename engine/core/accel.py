@@ -1,15 +1,19 @@
 """The optional compiled accelerator: a mypyc build of a few hot engine modules, used only
 while it was built from exactly the sources on disk.
 
-`python3 dev.py setup` (or `python3 dev.py build`) compiles the modules it lists with mypyc into
-`build/accel/` of the checkout, with a manifest of the sha256 of every source it compiled. When
-`slipstream.engine` is imported, `install()` reads the manifest and, only if the build is for this
-interpreter and every listed source still has the digest it was built from, puts a finder in
-front of the import system that loads those modules from the build. Otherwise (no build, an
-edited source, another Python, or `SLIPSTREAM_PURE=1` in the environment) nothing changes and
-the `.py` files are imported as always. The pure-Python modules stay the reference: the
-compiled ones are the same source, and tests/core/test_accel.py plays seeded races both ways
-and compares the logs byte for byte (docs/engine.md "Speed").
+A wheel (and so `pip install .`) compiles the modules of the list in
+build_support/slipstream_accel.py with mypyc into the package as `slipstream/_accel/`, when the
+machine has a C compiler and `SLIPSTREAM_PURE` is not set at install time; in a checkout,
+`python3 dev.py build` compiles the same modules the same way into `build/accel/`. Either
+folder holds a manifest with the sha256 of every source it compiled (or, for an install that
+compiled nothing, why not). When `slipstream.engine` is imported, `install()` reads the
+installed manifest, else the checkout's, and, only if the build is for this interpreter and
+every listed source still has the digest it was built from, puts a finder in front of the
+import system that loads those modules from the build. Otherwise (nothing compiled, an edited
+source, another Python, or `SLIPSTREAM_PURE=1` in the environment) nothing changes and the
+`.py` files are imported as always. The pure-Python modules stay the reference: the compiled
+ones are the same source, and tests/core/test_accel.py plays seeded races both ways and
+compares the logs byte for byte (docs/engine.md "Speed").
 """
 
 from __future__ import annotations
@@ -28,8 +32,9 @@ from types import ModuleType
 
 FORMAT = "accel/1"
 PURE_ENV = "SLIPSTREAM_PURE"  # set (to anything but "" or "0") to import the .py files only
-ENGINE = Path(__file__).resolve().parent.parent  # the engine/ folder of this checkout
-BUILD = ENGINE.parent / "build" / "accel"
+ENGINE = Path(__file__).resolve().parent.parent  # the engine folder (of an install or a checkout)
+INSTALLED = ENGINE.parent / "_accel"  # slipstream/_accel/ of an installed wheel
+BUILD = ENGINE.parent / "build" / "accel"  # build/accel/ of a checkout (python3 dev.py build)
 
 
 def python_tag() -> str:
@@ -52,8 +57,9 @@ class Status:
     modules: tuple[str, ...] = ()
 
     def line(self) -> str:
-        """One line for reports, `compiled accelerator: on (16 modules: automobiles 7, ...)` (the
-        count by package), or why not."""
+        """One line for reports, `compiled accelerator: on (16 modules: automobiles 7, ...;
+        compiled at install)` (the count by package, and where the build comes from), or why
+        not."""
         if self.state == "on":
             by: dict[str, int] = {}
             for m in self.modules:
@@ -61,7 +67,8 @@ class Status:
                 by[pkg] = by.get(pkg, 0) + 1
             n = len(self.modules)
             return f"compiled accelerator: on ({n} module{'s' * (n != 1)}: " \
-                   f"{', '.join(f'{k} {n}' for k, n in sorted(by.items()))})"
+                   f"{', '.join(f'{k} {n}' for k, n in sorted(by.items()))}" \
+                   f"{'; ' * bool(self.detail)}{self.detail})"
         return f"compiled accelerator: {self.state} ({self.detail}); pure Python"
 
 
@@ -109,19 +116,33 @@ class _Finder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(name, self.sources.get(name, f), loader=loader)
 
 
-def read(build: Path = BUILD, engine: Path = ENGINE) -> tuple[Status, dict[str, Path], dict[str, Path]]:
-    """The status of the build in `build` for the sources in `engine`, the files to serve
-    (empty unless the status is `on`) and the source file of each compiled module."""
+def _where() -> Path:
+    """The build to use: the installed one, else the checkout's."""
+    return INSTALLED if (INSTALLED / "manifest.json").is_file() else BUILD
+
+
+def read(build: Path | None = None, engine: Path = ENGINE) -> tuple[Status, dict[str, Path], dict[str, Path]]:
+    """The status of the build in `build` (by default the installed one, else the checkout's)
+    for the sources in `engine`, the files to serve (empty unless the status is `on`) and the
+    source file of each compiled module."""
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
         return Status("off", f"{PURE_ENV} is set"), {}, {}
+    build = _where() if build is None else build
+    # what to do about a stale build, and where an `on` build comes from
+    redo, origin = {INSTALLED: ("reinstall Slipstream", "compiled at install"),
+                    BUILD: ("python3 dev.py build", "build/accel/ of this checkout")}.get(build, ("rebuild", ""))
     manifest = build / "manifest.json"
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return Status("absent", "not built: python3 dev.py build"), {}, {}
+        if (ENGINE.parent / "dev.py").is_file():
+            return Status("absent", "not built: python3 dev.py build"), {}, {}
+        return Status("absent", "this install has no compiled modules"), {}, {}
     except (OSError, ValueError) as e:
         return Status("broken", f"unreadable {manifest.name}: {e}"), {}, {}
     try:
+        if isinstance(data, dict) and data.get("skipped") and not data.get("modules"):
+            return Status("absent", f"not compiled at install: {data['skipped']}"), {}, {}
         if data["format"] != FORMAT:
             return Status("stale", f"a build of format {data['format']!r}, not {FORMAT}"), {}, {}
         if data["python"] != python_tag():
@@ -132,7 +153,7 @@ def read(build: Path = BUILD, engine: Path = ENGINE) -> tuple[Status, dict[str, 
             rel = Path(str(m["source"]))
             src = engine.joinpath(*rel.parts[1:])  # "engine/rulesets/..." below this engine folder
             if not src.is_file() or source_digest(src) != m["sha256"]:
-                return Status("stale", f"{rel.as_posix()} changed since the build: python3 dev.py build"), {}, {}
+                return Status("stale", f"{rel.as_posix()} changed since the build: {redo}"), {}, {}
             files[str(name)] = build / str(m["file"])
             sources[str(name)] = src
     except (KeyError, TypeError, AttributeError) as e:
@@ -141,7 +162,7 @@ def read(build: Path = BUILD, engine: Path = ENGINE) -> tuple[Status, dict[str, 
     if missing:
         return Status("broken", f"missing {', '.join(missing)}"), {}, {}
     names = tuple(sorted(n for n in data["modules"]))
-    return Status("on", "built from these sources", names), files, sources
+    return Status("on", origin, names), files, sources
 
 
 def install() -> Status:

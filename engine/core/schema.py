@@ -84,6 +84,19 @@ def _leaf(err: ValidationError) -> ValidationError:
     return err
 
 
+def whole_numbers(data: Any) -> Any:
+    """`data` with every whole float (`2.0`) as an int. The schemas' `integer` takes 2.0, as JSON
+    Schema does, and so do the data files' loaders; the scenario runners read a checked file
+    through this, so a count, index or roll written `2.0` means 2 there too (docs/packs.md)."""
+    if isinstance(data, float):
+        return int(data) if data.is_integer() else data
+    if isinstance(data, dict):
+        return {k: whole_numbers(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [whole_numbers(v) for v in data]
+    return data
+
+
 def schema_diagnostics(name: str, data: Any, src: SourceMap) -> list[Diagnostic]:
     """Validate `data` against a named schema; map each error to its YAML position."""
     # Valid data is the common case: the compiled yes/no check answers it without jsonschema.

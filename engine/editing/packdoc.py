@@ -14,6 +14,7 @@ changed, each through `packyaml.update_text`, so untouched lines keep their comm
 
 from __future__ import annotations
 
+import copy
 import re
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -43,6 +44,48 @@ def item_lists(ruleset: str) -> Mapping[str, ItemList]:
     override), from the content model of `ruleset` (empty for an unknown ruleset)."""
     model = content_model(ruleset)
     return model.item_lists if model is not None else {}
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where the editor finds the items of one item kind: files of `kind`, the list at `key`
+    (a dotted path for a nested list, `tokens.kinds`), the schema of one item and of an
+    override. `whole`: the content model reads such a file whole (a deck, a table), so an item
+    is added to the pack's own file, or to a copy of the inherited one."""
+
+    kind: str
+    key: str
+    item_def: str  # a `$defs` name, or a JSON pointer into the kind's schema (`/properties/...`)
+    override_def: str | None = None
+    whole: bool = False
+
+    @property
+    def path(self) -> PathKey:
+        return key_path(self.key)
+
+
+def key_path(key: str) -> PathKey:
+    """`tokens.kinds` -> ("tokens", "kinds"): the path of a list key."""
+    return tuple(key.split("."))
+
+
+def places(ruleset: str) -> list[Place]:
+    """The item places of `ruleset`: the item lists of its content model, then the lists of
+    whole files its `authoring` capability names (`ItemKind.path`)."""
+    lists = item_lists(ruleset)
+    out = [Place(kind, il.key, il.item_def, il.override_def) for kind, il in lists.items()]
+    rs = plugins.load(ruleset)
+    authoring = rs.authoring if rs is not None else None
+    for ik in authoring.item_kinds if authoring is not None else ():
+        if ik.path and ik.kind not in lists:
+            pointer = "".join(f"/properties/{k}" for k in ik.path) + "/items"
+            out.append(Place(ik.kind, ".".join(ik.path), pointer, None, whole=True))
+    return out
+
+
+def place_of(ruleset: str, kind: str, key: str = "") -> Place | None:
+    """The place of items of `kind` (and list key `key`, "" for the first of that kind)."""
+    return next((p for p in places(ruleset) if p.kind == kind and (not key or p.key == key)), None)
 
 
 def default_file(kind: str) -> str:
@@ -108,7 +151,7 @@ class PackState:
 
 @dataclass(frozen=True, slots=True)
 class ItemRef:
-    """Where an item lives: file, list key (`cards`, `overrides` ...) and index."""
+    """Where an item lives: file, list key (`cards`, `overrides`, `tokens.kinds` ...) and index."""
 
     kind: str  # data file kind of the ruleset's content model (Automobiles: cubes, cards ...)
     rel: str
@@ -117,10 +160,15 @@ class ItemRef:
     id: str
     data: Any = field(compare=False)
     defs: tuple[str, str | None] = field(default=("", None), compare=False)  # $defs: item, override
+    place: str = field(default="", compare=False)  # the list key of its item kind (overrides: the items')
 
     @property
     def path(self) -> PathKey:
-        return (self.key, self.index)
+        return (*self.list_path, self.index)
+
+    @property
+    def list_path(self) -> PathKey:
+        return key_path(self.key)
 
     @property
     def override(self) -> bool:
@@ -134,21 +182,25 @@ class ItemRef:
 
 
 def items(state: PackState, kind: str | None = None) -> Iterator[ItemRef]:
-    """Every item (and override) of the pack's own data files, in file order (the item kinds
-    of the content model of the pack's ruleset)."""
-    lists = item_lists(state.ruleset)
+    """Every item (and override) of the pack's own data files, in file order: the item kinds
+    of the content model of the pack's ruleset, and the lists of whole files its authoring
+    capability names (a deck's cards, a table's rows)."""
+    found = places(state.ruleset)
     for f in state.files:
-        il = lists.get(f.kind)
-        if il is None or (kind is not None and f.kind != kind):
+        if kind is not None and f.kind != kind:
             continue
-        for list_key in (il.key, "overrides"):
-            lst = f.data.get(list_key)
-            if not isinstance(lst, list):
-                continue
-            for i, it in enumerate(lst):
-                ident = it.get("id") if isinstance(it, dict) else None
-                yield ItemRef(f.kind, f.rel, list_key, i, str(ident) if ident is not None else f"#{i}", it,
-                              (il.item_def, il.override_def))
+        for pl in (p for p in found if p.kind == f.kind):
+            for list_key in (pl.key,) if pl.whole else (pl.key, "overrides"):
+                try:
+                    lst = get_in(f.data, key_path(list_key))
+                except (KeyError, IndexError, TypeError):
+                    continue
+                if not isinstance(lst, list):
+                    continue
+                for i, it in enumerate(lst):
+                    ident = it.get("id") if isinstance(it, dict) else None
+                    yield ItemRef(f.kind, f.rel, list_key, i, str(ident) if ident is not None else f"#{i}", it,
+                                  (pl.item_def, pl.override_def), pl.key)
 
 
 def get_in(data: Any, path: PathKey) -> Any:
@@ -443,6 +495,38 @@ class PackDocument:
         found = [f.rel for f in self.state.files if f.kind == kind]
         return found[-1] if found else None
 
+    def inherited_file(self, kind: str) -> tuple[str, Any] | None:
+        """(text, data) of the file of `kind` the pack inherits (from the last pack it extends
+        that has one, depth first, as the content models merge whole files), or None."""
+        m = self.state.file(MANIFEST)
+        ext = m.data.get("extends") if m is not None and isinstance(m.data, dict) else None
+        if self._loader is None:
+            self._loader = PackLoader(search=[self.root.parent])
+        return _inherited(self._loader, self.root, [str(x) for x in ext] if isinstance(ext, list) else [],
+                          kind, set())
+
+
+def _inherited(loader: PackLoader, near: Path, extends: list[str], kind: str,
+               seen: set[Path]) -> tuple[str, Any] | None:
+    for pid in reversed(extends):
+        folder = loader.find(pid, near)
+        if folder is None or folder.resolve() in seen:
+            continue
+        seen.add(folder.resolve())
+        for rel in _walk(folder):
+            if rel.split("/", 1)[0] == TESTS_DIR or rel == MANIFEST:
+                continue
+            text = (folder / rel).read_text(encoding="utf-8", errors="replace")
+            fs = state_of(rel, text)
+            if fs.kind == kind:
+                return text, fs.data
+        mdata = load_text((folder / MANIFEST).read_text(encoding="utf-8", errors="replace"), MANIFEST).data
+        more = mdata.get("extends") if isinstance(mdata, dict) else None
+        got = _inherited(loader, folder, [str(x) for x in more] if isinstance(more, list) else [], kind, seen)
+        if got is not None:
+            return got
+    return None
+
 
 def rebase(commands: Iterable[Step], rel: str, old: FileState | None, new: FileState) -> None:
     """After `reload_file`: the undo history's states that held the file as it was on disk
@@ -616,14 +700,29 @@ class Batch(Command):
         return state
 
 
-def add_item(doc: PackDocument, kind: str, item: dict[str, Any]) -> Command:
-    """The command adding `item` to the pack's file of `kind` (creating the file if needed)."""
-    key = item_lists(doc.state.ruleset)[kind].key
+def add_item(doc: PackDocument, kind: str, item: dict[str, Any], key: str = "") -> Command:
+    """The command adding `item` to the list `key` ("": the first of `kind`) of the pack's
+    file of `kind`, creating the file if needed: a file the content model reads whole starts
+    as a copy of the inherited one (its text too), so the pack keeps what it inherited."""
+    place = place_of(doc.state.ruleset, kind, key)
+    if place is None:
+        raise KeyError(f"{kind} {key}".strip())
     rel = doc.file_for(kind)
     if rel is not None:
-        return InsertItem(rel, (key,), item)
+        return InsertItem(rel, place.path, item)
     rel = default_file(kind)
-    data = {"slipstream": f"{kind}/1", key: [item]}
+    inherited = doc.inherited_file(kind) if place.whole else None
+    if inherited is not None:
+        text, data = inherited
+        try:
+            lst = list(get_in(data, place.path))
+        except (KeyError, IndexError, TypeError):
+            lst = []
+        if rel not in doc.disk:
+            doc.disk[rel] = text  # the copy keeps the inherited file's comments and layout
+        return Batch([AddFile(rel, set_in(data, place.path, [*lst, item]))],
+                     f"Add {item.get('id', 'item')} in {rel}, a copy of the inherited {kind} file")
+    data = set_in({"slipstream": f"{kind}/1"}, place.path, [item])
     schema = doc.root / "schemas" / f"{kind}.schema.json"
     if schema.is_file() and rel not in doc.disk:
         from slipstream.engine.editing.scaffold import schema_line
@@ -631,6 +730,24 @@ def add_item(doc: PackDocument, kind: str, item: dict[str, Any]) -> Command:
         # the new file starts with the schema line that text editors complete from
         doc.disk[rel] = schema_line(doc.root / rel, schema)
     return Batch([AddFile(rel, data)], f"Add {item.get('id', 'item')} in new file {rel}")
+
+
+def next_row(rows: Iterable[Any], first: str = "") -> dict[str, Any]:
+    """A new row for a list of rows without ids (a gear die, a wear row) or with them (a deck):
+    a copy of the last row, with its field `first` one above the highest when that is a whole
+    number (the next gear, the next race length) and its `id`, if any, made unique."""
+    rows = [r for r in rows if isinstance(r, dict)]
+    new: dict[str, Any] = copy.deepcopy(rows[-1]) if rows else {}
+    if first and isinstance(new.get(first), int) and not isinstance(new.get(first), bool):
+        new[first] = max(int(r.get(first, 0)) for r in rows) + 1
+    if "id" in new:
+        ids = {r.get("id") for r in rows}
+        stem = re.sub(r"-\d+$", "", str(new["id"])) or str(new["id"])
+        n = 2
+        while f"{stem}-{n}" in ids:
+            n += 1
+        new["id"] = f"{stem}-{n}"
+    return new
 
 
 def is_data_kind(kind: str, ruleset: str = plugins.DEFAULT) -> bool:

@@ -29,8 +29,8 @@ from slipstream.engine.core.yamlsource import Loaded, PathKey, Pos, SourceMap, j
 from slipstream.engine.packs.data import Origin
 from slipstream.engine.packs.files import MANIFEST, TESTS_DIR
 from slipstream.engine.packs.files import walk_pack as _walk
-from slipstream.engine.packs.trackrules import ruleset_track_checks
-from slipstream.engine.tracks.load import TRACK_VERSIONS, add_track_checks, check_track_data
+from slipstream.engine.packs.trackrules import checked_track
+from slipstream.engine.tracks.load import TRACK_VERSIONS
 from slipstream.engine.tracks.track import Track
 
 __all__ = ["MANIFEST", "TESTS_DIR", "Build", "ContentModel", "Entry", "ItemList", "LoadedPack",
@@ -343,12 +343,8 @@ class PackLoader:
                                     hint="rename the file, or give it its own folder to make a separate pack"))
                 continue
             if kind == "track":
-                add_track_checks(ruleset_track_checks)  # the checks of the track's `rulesets:`
-                track, tdiags = check_track_data(loaded.data, loaded.source)
-                if track is not None and track.version >= 2 and b.ruleset not in track.rulesets:
-                    # a track/2 file in a pack is raced by the pack's ruleset: its checks apply
-                    rs = plugins.load(b.ruleset)
-                    tdiags += list(rs.track_checks(track, loaded.data, loaded.source)) if rs else []
+                # its `rulesets:` checks, and the pack's ruleset's (it races the track)
+                track, tdiags = checked_track(b.ruleset, loaded.data, loaded.source)
                 b.diags += tdiags
                 if track is not None:
                     _add(b, "track", Entry("track", track.id, b.id, loaded.data, Origin(file, ())))
@@ -425,6 +421,16 @@ def _check_scenario_file(path: Path, file: str) -> list[Diagnostic]:
         return loaded.diagnostics
     kind, ver = filekinds.split_tag(loaded.data)
     plugins.load_all()  # every ruleset's scenario kinds
+    pack_kinds = _pack_kinds()
+    if kind in pack_kinds:
+        # a data file here is not read as pack content (and its checker would load this very
+        # pack again): say so, as `slipstream test` does when it meets it
+        pos = loaded.source.value(("slipstream",))
+        scenario_tags = [t for t in filekinds.registered_tags() if t.partition("/")[0] not in pack_kinds]
+        return [make("F003", file, pos.line, pos.column, "$.slipstream",
+                     f"a {loaded.data['slipstream']} file in tests/: tests/ holds rule scenarios, and pack "
+                     "data there is not read",
+                     hint="move it out of tests/, or make it a rule scenario: " + ", ".join(scenario_tags))]
     check = filekinds.lookup(kind, ver)
     if check is None:
         src = loaded.source
@@ -438,6 +444,16 @@ def _check_scenario_file(path: Path, file: str) -> list[Diagnostic]:
     if schemafast.is_valid(kind, loaded.data):
         return []
     return sorted(check(loaded.data, loaded.source), key=sort_key)
+
+
+def _pack_kinds() -> set[str]:
+    """The kinds a pack reads as content (tracks, manifests, every ruleset's data kinds): the
+    other registered kinds are rule scenarios."""
+    out = {"track", "pack"}
+    for rid in plugins.ruleset_ids():
+        model = content_model(rid)
+        out.update(model.data_kinds if model is not None else ())
+    return out
 
 
 def load_pack(path: str | Path, *, search: Sequence[str | Path] = ()) -> tuple[LoadedPack | None, list[Diagnostic]]:

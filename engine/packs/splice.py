@@ -3,8 +3,9 @@
 `update_text(text, new)` takes the text of a YAML file as it is on disk and the data it should
 hold now, and rewrites only the lines of what changed: a changed scalar is replaced in place,
 a changed list item (a card, a driver ...) is re-written on its own lines, a new item is
-inserted after its neighbour, a removed one loses its lines. Everything else - comments, key
-order, flow or block style, quoting, blank lines - stays byte for byte as it was. Items are
+inserted after its neighbour (on one line, however long, when that neighbour is one flow line:
+a table's row), a removed one loses its lines. Everything else - comments, key order, flow or
+block style, quoting, blank lines - stays byte for byte as it was. Items are
 matched by their `id` so a card keeps its lines when another card is added or removed.
 
 New and rewritten parts get one stable, readable layout (`dump_data`): block mappings, short
@@ -113,11 +114,12 @@ def block_lines(value: Any, indent: int) -> list[str]:
     return out
 
 
-def _item_lines(item: Any, indent: int, *, flow_item: bool = False) -> list[str]:
-    """One list item: `- scalar`, `- {flow}` or a block mapping opened on the dash line."""
+def _item_lines(item: Any, indent: int, *, flow_item: bool = False, width: int = ITEM_FLOW_WIDTH) -> list[str]:
+    """One list item: `- scalar`, `- {flow}` or a block mapping opened on the dash line; a
+    `flow_item` stays one line up to `width` characters."""
     pad = " " * indent
     if flow_item or not isinstance(item, dict):
-        one = _inline(item, ITEM_FLOW_WIDTH if flow_item else FLOW_WIDTH)
+        one = _inline(item, width if flow_item else FLOW_WIDTH)
         if one is not None:
             return [f"{pad}- {one}"]
     if isinstance(item, dict) and item:
@@ -329,7 +331,7 @@ class _Splicer:
             at = self.line_end(self.end(items[-1]))
             lines: list[str] = []
             for v in new[len(old):]:
-                lines += _item_lines(v, col)
+                lines += self._new_item_lines(v, col, items[-1])
             self.edits.append(Edit(at, at, _lines_at(self.text, at, lines)))
             return
         if len(new) < len(old) and old[: len(new)] == new:
@@ -347,7 +349,7 @@ class _Splicer:
             if i in old_ids:
                 prev = i
                 continue
-            lines = _item_lines(v, col)
+            lines = self._new_item_lines(v, col, first if prev is None else node_of(prev))
             if prev is None:
                 before_first += lines
             else:
@@ -361,6 +363,13 @@ class _Splicer:
         for i, lines in after.items():
             at = self.line_end(self.end(node_of(i)))
             self.edits.append(Edit(at, at, _lines_at(self.text, at, lines)))
+
+    def _new_item_lines(self, value: Any, col: int, beside: Node) -> list[str]:
+        """A new list item, written on one line like its neighbour `beside` when that is one
+        flow line (a row of a table: `- {gear: 7, faces: [...]}`), however long."""
+        if isinstance(beside, MappingNode | SequenceNode) and beside.flow_style:
+            return _item_lines(value, col, flow_item=True, width=10**9)
+        return _item_lines(value, col)
 
     def remove_item(self, node: Node) -> None:
         d = self.dash(node)

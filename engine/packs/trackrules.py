@@ -21,6 +21,20 @@ if TYPE_CHECKING:
     from slipstream.engine.tracks.track import Track
 
 
+def checked_track(ruleset: str, data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnostic]]:
+    """A track document checked as a pack of `ruleset` checks its tracks: the track checks, those
+    of its `rulesets:`, and for a track that does not list `ruleset`, that ruleset's own too
+    (it is raced by it; for a track/1, warning T157 for a ruleset of corners)."""
+    from slipstream.engine.tracks.load import add_track_checks, check_track_data
+
+    add_track_checks(ruleset_track_checks)
+    track, diags = check_track_data(data, src)
+    if track is not None and ruleset not in track.rulesets:
+        rs = plugins.load(ruleset)
+        diags += list(rs.track_checks(track, data, src)) if rs else []
+    return track, diags
+
+
 def ruleset_track_checks(track: Track, data: Any, src: SourceMap) -> list[Diagnostic]:
     """Every check the track's rulesets ask for, and T150 for ids nobody knows."""
     from slipstream.engine.tracks.needs import KNOWN_NEEDS, check_feature_kinds, check_needs
@@ -45,3 +59,22 @@ def ruleset_track_checks(track: Track, data: Any, src: SourceMap) -> list[Diagno
     if track.features:
         diags += check_feature_kinds(track, declared, src)
     return diags
+
+
+def race_track_warnings(rs: Any, pack: Any, track_id: str) -> list[Diagnostic]:
+    """The warnings the ruleset `rs` gives the pack's track `track_id` before a race on it
+    (e.g. T157: the track lacks what the ruleset's races read), at the lines of its file."""
+    from pathlib import Path
+
+    from slipstream.engine.core.yamlsource import load_file
+
+    track = pack.tracks.get(track_id)
+    if track is None:
+        return []
+    for file in pack.sources:
+        if Path(file).stem != track_id or not Path(file).is_file():
+            continue
+        loaded = load_file(Path(file), display=file)
+        if isinstance(loaded.data, dict) and loaded.data.get("id") == track_id:
+            return [d for d in rs.track_checks(track, loaded.data, loaded.source) if not d.is_error]
+    return []

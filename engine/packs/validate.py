@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.core import filekinds, plugins
 from slipstream.engine.core.diagnostics import Diagnostic, make, sort_key
-from slipstream.engine.packs.files import MANIFEST, YAML_SUFFIXES, walk_pack
+from slipstream.engine.packs.files import MANIFEST, TESTS_DIR, YAML_SUFFIXES, walk_pack
 
 if TYPE_CHECKING:
     from slipstream.engine.core.yamlsource import Loaded, SourceMap
@@ -101,6 +101,11 @@ def validate_file(path: str | Path, *, explicit: bool = True) -> list[Diagnostic
     problems = _tag_problem(loaded)
     if problems:
         return problems
+    root = _enclosing_pack(Path(path))
+    if root is not None and Path(path).resolve().is_relative_to((root / TESTS_DIR).resolve()):
+        from slipstream.engine.packs.loader import _check_scenario_file
+
+        return _check_scenario_file(Path(path), loaded.file)  # as its pack checks it: a rule scenario
     kind, ver = filekinds.split_tag(data)
     check = filekinds.lookup(kind, ver)
     assert check is not None  # _tag_problem found it

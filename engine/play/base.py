@@ -5,13 +5,13 @@ A new ruleset subclasses `BaseRuleset` and writes what is its own (id, name, opt
 bots, `new_game`, `make_bot`); the defaults play races with engine/play/races.py, replay their
 logs with `replay_simple` and offer no capability. A ruleset that offers one sets the
 attribute to an object of that capability (engine/play/protocol.py); `BaseRaceView`,
-`BaseReports` and `BaseStats` are ready to subclass. Faces reach a capability or its shared
+`BaseReports`, `BaseStats` and `BaseAuthoring` are ready to subclass. Faces reach a capability or its shared
 default through `view_of`, `reports_of` and `stats_of`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -25,17 +25,23 @@ if TYPE_CHECKING:
     from slipstream.engine.play.protocol import (
         Authoring,
         BatchStats,
+        CardFace,
+        CardRow,
         Cell,
         Championships,
         Checker,
+        DataTable,
         FileKinds,
         Gauge,
+        ItemKind,
         Mark,
+        PackFile,
         RaceReports,
         RaceView,
         Ruleset,
         Scenarios,
         Setup,
+        TrackTemplates,
     )
 
 
@@ -59,6 +65,7 @@ class BaseRuleset:
     seasons: Championships | None = None
     scenarios: Scenarios | None = None
     authoring: Authoring | None = None
+    templates: TrackTemplates | None = None
     files: FileKinds | None = None
     panels: Mapping[str, str] = {}  # no ruleset-specific panels: faces show their generic ones
 
@@ -156,6 +163,39 @@ class BaseStats:
 SHARED_STATS = BaseStats()
 
 
+class BaseAuthoring:
+    """An `authoring` capability's defaults: no new-pack files, item kinds, tables or cards; a
+    ruleset's own subclasses it and gives what it has."""
+
+    item_kinds: Sequence[ItemKind] = ()
+    card_kinds: Sequence[str] = ()
+    sheet_kind = ""
+    tables: Sequence[DataTable] = ()
+
+    def pack_files(self, pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
+        return []
+
+    def item_groups(self, pack: Any, kind: str) -> tuple[str, list[tuple[str, str]]] | None:
+        return None
+
+    def completions(self, pack: Any, own: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[str]]:
+        return {}
+
+    def card_rows(self, pack: Any, sheet: str | None) -> list[CardRow]:
+        if sheet is not None:
+            raise KeyError(sheet)
+        return []
+
+    def card_face(self, pack: Any, item: Mapping[str, Any] | str, kind: str = "") -> CardFace | None:
+        return None
+
+    def sheets(self, pack: Any) -> list[tuple[str, str]]:
+        return []
+
+    def card_faces(self, pack: Any, sheet: str) -> tuple[str, list[CardFace]]:
+        raise KeyError(sheet)
+
+
 def view_of(rs: Ruleset) -> RaceView:
     """The ruleset's race view, or one that draws no cars."""
     return rs.race_view if rs.race_view is not None else NO_VIEW
@@ -186,3 +226,60 @@ class OwnFileKinds:
             return {}
         root = resources.files(self.package)
         return {n: root / n for n in self.names}
+
+
+class ShapeTemplates:
+    """A `templates` capability over the shared track/2 shapes (engine/tracks/templates.py):
+    `make(shape)` gives a ruleset's track of that shape."""
+
+    def __init__(self, make: Any, names: Sequence[tuple[str, str]]) -> None:
+        self._make = make
+        self.names = tuple(names)
+
+    def track(self, template: str) -> dict[str, Any]:
+        if template not in dict(self.names):
+            raise ValueError(f"unknown template {template!r}; choose one of {', '.join(k for k, _ in self.names)}")
+        return dict(self._make(template))
+
+
+def schema_only(kind: str) -> Checker:
+    """A checker for a file of `kind` that stands alone (a data table, a scenario whose
+    references need the pack): its schema only."""
+
+    def check(data: Any, src: Any) -> Any:
+        from slipstream.engine.core.schema import schema_diagnostics
+
+        return schema_diagnostics(kind, data, src)
+
+    return check
+
+
+Who = Callable[[Any], str]
+"""Names a seat in a sentence of the race log (`narrate`)."""
+
+
+def narrate(e: Mapping[str, Any], names: Sequence[str] | None,
+            sentences: Mapping[str, Callable[[Mapping[str, Any], Who], str]]) -> str | None:
+    """One sentence for a log entry by the ruleset's `sentences` (per event kind, given the
+    entry and a `who` that names a seat: by `names`, else P1, P2, ...); None for entries not
+    worth telling (steps, decisions, events it has no sentence for)."""
+    if e.get("t") != "event":
+        return None
+
+    def who(p: Any) -> str:
+        return names[p] if names is not None and isinstance(p, int) and 0 <= p < len(names) else f"P{int(p) + 1}"
+
+    fn = sentences.get(str(e.get("ev")))
+    return fn(e, who) if fn is not None else None
+
+
+def own_file(b: Any, kind: str, code: str) -> Any:
+    """The pack's own file of data kind `kind` (None when it has none) while its content is
+    built (`b`: the loader's Build); a second file of the kind is diagnostic `code`."""
+    from slipstream.engine.core.diagnostics import make
+
+    files = b.whole.get(kind, [])
+    if len(files) > 1:
+        b.diags.append(make(code, files[1].file, 1, 1, "$", f"a second {kind}/1 file in the pack",
+                            hint="keep one file of each kind"))
+    return files[0] if files else None

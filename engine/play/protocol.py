@@ -18,7 +18,8 @@ lacks it. A face asks `rs.seasons is None`; it never probes a ruleset for a memb
     stats       BatchStats      figures of many races, heat maps, who used an item
     seasons     Championships   bot championships: tracks, run, reports, season-log replay
     scenarios   Scenarios       rule scenarios: a pack folder, or one file of a loaded pack
-    authoring   Authoring       new-pack files, item kinds the pack editor adds, card faces
+    authoring   Authoring       new-pack files, item kinds and tables of the pack editor, cards
+    templates   TrackTemplates  starting tracks with what the ruleset needs (corners, pit lane)
     files       FileKinds       own file kinds with their checkers and JSON Schemas
 
 `panels` (face name -> "module:attribute") names optional ruleset-specific panels of a face;
@@ -319,11 +320,35 @@ class Championships(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ItemKind:
-    """An item kind the pack editor can add: its data file kind, one item's name, the group."""
+    """An item kind the pack editor can add: its data file kind, one item's name, the group.
+
+    The items of an item list of the content model (`ContentModel.item_lists`) need no `path`.
+    A data file the content model reads whole (a deck, a table) may still list items the editor
+    shows one by one: `path` says where that list is in the file (`("cards",)`,
+    `("tokens", "kinds")`). A new such item goes into the pack's own file of that kind, or into
+    a copy of the inherited one (a whole file replaces the inherited file)."""
 
     kind: str  # the data file kind that lists it (`cards`)
     title: str  # one item (`card`)
     group: str  # the tree group (`Cards`)
+    path: tuple[str, ...] = ()  # where a whole file lists its items (() : the content model's list)
+
+
+@dataclass(frozen=True, slots=True)
+class DataTable:
+    """Numbers of a data file the pack editor shows and edits as a table.
+
+    The rows are a list of mappings at `path` (a wear row per race length: `columns` are the
+    fields shown, `spread` a list field shown one cell per entry, e.g. a die's faces), or a
+    mapping of numbers (a price list: one row per key, the key in a column headed `key`)."""
+
+    kind: str  # the data file kind (`wear`)
+    path: tuple[str, ...]  # where the rows are in the file (`("races",)`)
+    title: str  # `Wear table`
+    columns: tuple[str, ...] = ()  # the fields of a row shown, in order (list rows)
+    spread: str = ""  # a list field of a row shown one cell per entry (`faces`)
+    key: str = ""  # for a mapping: the heading of its key column (`price of`)
+    value: str = "value"  # for a mapping: the heading of its value column
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,6 +366,9 @@ class CardFace:
     ident: str = ""
     buyable: bool = True
     wear_hex: str = "#9a9a9a"  # the colour of the wear marks
+    # the numbers a card of a ruleset without cost, value and wear shows, as (label, value);
+    # a face with figures shows them in place of the cost, value and wear strip
+    figures: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +388,11 @@ class CardRow:
     effect: Any
     own: bool  # defined in the listed pack itself (not inherited)
     house: bool  # its notes say it holds house values
+    # the columns `slipstream cards` shows for a ruleset whose cards have no cost, value and
+    # supply, as (heading, JSON-able value or None for none), the same headings in every row;
+    # () : cost, value, supply
+    cells: tuple[tuple[str, Any], ...] = ()
+    does: str = ""  # what the card does, in words made from its numbers ("": its text says it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,10 +409,12 @@ class Authoring(Protocol):
 
     @property  # what the pack editor's New item adds, in menu order
     def item_kinds(self) -> Sequence[ItemKind]: ...
-    @property  # the item kind whose items are cards with faces ("": none)
-    def card_kind(self) -> str: ...
+    @property  # the item kinds whose items are cards with faces (empty: the ruleset has no cards)
+    def card_kinds(self) -> Sequence[str]: ...
     @property  # the item kind each print sheet of cards is made from, e.g. card sets ("": none)
     def sheet_kind(self) -> str: ...
+    @property  # numbers the pack editor edits as tables (dice faces, wear tables, price lists)
+    def tables(self) -> Sequence[DataTable]: ...
 
     def pack_files(self, pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
         """The starting files of a new pack besides its manifest, schemas and folders."""
@@ -401,9 +436,11 @@ class Authoring(Protocol):
         order; KeyError for an unknown sheet."""
         ...
 
-    def card_face(self, pack: LoadedPack | None, item: Mapping[str, Any] | str) -> CardFace | None:
-        """The face of a card written as data, or of the pack's card of that id (None: no such
-        card); colours from `pack`, else from the bundled base pack."""
+    def card_face(self, pack: LoadedPack | None, item: Mapping[str, Any] | str,
+                  kind: str = "") -> CardFace | None:
+        """The face of a card of item kind `kind` ("": the first of `card_kinds`) written as
+        data, or of the pack's card of that id (None: no such card); colours from `pack`, else
+        from the ruleset's bundled pack."""
         ...
 
     def sheets(self, pack: LoadedPack) -> list[tuple[str, str]]:
@@ -411,7 +448,24 @@ class Authoring(Protocol):
         ...
 
     def card_faces(self, pack: LoadedPack, sheet: str) -> tuple[str, list[CardFace]]:
-        """(title, faces) of one print sheet: every card in play with that card set."""
+        """(title, faces) of one print sheet, a face per card to cut out (e.g. every card in
+        play with a card set, or one face per copy of a deck's cards); KeyError for an unknown
+        sheet."""
+        ...
+
+
+class TrackTemplates(Protocol):
+    """Starting tracks of a ruleset (`slipstream new track --ruleset`, the editor's File > New):
+    each holds what the ruleset races on (corners with stops, speed limits, a pit lane, a grid)
+    and validates clean. A ruleset without it starts from the shared colour-track shapes of
+    engine/tracks/templates.py."""
+
+    @property  # (id, label) of each template, the default first
+    def names(self) -> Sequence[tuple[str, str]]: ...
+
+    def track(self, template: str) -> dict[str, Any]:
+        """The track data of a template (id and name to be set by the caller); ValueError for
+        an unknown template."""
         ...
 
 
@@ -471,6 +525,8 @@ class Ruleset(Protocol):
     @property
     def authoring(self) -> Authoring | None: ...
     @property
+    def templates(self) -> TrackTemplates | None: ...
+    @property
     def files(self) -> FileKinds | None: ...
     @property  # ruleset-specific panels of a face: face name (`editor`) -> "module:attribute"
     def panels(self) -> Mapping[str, str]: ...
@@ -511,7 +567,7 @@ class Ruleset(Protocol):
 CORE = ("id", "name", "options", "players", "bots", "default_bots", "content",
         "new_game", "make_bot", "describe", "view", "track_checks", "run_race", "replay")
 CAPABILITIES = ("setup", "race_view", "reports", "stats", "seasons", "scenarios", "authoring",
-                "files", "panels")
+                "templates", "files", "panels")
 REQUIRED = CORE + CAPABILITIES
 
 

@@ -95,12 +95,37 @@ def resolved_setup(rs: Ruleset, spec: RaceSpec, game: Any) -> dict[str, Any]:
     return rs.setup.resolved(game) if rs.setup is not None else dict(spec.setup)
 
 
+def resolve_track(pack: Any, ref: str) -> Any:
+    """The track `ref` names: a track id of `pack`, or a track file (.yaml), checked as the pack
+    checks its own tracks; ValueError saying why it cannot be raced."""
+    from pathlib import Path
+
+    if ref in pack.tracks:
+        return pack.tracks[ref]
+    p = Path(ref)
+    if p.suffix in (".yaml", ".yml") and p.is_file():
+        from slipstream.engine.core.diagnostics import format_text
+        from slipstream.engine.core.yamlsource import load_file
+        from slipstream.engine.packs.trackrules import checked_track
+
+        loaded = load_file(p)
+        track, diags = (None, loaded.diagnostics) if loaded.data is None else \
+            checked_track(pack.ruleset, loaded.data, loaded.source)
+        errors = [d for d in diags if d.is_error]
+        if track is None or errors:
+            raise ValueError(f"track {ref} has errors:\n" + format_text(errors[:10]))
+        return track
+    raise ValueError(f"no track {ref!r} in the pack (tracks: {', '.join(sorted(pack.tracks))}) "
+                     "and no such track file")
+
+
 def play_race(rs: Ruleset, spec: RaceSpec, pack: Any | None = None) -> Result:
-    """Play `spec` with the ruleset's own games and bots (a ready `Ruleset.run_race`)."""
+    """Play `spec` with the ruleset's own games and bots (a ready `Ruleset.run_race`); its
+    track is a track id of the pack or a track file (`resolve_track`)."""
     from slipstream.engine.play.registry import load_pack
 
     pack = pack if pack is not None else load_pack(spec.pack)
-    track = pack.tracks[spec.track]
+    track = resolve_track(pack, spec.track)
     seats = seats_of(spec.bots)
     game = rs.new_game(pack, track, seats, spec.seed, dict(spec.options), spec.laps,
                        dict(spec.setup), spec.record)

@@ -20,6 +20,7 @@ worker writes it into a folder of its own and checks the digest before racing.
 
 from __future__ import annotations
 
+import atexit
 import copy
 import hashlib
 import itertools
@@ -161,12 +162,12 @@ def lineage_folders(pack_path: Path) -> list[tuple[str, Path]]:
 def locate(vary: Vary, folders: Sequence[tuple[str, Path]], content: Any) -> Target:
     """The file and JSON path of a `KIND:ID.FIELD` or `FILE#FIELD` path (nearest pack first)."""
     if "#" in vary.path:
-        rel, _, fpath = vary.path.partition("#")
+        given, _, fpath = vary.path.partition("#")
         steps = steps_of(fpath.lstrip("$"), vary.flag)
-        folder = folders[0][1]
-        loaded = load_file(folder / rel) if (folder / rel).is_file() else None
-        if loaded is None or loaded.data is None:
-            raise SweepError(f"{vary.flag}: no YAML file {rel!r} in the pack")
+        folder, rel = pack_file(given, folders, vary.flag)
+        loaded = load_file(folder / rel)
+        if loaded.data is None:
+            raise SweepError(f"{vary.flag}: {rel} holds no YAML data")
         try:
             return Target(folder, rel, steps, _get(loaded.data, steps))
         except KeyError as e:
@@ -199,6 +200,30 @@ def locate(vary: Vary, folders: Sequence[tuple[str, Path]], content: Any) -> Tar
                     raise SweepError(f"{vary.flag}: {kind} {item_id!r} ({rel}) has no field "
                                      f"{e.args[0]!r} on that path") from None
     raise SweepError(f"{vary.flag}: no {kind} {item_id!r} in the pack or the packs it extends")
+
+
+def pack_file(given: str, folders: Sequence[tuple[str, Path]], flag: str) -> tuple[Path, str]:
+    """(pack folder, posix path in it) of the FILE of a `FILE#FIELD` path: relative to the pack,
+    it must resolve (symlinks followed) to a raced YAML file of the pack or of a pack it
+    extends. Anything else (a file elsewhere, an absolute path, `../` out of the lineage, a
+    symlink pointing out, a rule scenario under tests/) is refused: a sweep writes only its
+    own copies and reads only the packs it races."""
+    own = folders[0][1]
+    try:
+        real = (own / given).resolve()
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte
+        real = None
+    for _pid, folder in folders:
+        top = folder.resolve()
+        if real is None or not real.is_relative_to(top):
+            continue
+        rel = real.relative_to(top).as_posix()
+        if rel == MANIFEST or rel.split("/", 1)[0] == TESTS_DIR:
+            break  # the manifest and rule scenarios are not raced content
+        if real.is_file() and rel in set(walk_pack(top)):
+            return top, rel
+    raise SweepError(f"{flag}: FILE must be a YAML file of the pack or of a pack it extends, named "
+                     f"relative to the pack (e.g. cards/garage.yaml#cards[3].cost); {given!r} is not one")
 
 
 def _item_kinds(content: Any) -> dict[str, str]:
@@ -299,6 +324,8 @@ def make_variants(pack_path: Path, varies: Sequence[Vary], rs: Any, work: Path,
                 edits.setdefault((t.folder.name, t.rel), []).append((t.path, value))
         for (fname, rel), changes in edits.items():
             file = root / fname / rel
+            if not file.resolve().is_relative_to(root.resolve()):  # never write past the copies
+                raise SweepError(f"{rel}: not a file of the variant's copy of the pack")
             text = file.read_text(encoding="utf-8")
             data = copy.deepcopy(load_file(file).data)
             for jpath, value in changes:
@@ -336,16 +363,24 @@ def bundle_of(variant: Variant) -> Bundle:
 
 
 @cache
-def _materialised(digest: str, key: str) -> str:
-    return tempfile.mkdtemp(prefix=f"slipstream-sweep-{digest[:12]}-")
+def _materialised(digest: str, key: str, scratch: str) -> str:
+    if scratch and Path(scratch).is_dir():
+        # the sweep's own work folder (a local worker): removed with it when the sweep ends
+        return tempfile.mkdtemp(prefix=f"worker-{digest[:12]}-", dir=scratch)
+    # a worker that cannot see that folder (a Dask worker on another machine): its own temporary
+    # folder, removed when the worker process exits
+    path = tempfile.mkdtemp(prefix=f"slipstream-sweep-{digest[:12]}-")
+    atexit.register(shutil.rmtree, path, True)
+    return path
 
 
-def materialise(bundle: Bundle) -> str:
-    """The bundle written into a folder of this process (once); the pack digest is checked."""
+def materialise(bundle: Bundle, scratch: str = "") -> str:
+    """The bundle written into a folder of this process (once, under `scratch` when that folder
+    is here); the pack digest is checked."""
     from slipstream.engine.play.registry import load_pack
 
     key = hashlib.sha256(b"".join(name.encode() + b"\0" + data for name, data in bundle.files)).hexdigest()
-    root = Path(_materialised(bundle.digest, key))
+    root = Path(_materialised(bundle.digest, key, scratch))
     entry = root / bundle.entry
     if not (entry / MANIFEST).is_file():
         for name, data in bundle.files:
@@ -378,6 +413,7 @@ class Job:
     items: tuple[str, ...]  # KIND:ID of the varied items, for who bought / played / held them
     setup: tuple[tuple[str, Any], ...] = ()
     season: tuple[str, ...] = ()  # the tracks of a season: each seed is then a whole season
+    scratch: str = ""  # the sweep's work folder, where a worker on this machine writes the bundle
 
 
 def run_job(job: Job) -> list[dict[str, Any]]:
@@ -387,7 +423,7 @@ def run_job(job: Job) -> list[dict[str, Any]]:
     from slipstream.engine.play.races import RaceSpec
     from slipstream.engine.play.registry import for_pack
 
-    path = materialise(job.bundle)
+    path = materialise(job.bundle, job.scratch)
     rs, _ = for_pack(path)
     stats = stats_of(rs)
     out = []
@@ -441,7 +477,7 @@ def as_result(rec: Mapping[str, Any]) -> Any:
 def jobs_for(variants: Sequence[Variant], seeds: Sequence[int], track: str, bots: tuple[str, ...],
              laps: int | None, items: tuple[str, ...], chunk: int,
              done: Iterable[tuple[int, int]] = (), setup: tuple[tuple[str, Any], ...] = (),
-             season: tuple[str, ...] = ()) -> list[Job]:
+             season: tuple[str, ...] = (), scratch: str = "") -> list[Job]:
     """Jobs of at most `chunk` races for every (variant, seed) not `done` yet."""
     have = set(done)
     out = []
@@ -452,7 +488,7 @@ def jobs_for(variants: Sequence[Variant], seeds: Sequence[int], track: str, bots
         b = bundle_of(v)
         for i in range(0, len(todo), chunk):
             out.append(Job(v.index, b, track, bots, laps, tuple(sorted(v.options.items())),
-                           tuple(todo[i:i + chunk]), items, setup, season))
+                           tuple(todo[i:i + chunk]), items, setup, season, scratch))
     return out
 
 

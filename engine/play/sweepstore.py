@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ class StoreError(ValueError):
 class Store:
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.left_out = 0  # rows read that are not part of the sweep asked for
         try:
             self.db = sqlite3.connect(str(path))
             self.db.executescript(SCHEMA)
@@ -72,14 +73,75 @@ class Store:
                 "INSERT OR REPLACE INTO race VALUES (?, ?, ?, ?)",
                 [(key, int(r["variant"]), int(r["seed"]), json.dumps(r, sort_keys=True)) for r in records])
 
-    def records(self, key: str) -> dict[int, list[dict[str, Any]]]:
-        """Every stored race by variant, in seed order."""
+    def records(self, key: str, expected: Collection[tuple[int, int]] | None = None) -> dict[int, list[dict[str, Any]]]:
+        """Every stored race by variant, in seed order; with `expected` (variant, seed) pairs, only
+        those (a stray row is left out of the report: `self.left_out` counts them). A row that
+        is not a race record is a StoreError naming it and how to recover."""
         out: dict[int, list[dict[str, Any]]] = {}
-        for v, text in self.db.execute("SELECT variant, result FROM race WHERE sweep = ? ORDER BY variant, seed",
-                                       (key,)):
+        for v, seed, text in self.db.execute(
+                "SELECT variant, seed, result FROM race WHERE sweep = ? ORDER BY variant, seed", (key,)):
+            if expected is not None and (v, seed) not in expected:
+                self.left_out += 1
+                continue
+            problem = record_problem(v, seed, text)
+            if problem:
+                raise StoreError(
+                    f"{self.path}: the race row of variant {v}, seed {seed} is not a race record ({problem}); "
+                    f"delete it to race it again: sqlite3 {self.path} \"DELETE FROM race WHERE variant = {v} "
+                    f"AND seed = {seed}\" (or run with --fresh to start the sweep over)")
             out.setdefault(int(v), []).append(json.loads(text))
         return out
 
-    def variants(self, key: str) -> list[tuple[int, str, dict[str, Any], str]]:
-        return [(int(i), lab, json.loads(a), d) for i, lab, a, d in self.db.execute(
-            "SELECT idx, label, assignment, digest FROM variant WHERE sweep = ? ORDER BY idx", (key,))]
+    def variants(self, key: str, expected: Collection[int] | None = None) -> list[tuple[int, str, dict[str, Any], str]]:
+        """The sweep's variant rows (with `expected` indexes, only those); a malformed row is a
+        StoreError naming it and how to recover."""
+        out = []
+        for i, lab, a, d in self.db.execute(
+                "SELECT idx, label, assignment, digest FROM variant WHERE sweep = ? ORDER BY idx", (key,)):
+            if expected is not None and i not in expected:
+                self.left_out += 1
+                continue
+            try:
+                assignment = json.loads(a) if isinstance(a, str) else None
+            except ValueError:
+                assignment = None
+            if not isinstance(i, int) or not isinstance(lab, str) or not isinstance(d, str) \
+                    or not isinstance(assignment, dict):
+                raise StoreError(
+                    f"{self.path}: the variant row {i!r} is malformed (its assignment is not a JSON object of "
+                    f"values, or its label or digest is not text); delete it and run the same command again "
+                    f"to write it anew: sqlite3 {self.path} \"DELETE FROM variant WHERE idx = {i!r}\" "
+                    "(or run with --fresh to start the sweep over)")
+            out.append((i, lab, assignment, d))
+        return out
+
+
+def record_problem(variant: Any, seed: Any, text: Any) -> str:
+    """What makes a stored race row unusable for the report ("" when it is a race record)."""
+    try:
+        rec = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return "not JSON"
+    if not isinstance(rec, dict):
+        return "not a JSON object"
+    if rec.get("variant") != variant or rec.get("seed") != seed:
+        return "its variant or seed differs from the row's"
+    names = rec.get("names")
+    if not isinstance(names, list) or not names:
+        return "no names"
+    n = len(names)
+    for k in ("grid", "standings"):
+        v = rec.get(k)
+        if not isinstance(v, list) or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n
+                                              for p in v):
+            return f"{k} is not a list of seats"
+    if not rec["standings"]:
+        return "empty standings"
+    for k, t in (("bots", list), ("rounds", int), ("capped", bool), ("decisions", int), ("stats", dict),
+                 ("users", dict)):
+        if not isinstance(rec.get(k), t):
+            return f"{k} is not a {t.__name__}"
+    for item, per in rec["users"].items():
+        if not isinstance(per, dict) or not all(isinstance(f, list) and len(f) <= n for f in per.values()):
+            return f"users of {item!r} are not lists of flags by seat"
+    return ""

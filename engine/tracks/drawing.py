@@ -12,11 +12,25 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
-from slipstream.engine.tracks.track import Space, Track
+from slipstream.engine.tracks.track import Geometry, Space, Track
 
 Point = tuple[float, float]
 
 DEFAULT_LANE_WIDTH = 40.0
+# the schemas' bounds of a drawing (track/1 and track/2): beyond them, or not finite, a
+# geometry cannot be drawn and the stadium is drawn instead (a file that breaks them is invalid,
+# but the editor still opens it)
+MAX_COORDINATE = 1_000_000.0
+MAX_LANE_WIDTH = 100_000.0
+
+
+def drawable(geometry: Geometry | None) -> bool:
+    """Whether a track's geometry is within the bounds a drawing needs."""
+    if geometry is None:
+        return False
+    if not (0 < geometry.lane_width <= MAX_LANE_WIDTH):  # False for NaN too
+        return False
+    return all(-MAX_COORDINATE <= c <= MAX_COORDINATE for p in geometry.centerline for c in p)
 
 
 def stadium_centerline(segments: int, lanes: int, lane_width: float = DEFAULT_LANE_WIDTH) -> list[Point]:
@@ -66,13 +80,19 @@ class TrackDrawing:
     track: Track
 
     @cached_property
-    def lane_width(self) -> float:
+    def geometry(self) -> Geometry | None:
+        """The track's geometry when it can be drawn, else None (the stadium)."""
         g = self.track.geometry
+        return g if drawable(g) else None
+
+    @cached_property
+    def lane_width(self) -> float:
+        g = self.geometry
         return g.lane_width if g else DEFAULT_LANE_WIDTH
 
     @cached_property
     def path(self) -> list[Point]:
-        g = self.track.geometry
+        g = self.geometry
         if g is None:
             pts = stadium_centerline(self.track.segments, self.track.lanes, self.lane_width)
         else:

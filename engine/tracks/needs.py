@@ -32,6 +32,7 @@ class TrackNeeds:
     speed_unit: int = 1  # speed limits are multiples of this
     gear_colours: bool = False  # every space has a gear colour (no plain squares)
     features: tuple[str, ...] = ()  # fixed board feature kinds the ruleset reads
+    corners: bool = False  # races read corners: a track without any gets warning T157
 
 
 KNOWN_NEEDS: dict[str, TrackNeeds] = {}  # every ruleset of the seeds is installed now
@@ -45,7 +46,7 @@ def _at(code: str, src: SourceMap, path: tuple[Any, ...], message: str, **kw: An
 def check_needs(track: Track, needs: TrackNeeds, data: Any, src: SourceMap) -> list[Diagnostic]:
     """Diagnostics for everything `needs` asks of the track that it lacks."""
     who = needs.ruleset
-    diags: list[Diagnostic] = []
+    diags: list[Diagnostic] = check_raceable(track, needs, src)
     for c in track.corners:
         if needs.corner_stops and c.stops is None:
             diags.append(_at("T151", src, ("corners", c.index),
@@ -69,6 +70,19 @@ def check_needs(track: Track, needs: TrackNeeds, data: Any, src: SourceMap) -> l
     if needs.gear_colours:
         diags += _plain_squares(track, who, data, src)
     return diags
+
+
+def check_raceable(track: Track, needs: TrackNeeds, src: SourceMap) -> list[Diagnostic]:
+    """Warning T157 when the track lacks what the ruleset's races read (any track version):
+    corners, for a ruleset whose `needs.corners` says so."""
+    if not needs.corners or track.corners:
+        return []
+    what = ("corners with stops" if needs.corner_stops else
+            "corners with speed limits" if needs.corner_speed_limits else "corners")
+    old = " (a track/1 has none; write a track/2)" if track.version < 2 else ""
+    return [_at("T157", src, ("corners",), f"the track has no corners{old}; {needs.ruleset} races need "
+                f"{what}, and on this track they run as a plain dash round the lanes",
+                hint=f"start from `slipstream new track NAME --ruleset {needs.ruleset}`")]
 
 
 def _plain_squares(track: Track, who: str, data: Any, src: SourceMap) -> list[Diagnostic]:

@@ -81,3 +81,41 @@ def template(name: str) -> dict[str, Any]:
         if track is not None and not diags and not check_track(track, data, src):
             break
     return data
+
+
+# ---------------------------------------------------------------------------------------------
+# track/2 starting points: plain squares, corners, a pit lane (rulesets give their own values)
+# ---------------------------------------------------------------------------------------------
+
+SHAPES = ("oval", "road-course")
+SHAPE_NAMES = {"oval": "Oval", "road-course": "Road course"}
+# where the corners of each shape lie, as (first, last) fractions of the lap
+SHAPE_CORNERS = {
+    "oval": ((0.18, 0.30), (0.43, 0.55), (0.68, 0.80), (0.86, 0.93)),
+    "road-course": ((0.10, 0.16), (0.22, 0.30), (0.36, 0.42), (0.50, 0.58), (0.64, 0.70),
+                    (0.76, 0.82), (0.87, 0.92)),
+}
+
+
+def squares_track(shape: str, *, squares: int, lanes: int, grid: int, laps: int,
+                  corner: Any, pit: dict[str, Any] | None, rulesets: tuple[str, ...]) -> dict[str, Any]:
+    """A track/2 of plain squares on a template shape (see SHAPES): `squares` a lane, `grid`
+    slots just behind the line (pole first), a corner where the shape turns with the fields
+    `corner(index)` gives it (stops, speed limits ...), and the pit lane `pit` as is."""
+    if shape not in SHAPES:
+        raise ValueError(f"unknown template {shape!r}; choose one of {', '.join(SHAPES)}")
+    row = " ".join(["o"] * squares)
+    slots = [{"lane": k % lanes, "segment": squares - 1 - k // lanes} for k in range(grid)]
+    corners = []
+    for i, (a, b) in enumerate(SHAPE_CORNERS[shape]):
+        corners.append({"name": f"Turn {i + 1}", "from": round(a * squares), "to": round(b * squares),
+                        **corner(i)})
+    data: dict[str, Any] = {
+        "slipstream": "track/2", "id": shape, "name": SHAPE_NAMES[shape], "laps": laps,
+        "rulesets": list(rulesets), "lanes": lanes, "layout": [row] * lanes, "grid": slots,
+        "corners": corners,
+    }
+    if pit is not None:
+        data["pit"] = pit
+    data["geometry"] = {"centerline": _points(shape), "lane_width": 40, "smooth": True}
+    return data

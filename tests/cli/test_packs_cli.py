@@ -63,7 +63,7 @@ def test_scaffolded_files_carry_a_working_schema_line(tmp_path):
     track = root / "tracks" / "hill-climb.yaml"
     assert run("validate", str(track)).exit_code == 0
     files = sorted(root.rglob("*.yaml"))
-    assert track in files and len(files) == 5
+    assert track in files and len(files) == 6  # with the sample scenario in tests/
     for f in files:
         first = f.read_text().splitlines()[0]
         m = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)

@@ -153,3 +153,51 @@ def test_version_says_whether_the_accelerator_is_in_use() -> None:
     assert out.exit_code == 0
     assert out.output.splitlines()[1] == accel.status().line()
     assert out.output.splitlines()[1].startswith("compiled accelerator: ")
+
+
+def test_an_install_that_compiled_nothing_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wheel built without the compiler (or with SLIPSTREAM_PURE at install) carries a manifest
+    of no modules with the reason; `--version` repeats it."""
+    monkeypatch.delenv(accel.PURE_ENV, raising=False)
+    build, engine = _fake_build(tmp_path)
+    (build / "manifest.json").write_text(json.dumps(
+        {"format": accel.FORMAT, "skipped": "no C compiler found ('cc' is not on PATH)", "modules": {}}))
+    st, files, _ = accel.read(build, engine)
+    assert (st.state, files) == ("absent", {})
+    assert st.line() == ("compiled accelerator: absent (not compiled at install: no C compiler found "
+                         "('cc' is not on PATH)); pure Python")
+
+
+def test_the_installed_build_comes_first_and_says_where_it_is_from(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(accel.PURE_ENV, raising=False)
+    build, engine = _fake_build(tmp_path)
+    other = tmp_path / "checkout-build"
+    monkeypatch.setattr(accel, "INSTALLED", build)
+    monkeypatch.setattr(accel, "BUILD", other)
+    st, files, _ = accel.read(engine=engine)
+    assert files["pkg.fast"] == build / "pkg" / "fast.so"
+    assert st.line() == "compiled accelerator: on (1 module: pkg 1; compiled at install)"
+    (engine / "rulesets" / "fast.py").write_text("X = 3\n")
+    assert accel.read(engine=engine)[0].detail.endswith("changed since the build: reinstall Slipstream")
+    # no installed build: the checkout's
+    monkeypatch.setattr(accel, "INSTALLED", tmp_path / "nowhere")
+    monkeypatch.setattr(accel, "BUILD", build)
+    (engine / "rulesets" / "fast.py").write_text("X = 1\n")
+    st = accel.read(engine=engine)[0]
+    assert st.line() == "compiled accelerator: on (1 module: pkg 1; build/accel/ of this checkout)"
+
+
+def test_the_build_writes_what_the_loader_reads() -> None:
+    """build_support/slipstream_accel.py (setup.py and dev.py) and this loader agree on the
+    format, the switch and the interpreter tag."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "build_support"))
+    import slipstream_accel
+
+    assert slipstream_accel.FORMAT == accel.FORMAT
+    assert slipstream_accel.PURE_ENV == accel.PURE_ENV
+    assert slipstream_accel.python_tag(sys.executable) == accel.python_tag()
+    names = slipstream_accel.module_names()
+    assert len(names) == len(slipstream_accel.ACCEL) == 16
+    for name in names:  # every listed module exists as a source file
+        assert (Path(__file__).resolve().parents[2] / Path(*name.split(".")[1:])).with_suffix(".py").is_file()

@@ -28,7 +28,8 @@ def digest(r):
     return hashlib.sha256(text.encode()).hexdigest()
 
 fd_opts = ((), (("wear_model", "basic"),), (("downshift_needs_points", False), ("collision_diagonal", False)),
-           (("cars_per_player", 2),), (("pit_entry_max_gear", 4),))
+           (("cars_per_player", 2),), (("pit_entry_max_gear", 4), ("tyre_limit_counts", "all"),
+                                       ("stall_first_gear", False), ("flying_start_swerve", "each-step")))
 fd_seats = (("greedy",) * 4, ("greedy", "random", "greedy"), ("random",) * 5, ("greedy", "greedy"),
             ("greedy",) * 6)
 sh_opts = ((), (("u_turn", True), ("u_turn_lanes", "skid-any-lane"), ("reverse_laps", "unchanged")),

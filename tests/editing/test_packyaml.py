@@ -101,3 +101,18 @@ def test_awkward_strings_round_trip():
     assert _data(dump_data(data)) == data
     text = "slipstream: cards/1\nx: [a]\n"
     assert _data(update_text(text, copy.deepcopy(data))) == data
+
+
+def test_a_new_row_beside_flow_rows_is_one_flow_line_too():
+    """A table written a row a line (gear dice, wear rows, a deck) gets a new row the same way,
+    even one longer than a flow line normally is; the other lines stay as they were."""
+    text = (CONTENT / "formula-de" / "gears.yaml").read_text()
+    data = load_text(text, "gears.yaml").data
+    new = copy.deepcopy(data)
+    new["gears"].append({"gear": 7, "faces": [31] * 36})  # a 150-character row
+    out = update_text(text, new)
+    assert out.startswith(text) and out[len(text):] == "  - {gear: 7, faces: [" + ", ".join(["31"] * 36) + "]}\n"
+    cards = "cards:\n  - {id: a, name: A, count: 1}\n  - {id: b, name: B, count: 2}\n"
+    out = update_text(cards, {"cards": [{"id": "a", "name": "A", "count": 1}, {"id": "n", "name": "N", "count": 3},
+                                        {"id": "b", "name": "B", "count": 2}]})
+    assert out == "cards:\n  - {id: a, name: A, count: 1}\n  - {id: n, name: N, count: 3}\n  - {id: b, name: B, count: 2}\n"

@@ -5,8 +5,10 @@
 
 Each mutant breaks one rule of docs/rules/formula-de.md in the source of one engine module
 (rules.py, game.py or moves.py: a downshift cost, the blocked-lane limit, the collision order,
-the race order, ...). The module is compiled from a patched copy of its source in a fresh
-process (the files on disk are never touched), and the pack's rule scenarios run there
+the race order, ...), or in the pack's own data (`pack:FILE`: a die's faces, a wear figure:
+a data rule is a scenario too). The module is compiled from a patched copy of its source in a
+fresh process (the files on disk are never touched; a data mutant runs on a patched copy of
+the pack in a temporary folder), and the pack's rule scenarios run there
 (`slipstream test content/formula-de`). A mutant is *caught* when a scenario fails; the run
 exits non-zero unless every mutant is caught. Not part of the normal test run (about a
 second per mutant); tests/tools/test_mutate_formula_de.py checks that every edit still applies.
@@ -17,27 +19,35 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+PACK = ROOT / "content" / "formula-de"
 PKG = "slipstream.engine.rulesets.formula_de."
-RULES, GAME, MOVES, PITLANE = PKG + "rules", PKG + "game", PKG + "moves", PKG + "pitlane"
+RULES, GAME, MOVES, PITLANE, CONTENT = PKG + "rules", PKG + "game", PKG + "moves", PKG + "pitlane", PKG + "content"
 
 
 @dataclass(frozen=True)
 class Mutant:
-    module: str
+    module: str  # a module, or `pack:FILE` for a file of the pack
     old: str  # text of the module, replaced once
     new: str
 
     @property
+    def data(self) -> str:
+        """The pack file a data mutant changes ("" for a module)."""
+        return self.module[5:] if self.module.startswith("pack:") else ""
+
+    @property
     def name(self) -> str:
-        return f"{self.module.rpartition('.')[2]}: {' '.join(self.new.split())[:70]}"
+        return f"{self.data or self.module.rpartition('.')[2]}: {' '.join(self.new.split())[:70]}"
 
 
 MUTANTS = [
@@ -85,8 +95,8 @@ MUTANTS = [
            '        for q in near:\n            roll = self.black()\n            self.event("collision-roll", p=q, roll=roll)\n            if rules.collision_hit(roll):\n                self._body_hit(self.cars[q], "collision")\n        for q in near:\n            if car.out:\n                return\n'),
     Mutant(GAME, '            if c.gear < 5 or c.pit >= 0:  # engine damage is suspended in the pit lane\n                continue',
            '            if c.gear < 5 or c.pit >= 0 or c.seat != roller:\n                continue'),
-    Mutant(GAME, '            self.event("spin", p=car.seat)\n            car.gear = 1\n',
-           '            self.event("spin", p=car.seat)\n            pass\n'),
+    Mutant(GAME, '            self.event("spin", p=car.seat)\n            car.gear, car.spun = 1, True\n',
+           '            self.event("spin", p=car.seat)\n            car.spun = True\n'),
     Mutant(GAME, '        if not nocount:\n            car.stops += 1',
            '        if True:\n            car.stops += 1'),
     Mutant(GAME, '                return sp.index, track.grid_progress(gs) - back - extra',
@@ -113,24 +123,24 @@ MUTANTS = [
            '        return self.finished + [c.seat for c in running] + list(self.eliminated)'),
     Mutant(MOVES, '                if to in occupied or (locked',
            '                if (locked'),
-    Mutant(MOVES, '                nxt.add((to, locked or k in lock_after))',
-           '                nxt.add((to, locked))'),
+    Mutant(MOVES, '                st = (to, locked or k in lock_after)',
+           '                st = (to, locked)'),
     Mutant(MOVES, '        if made < need:',
            '        if made < need - 1:'),
     Mutant(GAME, '        near = self.neighbours(car)\n',
            '        near = self.neighbours(car)[::-1]\n'),
     Mutant(GAME, '        faces = self.tables.gears[car.gear - 1]\n        roll = faces[',
            '        faces = self.tables.gears[max(0, car.gear - 2)]\n        roll = faces['),
-    Mutant(GAME, '            if kind == "flying":\n                t.roll = rules.FLYING_START_SQUARES',
-           '            if kind in ("flying", "normal"):\n                t.roll = rules.FLYING_START_SQUARES'),
+    Mutant(GAME, '            if kind == "flying":\n                t.roll, t.flying = rules.FLYING_START_SQUARES, True',
+           '            if kind in ("flying", "normal"):\n                t.roll, t.flying = rules.FLYING_START_SQUARES, True'),
     Mutant(GAME, 'key=lambda c: (-c.progress, spaces[c.node].lane))]',
            'key=lambda c: (-c.progress, -spaces[c.node].lane))]'),
-    Mutant(GAME, '        return {c: int(table[laps][c]) for c in CATEGORIES}',
-           '        return {c: int(table[min(table)][c]) for c in CATEGORIES}'),
-    Mutant(GAME, '        if not car.started:\n            return [1]',
-           '        if not car.started:\n            return [1, 2]'),
-    Mutant(GAME, '            if kind == "stall":\n                return self._end_turn()',
-           '            if kind == "never":\n                return self._end_turn()'),
+    Mutant(CONTENT, '    return {c: int(table[row][c]) for c in CATEGORIES}',
+           '    return {c: int(table[min(table)][c]) for c in CATEGORIES}'),
+    Mutant(GAME, '        if not car.started or car.spun:  # the start, and the turn after a spin: 1st only\n            return [1]',
+           '        if not car.started or car.spun:\n            return [1, 2]'),
+    Mutant(GAME, '            if kind == "stall":\n                if self.stall_first:',
+           '            if kind == "never":\n                if self.stall_first:'),
     Mutant(GAME, '        if c.index != car.corner:\n            car.corner, car.stops = c.index, 0',
            '        if c.index != car.corner:\n            car.corner = c.index'),
     # the pit stop, several cars a player, the flying start's swerve
@@ -172,6 +182,42 @@ MUTANTS = [
            '        return list(dict.fromkeys(self.owner[c] for c in order[::-1]))[::-1]'),
     Mutant(GAME, '        back = depth * (slot // len(grid))',
            '        back = 0'),
+    # the pack's data (RULES A.4): the dice faces and the sourced 1-lap wear figures
+    Mutant("pack:gears.yaml", '{gear: 2, faces: [2, 3, 3, 4, 4, 4]}', '{gear: 2, faces: [2, 3, 3, 3, 4, 4]}'),
+    Mutant("pack:gears.yaml", 'black_die: 20', 'black_die: 12'),
+    Mutant("pack:wear.yaml", '{laps: 1, tyres: 4, brakes: 3,', '{laps: 1, tyres: 5, brakes: 3,'),
+    Mutant("pack:wear.yaml", 'basic_pool: 18', 'basic_pool: 20'),
+    # issue 30: the turn after a spin or a stall, the 1-lap tyre limit, the swerve, the causes
+    Mutant(GAME, '        if not car.started or car.spun:  # the start, and the turn after a spin: 1st only',
+           '        if not car.started:'),
+    Mutant(GAME, '        car.next_gears, car.spun = (), False\n',
+           '        car.next_gears = ()\n'),
+    Mutant(GAME, '                if self.stall_first:  # it starts the next turn in 1st gear (option)',
+           '                if False:'),
+    Mutant(GAME, '        self.stall_first = bool(options.get("stall_first_gear", True))',
+           '        self.stall_first = True'),
+    Mutant(GAME, '            car.tyre_toll += tyres  # all the overshoot demands, also beyond the points left',
+           '            car.tyre_toll += have - left'),
+    Mutant(GAME, '        return self.laps == 1 and not self.pool and car.tyre_toll > rules.ONE_LAP_TYRE_LIMIT',
+           '        return self.laps == 1 and not self.pool and car.tyre_toll > rules.ONE_LAP_TYRE_LIMIT and car.wear["tyres"] > 0'),
+    Mutant(GAME, '        self.toll_all = options.get("tyre_limit_counts", "overshoots") == "all"',
+           '        self.toll_all = False'),
+    Mutant(GAME, '            if self.toll_all and cost.get("tyres", 0):',
+           '            if cost.get("tyres", 0):'),
+    Mutant(GAME, '                car.tyre_toll += cost["tyres"]\n                if self._over_tyre_limit(car):',
+           '                car.tyre_toll += cost["tyres"]\n                if False:'),
+    Mutant(GAME, '        return rules.SWERVE_LANES if self.swerve_total else -1',
+           '        return -1'),
+    Mutant(GAME, '        self.swerve_total = options.get("flying_start_swerve", "two-lanes") == "two-lanes"',
+           '        self.swerve_total = True'),
+    Mutant(RULES, 'SWERVE_LANES = 2',
+           'SWERVE_LANES = 3'),
+    Mutant(MOVES, '                if most >= 0 and abs(spaces[st[0]].lane - home) > most:',
+           '                if most >= 0 and abs(spaces[st[0]].lane - home) > most + 1:'),
+    Mutant(GAME, '            self.eliminate(car, "engine" if engine_out else "downshift")',
+           '            self.eliminate(car, "downshift")'),
+    Mutant(GAME, '            self.eliminate(car, "engine" if engine_out else "downshift")',
+           '            self.eliminate(car, "engine")'),
 ]
 
 
@@ -183,7 +229,7 @@ def mutated(src: str, m: Mutant) -> str | None:
 BOOT = r"""
 import importlib.abc, importlib.machinery, json, sys
 spec_in = json.loads(sys.argv[1])
-target = spec_in["module"]
+target = spec_in["module"]  # "" for a data mutant: no module is changed
 
 class Loader(importlib.machinery.SourceFileLoader):
     def get_code(self, fullname):
@@ -217,11 +263,20 @@ sys.exit(1 if failed or report.diagnostics else 0)
 
 def run(m: Mutant) -> tuple[Mutant, str, str, float]:
     t0 = time.perf_counter()
-    arg = json.dumps({"module": m.module, "old": m.old, "new": m.new, "pack": str(ROOT / "content" / "formula-de")})
-    # pure Python (SLIPSTREAM_PURE): a mutated source must be what runs, not the compiled
-    # accelerator built from the unmutated one (engine/core/accel.py)
-    proc = subprocess.run([sys.executable, "-c", BOOT, arg], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "SLIPSTREAM_PURE": "1"})
+    with tempfile.TemporaryDirectory() as tmp:
+        pack = PACK
+        if m.data:  # a copy of the pack with the one file changed
+            pack = Path(tmp) / "formula-de"
+            shutil.copytree(PACK, pack)
+            src = (pack / m.data).read_text(encoding="utf-8")
+            if m.old not in src:
+                return m, "INVALID", f"the edit does not apply to {m.data}", time.perf_counter() - t0
+            (pack / m.data).write_text(mutated(src, m) or src, encoding="utf-8")
+        arg = json.dumps({"module": "" if m.data else m.module, "old": m.old, "new": m.new, "pack": str(pack)})
+        # pure Python (SLIPSTREAM_PURE): a mutated source must be what runs, not the compiled
+        # accelerator built from the unmutated one (engine/core/accel.py)
+        proc = subprocess.run([sys.executable, "-c", BOOT, arg], cwd=ROOT, capture_output=True, text=True,
+                              env={**os.environ, "SLIPSTREAM_PURE": "1"})
     dt = time.perf_counter() - t0
     if proc.returncode == 99:
         return m, "INVALID", proc.stderr.strip().splitlines()[-1], dt

@@ -26,6 +26,26 @@ from PySide6.QtWidgets import (
 from ...forms import INDENT_PX, Field, RawField, Schemas, default_for, is_scalar_field, make_field
 
 
+def effect_defs(s: Schemas) -> dict[str, Any]:
+    """The `$defs` of schemas/effect.schema.json."""
+    defs: dict[str, Any] = s.docs[s.names["effect"]]["$defs"]
+    return defs
+
+
+def is_def(s: Schemas, schema: dict[str, Any], name: str) -> bool:
+    """Whether `schema` is the effect schema's `$defs/name` (a copy with a description too)."""
+    if "effect" not in s.names:
+        return False
+    defs = effect_defs(s)
+    if name not in defs:
+        return False
+    if schema is defs[name]:
+        return True
+    strip = ("description",)  # a description beside a `$ref` makes a copy of the target
+    return {k: v for k, v in schema.items() if k not in strip} == \
+        {k: v for k, v in defs[name].items() if k not in strip}
+
+
 def primitives(s: Schemas) -> list[tuple[str, dict[str, Any], str]]:
     """(name, parameter schema, description) of every primitive, in vocabulary order."""
     out = []

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from slipstream.engine.play.protocol import CardFace, CardRow, ItemKind, PackFile
+from slipstream.engine.play.protocol import CardFace, CardRow, DataTable, ItemKind, PackFile
 
 NO_DISPLAY = "#9a9a9a"  # a kind without a `display` colour (or a card whose kind is unknown)
 
@@ -90,12 +90,29 @@ def _colour_name(pack: Any, kind_id: str) -> str:
     return kind.name.split(" (")[0].lower() if kind else kind_id
 
 
+SAMPLE = "rule-lapped-car"  # the bundled scenario a new pack starts from (tests/sample-...)
+
+
+def _sample() -> str:
+    """A bundled scenario as a new pack's sample, under an id of its own."""
+    from slipstream.engine.packs.loader import bundled_packs
+
+    text = (bundled_packs()["base"] / "tests" / f"{SAMPLE}.yaml").read_text(encoding="utf-8")
+    text = "".join(line for line in text.splitlines(keepends=True) if "yaml-language-server" not in line)
+    return ("# A sample to start from (a copy of a bundled scenario): change the track, hands, bags\n"
+            "# and decisions, and say what must follow under `expect`.\n"
+            + text.replace(f"id: {SAMPLE}\n", f"id: sample-{SAMPLE}\n", 1))
+
+
+
+
 class AutomobilesAuthoring:
     """New packs, new items and card faces of Automobiles packs."""
 
     item_kinds = ITEM_KINDS
-    card_kind = "cards"
+    card_kinds = ("cards",)
     sheet_kind = "cardsets"
+    tables: tuple[DataTable, ...] = ()
 
     def pack_files(self, pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
         ex_card, ex_set = _examples()
@@ -128,6 +145,7 @@ card_sets: []
 options: {}
 #  weaving: true
 """),
+            *([PackFile(f"tests/sample-{SAMPLE}.yaml", "scenario.schema.json", _sample())] if extends else []),
         ]
 
     def item_groups(self, pack: Any, kind: str) -> tuple[str, list[tuple[str, str]]] | None:
@@ -159,7 +177,7 @@ options: {}
                         text=c.text, effect=c.effect, own=c.pack == pack.id,
                         house="house value" in (c.notes or "").lower()) for c in cards]
 
-    def card_face(self, pack: Any, item: Mapping[str, Any] | str) -> CardFace | None:
+    def card_face(self, pack: Any, item: Mapping[str, Any] | str, kind: str = "") -> CardFace | None:
         if isinstance(item, str):
             card = pack.cards.get(item) if pack is not None else None
             return face_from_card(card, pack.cube_kinds) if card is not None else None

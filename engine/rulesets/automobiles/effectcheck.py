@@ -1,10 +1,12 @@
-"""Cross-checks of effect lists against the vocabulary and the pack (codes E101-E106, E120-E121).
+"""Cross-checks of effect lists against the vocabulary and the pack (codes E101-E109, E120-E121).
 
 The vocabulary itself (schemas/effect.schema.json, docs/effects.md) belongs to the rules
 engine. The schema checks shapes; these checks name the problem precisely where the schema can
 only say "not valid under any of the given schemas" (an unknown primitive or zone), and check
 what the schema cannot know: cube kinds and gear colours of the pack, selections named by an
-earlier `as:`, and turn counters that are read but never raised.
+earlier `as:`, turn counters that are read but never raised, and forms the schema allows that
+cannot do anything where they stand: `all` where no cubes are counted (E107), a step that needs
+the played cube where none is played (E108), `distribute` over cubes it cannot send (E109).
 """
 
 from __future__ import annotations
@@ -29,6 +31,13 @@ SELECTION_KEYS = ("among", "selected", "cost_of", "one_higher", "same_as", "one_
 KIND_KEYS = ("kind", "kinds", "not_kinds")
 ZONE_KEYS = ("zone", "from")
 NESTED_LISTS = ("then", "else", "effect")
+# Counts where `all` counts nothing (spaces, not cubes): (primitive, key).
+NOT_CUBES = (("move", "spaces"), ("drive", "spaces"), ("modify_turn", "gear_spaces"))
+# Nested lists that run without the played cube: a scheduled list, and the lists of others.
+NO_PLAYED = ("schedule", "others")
+# The makers of a selection `distribute` can send: `select` (the cubes stay where they lie) and
+# `draw` with `at_once` (the cubes wait in `revealed`).
+DISTRIBUTABLE = ("select", "revealed")
 # Reads checked against what the pack raises: race counters and flags go in the counter
 # tables under these prefixes (never a slug's first character).
 READ_MARKS = ("race_counter", "flag", "moved")
@@ -88,6 +97,9 @@ class _Walk:
     selections: set[str] = field(default_factory=set)
     counters_read: list[tuple[str, PathKey]] = field(default_factory=list)
     counters_raised: set[str] = field(default_factory=set)
+    # whether the list being walked runs with a played cube (None: not known, not checked)
+    played: bool | None = None
+    made_by: dict[str, str] = field(default_factory=dict)  # selection -> the step that made it
 
     def report(self, code: str, path: PathKey, message: str, hint: str | None = None,
                key: bool = False) -> None:
@@ -112,6 +124,9 @@ class _Walk:
             self.bad_steps.append(path)
             return
         before = len(self.diags)
+        if isinstance(body, dict):
+            self.nothing_counted(name, body, path)
+            self.needs_played(name, body, path)
         if name == "choose_one" and isinstance(body, list | tuple):
             for j, opt in enumerate(body):
                 if isinstance(opt, dict) and "effect" in opt and len(opt) <= 2 and (
@@ -121,15 +136,50 @@ class _Walk:
                     self.step(opt, (*path, name, j))
         else:
             self.value(body, (*path, name), name)
+        if name == "distribute" and isinstance(body, dict) and isinstance(body.get("among"), str):
+            made = self.made_by.get(body["among"])
+            if made is not None and made not in DISTRIBUTABLE:
+                self.report("E109", (*path, name, "among"),
+                            f"`distribute` sends cubes picked by `select` or drawn `at_once`; the cubes of "
+                            f"{body['among']!r} (made by `{made}`) are not sent anywhere",
+                            hint="pick them with `select: {..., as: " + body["among"] + "}`, or draw them "
+                            "with `at_once: true`")
         if any(d.code == "E102" for d in self.diags[before:]):
             self.bad_steps.append(path)
+
+    def nothing_counted(self, name: str, body: dict[str, Any], path: PathKey) -> None:
+        """E107: `all` (or `{up_to: all}`) counting spaces: a move that never ends."""
+        for prim, key in NOT_CUBES:
+            v = body.get(key) if prim == name else None
+            if v == "all" or (isinstance(v, dict) and v.get("up_to") == "all"):
+                kp = (*path, name, key) if v == "all" else (*path, name, key, "up_to")
+                self.report("E107", kp, f"`all` counts cubes, and `{name}.{key}` counts spaces: the move would "
+                            "never end", hint="give a number or a count expression, e.g. {up_to: 3} or "
+                            "{count: {zone: discard}}")
+
+    def needs_played(self, name: str, body: dict[str, Any], path: PathKey) -> None:
+        """E108: a step that needs the played cube where no cube is played."""
+        if self.played is not False:
+            return
+        if name == "move":
+            self.report("E108", (*path, name), "`move` places the played cube, and none is played here "
+                        "(a scheduled list, the list of `others`, a driver hook or a sponsor)",
+                        hint="use `drive` to move the car itself", key=True)
+        elif body.get("from") == "played":
+            self.report("E108", (*path, name, "from"), f"`{name}` from `played`: no cube is played here "
+                        "(a scheduled list, the list of `others`, a driver hook or a sponsor)",
+                        hint="name a zone, e.g. `from: used`")
 
     def value(self, v: Any, path: PathKey, prim: str) -> None:
         if isinstance(v, dict):
             for k, sub in v.items():
                 kp = (*path, k)
                 if k in NESTED_LISTS and isinstance(sub, list | tuple):
+                    played = self.played
+                    if prim in NO_PLAYED and k == "effect" and played is not None:
+                        self.played = False  # these lists run with no played cube
                     self.steps(sub, kp)
+                    self.played = played
                 elif k in ZONE_KEYS:
                     self.zone(sub, kp, allow_played=(k == "from"))
                 elif k in KIND_KEYS:
@@ -142,6 +192,7 @@ class _Walk:
                                     "name the earlier step with `as: " + sub + "`")
                 elif k == "as" and isinstance(sub, str):
                     self.selections.add(sub)
+                    self.made_by[sub] = "revealed" if prim == "draw" and v.get("at_once") else prim
                 elif k == "counter" and isinstance(sub, str):
                     self.counters_read.append((sub, kp))
                 elif k == "name" and prim == "add_counter" and isinstance(sub, str):
@@ -378,7 +429,7 @@ def check_effects(pack: Pack, *, files: set[str]) -> list[Diagnostic]:
         src = pack.sources.get(origin.file)
         if src is None:
             continue
-        walk = _Walk(src, kinds, colours)
+        walk = _Walk(src, kinds, colours, played=_label.startswith("card "))
         walk.steps(effect, (*origin.path, *sub))
         raised |= walk.counters_raised
         if origin.file in files:
@@ -411,12 +462,16 @@ def _never_raised(name: str, raised: set[str], file: str, line: int, col: int,
 
 # Driver hooks that run after this turn's Buy phase: Buy-phase modifiers do nothing there.
 AFTER_BUY = ("car", "decline", "end_before_draw", "end_draw", "end_after_draw")
+# `schedule` times after this turn's Buy phase (the later ones run in the next turn, before its
+# Buy phase, where the modifiers work)
+SCHEDULED_AFTER_BUY = ("after_buy", "after_car_move", "after_end")
 
 
 def money_and_lane_checks(label: str, sub: tuple[Any, ...], effect: Any, path: PathKey,
                           src: SourceMap, lanes: int) -> list[Diagnostic]:
     """E120: money forms where no turn's money exists (sponsors) or Buy-phase modifiers after the
-    Buy phase; E121: a lane rule naming a lane that no track of the pack has."""
+    Buy phase (a driver hook after it, or a list scheduled for after it); E121: a lane rule
+    naming a lane that no track of the pack has."""
     between_races = label.startswith("sponsor ")
     after_buy = label.startswith("driver ") and len(sub) == 2 and sub[1] in AFTER_BUY
     out: list[Diagnostic] = []
@@ -425,26 +480,32 @@ def money_and_lane_checks(label: str, sub: tuple[Any, ...], effect: Any, path: P
         pos = src.value(p)
         out.append(make(code, src.file, pos.line, pos.column, json_path(p), msg, hint=hint))
 
-    def walk(v: Any, p: PathKey) -> None:
+    def walk(v: Any, p: PathKey, late: bool) -> None:
         if isinstance(v, dict):
+            if len(p) and p[-1] == "schedule" and isinstance(v.get("at"), str):
+                late = v["at"] in SCHEDULED_AFTER_BUY  # when the scheduled list runs
             for k, x in v.items():
                 kp = (*p, k)
                 if between_races and (k == "pay" or (k == "money" and isinstance(x, str))):
                     at("E120", kp, f"`{k}` between races: a sponsor has no turn money, so it is always 0",
                        "money forms work in a turn (cards, driver hooks)")
                 elif k in ("prices", "buy_limit") and len(p) and p[-1] == "modify_turn" and (
-                        between_races or after_buy):
-                    at("E120", kp, f"`modify_turn.{k}` {'between races' if between_races else 'after the Buy phase'}"
-                       " changes nothing", "use it in a card or an `action` / `buy` driver hook")
+                        between_races or late):
+                    scheduled = "schedule" in p
+                    when = "between races" if between_races else \
+                        "scheduled after the Buy phase" if scheduled else "after the Buy phase"
+                    at("E120", kp, f"`modify_turn.{k}` {when} changes nothing",
+                       "use it in a card or an `action` / `buy` driver hook, or schedule it for "
+                       "`next_turn_start` / `next_action`")
                 elif k == "lanes" and isinstance(x, list | tuple) and lanes:
                     for j, ln in enumerate(x):
                         if isinstance(ln, int) and not isinstance(ln, bool) and ln >= lanes:
                             at("E121", (*kp, j), f"lane {ln}: no track of the pack has more than {lanes} lanes",
                                "lanes count from 0 (innermost); `outside` names the outermost lane of any track")
-                walk(x, kp)
+                walk(x, kp, late)
         elif isinstance(v, list | tuple):
             for j, x in enumerate(v):
-                walk(x, (*p, j))
+                walk(x, (*p, j), late)
 
-    walk(effect, path)
+    walk(effect, path, after_buy)
     return out

@@ -41,6 +41,9 @@ ZONE_ALIASES: dict[str, tuple[int, ...]] = {
     "owned": (BAG, ACTIVE, USED, DISCARD),
 }
 DEST = {"bag": BAG, "active": ACTIVE, "used": USED, "discard": DISCARD}
+# `ctx.sel` key prefix of the zones of the cubes a `select` picked (one per cube, in order), so
+# that `distribute` sends each from where it lies
+SELECT_ZONES = "zones:"
 
 
 # A compiled build (engine/core/accel.py) binds calls between functions of one module at build
@@ -841,6 +844,8 @@ class Cubes(Frame):
         self.among = list(ctx.sel.get(among, [])) if among else None
         if self.as_:
             ctx.sel[self.as_] = []
+            if op == "select":  # where each picked cube lies, for `distribute` (`SELECT_ZONES`)
+                ctx.sel[SELECT_ZONES + self.as_] = []
         if plan.count_all:
             # every matching cube, no decisions
             for z, k in self.candidates(g):
@@ -881,6 +886,8 @@ class Cubes(Frame):
             g.race.turn.spent += self.price
         if self.as_:
             self.ctx.sel[self.as_].append(k)
+            if self.op == "select":
+                self.ctx.sel[SELECT_ZONES + self.as_].append(z)
         if self.among is not None:
             self.among.remove(k)
         self.left -= 1
@@ -1022,16 +1029,32 @@ class Gain(Frame):
 
 
 class Distribute(Frame):
-    __slots__ = ("ctx", "dests", "among")
+    """For each revealed cube (or each cube of selection `among`), the player picks where it
+    goes. The cubes of a `select` stay where they lie until then: each goes from its zone
+    (one no longer there is passed over)."""
+
+    __slots__ = ("ctx", "dests", "among", "zones")
 
     def __init__(self, spec: Mapping[str, Any], ctx: Ctx) -> None:
         self.ctx = ctx
         self.dests = list(spec["to"])
-        self.among = list(ctx.sel.get(spec["among"], [])) if spec.get("among") else None
+        name = spec.get("among")
+        self.among = list(ctx.sel.get(name, [])) if name else None
+        picked = ctx.sel.get(SELECT_ZONES + name) if name else None
+        self.zones: list[int] | None = list(picked) if picked is not None else None
 
     def run(self, g: Game) -> Decision | None:
-        rev = g.race.players[self.ctx.me].zones[REVEALED]
-        kinds = [k for k, n in enumerate(rev) if n and (self.among is None or k in self.among)]
+        zones = g.race.players[self.ctx.me].zones
+        if self.zones is not None and self.among is not None:  # the cubes of a `select`
+            while self.among and zones[self.zones[0]][self.among[0]] <= 0:
+                self.among.pop(0)
+                self.zones.pop(0)
+            kinds = self.among[:1]
+            where = ZONE_NAMES_[self.zones[0]] if self.zones else ""
+        else:
+            rev = zones[REVEALED]
+            kinds = [k for k, n in enumerate(rev) if n and (self.among is None or k in self.among)]
+            where = "revealed"
         if not kinds:
             g.stack.pop()
             return None
@@ -1039,17 +1062,21 @@ class Distribute(Frame):
         kid = g.rules.kinds[k].id
         return Decision(self.ctx.me, "distribute",
                         tuple(opt(f"{kid}:{d}", f"{kid} to {d}") for d in self.dests),
-                        f"where does the revealed {kid} go?")
+                        f"where does the {where} {kid} go?")
 
     def choose(self, g: Game, key: str) -> None:
         kid, _, dest = key.partition(":")
         k = g.rules.kind(kid)
         me = self.ctx.me
+        src = REVEALED
+        if self.zones is not None and self.among is not None:
+            src = self.zones.pop(0)
+            self.among.pop(0)
         if dest == "stock":
-            g.remove(me, REVEALED, k)
+            g.remove(me, src, k)
         else:
-            g.move_cube(me, REVEALED, DEST[dest], k)
-        if self.among is not None and k in self.among:
+            g.move_cube(me, src, DEST[dest], k)
+        if src == REVEALED and self.among is not None and k in self.among:
             self.among.remove(k)
 
 

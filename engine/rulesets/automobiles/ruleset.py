@@ -12,21 +12,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
-from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds
+from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds, schema_only
 from slipstream.engine.play.protocol import SetupKey
 from slipstream.engine.rulesets.automobiles.contentcheck import CONTENT
 from slipstream.engine.rulesets.automobiles.options import OPTIONS
-
-
-def _schema_only(kind: str) -> Any:
-    def check(data: Any, src: Any) -> Any:
-        """A lone scenario file: the schema only (its references need the pack)."""
-        from slipstream.engine.core.schema import schema_diagnostics
-
-        return schema_diagnostics(kind, data, src)
-
-    return check
-
 
 SCHEMAS = ("cards", "cardsets", "cubes", "drivers", "effect", "rules", "scenario", "season-scenario", "sponsors")
 
@@ -44,14 +33,16 @@ class Automobiles(BaseRuleset):
                          "(lookahead:N = N rollouts a decision)"}
     default_bots = ("greedy", "greedy", "greedy", "random")
     # the editor's Automobiles panels: piles and money, cube chips, heat maps of the batch report
-    panels = {"editor": "slipstream.editor.rulesets.automobiles:PANELS"}
+    panels = {"editor": "slipstream.editor.rulesets.automobiles:PANELS",
+              # the pack editor's: the effect editor and the cards' cost, value and wear strip
+              "editor-pack": "slipstream.editor.rulesets.automobiles.packpanels:PACK_PANELS"}
 
     def __init__(self) -> None:
         from slipstream.engine.rulesets.automobiles.authoring import AUTHORING
         from slipstream.engine.rulesets.automobiles.championships import AutomobilesSeasons
 
-        self.files = OwnFileKinds({"scenario": ((1,), _schema_only("scenario")),
-                                   "season-scenario": ((1,), _schema_only("season-scenario"))},
+        self.files = OwnFileKinds({"scenario": ((1,), schema_only("scenario")),
+                                   "season-scenario": ((1,), schema_only("season-scenario"))},
                                   SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in SCHEMAS))
         self.setup = AutomobilesSetup()
         self.race_view = AutomobilesView()

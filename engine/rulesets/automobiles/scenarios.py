@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from slipstream.engine.core.diagnostics import Diagnostic, make
-from slipstream.engine.core.schema import schema_diagnostics
+from slipstream.engine.core.schema import schema_diagnostics, whole_numbers
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
 from slipstream.engine.play.decisions import pending_mismatches, play_decisions
 from slipstream.engine.play.scenarios import Report, ScenarioResult, report_pos
@@ -54,6 +54,7 @@ def check_scenario(data: Any, src: SourceMap, pack: Any) -> tuple[Prepared | Non
     diags = schema_diagnostics(FORMAT, data, src)
     if diags:
         return None, diags
+    data = whole_numbers(data)  # 2.0 counts as 2 (the schemas' integer)
     # card set and cards
     cards = data.get("cards") or {}
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from slipstream.engine.core.diagnostics import Diagnostic, make
-from slipstream.engine.core.schema import schema_diagnostics
+from slipstream.engine.core.schema import schema_diagnostics, whole_numbers
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path
 from slipstream.engine.play.decisions import pending_mismatches, play_decisions
 from slipstream.engine.rulesets.automobiles.draft import Draft, bracket_for, draw_pool
@@ -31,6 +31,7 @@ def check_season_scenario(data: Any, src: SourceMap, pack: Any) -> list[Diagnost
     diags = schema_diagnostics(FORMAT, data, src)
     if diags:
         return diags
+    data = whole_numbers(data)  # 2.0 counts as 2 (the schemas' integer)
     n = data["players"]
     for i, cov in enumerate(data["covers"]):
         what, _, ident = cov.partition(":")
@@ -63,6 +64,7 @@ def run_season_scenario(data: dict[str, Any], src: SourceMap, pack: Any) -> tupl
     diags = check_season_scenario(data, src, pack)
     if diags:
         return None, diags
+    data = whole_numbers(data)  # 2.0 counts as 2 (the schemas' integer)
     try:
         config = season_config(pack, data.get("options") or {})
     except ValueError as e:

@@ -15,6 +15,7 @@ from slipstream.engine.core.schema import validator
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.packs.loader import Build
 from slipstream.engine.packs.trackpack import TrackPack, TracksOnly
+from slipstream.engine.play.base import own_file
 
 RULESET_ID = "formula-de"
 CATEGORIES = ("tyres", "brakes", "transmission", "body", "engine")
@@ -31,19 +32,21 @@ class Tables:
     basic_pool: int
 
 
+def wear_for(tables: Tables, laps: int) -> dict[str, int]:
+    """The wear points by category the table gives a race of `laps` laps: its row for that
+    length, else the longest shorter one, else the shortest."""
+    table = tables.wear
+    below = [k for k in table if k <= laps]
+    row = laps if laps in table else max(below) if below else min(table)
+    return {c: int(table[row][c]) for c in CATEGORIES}
+
+
 @dataclass(frozen=True, slots=True)
 class FDPack(TrackPack):
     """A loaded Formula Dé-style pack: a track pack with its tables (None when missing)."""
 
     tables: Tables | None = None
 
-
-def _own(b: Build, kind: str) -> Any:
-    files = b.whole.get(kind, [])
-    if len(files) > 1:
-        b.diags.append(make("P043", files[1].file, 1, 1, "$", f"a second {kind}/1 file in the pack",
-                            hint="keep one file of each kind"))
-    return files[0] if files else None
 
 
 class FDContent(TracksOnly):
@@ -55,7 +58,7 @@ class FDContent(TracksOnly):
         tp = super().build(b)
         # the parents are packs of this ruleset (the loader refuses others, P029)
         inherited = next((p.tables for p in reversed(b.parents) if isinstance(p, FDPack) and p.tables), None)
-        gears_f, wear_f = _own(b, "gears"), _own(b, "wear")
+        gears_f, wear_f = own_file(b, "gears", "P043"), own_file(b, "wear", "P043")
         tables = inherited
         if gears_f is not None or wear_f is not None:
             tables = _tables(b, gears_f, wear_f, inherited)

@@ -19,12 +19,13 @@ from mypy_extensions import mypyc_attr
 
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.formula_de import rules
-from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables
+from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables, wear_for
 from slipstream.engine.rulesets.formula_de.moves import exits, reach, reach_swerving
 from slipstream.engine.rulesets.formula_de.pitlane import (
     QUICK_STOP_GEAR,
     QUICK_STOP_NEXT,
     SLOW_STOP_MAX_GEAR,
+    box_for,
     pit_exit,
     pit_route,
 )
@@ -64,7 +65,7 @@ def _copy_car(car: Car) -> Car:
     (the accelerator, engine/core/accel.py) accepts where `object.__new__` is refused."""
     return Car(car.seat, car.node, car.gear, dict(car.wear), car.progress, car.corner, car.stops,
                car.tyres_lost, car.started, car.finished, car.out, car.pit, car.pit_base, car.serviced,
-               car.next_gears)
+               car.next_gears, car.spun, car.tyre_toll)
 
 
 NO_CORNER = -1
@@ -88,7 +89,9 @@ class Car:
     pit: int = -1  # the pit segment the car stands on, -1 off the pit lane
     pit_base: int = 0  # progress on the pit entry square, while in the pit lane
     serviced: bool = False  # tyres changed: on its way out of the pit lane
-    next_gears: tuple[int, ...] = ()  # the gears allowed next turn after a pit stop
+    next_gears: tuple[int, ...] = ()  # the gears allowed next turn (after a pit stop or a stall)
+    spun: bool = False  # spun and facing the wrong way: the next turn is in 1st gear only
+    tyre_toll: int = 0  # tyre points counted for the 1-lap tyre limit (demanded, not only paid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +115,7 @@ class Turn:
     owed: int = 0  # tyre points owed for an overshoot this turn
     pit_steps: int = -1  # squares to the pit entry when the car may enter the pit lane
     pit_rest: int = 0  # squares left for the pit lane once the car has chosen to enter it
+    flying: bool = False  # the move is a flying start's (its squares within the swerve)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tally.TalliedGame
@@ -124,6 +128,9 @@ class FormulaDeGame:
         self.pool = options.get("wear_model", "advanced") == "basic"
         self.diagonal = bool(options.get("collision_diagonal", True))
         self.needs_points = bool(options.get("downshift_needs_points", True))
+        self.stall_first = bool(options.get("stall_first_gear", True))
+        self.toll_all = options.get("tyre_limit_counts", "overshoots") == "all"
+        self.swerve_total = options.get("flying_start_swerve", "two-lanes") == "two-lanes"
         # `dice`: a stand-in for the generator (scripted rolls of a rule scenario)
         self.rng: Any = random.Random(seed) if dice is None else dice
         self.record = record
@@ -183,10 +190,7 @@ class FormulaDeGame:
 
     def race_wear(self) -> dict[str, int]:
         """The wear points by category the table gives this race length."""
-        table = self.tables.wear
-        laps = self.laps if self.laps in table else max(k for k in table if k <= self.laps) \
-            if any(k <= self.laps for k in table) else min(table)
-        return {c: int(table[laps][c]) for c in CATEGORIES}
+        return wear_for(self.tables, self.laps)
 
     def black(self) -> int:
         return self.rng.randint(1, self.tables.black_die)
@@ -237,8 +241,7 @@ class FormulaDeGame:
     def box_of(self, car: Car) -> int:
         """The pit segment of `car`'s box (one box per car, in seat order)."""
         assert self.pit_route is not None
-        boxes = self.pit_route.boxes
-        return boxes[car.seat % len(boxes)]
+        return box_for(self.pit_route, car.seat)
 
     def where(self, node: int) -> str:
         sp = self.track.spaces[node]
@@ -309,10 +312,10 @@ class FormulaDeGame:
     def gears(self, p: int) -> list[int]:
         """The gears car `p` may choose now ("Gear" and "Downshifts")."""
         car = self.cars[p]
-        if not car.started:
+        if not car.started or car.spun:  # the start, and the turn after a spin: 1st only
             return [1]
         top = len(self.tables.gears)
-        if car.next_gears:  # after a pit stop
+        if car.next_gears:  # after a pit stop or a stall
             return [g for g in car.next_gears if g <= top]
         if car.pit >= 0:  # downshift costs are suspended in the pit lane
             return list(range(1, min(top, car.gear + 1) + 1))
@@ -365,6 +368,10 @@ class FormulaDeGame:
             cost = rules.downshift_cost(car.gear, g)
             if not car.started:
                 reason = "the first turn is driven in 1st gear"
+            elif car.spun:
+                reason = "a car that spun drives on in 1st gear"
+            elif car.next_gears and g not in car.next_gears:
+                reason = "this turn the car may take gears " + ", ".join(map(str, car.next_gears))
             elif not 1 <= g <= len(self.tables.gears):
                 reason = f"there is no gear {g}"
             elif g > car.gear + 1:
@@ -397,13 +404,15 @@ class FormulaDeGame:
         car = self.cars[t.car]
         cost = {} if car.pit >= 0 else rules.downshift_cost(car.gear, gear) or {}
         short = not rules.can_pay(self.wear_view(car), cost, self.pool)
-        car.next_gears = ()
+        car.next_gears, car.spun = (), False
         for what, v in cost.items():
             self.lose(car, what, v, "downshift")
         car.gear = gear
         self.event("gear", p=car.seat, gear=gear)
-        if short or (cost.get("engine") and self.points(car, "engine") == 0):
-            self.eliminate(car, "downshift")
+        engine_out = bool(cost.get("engine")) and self.points(car, "engine") == 0
+        if short or engine_out:
+            # the cause names the engine when its last point went (as engine damage does)
+            self.eliminate(car, "engine" if engine_out else "downshift")
             return self._end_turn()
         if not car.started:
             car.started = True
@@ -411,9 +420,11 @@ class FormulaDeGame:
             kind = rules.start_roll(roll, self.tables.black_die)
             self.event("start", p=car.seat, roll=roll, result=kind)
             if kind == "stall":
+                if self.stall_first:  # it starts the next turn in 1st gear (option)
+                    car.next_gears = (1,)
                 return self._end_turn()
             if kind == "flying":
-                t.roll = rules.FLYING_START_SQUARES
+                t.roll, t.flying = rules.FLYING_START_SQUARES, True
                 t.targets = self.swerve_targets(car, t.roll)
                 t.phase = "move"
                 return None
@@ -467,9 +478,14 @@ class FormulaDeGame:
         """The flying start's squares: those of any move of `roll`, and those only a swerve
         across two lanes (one step of the move) reaches."""
         plain = self.targets(car, roll)
-        layers = reach_swerving(self.track, car.node, roll, self.occupied(car.seat))
+        layers = reach_swerving(self.track, car.node, roll, self.occupied(car.seat), self.swerve_lanes(car))
         out = self.targets(car, roll, layers)
         return {k: (v if k in plain else Target(v.node, v.steps, v.brake, v.absorbed, True)) for k, v in out.items()}
+
+    def swerve_lanes(self, car: Car) -> int:
+        """How far from its lane a flying start may take the car (option `flying_start_swerve`:
+        2 lanes in all, or -1: no limit beyond the move's own steps)."""
+        return rules.SWERVE_LANES if self.swerve_total else -1
 
     # --- the pit lane (docs/rules/formula-de.md, "Pit stop") -------------------------------------
 
@@ -595,9 +611,11 @@ class FormulaDeGame:
         self.lose(car, "brakes", brakes, "overshoot")
         spun = False
         if t.owed:
-            left, outcome = rules.tyre_loss(self.points(car, "tyres"), tyres)
-            self.lose(car, "tyres", self.points(car, "tyres") - left, "overshoot")
-            if self.laps == 1 and not self.pool and car.tyres_lost > rules.ONE_LAP_TYRE_LIMIT:
+            have = self.points(car, "tyres")
+            left, outcome = rules.tyre_loss(have, tyres)
+            self.lose(car, "tyres", have - left, "overshoot")
+            car.tyre_toll += tyres  # all the overshoot demands, also beyond the points left
+            if self._over_tyre_limit(car):
                 self.eliminate(car, "tyre limit")
                 return self._after_move(t)
             if outcome == "out":
@@ -607,7 +625,7 @@ class FormulaDeGame:
         if spun:
             self.stats["spins"] += 1
             self.event("spin", p=car.seat)
-            car.gear = 1
+            car.gear, car.spun = 1, True
         elif t.pit_rest:
             return self._enter_pit(t)
         self._count_stop(car, t.owed > 0)
@@ -628,6 +646,11 @@ class FormulaDeGame:
         if cost is not None and rules.can_pay(self.wear_view(car), cost, self.pool):
             for k, v in cost.items():
                 self.lose(car, k, v, "blocked")
+            if self.toll_all and cost.get("tyres", 0):  # option: the blocked lane's tyres count too
+                car.tyre_toll += cost["tyres"]
+                if self._over_tyre_limit(car):
+                    self.eliminate(car, "tyre limit")
+                    return False
             return True
         sp = self.track.spaces[target.node]
         ahead = cell_ahead(self.track, sp.lane, sp.first)
@@ -638,6 +661,10 @@ class FormulaDeGame:
             if blocker is not None:
                 self._body_hit(self.cars[blocker], "blocking")
         return False
+
+    def _over_tyre_limit(self, car: Car) -> bool:
+        """In a 1-lap race with wear by category: more tyre points counted than the limit."""
+        return self.laps == 1 and not self.pool and car.tyre_toll > rules.ONE_LAP_TYRE_LIMIT
 
     def _count_stop(self, car: Car, nocount: bool) -> None:
         """A turn that ends inside a corner counts one stop there (not after an overshoot)."""
@@ -728,6 +755,7 @@ class FormulaDeGame:
         new = type(self)(self.track, self.tables, (), 0, self.laps, {}, record=self.record, dice=self.rng)
         new.names, new.players = list(self.names), list(self.players)
         new.pool, new.diagonal, new.needs_points = self.pool, self.diagonal, self.needs_points
+        new.stall_first, new.toll_all, new.swerve_total = self.stall_first, self.toll_all, self.swerve_total
         rng = random.Random.__new__(random.Random)  # no seeding: the state is set at once
         rng.setstate(self.rng.getstate())
         new.rng = rng
@@ -738,7 +766,7 @@ class FormulaDeGame:
         new.exit_cache = self.exit_cache
         t = self.turn  # a shallow copy: its targets are replaced, never changed
         new.turn = None if t is None else Turn(t.car, t.phase, t.roll, t.targets, t.strained, t.owed,
-                                                 t.pit_steps, t.pit_rest)
+                                                 t.pit_steps, t.pit_rest, t.flying)
         new.pit_max_gear, new.pit_route = self.pit_max_gear, self.pit_route  # a frozen route
         new.per, new.owner = self.per, list(self.owner)
         new.grid_cars, new.grid = list(self.grid_cars), list(self.grid)

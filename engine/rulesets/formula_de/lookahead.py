@@ -23,6 +23,7 @@ from slipstream.engine.rulesets.formula_de.scoring import (
     WEAR,
     Scorer,
     gear_values,
+    pit_choice,
     split_choice,
 )
 
@@ -49,6 +50,8 @@ class LookaheadBot:
 
     def choose(self, game: Any, d: Decision) -> str:
         car = game.cars[d.player]
+        if d.kind == "pit" or (d.kind == "gear" and car.pit >= 0):
+            return pit_choice(game, car, d)  # greedy's rule: the pit lane is not played out
         if d.kind == "split":
             return split_choice(game, car, d)
         if d.kind == "move":

@@ -60,51 +60,76 @@ def exits(track: Track, start: int, steps: int, corner: int, stops: int) -> list
     return out
 
 
-def reach(track: Track, node: int, roll: int, occupied: Collection[int], lock_after: Collection[int]) -> list[list[int]]:
+# per step of a move, each state a car can be in (square, flag) -> the states it came from:
+# the routes of a move (routes.py), filled only when asked for
+Trail = list[dict[tuple[int, bool], list[tuple[int, bool]]]]
+
+
+def reach(track: Track, node: int, roll: int, occupied: Collection[int], lock_after: Collection[int],
+          trail: Trail | None = None) -> list[list[int]]:
     """Per number of steps k (0..roll) the squares (space indices) a car on `node` can end on,
     never passing or ending on an `occupied` square. After step j in `lock_after` (the step that
     first leaves an under-stopped corner) the car keeps to its lane. The list stops at the
-    last k with a square."""
+    last k with a square. `trail` (when given) gets, per step, each state (square, locked) and
+    the states it was reached from."""
     succ = successors(track)
     spaces = track.spaces
     layers: list[list[int]] = [[node]]
     frontier: set[tuple[int, bool]] = {(node, False)}
     for k in range(1, roll + 1):
         nxt: set[tuple[int, bool]] = set()
+        back: dict[tuple[int, bool], list[tuple[int, bool]]] = {}
         for at, locked in frontier:
             lane = spaces[at].lane
             for to in succ[at]:
                 if to in occupied or (locked and spaces[to].lane != lane):
                     continue
-                nxt.add((to, locked or k in lock_after))
+                st = (to, locked or k in lock_after)
+                nxt.add(st)
+                if trail is not None:
+                    back.setdefault(st, []).append((at, locked))
         if not nxt:
             break
         frontier = nxt
+        if trail is not None:
+            trail.append(back)
         layers.append(sorted({at for at, _ in nxt}, key=lambda i: spaces[i].lane))
     return layers
 
 
-def reach_swerving(track: Track, node: int, roll: int, occupied: Collection[int]) -> list[list[int]]:
+def reach_swerving(track: Track, node: int, roll: int, occupied: Collection[int], most: int = -1,
+                   trail: Trail | None = None) -> list[list[int]]:
     """`reach` for a flying start: besides the usual steps, one step of the move may swerve
     across two lanes, to the square two lanes over one segment ahead, even past a car in the
-    lane between (the swerve is how the car gets round the cars ahead; see Readings)."""
+    lane between (the swerve is how the car gets round the cars ahead; see Readings). With
+    `most` >= 0 every square of the move stays at most that many lanes from the start lane.
+    `trail` as for `reach`, the flag of a state being whether the car has swerved."""
     succ = successors(track)
     spaces = track.spaces
+    home = spaces[node].lane
     layers: list[list[int]] = [[node]]
     frontier: set[tuple[int, bool]] = {(node, False)}
     for _ in range(roll):
         nxt: set[tuple[int, bool]] = set()
+        back: dict[tuple[int, bool], list[tuple[int, bool]]] = {}
         for at, swerved in frontier:
-            nxt.update((to, swerved) for to in succ[at] if to not in occupied)
-            if swerved:
-                continue
-            sp = spaces[at]
-            for side in (-1, 1):
-                far = track.space_at(sp.lane + 2 * side, sp.last + 1)
-                if far is not None and far.index not in occupied:
-                    nxt.add((far.index, True))
+            steps = [(to, swerved) for to in succ[at] if to not in occupied]
+            if not swerved:
+                sp = spaces[at]
+                for side in (-1, 1):
+                    far = track.space_at(sp.lane + 2 * side, sp.last + 1)
+                    if far is not None and far.index not in occupied:
+                        steps.append((far.index, True))
+            for st in steps:
+                if most >= 0 and abs(spaces[st[0]].lane - home) > most:
+                    continue
+                nxt.add(st)
+                if trail is not None:
+                    back.setdefault(st, []).append((at, swerved))
         if not nxt:
             break
         frontier = nxt
+        if trail is not None:
+            trail.append(back)
         layers.append(sorted({at for at, _ in nxt}, key=lambda i: spaces[i].lane))
     return layers

@@ -63,6 +63,12 @@ def pit_route(track: Track) -> PitRoute | None:
     return PitRoute(src.index, src.first, entry.to, ex.source, dst.index, span, boxes)
 
 
+def box_for(route: PitRoute, seat: int) -> int:
+    """The pit segment of car `seat`'s box: one box per car in seat order, shared when there are
+    more cars than boxes (Readings)."""
+    return route.boxes[seat % len(route.boxes)]
+
+
 def pit_exit(roll: int) -> tuple[str, int]:
     """What the exit roll means: (`quick`, squares driven at once: half the roll rounded up) or
     (`slow`, 0: the car waits for its next turn)."""

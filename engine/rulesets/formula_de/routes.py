@@ -1,15 +1,19 @@
-"""The squares a car drives through on a move, for a face that animates it square by square.
+"""The squares a car drives through on a move: for a face that animates it square by square,
+and for the rule scenarios' `route` expectation (docs/formula-de-scenarios.md).
 
-The rules need only the destination (every route of k steps passes the same segments, moves.py);
-a face wants one route to draw: walking back from the destination through the squares reachable
-in one step fewer, keeping to the lane where it can.
+The rules need only the destination (every route of k steps passes the same segments, moves.py),
+but the squares between must be a route the rules allow: never through a car, in one lane once
+the car has left a corner short of its stops, within the flying start's swerve. The route is
+worked out on the states of the move (moves.py `trail`), walking back from the destination and
+keeping to the lane of the square after where it can (a lane change comes as early as the rules
+allow), so it is always one the rules allow, and the same each time.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from slipstream.engine.tracks.movegraph import successors
+from slipstream.engine.rulesets.formula_de.moves import Trail, exits, reach, reach_swerving
 
 Cell = tuple[int, int]
 
@@ -22,17 +26,29 @@ def route_of(game: Any, key: str) -> list[Cell]:
         return []
     target = t.targets[key]
     car = game.cars[t.car]
-    spaces = game.track.spaces
-    layers = game.layers(car, t.roll)
-    succ = successors(game.track)
-    path = [target.node]
-    for j in range(min(target.steps, len(layers)) - 1, -1, -1):
-        nxt = path[-1]
-        lane = spaces[nxt].lane
-        back = [n for n in layers[j] if nxt in succ[n]]
-        if not back:
-            path = [target.node, car.node]
+    track = game.track
+    spaces = track.spaces
+    trail: Trail = []
+    occupied = game.occupied(t.car)
+    if t.flying:
+        reach_swerving(track, car.node, t.roll, occupied, game.swerve_lanes(car), trail)
+    else:
+        start = spaces[car.node].first
+        lock = {t.roll - e.past + 1 for e in exits(track, start, t.roll, car.corner, car.stops)}
+        reach(track, car.node, t.roll, occupied, lock, trail)
+    steps = min(target.steps, len(trail))
+    ends = [s for s in trail[steps - 1] if s[0] == target.node] if steps else []
+    if not ends:  # no step driven
+        return [(spaces[car.node].lane, spaces[car.node].first)]
+    state = min(ends)
+    path = [state[0]]
+    for j in range(steps - 1, -1, -1):
+        lane = spaces[state[0]].lane
+        if j == 0:
+            path.append(car.node)
             break
-        path.append(min(back, key=lambda n: (n != car.node if j == 0 else 0, abs(spaces[n].lane - lane), n)))
+        # keep to the lane of the square after, then the lowest state (the same each time)
+        state = min(trail[j][state], key=lambda s: (abs(spaces[s[0]].lane - lane), s))
+        path.append(state[0])
     path.reverse()
     return [(spaces[n].lane, spaces[n].first) for n in path]

@@ -92,6 +92,9 @@ def start_roll(roll: int, black_die: int) -> str:
 
 
 FLYING_START_SQUARES = 4
+# how many lanes from its start lane a flying start may take the car, in all (the seed's
+# "1 or 2 lanes"; option `flying_start_swerve`)
+SWERVE_LANES = 2
 
 
 def grid_order(cars: Sequence[int], roll: Callable[[], int]) -> tuple[list[int], list[dict[str, object]]]:

@@ -19,28 +19,22 @@ from slipstream.engine.play.base import (
     BaseRuleset,
     BaseStats,
     OwnFileKinds,
+    schema_only,
 )
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.protocol import SeasonPlan, SeasonSetting
 from slipstream.engine.play.racelog import ReplayReport
+from slipstream.engine.rulesets.formula_de.authoring import AUTHORING
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
 from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
-from slipstream.engine.tracks.needs import TrackNeeds, check_needs
+from slipstream.engine.rulesets.formula_de.templates import TEMPLATES
+from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
 # RULES.md A.2: stops on every corner; the base game seats 10 cars
-NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10)
+NEEDS = TrackNeeds(RULESET_ID, corner_stops=True, min_grid=10, corners=True)
 
-
-def _schema_only(kind: str) -> Any:
-    def check(data: Any, src: Any) -> Any:
-        """A lone table file: its schema."""
-        from slipstream.engine.core.schema import schema_diagnostics
-
-        return schema_diagnostics(kind, data, src)
-
-    return check
 
 
 OPTIONS = (
@@ -52,9 +46,21 @@ OPTIONS = (
     OptionSpec("downshift_needs_points", "bool", True,
                "A downshift skip needing a wear point the car no longer has is not allowed "
                "(false: allowed, and the car is eliminated)."),
+    OptionSpec("flying_start_swerve", "choice", "two-lanes",
+               "How far a flying start may swerve: two-lanes (every square of its 4 at most 2 lanes "
+               "from its start lane, the seed's \"1 or 2 lanes\") or each-step (diagonal steps as "
+               "usual plus one step across two lanes, with no limit in all).",
+               choices=("two-lanes", "each-step")),
     OptionSpec("pit_entry_max_gear", "int", 0,
                "The highest gear a car may enter the pit lane in (0: no limit, as in the seed; "
                "several base-game sources say 4).", minimum=0, maximum=6),
+    OptionSpec("stall_first_gear", "bool", True,
+               "After a stall at the start the next turn is in 1st gear only, as the seed says "
+               "(false: 1st or 2nd, as if the stalled turn had been driven in 1st)."),
+    OptionSpec("tyre_limit_counts", "choice", "overshoots",
+               "What the 1-lap tyre limit counts: the tyre points overshoots demand (overshoots, the "
+               "seed's \"at once or over several corners\") or every tyre point lost (all: the "
+               "blocked lane's too).", choices=("overshoots", "all")),
     OptionSpec("wear_model", "choice", "advanced",
                "Wear points by category (advanced) or one pool (basic).",
                choices=("advanced", "basic")),
@@ -73,8 +79,8 @@ class FormulaDe(BaseRuleset):
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
 
     def __init__(self) -> None:
-        self.files = OwnFileKinds({"gears": ((1,), _schema_only("gears")), "wear": ((1,), _schema_only("wear")),
-                                   "fd-scenario": ((1,), _schema_only("fd-scenario"))},
+        self.files = OwnFileKinds({"gears": ((1,), schema_only("gears")), "wear": ((1,), schema_only("wear")),
+                                   "fd-scenario": ((1,), schema_only("fd-scenario"))},
                                   SCHEMA_PACKAGE, ("gears.schema.json", "wear.schema.json",
                                                    "fd-scenario.schema.json"))
         self.race_view = FormulaDeView()
@@ -82,10 +88,13 @@ class FormulaDe(BaseRuleset):
         self.stats = FormulaDeStats()
         self.seasons = FormulaDeSeasons(self)
         self.scenarios = FormulaDeScenarios(self)
+        self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables
+        self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
-        """A track/2 track for this ruleset needs stops on every corner and 10 grid slots."""
-        return check_needs(track, NEEDS, data, src) if track.version >= 2 else []
+        """A track/2 track for this ruleset needs stops on every corner and 10 grid slots; any
+        track raced by it needs corners (warning T157)."""
+        return check_needs(track, NEEDS, data, src) if track.version >= 2 else check_raceable(track, NEEDS, src)
 
     def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,
@@ -260,8 +269,19 @@ class FormulaDeSeasons:
         return default_tracks(pack, options.get("season_races") or HOUSE_RACES)
 
     def problems(self, pack: Any, plan: SeasonPlan) -> list[tuple[str, str]]:
-        return [("--tracks", f"no track {t!r} in the pack; tracks: {', '.join(sorted(pack.tracks))}")
-                for t in plan.tracks if t not in pack.tracks][:1]
+        """The tracks: 1 to SEASON_RACES_MAX races, each a track id of the pack or a track file (checked
+        as the pack checks its own tracks)."""
+        from slipstream.engine.play.races import resolve_track
+        from slipstream.engine.rulesets.formula_de.seasons import SEASON_RACES_MAX
+
+        if not 1 <= len(plan.tracks) <= SEASON_RACES_MAX:
+            return [("--tracks", f"a championship has 1 to {SEASON_RACES_MAX} races, got {len(plan.tracks)}")]
+        for t in plan.tracks:
+            try:
+                resolve_track(pack, t)
+            except ValueError as e:
+                return [("--tracks", str(e))]
+        return []
 
     def run(self, plan: SeasonPlan) -> Any:
         """One bot championship; `plan.record` keeps its log in `lines`."""

@@ -2,7 +2,8 @@
 
 A scenario sets up cars (square, gear, wear points, stops made, lap) or starts the race from
 the grid, scripts the dice (a list of rolls per die, used in order), applies decisions or lets
-a bot play, and compares the outcome. `slipstream test PACK` runs every scenario in the pack's
+a bot play, and compares the outcome: the cars (also their race-total losses and the route of
+their last move), the events, the decision left, and the pack's own dice and wear tables. `slipstream test PACK` runs every scenario in the pack's
 `tests/` folder. A malformed scenario gives coded diagnostics (schema, C1xx) with file, line,
 column and JSON path; a failure names the line of the expectation or decision that differed.
 """
@@ -15,38 +16,46 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from slipstream.engine.core.diagnostics import Diagnostic, make
-from slipstream.engine.core.schema import schema_diagnostics
-from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
+from slipstream.engine.core.diagnostics import Diagnostic
+from slipstream.engine.core.schema import schema_diagnostics, whole_numbers
+from slipstream.engine.core.yamlsource import PathKey, SourceMap
+from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.scenarios import (
+    DiceOut,
     Report,
     ScenarioResult,
-    bot_play,
+    check_bot,
     check_events,
+    check_expected_cars,
+    check_options,
     check_options_and_result,
-    first_line,
-    play_decisions,
-    report_pos,
+    check_over,
+    check_pending,
+    check_pending_car,
+    corner_square,
+    diag,
+    line_of,
+    play_scenario,
+    race_laps,
+    result_of,
     run_scenario_folder,
+    sayer,
+    scenario_track,
+    turn_of,
 )
-from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables
+from slipstream.engine.play.scenarios import Prepared as BasePrepared
+from slipstream.engine.play.scenarios import run_file as run_scenario_file
+from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables, wear_for
 from slipstream.engine.rulesets.formula_de.game import NO_CORNER, FormulaDeGame
 from slipstream.engine.rulesets.formula_de.moves import required_stops
-from slipstream.engine.rulesets.formula_de.pitlane import pit_route
+from slipstream.engine.rulesets.formula_de.pitlane import SLOW_STOP_MAX_GEAR, box_for, pit_route
+from slipstream.engine.rulesets.formula_de.routes import route_of
 from slipstream.engine.rulesets.formula_de.ruleids import RULES
 from slipstream.engine.tracks.corners import corner_at
 from slipstream.engine.tracks.track import Track
 
 KIND = "fd-scenario"
 TAG = f"{KIND}/1"
-
-
-class DiceOut(Exception):
-    """The script holds no more rolls of a die the game asked for."""
-
-    def __init__(self, die: str) -> None:
-        super().__init__(die)
-        self.die = die
 
 
 class ScriptedDice:
@@ -81,29 +90,12 @@ class ScriptedDice:
 
 
 @dataclass(slots=True)
-class Prepared:
-    """A checked scenario, ready to run."""
+class Prepared(BasePrepared):
+    """A checked scenario, ready to run; `squares` holds per car its space index (`pit_node`
+    for a pit square)."""
 
-    id: str
-    file: str
-    data: dict[str, Any]
-    src: SourceMap
-    tables: Tables
-    track: Track
-    laps: int
-    options: dict[str, Any]
-    squares: list[int | None]  # per car its space index (None: start from the grid)
-    covers: tuple[str, ...]
-    ruleset: Any  # the Formula Dé ruleset object: its options and bots
-
-
-def _diag(src: SourceMap, code: str, path: PathKey, msg: str, hint: str | None = None) -> Diagnostic:
-    pos = src.value(path)
-    return make(code, src.file, pos.line, pos.column, json_path(path), msg, hint=hint)
-
-
-def _line(src: SourceMap, path: PathKey) -> int:
-    return src.value(path).line
+    tables: Tables  # the race's: the pack's, with the scenario's `race_wear`
+    pack_tables: Tables  # the pack's own (`expect: pack:`)
 
 
 def pit_node(segment: int) -> int:
@@ -117,13 +109,26 @@ def pit_of(node: int | None) -> int:
     return -2 - node if node is not None and node <= -2 else -1
 
 
-def resolve_square(track: Track, at: Any) -> tuple[int | None, str]:
-    """The space index a scenario square names (`pit_node(K)` for `pit:K`), or (None, why not)."""
+def resolve_square(track: Track, at: Any, car: int = -1) -> tuple[int | None, str]:
+    """The space index a scenario square names (`pit_node(K)` for `pit:K`), or (None, why not).
+    `box` is car `car`'s own pit box, `box N` box N of the pit lane (1 = the first)."""
+    if isinstance(at, str) and (at == "box" or at.startswith("box ")):
+        route = pit_route(track)
+        if route is None:
+            return None, f"{at}: the track has no pit lane with boxes the rules use"
+        if at == "box":
+            if car < 0:
+                return None, "`box` names a car's own box: write `box N` here"
+            return pit_node(box_for(route, car)), ""
+        k = int(at[4:])
+        if not 1 <= k <= len(route.boxes):
+            return None, f"the pit lane has boxes 1 to {len(route.boxes)}, not {k}"
+        return pit_node(route.boxes[k - 1]), ""
     if isinstance(at, dict):
-        c = next((c for c in track.corners if c.name == at["corner"]), None)
-        if c is None:
-            return None, f"no corner named {at['corner']!r} (corners: {', '.join(x.name for x in track.corners) or 'none'})"
-        name = f"{at['lane']}:{(c.first + at.get('square', 0)) % track.segments}"
+        named, why = corner_square(track, at)
+        if named is None:
+            return None, why
+        name = named
     elif at.startswith("grid "):
         slot = int(at[5:])
         if not 1 <= slot <= len(track.grid):
@@ -145,112 +150,75 @@ def resolve_square(track: Track, at: Any) -> tuple[int | None, str]:
     return sp.index, ""
 
 
-def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Track | None, list[Diagnostic]]:
-    from slipstream.engine.tracks.load import check_track_data
-
-    spec = data["track"]
-    lanes = spec["lanes"]
-    if "layout" in spec:
-        layout = list(spec["layout"])
-    elif "squares" in spec:
-        layout = [" ".join(["o"] * spec["squares"]) for _ in range(lanes)]
-    else:
-        return None, [_diag(src, "C108", ("track",), "the inline track needs `squares` or `layout`")]
-    if "grid" in spec:
-        grid = spec["grid"]
-    else:
-        n = len(layout[0].split()) if layout else 0
-        grid = [{"lane": k % lanes, "segment": n - 1 - k // lanes} for k in range(min(ncars, lanes * max(n - 1, 0)))]
-    # no `rulesets:`: a scenario board is a few squares, not a circuit with a 10-car grid
-    tdata: dict[str, Any] = {"slipstream": "track/2", "id": data["id"], "laps": data.get("laps", 1),
-                             "lanes": lanes, "layout": layout, "grid": grid}
-    for k in ("corners", "links", "pit"):
-        if k in spec:
-            tdata[k] = spec[k]
-    sub = SourceMap(src.file)
-    for mine, theirs in ((src.values, sub.values), (src.keys, sub.keys)):
-        for path, pos in mine.items():
-            if path[:1] == ("track",):
-                theirs[path[1:]] = pos
-    track, tdiags = check_track_data(tdata, sub)
-    errors = [d for d in tdiags if d.is_error]
-    out = [make("C108", d.file, d.line, d.column, "$.track" + d.path[1:], f"inline track: {d.message}", hint=d.hint)
-           for d in errors]
-    return (None if errors else track), out
-
-
 def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[Prepared | None, list[Diagnostic]]:
     """Schema and reference checks of one scenario against a Formula Dé-style pack (`ruleset`:
     the ruleset object, for its options and bots)."""
     diags = schema_diagnostics(KIND, data, src)
     if diags:
         return None, diags
+    data = whole_numbers(data)  # 2.0 counts as 2 (the schemas' integer)
     tables: Tables | None = pack.tables
     if tables is None:
-        return None, [_diag(src, "C100", (), "the pack has no gear dice or wear table (P043)")]
+        return None, [diag(src, "C100", (), "the pack has no gear dice or wear table (P043)")]
     for i, cov in enumerate(data["covers"]):
         rid = cov.partition(":")[2]
         if rid not in RULES:
-            diags.append(_diag(src, "C105", ("covers", i), f"covers unknown rule {rid!r}",
+            diags.append(diag(src, "C105", ("covers", i), f"covers unknown rule {rid!r}",
                                hint="rule ids: docs/formula-de-scenarios.md"))
-    specs = {s.name: s for s in ruleset.options}
-    for k, v in (data.get("options") or {}).items():
-        spec = specs.get(k)
-        if spec is None:
-            diags.append(_diag(src, "C107", ("options", k), f"unknown rule option {k!r}",
-                               hint="options: " + ", ".join(specs)))
-        elif spec.problem(v) is not None:
-            diags.append(_diag(src, "C107", ("options", k), str(spec.problem(v))))
+    diags += check_options(data, src, ruleset)
     cars = data["cars"]
     per = (data.get("options") or {}).get("cars_per_player", 1)
     if isinstance(per, int) and per > 1 and len(cars) % per:
-        diags.append(_diag(src, "C106", ("cars",), f"{len(cars)} cars cannot be shared by players of {per} cars each"))
+        diags.append(diag(src, "C106", ("cars",), f"{len(cars)} cars cannot be shared by players of {per} cars each"))
     # track
-    tspec = data.get("track")
-    track: Track | None
-    if isinstance(tspec, dict):
-        track, tdiags = _inline_track(data, src, len(cars))
-        diags += tdiags
-    else:
-        track = pack.tracks.get(tspec) if tspec is not None else next(iter(pack.tracks.values()), None)
-        if track is None:
-            diags.append(_diag(src, "C101", ("track",) if tspec is not None else (),
-                               f"unknown track {tspec!r}" if tspec is not None else "the pack has no track; give `track:`",
-                               hint="tracks: " + ", ".join(sorted(pack.tracks))))
-    laps = data.get("laps", 1)
-    if "bot" in data and data["bot"] not in ruleset.bots:
-        diags.append(_diag(src, "C105", ("bot",), f"unknown bot {data['bot']!r}", hint="bots: " + ", ".join(ruleset.bots)))
+    track, tdiags = scenario_track(data, src, pack)
+    diags += tdiags
+    diags += check_bot(data, src, ruleset)
     diags += _check_dice(data, src, tables)
+    options = data.get("options") or {}
+    diags += _wear_diags(src, ("race_wear",), data.get("race_wear", {}), options)
     if track is None:
         return None, diags
+    laps = race_laps(data, track)
     squares, cdiags = _check_cars(data, src, track, tables, laps)
     diags += cdiags
     n = len(cars)
     if data.get("turn", 0) >= n:
-        diags.append(_diag(src, "C106", ("turn",), f"turn names car {data['turn']} but there are {n} cars"))
+        diags.append(diag(src, "C106", ("turn",), f"turn names car {data['turn']} but there are {n} cars"))
     if "turn" in data and squares and squares[0] is None:
-        diags.append(_diag(src, "C106", ("turn",), "`turn` needs cars set on squares (`at:`); from the grid the race order decides"))
+        diags.append(diag(src, "C106", ("turn",), "`turn` needs cars set on squares (`at:`); from the grid the race order decides"))
     ex = data["expect"]
-    if len(ex.get("cars", [])) > n:
-        diags.append(_diag(src, "C106", ("expect", "cars", n), f"more expected cars than the {n} cars"))
-    for key in ("grid", "standings"):
-        for i, p in enumerate(ex.get(key, [])):
-            if p >= n:
-                diags.append(_diag(src, "C106", ("expect", key, i), f"no car {p} (cars 0 to {n - 1})"))
-    pend = ex.get("pending")
-    if isinstance(pend, dict) and pend.get("car", 0) >= n:
-        diags.append(_diag(src, "C106", ("expect", "pending", "car"), f"no car {pend['car']} (cars 0 to {n - 1})"))
+    diags += check_expected_cars(ex, src, n, ("grid", "standings"))
+    diags += check_pending_car(ex, src, n)
     for i, want in enumerate(ex.get("cars", [])):
         if "at" in want:
-            node, why = resolve_square(track, want["at"])
+            node, why = resolve_square(track, want["at"], i)
             if node is None:
-                diags.append(_diag(src, "C104", ("expect", "cars", i, "at"), why))
-        diags += _wear_diags(src, ("expect", "cars", i, "wear"), want.get("wear", {}), data.get("options") or {})
+                diags.append(diag(src, "C104", ("expect", "cars", i, "at"), why))
+        for j, at in enumerate(want.get("route", ())):
+            node, why = resolve_square(track, at, i)
+            if node is not None and pit_of(node) >= 0:
+                node, why = None, f"{at}: a route is of track squares (the moves of the pit lane have none)"
+            if node is None:
+                diags.append(diag(src, "C104", ("expect", "cars", i, "route", j), why))
+        diags += _wear_diags(src, ("expect", "cars", i, "wear"), want.get("wear", {}), options)
+        diags += _lost_diags(src, ("expect", "cars", i, "lost"), want.get("lost", {}))
     if diags:
         return None, diags
-    opts = dict(data.get("options") or {})
-    return Prepared(data["id"], src.file, data, src, tables, track, laps, opts, squares, tuple(data["covers"]),
-                    ruleset), []
+    opts = dict(options)
+    race = _race_tables(tables, laps, data.get("race_wear"))
+    return Prepared(data["id"], src.file, data, src, track, laps, opts, squares, tuple(data["covers"]), ruleset,
+                    tables=race, pack_tables=tables), []
+
+
+def _race_tables(tables: Tables, laps: int, race_wear: Mapping[str, int] | None) -> Tables:
+    """The pack's tables with the scenario's starting wear for this race length (`race_wear`:
+    the categories given, the others as the pack has them; `pool` for the basic rules)."""
+    if not race_wear:
+        return tables
+    row = wear_for(tables, laps) | {k: v for k, v in race_wear.items() if k != "pool"}
+    wear = FrozenMap({**dict(tables.wear.items()), laps: FrozenMap(row)})
+    return Tables(tables.gears, tables.black_die, wear, race_wear.get("pool", tables.basic_pool))
 
 
 def _check_dice(data: dict[str, Any], src: SourceMap, tables: Tables) -> list[Diagnostic]:
@@ -261,20 +229,26 @@ def _check_dice(data: dict[str, Any], src: SourceMap, tables: Tables) -> list[Di
         else:
             g = int(die.split("-")[1])
             if g > len(tables.gears):
-                out.append(_diag(src, "C110", ("dice", die), f"the pack has no gear {g} (gears 1 to {len(tables.gears)})"))
+                out.append(diag(src, "C110", ("dice", die), f"the pack has no gear {g} (gears 1 to {len(tables.gears)})"))
                 continue
             faces = tables.gears[g - 1]
         for i, r in enumerate(rolls):
             if r not in faces:
                 shown = f"1 to {tables.black_die}" if die == "black" else ", ".join(str(f) for f in sorted(set(faces)))
-                out.append(_diag(src, "C110", ("dice", die, i), f"{r} is not a face of the {die} die ({shown})"))
+                out.append(diag(src, "C110", ("dice", die, i), f"{r} is not a face of the {die} die ({shown})"))
     return out
+
+
+def _lost_diags(src: SourceMap, path: PathKey, lost: Mapping[str, int]) -> list[Diagnostic]:
+    """Losses are counted by category, also with one wear pool."""
+    return [diag(src, "C109", (*path, k), f"losses are counted by category, not {k!r}",
+                  hint="categories: " + ", ".join(CATEGORIES)) for k in lost if k not in CATEGORIES]
 
 
 def _wear_diags(src: SourceMap, path: PathKey, wear: Mapping[str, int], options: Mapping[str, Any]) -> list[Diagnostic]:
     basic = options.get("wear_model") == "basic"
     allowed = ("pool",) if basic else CATEGORIES
-    return [_diag(src, "C109", (*path, k), f"no {k!r} wear points in the {'basic' if basic else 'advanced'} rules",
+    return [diag(src, "C109", (*path, k), f"no {k!r} wear points in the {'basic' if basic else 'advanced'} rules",
                   hint="categories: " + ", ".join(allowed)) for k in wear if k not in allowed]
 
 
@@ -287,57 +261,94 @@ def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, tables: Tabl
     if not any(placed):
         for i, c in enumerate(cars):
             for k in c:
-                if k not in ("name", "wear"):
-                    out.append(_diag(src, "C109", ("cars", i, k),
+                if k not in ("name", "wear", "lost"):
+                    out.append(diag(src, "C109", ("cars", i, k),
                                      f"a car on the grid takes only `name` and `wear`, not `{k}`",
                                      hint="give every car `at:` to set up a position"))
         if not track.grid:
-            out.append(_diag(src, "C104", ("cars",), "the track has no grid slot"))
+            out.append(diag(src, "C104", ("cars",), "the track has no grid slot"))
     else:
         seen: dict[int, int] = {}
         for i, c in enumerate(cars):
             if "at" not in c:
-                out.append(_diag(src, "C104", ("cars", i), f"car {i} has no `at:` while other cars do",
+                out.append(diag(src, "C104", ("cars", i), f"car {i} has no `at:` while other cars do",
                                  hint="give every car a square, or none to start from the grid"))
                 continue
-            node, why = resolve_square(track, c["at"])
+            node, why = resolve_square(track, c["at"], i)
             if node is None:
-                out.append(_diag(src, "C104", ("cars", i, "at"), why))
+                out.append(diag(src, "C104", ("cars", i, "at"), why))
                 continue
+            route = pit_route(track)
+            if route is not None and node == pit_node(box_for(route, i)) and c.get("serviced") is False:
+                out.append(diag(src, "C109", ("cars", i, "serviced"),
+                                 f"car {i} stands in its own box: it has had its tyres changed",
+                                 hint="a car reaching its box is serviced at once; leave `serviced` out"))
             squares[i] = node
             off = c.get("finished") or c.get("out")
             if node in seen and not off:
-                out.append(_diag(src, "C104", ("cars", i, "at"), f"cars {seen[node]} and {i} stand on the same square"))
+                out.append(diag(src, "C104", ("cars", i, "at"), f"cars {seen[node]} and {i} stand on the same square"))
             if not off:
                 seen[node] = i
             for k in c.get("next_gears", ()):
                 if k > len(tables.gears):
-                    out.append(_diag(src, "C109", ("cars", i, "next_gears"), f"the pack has gears 1 to {len(tables.gears)}"))
+                    out.append(diag(src, "C109", ("cars", i, "next_gears"), f"the pack has gears 1 to {len(tables.gears)}"))
             if pit_of(node) >= 0:
                 corner = None
                 seg = f"pit:{pit_of(node)}"
             else:
                 if "serviced" in c:
-                    out.append(_diag(src, "C109", ("cars", i, "serviced"), f"car {i} is not in the pit lane"))
+                    out.append(diag(src, "C109", ("cars", i, "serviced"), f"car {i} is not in the pit lane"))
                 seg = str(track.spaces[node].first)
                 corner = corner_at(track, track.spaces[node].first)
             if c.get("stops", 0) and corner is None:
-                out.append(_diag(src, "C109", ("cars", i, "stops"), f"car {i} stands on {seg}, outside every corner: it has no stops"))
+                out.append(diag(src, "C109", ("cars", i, "stops"), f"car {i} stands on {seg}, outside every corner: it has no stops"))
             elif corner is not None and c.get("stops", 0) >= required_stops(corner) + 1:
-                out.append(_diag(src, "C109", ("cars", i, "stops"),
+                out.append(diag(src, "C109", ("cars", i, "stops"),
                                  f"corner {corner.name} needs {required_stops(corner)} stops; a car in it has made at most that many"))
             if c.get("gear", 1) > len(tables.gears):
-                out.append(_diag(src, "C109", ("cars", i, "gear"), f"the pack has gears 1 to {len(tables.gears)}"))
+                out.append(diag(src, "C109", ("cars", i, "gear"), f"the pack has gears 1 to {len(tables.gears)}"))
             if c.get("lap", 1) > laps:
-                out.append(_diag(src, "C109", ("cars", i, "lap"), f"a {laps}-lap race has laps 0 to {laps}"))
+                out.append(diag(src, "C109", ("cars", i, "lap"), f"a {laps}-lap race has laps 0 to {laps}"))
     for i, c in enumerate(cars):
         out += _wear_diags(src, ("cars", i, "wear"), c.get("wear", {}), data.get("options") or {})
+        out += _lost_diags(src, ("cars", i, "lost"), c.get("lost", {}))
+        if c.get("spun") and squares[i] is not None and pit_of(squares[i]) >= 0:
+            out.append(diag(src, "C109", ("cars", i, "spun"), f"car {i} is in the pit lane: it cannot have spun there"))
     return squares, out
 
 
 # --- running -------------------------------------------------------------------------------------
 
-def build_game(sc: Prepared) -> tuple[FormulaDeGame, ScriptedDice | None]:
+class ScenarioGame(FormulaDeGame):
+    """The race of a scenario: a game that also notes, per car, the route of its last move
+    (routes.py, worked out from the position before the move) and the wear it had lost when
+    the scenario began (`lost`), for the expectations."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.routes: dict[int, list[tuple[int, int]]] = {}
+        self.lost_before: dict[int, dict[str, int]] = {}
+
+    def apply(self, key: str) -> Any:
+        d, t = self.pending, self.turn
+        route = route_of(self, key) if d is not None and d.kind == "move" and t is not None else []
+        car = t.car if t is not None else -1
+        got = super().apply(key)
+        if got is None and route:
+            self.routes[car] = route
+        return got
+
+    def lost(self, seat: int) -> dict[str, int]:
+        """Wear points car `seat` lost in the race by category: before the scenario began, and
+        those its `wear` events took since (points a car did not have are not counted)."""
+        out = dict.fromkeys(CATEGORIES, 0) | self.lost_before.get(seat, {})
+        for e in self.log:
+            if e.get("ev") == "wear" and e.get("p") == seat:
+                out[e["what"]] = out.get(e["what"], 0) + int(e["n"])
+        return out
+
+
+def build_game(sc: Prepared) -> tuple[ScenarioGame, ScriptedDice | None]:
     """The scenario's position: the race from its grid, or the cars set where it says, with
     the first car to move given the turn."""
     d = sc.data
@@ -348,21 +359,27 @@ def build_game(sc: Prepared) -> tuple[FormulaDeGame, ScriptedDice | None]:
     seed = d.get("seed", 0)
     dice = ScriptedDice(d["dice"], sc.tables) if "dice" in d else None
     from_grid = sc.squares[0] is None
-    g = FormulaDeGame(sc.track, sc.tables, names, seed, sc.laps, sc.options,
-                      dice=dice if from_grid else None)
+    g = ScenarioGame(sc.track, sc.tables, names, seed, sc.laps, sc.options,
+                     dice=dice if from_grid else None)
     if dice is not None:
         dice.game = g
     if not from_grid:
         g.rng = dice if dice is not None else random.Random(seed)
         g.log.clear()
         _place(g, sc)
+    full = g.race_wear()
     for i, c in enumerate(d["cars"]):
+        car = g.cars[i]
         for k, v in c.get("wear", {}).items():
-            g.cars[i].wear[k] = v
+            car.wear[k] = v
         if "tyres_lost" in c:
-            g.cars[i].tyres_lost = c["tyres_lost"]
+            car.tyres_lost = car.tyre_toll = c["tyres_lost"]
         elif not g.pool:
-            g.cars[i].tyres_lost = max(0, g._full_wear()["tyres"] - g.cars[i].wear["tyres"])
+            car.tyres_lost = car.tyre_toll = max(0, full["tyres"] - car.wear["tyres"])
+        if "lost" in c:
+            g.lost_before[i] = dict(c["lost"])
+        elif not g.pool:  # what the car lacks of the race's figures (after the first box: give `lost`)
+            g.lost_before[i] = {k: max(0, full[k] - car.wear[k]) for k in CATEGORIES}
     return g, dice
 
 
@@ -374,11 +391,17 @@ def _place(g: FormulaDeGame, sc: Prepared) -> None:
         assert node is not None
         car.gear, car.started = c.get("gear", 1), c.get("started", True)
         car.next_gears = tuple(c.get("next_gears", ()))
+        car.spun = bool(c.get("spun", False))
         pit = pit_of(node)
         if pit >= 0:  # in the pit lane: on its way from the entry square (checked: a route)
             route = g.pit_route
             assert route is not None
             car.node, car.pit, car.serviced = route.entry, pit, bool(c.get("serviced", False))
+            if pit == g.box_of(car) and "serviced" not in c:
+                # in its own box: the stop is made (reaching the box changes the tyres at once);
+                # it waits there after a slow stop unless `next_gears` says otherwise
+                car.serviced = True
+                car.next_gears = car.next_gears or tuple(range(1, SLOW_STOP_MAX_GEAR + 1))
             car.pit_base = (c.get("lap", 1) - 1) * n + route.entry_segment
             car.progress = car.pit_base + route.offset(pit)
             car.corner, car.stops = NO_CORNER, 0
@@ -404,25 +427,26 @@ def _place(g: FormulaDeGame, sc: Prepared) -> None:
 
 
 def run_prepared(sc: Prepared) -> ScenarioResult:
-    g, dice = build_game(sc)
     problems: list[str] = []
-    at: list[Any] = [("decisions",), "the setup"]  # where the game is: path and words
+    # where the game is: path and words (the grid roll of a race from its grid uses the dice)
+    at: list[Any] = [("dice",), "the grid roll"]
+    g: ScenarioGame | None = None
+    dice: ScriptedDice | None = None
     try:
-        problems += play_decisions(g, sc.data.get("decisions", []), sc.src, at, _mover)
-        if not problems and "bot" in sc.data:
-            at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
-            bot_play(g, sc.ruleset, sc.data, len(g.cars))
+        g, dice = build_game(sc)
+        at[:] = [("decisions",), "the setup"]
+        problems += play_scenario(g, sc, at, _mover)
     except DiceOut as e:
-        problems.append(f"line {_line(sc.src, at[0])}: the script ran out of {e.die} rolls "
-                        f"during {at[1]} ({_who(g)})")
-    if not problems:
+        who = (f" ({turn_of(g, 'no turn')})" if g is not None
+               else ": give a black roll for every car, and one more for each car of a tie")
+        problems.append(f"line {line_of(sc.src, at[0])}: the script ran out of {e.die} rolls during {at[1]}{who}")
+    if not problems and g is not None:
         problems += check_expect(g, sc)
         left = dice.unused() if dice is not None else {}
         if left:
-            problems.append(f"line {_line(sc.src, ('dice',))}: scripted rolls never used: "
+            problems.append(f"line {line_of(sc.src, ('dice',))}: scripted rolls never used: "
                             + ", ".join(f"{k} {v}" for k, v in sorted(left.items())))
-    line = first_line(problems) or report_pos(sc.src)[0]
-    return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers, line, 1)
+    return result_of(sc, problems)
 
 
 def _mover(g: FormulaDeGame) -> str:
@@ -434,28 +458,21 @@ def _where(g: FormulaDeGame, car: Any) -> str:
     return f"pit:{car.pit}" if car.pit >= 0 else g.where(car.node)
 
 
-def _who(g: FormulaDeGame) -> str:
-    t = g.turn
-    return f"{g.names[t.car]}'s turn, {t.phase}" if t is not None else "no turn"
-
-
 def _events(g: FormulaDeGame) -> list[dict[str, Any]]:
     return [e for e in g.log if e.get("t") == "event"]
 
 
-def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
+def check_expect(g: ScenarioGame, sc: Prepared) -> list[str]:
     """What differs from `expect:`, one line per difference, each naming its line."""
     ex, src = sc.data["expect"], sc.src
     out: list[str] = []
-
-    def say(path: PathKey, text: str) -> None:
-        out.append(f"line {_line(src, ('expect', *path))}: {text}")
+    say = sayer(src, out)
 
     n = g.track.segments
     for i, want in enumerate(ex.get("cars", [])):
         car, who = g.cars[i], g.names[i]
         if "at" in want:
-            node, _ = resolve_square(g.track, want["at"])
+            node, _ = resolve_square(g.track, want["at"], i)
             pit = pit_of(node)
             same = car.pit == pit if pit >= 0 else (car.pit < 0 and node == car.node)
             if not same:
@@ -466,6 +483,20 @@ def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
         for k, v in want.get("wear", {}).items():
             if car.wear.get(k) != v:
                 say(("cars", i, "wear", k), f"{who} {k}: expected {v}, got {car.wear.get(k)}")
+        if want.get("lost"):
+            lost = g.lost(i)
+            for k, v in want["lost"].items():
+                if lost[k] != v:
+                    say(("cars", i, "lost", k), f"{who} {k} lost in the race: expected {v}, got {lost[k]}")
+        if "spun" in want and car.spun != want["spun"]:
+            say(("cars", i, "spun"), f"{who} spun: expected {want['spun']}, got {car.spun}")
+        if "route" in want:
+            cells = [g.track.spaces[resolve_square(g.track, at, i)[0] or 0] for at in want["route"]]
+            wanted = [f"{sp.lane}:{sp.first}" for sp in cells]
+            got_route = [f"{lane}:{seg}" for lane, seg in g.routes.get(i, [])]
+            if got_route != wanted:
+                say(("cars", i, "route"), f"{who} route of its last move: expected {' '.join(wanted)}, "
+                    f"got {' '.join(got_route) or 'no move'}")
         if "stops" in want and car.stops != want["stops"]:
             say(("cars", i, "stops"), f"{who} stops: expected {want['stops']}, got {car.stops}")
         if "corner" in want:
@@ -484,38 +515,47 @@ def check_expect(g: FormulaDeGame, sc: Prepared) -> list[str]:
             got_out: str | bool = car.out or False
             if got_out != want["out"]:
                 say(("cars", i, "out"), f"{who} eliminated: expected {want['out']!r}, got {got_out!r}")
+    if "pack" in ex:
+        _check_pack(ex["pack"], sc.pack_tables, say)
     evs = _events(g)
     check_events(ex, evs, say)
     pend = g.pending
-    if "pending" in ex:
-        w = ex["pending"]
-        if w is None and pend is not None:
-            say(("pending",), f"expected no pending decision, got the {pend.kind} decision of {_mover(g)}")
-        elif w is not None and pend is None:
-            say(("pending",), f"expected a pending decision {w}, but none is pending")
-        elif w is not None and pend is not None:
-            car_now = g.turn.car if g.turn is not None else -1
-            if "car" in w and car_now != w["car"]:
-                say(("pending", "car"), f"pending decision is for car {car_now}, expected {w['car']}")
-            if "player" in w and pend.player != w["player"]:
-                say(("pending", "player"), f"pending decision is for player {pend.player}, expected {w['player']}")
-            if "kind" in w and pend.kind != w["kind"]:
-                say(("pending", "kind"), f"pending decision is {pend.kind!r}, expected {w['kind']!r}")
+    check_pending(ex, pend, g.turn.car if g.turn is not None else -1, _mover(g), say)
     check_options_and_result(ex, g, pend, say)
-    if "over" in ex and (pend is None) != ex["over"]:
-        say(("over",), f"race over: expected {ex['over']}, got {pend is None}")
+    check_over(ex, pend, say)
     return out
+
+
+def _check_pack(want: Mapping[str, Any], tables: Tables, say: Any) -> None:
+    """`expect: pack:`: the pack's own data (not the scenario's `race_wear`): the faces of each
+    die (as a multiset: their order is not data), the wear table's rows and the basic pool."""
+    for die, faces in want.get("dice", {}).items():
+        if die == "black":
+            if faces != tables.black_die:
+                say(("pack", "dice", die), f"the black die: expected {faces} faces, got {tables.black_die}")
+            continue
+        g = int(die.split("-")[1])
+        got = sorted(tables.gears[g - 1]) if g <= len(tables.gears) else None
+        if got != sorted(faces):
+            say(("pack", "dice", die), f"the {die} die: expected faces {sorted(faces)}, "
+                f"got {got if got is not None else f'no such die (gears 1 to {len(tables.gears)})'}")
+    for j, row in enumerate(want.get("wear", [])):
+        laps = row["laps"]
+        have = tables.wear.get(laps)
+        for k, v in row.items():
+            if k == "laps":
+                continue
+            got_v = have[k] if have is not None else None
+            if got_v != v:
+                say(("pack", "wear", j, k), f"the {laps}-lap wear table, {k}: expected {v}, "
+                    f"got {got_v if have is not None else f'no {laps}-lap row'}")
+    if "basic_pool" in want and want["basic_pool"] != tables.basic_pool:
+        say(("pack", "basic_pool"), f"the basic pool: expected {want['basic_pool']}, got {tables.basic_pool}")
 
 
 def run_file(path: Path, pack: Any, ruleset: Any) -> tuple[ScenarioResult | None, list[Diagnostic]]:
     """Check and run one scenario file: its result, or None and the diagnostics."""
-    loaded = load_file(path)
-    if loaded.data is None:
-        return None, loaded.diagnostics
-    sc, diags = check_scenario(loaded.data, loaded.source, pack, ruleset)
-    if sc is None:
-        return None, diags
-    return run_prepared(sc), diags
+    return run_scenario_file(path, pack, ruleset, check_scenario, run_prepared)
 
 
 def run_pack_scenarios(pack_path: str, ruleset: Any, select: str = "") -> Report:

@@ -4,7 +4,7 @@
 blocked lane, tyres lost overshooting) and a large penalty for an elimination, with a bonus
 for a stop still owed in a corner and a penalty for standing too fast before a corner;
 `gear_values` rates each gear by the average over its die's faces of the best destination's
-score; `split_choice` is greedy's split of an overshoot's loss.
+score; `split_choice` is greedy's split of an overshoot's loss; `pit_choice` its pit lane.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ class Scorer:
         self.start = game.track.spaces[car.node].first
         self.tyres = game.points(car, "tyres")
         self.brakes = game.points(car, "brakes")
+        # tyre points an overshoot may still demand before the 1-lap tyre limit eliminates the car
+        self.toll_room = rules.ONE_LAP_TYRE_LIMIT - car.tyre_toll if game.laps == 1 and not game.pool else 1 << 20
         body = game.points(car, "body")
         # each neighbour: a 1-in-20 roll for it and one for us; the last body point is the car
         self.near_cost = 0.5 + (8.0 if body <= 1 else 1.0)
@@ -138,7 +140,7 @@ class Scorer:
             spare = 0 if self.game.pool else max(0, self.brakes - brake)  # may take a share
             on_tyres = owed - min(spare, max(0, owed - (tyres - 1)))
             left, outcome = rules.tyre_loss(tyres, on_tyres)
-            if outcome == "out":
+            if outcome == "out" or on_tyres > self.toll_room:
                 return NOT_PREPARED
             wear += owed + (6 if outcome == "spin" else 0)
         return value - WEAR * wear, first, second, max(0, self.brakes - brake)
@@ -249,3 +251,15 @@ def split_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
     splits = [(int(k.split()[1]), int(k.split()[3]), k) for k in d.keys()]
     keep = [s for s in splits if s[0] < tyres]
     return max(keep)[2] if keep else min(splits)[2]
+
+
+def pit_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
+    """The pit lane, for greedy and lookahead: enter it when the box gives back at least half the
+    race's tyre points (never below 2); inside it, the highest gear up to 4th (the box stops the
+    car anyway)."""
+    if d.kind == "pit":
+        full = game.race_wear()["tyres"]
+        gain = car.tyres_lost if game.pool else full - game.points(car, "tyres")
+        return "pit" if gain >= max(2, full // 2) else "stay out"
+    gears = [int(k.split()[1]) for k in d.keys()]
+    return f"gear {max((g for g in gears if g <= 4), default=min(gears))}"

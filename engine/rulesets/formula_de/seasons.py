@@ -20,7 +20,7 @@ from typing import Any
 
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.racelog import ReplayReport, dumps, log_lines
-from slipstream.engine.play.races import RaceSpec, header, play_race, seats_of
+from slipstream.engine.play.races import RaceSpec, header, play_race, resolve_track, seats_of
 from slipstream.engine.play.stats import Rate, summarise_races
 
 FORMAT = "seasonlog/1"
@@ -31,10 +31,11 @@ HOUSE_POINTS = (10, 8, 6, 5, 4, 3, 2, 1)
 HOUSE_RACES = 3
 MAX_RACES = 100  # races a season log may hold (replay refuses longer ones)
 
+SEASON_RACES_MAX = 20  # races of a championship, named by --tracks or season_races (house limit)
 SEASON_OPTIONS = (
     OptionSpec("season_races", "int", HOUSE_RACES,
                "Races in a championship when --tracks names none: the pack's circuits in turn (house value 3).",
-               minimum=1, maximum=20, scope="season"),
+               minimum=1, maximum=SEASON_RACES_MAX, scope="season"),
     OptionSpec("season_points", "points", list(HOUSE_POINTS),
                "Championship points by place, winner first; places beyond the list score 0 "
                "(house value 10,8,6,5,4,3,2,1); `players_minus_place` gives N - place + 1.",
@@ -147,13 +148,16 @@ def season_standings(points: Sequence[int], races: Sequence[RaceRecord]) -> list
     return sorted(range(n), key=key)
 
 
-def season_header(rs: Any, spec: SeasonSpec, pack: Any, config: Mapping[str, Any]) -> dict[str, Any]:
+def season_header(rs: Any, spec: SeasonSpec, pack: Any, config: Mapping[str, Any],
+                  tracks: Sequence[Any] | None = None) -> dict[str, Any]:
+    """The season log's header (`tracks`: those of `spec.tracks`, when already resolved)."""
     from slipstream.engine.play.logcheck import track_digest
 
+    tracks = tracks if tracks is not None else [resolve_track(pack, t) for t in spec.tracks]
     return {"t": "season", "format": FORMAT, "ruleset": rs.id, "pack": pack.id, "pack_path": spec.pack,
             "digest": pack.digest, "tracks": list(spec.tracks), "laps": spec.laps,
             "options": dict(spec.options), "season_options": dict(config), "seed": spec.seed,
-            "track_digests": [track_digest(pack.tracks[t]) for t in spec.tracks],
+            "track_digests": [track_digest(t) for t in tracks],
             "seats": [{"name": s.name, "bot": s.bot} for s in seats_of(spec.bots)]}
 
 
@@ -370,12 +374,10 @@ def replay_season(rs: Any, lines: list[str]) -> ReplayReport:
         try:
             pack = load_pack(spec.pack)
             config = season_config(dict(spec.season_options))
-            missing = [t for t in spec.tracks if t not in pack.tracks]
-            if missing:
-                raise ValueError(f"no track {missing[0]!r} in the pack")
+            tracks = [resolve_track(pack, t) for t in spec.tracks]  # ids of the pack or track files
         except (ValueError, RuntimeError, OSError) as e:
             raise LogError(n0, f"cannot set the season up: {one_line(str(e))}", "setup") from None
-        verify_header(n0, text0, head, season_header(rs, spec, pack, config))
+        verify_header(n0, text0, head, season_header(rs, spec, pack, config, tracks))
     except LogError as e:
         return _fail(e.line, e.text or text0, e.message, kind=e.kind)
     names = [s.name for s in seats_of(spec.bots)]
@@ -386,8 +388,8 @@ def replay_season(rs: Any, lines: list[str]) -> ReplayReport:
     for k, track in enumerate(spec.tracks):
         seed = race_seed(spec.seed, k)
         race = RaceSpec(spec.pack, track, seed, spec.bots, spec.laps, spec.options, (), True)
-        game = rs.new_game(pack, pack.tracks[track], seats_of(spec.bots), seed, dict(spec.options), spec.laps, {}, True)
-        race_head = header(rs, race, pack, pack.tracks[track])
+        game = rs.new_game(pack, tracks[k], seats_of(spec.bots), seed, dict(spec.options), spec.laps, {}, True)
+        race_head = header(rs, race, pack, tracks[k])
         start = at
         if at >= len(rows):
             return _fail(rows[-1][0] + 1, "", f"race {k + 1} of the season is missing", dumps(race_head))

@@ -18,6 +18,7 @@ from slipstream.engine.core.diagnostics import make
 from slipstream.engine.core.schema import validator
 from slipstream.engine.packs.loader import Build
 from slipstream.engine.packs.trackpack import TrackPack, TracksOnly
+from slipstream.engine.play.base import own_file
 
 RULESET_ID = "speed-hazard"
 KINDS = ("action-cards", "hazard-deck", "nitrous-deck", "equipment-deck", "car-setup")
@@ -126,13 +127,6 @@ class SHPack(TrackPack):
     decks: Decks | None = None
 
 
-def _own(b: Build, kind: str) -> Any:
-    files = b.whole.get(kind, [])
-    if len(files) > 1:
-        b.diags.append(make("P044", files[1].file, 1, 1, "$", f"a second {kind}/1 file in the pack",
-                            hint="keep one file of each kind"))
-    return files[0] if files else None
-
 
 class SHContent(TracksOnly):
     """Tracks merged as for any track pack, plus the five data kinds."""
@@ -143,7 +137,7 @@ class SHContent(TracksOnly):
         tp = super().build(b)
         # the parents are packs of this ruleset (the loader refuses others, P029)
         inherited = next((p.decks for p in reversed(b.parents) if isinstance(p, SHPack) and p.decks), None)
-        own = {k: _own(b, k) for k in KINDS}
+        own = {k: own_file(b, k, "P044") for k in KINDS}
         decks = inherited
         if any(f is not None for f in own.values()) or inherited is None:
             decks = _decks(b, own, inherited)

@@ -5,20 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from slipstream.engine.play.base import Who, narrate
+
 
 def describe(e: Mapping[str, Any], names: Sequence[str] | None = None) -> str | None:
     """One sentence for a log entry, None for entries not worth telling (steps, decisions)."""
-    if e.get("t") != "event":
-        return None
+    return narrate(e, names, _SENTENCES)
 
-    def who(p: Any) -> str:
-        return names[p] if names is not None and isinstance(p, int) and 0 <= p < len(names) else f"P{int(p) + 1}"
-
-    fn = _SENTENCES.get(str(e.get("ev")))
-    return fn(e, who) if fn is not None else None
-
-
-Who = Callable[[Any], str]
 
 _SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
     "grid": lambda e, w: "grid: " + ", ".join(w(p) for p in e["order"]),

@@ -11,26 +11,26 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
-from slipstream.engine.play.base import BaseRaceView, BaseRuleset, BaseStats, OwnFileKinds
+from slipstream.engine.play.base import (
+    BaseRaceView,
+    BaseRuleset,
+    BaseStats,
+    OwnFileKinds,
+    schema_only,
+)
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.rulesets.speed_hazard import views
+from slipstream.engine.rulesets.speed_hazard.authoring import AUTHORING
 from slipstream.engine.rulesets.speed_hazard.content import CONTENT, KINDS, RULESET_ID
 from slipstream.engine.rulesets.speed_hazard.narration import describe
-from slipstream.engine.tracks.needs import TrackNeeds, check_needs
+from slipstream.engine.rulesets.speed_hazard.templates import TEMPLATES
+from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
 
 # RULES.md A.1: speed limits in km/h on every curve, moved in steps of 10; the pit wall
-NEEDS = TrackNeeds(RULESET_ID, corner_speed_limits=True, speed_unit=10, features=("pit-wall",))
+NEEDS = TrackNeeds(RULESET_ID, corner_speed_limits=True, speed_unit=10, features=("pit-wall",),
+                   corners=True)
 
-
-def _schema_only(kind: str) -> Any:
-    def check(data: Any, src: Any) -> Any:
-        """A lone data file: its schema."""
-        from slipstream.engine.core.schema import schema_diagnostics
-
-        return schema_diagnostics(kind, data, src)
-
-    return check
 
 
 OPTIONS = (
@@ -68,16 +68,20 @@ class SpeedHazard(BaseRuleset):
     track_features = NEEDS.features
 
     def __init__(self) -> None:
-        self.files = OwnFileKinds({**{k: ((1,), _schema_only(k)) for k in KINDS},
-                                   "sh-scenario": ((1,), _schema_only("sh-scenario"))},
+        self.files = OwnFileKinds({**{k: ((1,), schema_only(k)) for k in KINDS},
+                                   "sh-scenario": ((1,), schema_only("sh-scenario"))},
                                   SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in (*KINDS, "sh-scenario")))
         self.race_view = SpeedHazardView()
         self.stats = SpeedHazardStats()
         self.scenarios = SpeedHazardScenarios(self)
+        self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables, the cards
+        self.templates = TEMPLATES
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:
         """A track/2 track for this ruleset needs a speed limit on every curve, in steps of 10."""
-        return check_needs(track, NEEDS, data, src) if getattr(track, "version", 1) >= 2 else []
+        if getattr(track, "version", 1) < 2:
+            return check_raceable(track, NEEDS, src)  # corners with speed limits (warning T157)
+        return check_needs(track, NEEDS, data, src)
 
     def new_game(self, pack: Any, track: Track, seats: Sequence[Any], seed: int,
                  options: Mapping[str, Any], laps: int | None = None,

@@ -13,26 +13,39 @@ path; a failure names the line of the expectation or decision that differed.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from slipstream.engine.core.diagnostics import Diagnostic, make
-from slipstream.engine.core.schema import schema_diagnostics
-from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path, load_file
+from slipstream.engine.core.diagnostics import Diagnostic
+from slipstream.engine.core.schema import schema_diagnostics, whole_numbers
+from slipstream.engine.core.yamlsource import PathKey, SourceMap
 from slipstream.engine.play.scenarios import (
+    DiceOut,
     Report,
     ScenarioResult,
-    bot_play,
+    check_bot,
     check_events,
+    check_expected_cars,
+    check_options,
     check_options_and_result,
-    first_line,
-    play_decisions,
-    report_pos,
+    check_over,
+    check_pending,
+    check_pending_car,
+    corner_square,
+    diag,
+    line_of,
+    play_scenario,
+    race_laps,
+    result_of,
     run_scenario_folder,
+    sayer,
+    scenario_track,
+    turn_of,
 )
+from slipstream.engine.play.scenarios import Prepared as BasePrepared
+from slipstream.engine.play.scenarios import run_file as run_scenario_file
 from slipstream.engine.rulesets.speed_hazard.content import (
     Decks,
     Equipment,
@@ -51,10 +64,6 @@ DISCARDS = {"hazard_discard": "hazards", "nitrous_discard": "nitrous"}  # discar
 PILES = ("hazards", "hazard_discard", "nitrous", "nitrous_discard", "equipment")
 
 
-class DiceOut(Exception):
-    """The script holds no more damage dice and the game rolled one."""
-
-
 class ScriptedDice:
     """Stands in for the game's generator: `randrange` is a damage die showing the next
     scripted points; `shuffle` keeps the order (a stacked deck stays stacked when it is
@@ -66,7 +75,7 @@ class ScriptedDice:
 
     def randrange(self, n: int) -> int:
         if not self.left:
-            raise DiceOut()
+            raise DiceOut("damage")
         return self.faces.index(self.left.pop(0))
 
     def shuffle(self, xs: list[Any]) -> None:
@@ -74,29 +83,11 @@ class ScriptedDice:
 
 
 @dataclass(slots=True)
-class Prepared:
-    """A checked scenario, ready to run."""
+class Prepared(BasePrepared):
+    """A checked scenario, ready to run; `squares` holds per car its main square (-1: in the
+    pit road)."""
 
-    id: str
-    file: str
-    data: dict[str, Any]
-    src: SourceMap
     decks: Decks
-    track: Track
-    laps: int
-    options: dict[str, Any]
-    squares: list[int | None]  # per car its main square (-1: in the pit road; None: from the grid)
-    covers: tuple[str, ...]
-    ruleset: Any  # the ruleset object: its options and bots
-
-
-def _diag(src: SourceMap, code: str, path: PathKey, msg: str, hint: str | None = None) -> Diagnostic:
-    pos = src.value(path)
-    return make(code, src.file, pos.line, pos.column, json_path(path), msg, hint=hint)
-
-
-def _line(src: SourceMap, path: PathKey) -> int:
-    return src.value(path).line
 
 
 def resolve_square(track: Track, at: Any, pit: bool = False) -> tuple[int | None, str]:
@@ -108,58 +99,16 @@ def resolve_square(track: Track, at: Any, pit: bool = False) -> tuple[int | None
             return None, f"{at} is not a square of the track's pit road" if track.pit is not None else "the track has no pit road"
         return len(track.spaces) + track.pit.spaces.index(psp), ""
     if isinstance(at, dict):
-        c = next((c for c in track.corners if c.name == at["corner"]), None)
-        if c is None:
-            return None, f"no curve named {at['corner']!r} (curves: {', '.join(x.name for x in track.corners) or 'none'})"
-        name = f"{at['lane']}:{(c.first + at.get('square', 0)) % track.segments}"
+        named, why = corner_square(track, at, "curve")
+        if named is None:
+            return None, why
+        name = named
     else:
         name = at
     sp = track.space_named(name)
     if sp is None or sp.index >= len(track.spaces) or track.spaces[sp.index] is not sp:
         return None, f"{name} is not a square of the track"
     return sp.index, ""
-
-
-def _track_id(sid: str) -> str:
-    """A track id for the inline board of scenario `sid`: a scenario id may hold `--`, start
-    with a digit or run to 80 characters, a track id may not."""
-    tid = re.sub(r"-+", "-", sid).strip("-")
-    if not tid[:1].isalpha():
-        tid = f"scenario-{tid}" if tid else "scenario"
-    return tid[:64].rstrip("-")
-
-
-def _inline_track(data: dict[str, Any], src: SourceMap, ncars: int) -> tuple[Track | None, list[Diagnostic]]:
-    from slipstream.engine.tracks.load import check_track_data
-
-    spec = data["track"]
-    lanes = spec["lanes"]
-    if "layout" in spec:
-        layout = list(spec["layout"])
-    elif "squares" in spec:
-        layout = [" ".join(["o"] * spec["squares"]) for _ in range(lanes)]
-    else:
-        return None, [_diag(src, "C108", ("track",), "the inline track needs `squares` or `layout`")]
-    if "grid" in spec:
-        grid = spec["grid"]
-    else:
-        n = len(layout[0].split()) if layout else 0
-        grid = [{"lane": k % lanes, "segment": n - 1 - k // lanes} for k in range(min(max(ncars, 1), lanes * max(n - 1, 0)))]
-    tdata: dict[str, Any] = {"slipstream": "track/2", "id": _track_id(data["id"]), "laps": data.get("laps", 3),
-                             "lanes": lanes, "layout": layout, "grid": grid}
-    for k in ("corners", "links", "pit", "features"):
-        if k in spec:
-            tdata[k] = spec[k]
-    sub = SourceMap(src.file)
-    for mine, theirs in ((src.values, sub.values), (src.keys, sub.keys)):
-        for path, pos in mine.items():
-            if path[:1] == ("track",):
-                theirs[path[1:]] = pos
-    track, tdiags = check_track_data(tdata, sub)
-    errors = [d for d in tdiags if d.is_error]
-    out = [make("C108", d.file, d.line, d.column, "$.track" + d.path[1:], f"inline track: {d.message}", hint=d.hint)
-           for d in errors]
-    return (None if errors else track), out
 
 
 def _deck_ids(decks: Decks, which: str) -> list[str]:
@@ -174,45 +123,30 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     diags = schema_diagnostics(KIND, data, src)
     if diags:
         return None, diags
+    data = whole_numbers(data)  # 2.0 counts as 2 (the schemas' integer)
     decks: Decks | None = getattr(pack, "decks", None)
     if decks is None:
-        return None, [_diag(src, "C100", (), "the pack has no usable speed-and-hazard decks (P044)")]
+        return None, [diag(src, "C100", (), "the pack has no usable speed-and-hazard decks (P044)")]
     known = cover_ids(decks)
     for i, cov in enumerate(data["covers"]):
         if cov not in known:
-            diags.append(_diag(src, "C105", ("covers", i), f"covers unknown {cov.partition(':')[0]} {cov.partition(':')[2]!r}",
+            diags.append(diag(src, "C105", ("covers", i), f"covers unknown {cov.partition(':')[0]} {cov.partition(':')[2]!r}",
                                hint="rule ids: docs/speed-hazard-scenarios.md; cards by their pack ids"))
-    specs = {s.name: s for s in ruleset.options}
-    for k, v in (data.get("options") or {}).items():
-        spec = specs.get(k)
-        if spec is None:
-            diags.append(_diag(src, "C107", ("options", k), f"unknown rule option {k!r}", hint="options: " + ", ".join(specs)))
-        elif spec.problem(v) is not None:
-            diags.append(_diag(src, "C107", ("options", k), str(spec.problem(v))))
+    diags += check_options(data, src, ruleset)
     cars = data["cars"]
-    tspec = data.get("track")
-    track: Track | None
-    if isinstance(tspec, dict):
-        track, tdiags = _inline_track(data, src, len(cars))
-        diags += tdiags
-    else:
-        track = pack.tracks.get(tspec) if tspec is not None else next(iter(pack.tracks.values()), None)
-        if track is None:
-            diags.append(_diag(src, "C101", ("track",) if tspec is not None else (),
-                               f"unknown track {tspec!r}" if tspec is not None else "the pack has no track; give `track:`",
-                               hint="tracks: " + ", ".join(sorted(pack.tracks))))
-    if "bot" in data and data["bot"] not in ruleset.bots:
-        diags.append(_diag(src, "C105", ("bot",), f"unknown bot {data['bot']!r}", hint="bots: " + ", ".join(ruleset.bots)))
+    track, tdiags = scenario_track(data, src, pack)
+    diags += tdiags
+    diags += check_bot(data, src, ruleset)
     faces = decks.setup.die
     for i, r in enumerate(data.get("dice", [])):
         if r not in faces:
-            diags.append(_diag(src, "C110", ("dice", i), f"no face of the damage die shows {r} points "
+            diags.append(diag(src, "C110", ("dice", i), f"no face of the damage die shows {r} points "
                                                           f"(faces: {', '.join(str(f) for f in faces)})"))
     diags += _check_cards(data, src, decks)
     diags += _check_expected_cards(data, src, decks)
     if track is None:
         return None, diags
-    laps = data.get("laps", track.laps)
+    laps = race_laps(data, track)
     squares, cdiags = _check_cars(data, src, track, decks)
     diags += cdiags
     n = len(cars)
@@ -221,53 +155,46 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     for sq, kind in (data.get("board") or {}).items():
         node, why = resolve_square(track, sq, pit=True)
         if node is None:
-            diags.append(_diag(src, "C104", ("board", sq), why))
+            diags.append(diag(src, "C104", ("board", sq), why))
         if kind not in kinds:
-            diags.append(_diag(src, "C103", ("board", sq), f"no token kind {kind!r}", hint="kinds: " + ", ".join(kinds)))
+            diags.append(diag(src, "C103", ("board", sq), f"no token kind {kind!r}", hint="kinds: " + ", ".join(kinds)))
         elif node in occupied:
-            diags.append(_diag(src, "C104", ("board", sq), f"a token on {sq}, where a car stands"))
+            diags.append(diag(src, "C104", ("board", sq), f"a token on {sq}, where a car stands"))
     actions = {a.id for a in decks.actions}
     equipment = {e.id: e for e in decks.equipment}
     for i, pl in enumerate(data.get("play", [])):
         if pl["car"] >= n:
-            diags.append(_diag(src, "C106", ("play", i, "car"), f"no car {pl['car']} (cars 0 to {n - 1})"))
+            diags.append(diag(src, "C106", ("play", i, "car"), f"no car {pl['car']} (cars 0 to {n - 1})"))
         kind, _, cid = pl["card"].partition(" ")
         if (kind == "card" and cid not in actions) or (kind == "equip" and (cid not in equipment or equipment[cid].action is None)):
             what = "action card" if kind == "card" else "equipment card that plays as an action"
-            diags.append(_diag(src, "C102", ("play", i, "card"), f"no {what} {cid!r}",
+            diags.append(diag(src, "C102", ("play", i, "card"), f"no {what} {cid!r}",
                                hint="action cards: " + ", ".join(sorted(actions))))
     if "play" in data and squares and squares[0] is None:
-        diags.append(_diag(src, "C106", ("play",), "`play` needs cars set on squares (`at:`)"))
+        diags.append(diag(src, "C106", ("play",), "`play` needs cars set on squares (`at:`)"))
     ex = data["expect"]
-    if len(ex.get("cars", [])) > n:
-        diags.append(_diag(src, "C106", ("expect", "cars", n), f"more expected cars than the {n} cars"))
-    for key in ("grid", "standings", "order"):
-        for i, p in enumerate(ex.get(key, [])):
-            if p >= n:
-                diags.append(_diag(src, "C106", ("expect", key, i), f"no car {p} (cars 0 to {n - 1})"))
+    diags += check_expected_cars(ex, src, n, ("grid", "standings", "order"))
     for key in ("winner",):
         if key in ex and ex[key] is not None and ex[key] >= n:
-            diags.append(_diag(src, "C106", ("expect", key), f"no car {ex[key]} (cars 0 to {n - 1})"))
-    pend = ex.get("pending")
-    if isinstance(pend, dict) and pend.get("car", 0) >= n:
-        diags.append(_diag(src, "C106", ("expect", "pending", "car"), f"no car {pend['car']} (cars 0 to {n - 1})"))
+            diags.append(diag(src, "C106", ("expect", key), f"no car {ex[key]} (cars 0 to {n - 1})"))
+    diags += check_pending_car(ex, src, n)
     for i, want in enumerate(ex.get("cars", [])):
         if "at" in want and want["at"] != PIT:
             node, why = resolve_square(track, want["at"])
             if node is None:
-                diags.append(_diag(src, "C104", ("expect", "cars", i, "at"), why))
+                diags.append(diag(src, "C104", ("expect", "cars", i, "at"), why))
         for k in want.get("tokens", {}):
             if k not in kinds:
-                diags.append(_diag(src, "C103", ("expect", "cars", i, "tokens", k), f"no token kind {k!r}",
+                diags.append(diag(src, "C103", ("expect", "cars", i, "tokens", k), f"no token kind {k!r}",
                                    hint="kinds: " + ", ".join(kinds)))
     for sq in ex.get("board", {}):
         node, why = resolve_square(track, sq, pit=True)
         if node is None:
-            diags.append(_diag(src, "C104", ("expect", "board", sq), why))
+            diags.append(diag(src, "C104", ("expect", "board", sq), why))
     if diags:
         return None, diags
-    return Prepared(data["id"], src.file, data, src, decks, track, laps, dict(data.get("options") or {}), squares,
-                    tuple(data["covers"]), ruleset), []
+    return Prepared(data["id"], src.file, data, src, track, laps, dict(data.get("options") or {}), squares,
+                    tuple(data["covers"]), ruleset, decks=decks), []
 
 
 def _check_cards(data: dict[str, Any], src: SourceMap, decks: Decks) -> list[Diagnostic]:
@@ -287,12 +214,12 @@ def _check_cards(data: dict[str, Any], src: SourceMap, decks: Decks) -> list[Dia
         have = _deck_ids(decks, deck)
         if cid not in have:
             if path[0] == "decks":  # a car's unknown card is reported with the car
-                out.append(_diag(src, "C102", path, f"no card {cid!r} in the {deck} deck",
+                out.append(diag(src, "C102", path, f"no card {cid!r} in the {deck} deck",
                                  hint="cards: " + ", ".join(dict.fromkeys(have))))
             continue
         used[deck, cid] = used.get((deck, cid), 0) + 1
         if used[deck, cid] > have.count(cid):
-            out.append(_diag(src, "C102", path, f"the {deck} deck holds {have.count(cid)} {cid!r}, the scenario "
+            out.append(diag(src, "C102", path, f"the {deck} deck holds {have.count(cid)} {cid!r}, the scenario "
                                                 f"uses more (held by cars, stacked and discarded)"))
     return out
 
@@ -309,7 +236,7 @@ def _check_expected_cards(data: dict[str, Any], src: SourceMap, decks: Decks) ->
         named += [((*at, "order", i), cid) for i, cid in enumerate(want.get("order", []))]
         for path, cid in named:
             if cid not in have:
-                out.append(_diag(src, "C102", path, f"no card {cid!r} in the {DISCARDS.get(pile, pile)} deck",
+                out.append(diag(src, "C102", path, f"no card {cid!r} in the {DISCARDS.get(pile, pile)} deck",
                                  hint="cards: " + ", ".join(dict.fromkeys(have))))
     view = pack_view(decks)
     for which, want in (ex.get("pack") or {}).items():
@@ -320,7 +247,7 @@ def _check_expected_cards(data: dict[str, Any], src: SourceMap, decks: Decks) ->
         cards = view[which]["cards"]
         for cid, fields in (want.get("cards") or {}).items():
             if cid not in cards:
-                out.append(_diag(src, "C102", (*base, "cards", cid), f"no card {cid!r} among the pack's {which}",
+                out.append(diag(src, "C102", (*base, "cards", cid), f"no card {cid!r} among the pack's {which}",
                                  hint="cards: " + ", ".join(cards)))
             else:
                 out += _unknown_fields(src, fields, cards[cid], (*base, "cards", cid))
@@ -334,7 +261,7 @@ def _unknown_fields(src: SourceMap, want: Any, got: Any, path: tuple[Any, ...]) 
         return out
     for k, v in want.items():
         if k not in got:
-            out.append(_diag(src, "C105", (*path, k), f"the pack data has no field {k!r} here",
+            out.append(diag(src, "C105", (*path, k), f"the pack data has no field {k!r} here",
                              hint="fields: " + ", ".join(got)))
         else:
             out += _unknown_fields(src, v, got[k], (*path, k))
@@ -390,53 +317,53 @@ def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, decks: Decks
         for i, c in enumerate(cars):
             for k in c:
                 if k != "name":
-                    out.append(_diag(src, "C109", ("cars", i, k), f"a car on the grid takes only `name`, not `{k}`",
+                    out.append(diag(src, "C109", ("cars", i, k), f"a car on the grid takes only `name`, not `{k}`",
                                      hint="give every car `at:` to set up a position"))
         if len(cars) > len(track.grid):
-            out.append(_diag(src, "C104", ("cars",), f"{len(cars)} cars but the track has {len(track.grid)} grid slots"))
+            out.append(diag(src, "C104", ("cars",), f"{len(cars)} cars but the track has {len(track.grid)} grid slots"))
         return squares, out
     seen: dict[int, int] = {}
     for i, c in enumerate(cars):
         if "at" not in c:
-            out.append(_diag(src, "C104", ("cars", i), f"car {i} has no `at:` while other cars do",
+            out.append(diag(src, "C104", ("cars", i), f"car {i} has no `at:` while other cars do",
                              hint="give every car a square (or `pit`), or none to start from the grid"))
             continue
         if c["at"] == PIT:
             if track.pit is None or not any(e.main for e in track.pit.entries):
-                out.append(_diag(src, "C104", ("cars", i, "at"), "the track has no pit road with a main entry"))
+                out.append(diag(src, "C104", ("cars", i, "at"), "the track has no pit road with a main entry"))
                 continue
             squares[i] = -1
         else:
             node, why = resolve_square(track, c["at"])
             if node is None:
-                out.append(_diag(src, "C104", ("cars", i, "at"), why))
+                out.append(diag(src, "C104", ("cars", i, "at"), why))
                 continue
             squares[i] = node
             if node in seen:
-                out.append(_diag(src, "C104", ("cars", i, "at"), f"cars {seen[node]} and {i} stand on the same square"))
+                out.append(diag(src, "C104", ("cars", i, "at"), f"cars {seen[node]} and {i} stand on the same square"))
             seen[node] = i
         maximum = c.get("maximum", setup.maximum)
         speed = c.get("speed", 0)
         if maximum > setup.cap:
-            out.append(_diag(src, "C109", ("cars", i, "maximum"), f"a maximum above the cap of {setup.cap} km/h"))
+            out.append(diag(src, "C109", ("cars", i, "maximum"), f"a maximum above the cap of {setup.cap} km/h"))
         if speed > maximum and not c.get("nitrous"):
-            out.append(_diag(src, "C109", ("cars", i, "speed"), f"a speed of {speed} km/h above the car's maximum of "
+            out.append(diag(src, "C109", ("cars", i, "speed"), f"a speed of {speed} km/h above the car's maximum of "
                                                                f"{maximum} (only in nitrous mode, `nitrous: true`)"))
         for k in ("speed", "maximum"):
             if c.get(k, 0) % 10:
-                out.append(_diag(src, "C109", ("cars", i, k), f"{k} {c[k]} is not a multiple of 10 km/h"))
-        if c.get("lap", 1) > data.get("laps", track.laps):
-            out.append(_diag(src, "C109", ("cars", i, "lap"), "a lap beyond the race's laps"))
+                out.append(diag(src, "C109", ("cars", i, k), f"{k} {c[k]} is not a multiple of 10 km/h"))
+        if c.get("lap", 1) > race_laps(data, track):
+            out.append(diag(src, "C109", ("cars", i, "lap"), "a lap beyond the race's laps"))
         for k in c.get("tokens", {}):
             if k not in kinds:
-                out.append(_diag(src, "C103", ("cars", i, "tokens", k), f"no token kind {k!r}", hint="kinds: " + ", ".join(kinds)))
+                out.append(diag(src, "C103", ("cars", i, "tokens", k), f"no token kind {k!r}", hint="kinds: " + ", ".join(kinds)))
         for j, e in enumerate(c.get("equipment", [])):
             if e not in equipment:
-                out.append(_diag(src, "C102", ("cars", i, "equipment", j), f"no equipment card {e!r}",
+                out.append(diag(src, "C102", ("cars", i, "equipment", j), f"no equipment card {e!r}",
                                  hint="equipment: " + ", ".join(dict.fromkeys(equipment))))
         for j, h in enumerate(c.get("insanity", [])):
             if h not in hazards or not (hazards[h].insanity and hazards[h].keep):
-                out.append(_diag(src, "C102", ("cars", i, "insanity", j), f"{h!r} is not an insanity card that is kept",
+                out.append(diag(src, "C102", ("cars", i, "insanity", j), f"{h!r} is not an insanity card that is kept",
                                  hint="kept insanity cards: " + ", ".join(k for k, v in hazards.items() if v.insanity and v.keep)))
     return squares, out
 
@@ -557,24 +484,15 @@ def run_prepared(sc: Prepared) -> ScenarioResult:
             at[:] = [("play",), "the turns given by `play`"]
             problems += _play_cards(g, sc)
         if not problems:
-            problems += play_decisions(g, sc.data.get("decisions", []), sc.src, at, lambda g: g.names[g.pending.player])
-        if not problems and "bot" in sc.data:
-            at[:] = [("bot",), f"the {sc.data['bot']} bot's play"]
-            bot_play(g, sc.ruleset, sc.data, len(g.cars))
+            problems += play_scenario(g, sc, at, lambda g: g.names[g.pending.player])
     except DiceOut:
-        who = _who(g) if g is not None else "the setup"
-        problems.append(f"line {_line(sc.src, at[0])}: the script ran out of damage dice during {at[1]} ({who})")
+        who = turn_of(g, "the secret choice") if g is not None else "the setup"
+        problems.append(f"line {line_of(sc.src, at[0])}: the script ran out of damage dice during {at[1]} ({who})")
     if not problems and g is not None:
         problems += check_expect(g, sc)
         if dice is not None and dice.left:
-            problems.append(f"line {_line(sc.src, ('dice',))}: scripted damage dice never rolled: {dice.left}")
-    line = first_line(problems) or report_pos(sc.src)[0]
-    return ScenarioResult(sc.id, sc.file, not problems, problems, sc.covers, line, 1)
-
-
-def _who(g: SpeedHazardGame) -> str:
-    t = g.turn
-    return f"{g.names[t.car]}'s turn, {t.phase}" if t is not None else "the secret choice"
+            problems.append(f"line {line_of(sc.src, ('dice',))}: scripted damage dice never rolled: {dice.left}")
+    return result_of(sc, problems)
 
 
 def _play_cards(g: SpeedHazardGame, sc: Prepared) -> list[str]:
@@ -585,7 +503,7 @@ def _play_cards(g: SpeedHazardGame, sc: Prepared) -> list[str]:
         p, key = pl["car"], pl["card"]
         legal = [k for k, _ in g.card_options(p)]
         if key not in legal:
-            return [f"line {_line(sc.src, ('play', i))}: {g.names[p]} cannot choose {key!r} now; legal: {', '.join(legal) or 'none'}"]
+            return [f"line {line_of(sc.src, ('play', i))}: {g.names[p]} cannot choose {key!r} now; legal: {', '.join(legal) or 'none'}"]
         hidden[p] = key
     g.choosing, g._hidden, g.turn, g._pending = [], hidden, None, None
     g._reveal()
@@ -600,9 +518,7 @@ def check_expect(g: SpeedHazardGame, sc: Prepared) -> list[str]:
     """What differs from `expect:`, one line per difference, each naming its line."""
     ex, src = sc.data["expect"], sc.src
     out: list[str] = []
-
-    def say(path: PathKey, text: str) -> None:
-        out.append(f"line {_line(src, ('expect', *path))}: {text}")
+    say = sayer(src, out)
 
     n = g.track.segments
     hazard_ids = _deck_ids(sc.decks, "hazards")
@@ -651,24 +567,14 @@ def check_expect(g: SpeedHazardGame, sc: Prepared) -> list[str]:
         if not orders or orders[0] != ex["order"]:
             say(("order",), f"turn order: expected {ex['order']}, got {orders[0] if orders else 'no order event'}")
     pend = g.pending
-    if "pending" in ex:
-        w = ex["pending"]
-        if w is None and pend is not None:
-            say(("pending",), f"expected no pending decision, got the {pend.kind} decision of {g.names[pend.player]}")
-        elif w is not None and pend is None:
-            say(("pending",), f"expected a pending decision {w}, but none is pending")
-        elif w is not None and pend is not None:
-            if "car" in w and pend.player != w["car"]:
-                say(("pending", "car"), f"pending decision is for car {pend.player}, expected {w['car']}")
-            if "kind" in w and pend.kind != w["kind"]:
-                say(("pending", "kind"), f"pending decision is {pend.kind!r}, expected {w['kind']!r}")
+    check_pending(ex, pend, pend.player if pend is not None else -1,
+                  g.names[pend.player] if pend is not None else "", say, player=False)
     check_options_and_result(ex, g, pend, say)
     if "winner" in ex:
         got_w = g.winner if g.winner >= 0 else None
         if got_w != ex["winner"]:
             say(("winner",), f"winner: expected {ex['winner']}, got {got_w}")
-    if "over" in ex and (pend is None) != ex["over"]:
-        say(("over",), f"race over: expected {ex['over']}, got {pend is None}")
+    check_over(ex, pend, say)
     return out
 
 
@@ -693,13 +599,7 @@ def _compare(want: Any, got: Any, path: tuple[Any, ...], say: Any) -> None:
 
 def run_file(path: Path, pack: Any, ruleset: Any) -> tuple[ScenarioResult | None, list[Diagnostic]]:
     """Check and run one scenario file: its result, or None and the diagnostics."""
-    loaded = load_file(path)
-    if loaded.data is None:
-        return None, loaded.diagnostics
-    sc, diags = check_scenario(loaded.data, loaded.source, pack, ruleset)
-    if sc is None:
-        return None, diags
-    return run_prepared(sc), diags
+    return run_scenario_file(path, pack, ruleset, check_scenario, run_prepared)
 
 
 def run_pack_scenarios(pack_path: str, ruleset: Any, select: str = "") -> Report:

@@ -8,8 +8,8 @@ pytest.importorskip("PySide6")
 
 from PySide6.QtGui import QImage  # noqa: E402
 
+from slipstream.editor.pack.cardfaces import sheet_image  # noqa: E402
 from slipstream.editor.pack.packview import PackWindow  # noqa: E402
-from slipstream.editor.rulesets.automobiles.cardpreview import sheet_image  # noqa: E402
 from slipstream.engine.editing.packdoc import PackDocument  # noqa: E402
 from slipstream.engine.rulesets.automobiles.authoring import face_from_data, wear_of  # noqa: E402
 

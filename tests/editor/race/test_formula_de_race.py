@@ -34,7 +34,8 @@ def test_a_formula_de_race_is_watched_to_the_end_and_is_the_race_slipstream_race
     panel = fd_window.race_panel
     assert panel.rs.id == "formula-de"
     assert set(panel.option_widgets) == {"cars_per_player", "collision_diagonal", "downshift_needs_points",
-                                         "pit_entry_max_gear", "wear_model"}
+                                         "flying_start_swerve", "pit_entry_max_gear", "stall_first_gear",
+                                         "tyre_limit_counts", "wear_model"}
     panel.players.setValue(4)
     for box, bot in zip(panel.seat_boxes, ("greedy", "random", "greedy", "random"), strict=False):
         box.setCurrentIndex(box.findData(bot))

@@ -126,7 +126,7 @@ def test_sponsor_scores_read_the_cube_kinds_as_before() -> None:
                 assert effect_score(eff, wear_owned=wear, rules=rs) == effect_score(eff, wear_owned=wear), (sp.id, br)
 
 
-@pytest.mark.parametrize("card_set", ["forms-b-money", "forms-b-lanes", "forms-b-contact"])
+@pytest.mark.parametrize("card_set", ["forms-b-money", "forms-b-lanes", "forms-b-contact", "forms-b-sorting"])
 @pytest.mark.parametrize("seats", [("random",) * 4, ("greedy", "greedy", "random"), ("lookahead:2", "greedy", "random")])
 def test_bots_race_with_the_new_forms_in_play(card_set: str, seats: tuple[str, ...]) -> None:
     for seed in (1, 2):

@@ -1,4 +1,5 @@
-"""Money, lane rules and effects on others that cannot be declined (issue 17 part B).
+"""Money, lane rules and effects on others that cannot be declined (issue 17 part B), and
+`distribute` over the cubes of a `select` (issue 30).
 
 The scenarios of tests/rulesets/automobiles/scenarios/vocab-b pass, and each fails under a plausible wrong
 implementation of its form (the wrong reading is patched in, the scenario must then fail).
@@ -96,6 +97,13 @@ def _beside_any_lane_near(g: Any, me: int, who: str) -> list[int]:
 
 
 effects_adjacent = effects.adjacent_others
+_distribute_init = effects.Distribute.__init__
+
+
+def _distribute_revealed_only(self: Any, spec: Any, ctx: Any) -> None:
+    """The former reading: `distribute` looks only at revealed cubes, so a `select` does nothing."""
+    _distribute_init(self, spec, ctx)
+    self.zones = None
 
 WRONG: list[tuple[str, Any, str, Callable[..., Any], tuple[str, ...]]] = [
     ("lane rules ignored", effects.LaneRule, "keep", _keep_everything,
@@ -112,6 +120,8 @@ WRONG: list[tuple[str, Any, str, Callable[..., Any], tuple[str, ...]]] = [
     ("adjacent read as position", effects, "adjacent_others", _ahead_by_position,
      ("others-ahead-adjacent", "others-beside", "others-behind-adjacent")),
     ("beside includes diagonal cars", effects, "adjacent_others", _beside_any_lane_near, ("others-beside",)),
+    ("distribute sends only revealed cubes", effects.Distribute, "__init__", _distribute_revealed_only,
+     ("distribute-selected", "distribute-selected-stock")),
 ]
 
 

@@ -70,4 +70,7 @@ def random_race_options(seed: int) -> tuple[dict, int]:
     options = [{}, {}, {"downshift_needs_points": False}, {"wear_model": "basic"}][seed % 4]
     if seed % 3 == 1:  # a third of the races with two cars a player or the 4th-gear pit limit
         options = {**options, **({"cars_per_player": 2} if seed % 2 else {"pit_entry_max_gear": 4})}
+    if seed % 7 == 3:  # the other readings of issue 30: the tyre limit, the stall, the swerve
+        options = {**options, "tyre_limit_counts": "all", "stall_first_gear": False,
+                   "flying_start_swerve": "each-step"}
     return options, 1 if seed % 5 < 2 else 2

@@ -148,7 +148,12 @@ def test_a_skip_needing_a_point_the_car_lacks_is_not_offered_unless_the_option_a
     put(g2, 0, 1, 5, gear=6)
     g2.cars[0].wear["engine"] = 0
     g2.apply("gear 2")
-    assert g2.cars[0].out == "downshift"
+    assert g2.cars[0].out == "engine"  # the category that ran out, as engine damage says
+    g3, _ = game(track(), downshift_needs_points=False)
+    put(g3, 0, 1, 5, gear=6)
+    g3.cars[0].wear["brakes"] = 0  # short of a brake point: no category runs out
+    g3.apply("gear 3")
+    assert g3.cars[0].out == "downshift"
 
 
 def test_a_car_moves_exactly_its_roll_or_brakes_at_one_brake_point_a_square():
@@ -387,11 +392,11 @@ def test_in_a_one_lap_race_more_than_four_tyre_points_lost_in_all_eliminates():
     put(g, 0, 1, 12, gear=2)
     c = g.cars[0]
     c.corner, c.stops = 0, 1
-    c.wear["tyres"], c.wear["brakes"], c.tyres_lost = 6, 0, 3  # as if tyres had been restored
-    d.faces = [3]
+    c.wear["tyres"], c.wear["brakes"], c.tyre_toll = 2, 0, 2  # 2 lost on an earlier overshoot
+    d.faces = [4]
     g.apply("gear 2")
-    g.apply("to 1:15")  # 2 squares past the end: 5 tyre points lost in all
-    assert c.out == "tyre limit" and c.wear["tyres"] == 4
+    g.apply("to 1:16")  # 3 squares past the end: 5 tyre points demanded in all, with 2 left
+    assert c.out == "tyre limit" and c.wear["tyres"] == 0 and c.tyre_toll == 5
 
 
 def test_losing_the_last_engine_point_eliminates():

@@ -175,3 +175,43 @@ def test_changed_numbers_in_scenarios_end_in_results_or_diagnostics(tmp_path: Pa
         f.write_text(text)
         res, diags = run_file(f, pack, RS)  # no exception, whatever the numbers
         assert res is not None or diags, name
+
+
+def test_an_inline_board_takes_any_scenario_id(tmp_path: Path, pack) -> None:  # type: ignore[no-untyped-def]
+    """A scenario id may hold `--`, start with a digit or be 80 long; a track id may not. The
+    inline board gets an id a track may have, and the scenario keeps its own."""
+    for sid in ("tiny--case", "30-spin", "a" * 40 + "--" + "b" * 38):
+        res, diags = _run(tmp_path, pack, GOOD.replace("id: tiny", f"id: {sid}"))
+        assert not diags and res is not None and res.ok and res.id == sid, (sid, diags)
+
+
+LATER = """\
+slipstream: fd-scenario/1
+id: later
+covers: [rule:brakes]
+track: {lanes: 3, squares: 40}
+race_wear: {brakes: 6}
+cars: [{at: "1:5", gear: 2, lost: {tyres: 1}}]
+dice: {gear-2: [4]}
+decisions: [gear 2, "to 2:8"]
+expect:
+  cars: [{lost: {tyres: 1, brakes: 1}, route: ["1:5", "2:6", "2:7", "2:8"], spun: false, wear: {brakes: 5}}]
+  pack: {dice: {black: 20, gear-1: [2, 1, 2, 1]}, wear: [{laps: 1, tyres: 4}], basic_pool: 18}
+"""
+
+
+def test_losses_routes_and_pack_data_are_expectations_that_name_their_line(tmp_path: Path, pack) -> None:  # type: ignore[no-untyped-def]
+    res, diags = _run(tmp_path, pack, LATER)
+    assert not diags and res is not None and res.ok, (diags, res and res.problems)
+    wrong = (LATER.replace("brakes: 1}", "brakes: 2}").replace('"2:6", "2:7"', '"1:6", "2:7"')
+             .replace("spun: false", "spun: true").replace("black: 20", "black: 12")
+             .replace("[2, 1, 2, 1]", "[1, 2, 3, 4]").replace("tyres: 4}]", "tyres: 5}]"))
+    res, _ = _run(tmp_path, pack, wrong)
+    assert res is not None and res.problems == [
+        "line 10: P1 brakes lost in the race: expected 2, got 1",
+        "line 10: P1 spun: expected True, got False",
+        "line 10: P1 route of its last move: expected 1:5 1:6 2:7 2:8, got 1:5 2:6 2:7 2:8",
+        "line 11: the black die: expected 12 faces, got 20",
+        "line 11: the gear-1 die: expected faces [1, 2, 3, 4], got [1, 1, 2, 2]",
+        "line 11: the 1-lap wear table, tyres: expected 5, got 4",
+    ]

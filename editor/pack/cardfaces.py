@@ -1,15 +1,18 @@
-"""Card faces as players see them: colour band, name, cost, value, wear icons and our text.
+"""Card faces of any ruleset as players see them: colour band, name, kind, numbers and text.
 
 `CardFace` (engine/play/protocol.py) is the plain content of one face, which the ruleset's
 `authoring` capability makes from a card's YAML data or from a loaded card; `paint_card`
 draws it into any rectangle with QPainter, so the same drawing serves the preview widget,
 PNG export (`card_png`) and the printable sheet (`cards_pdf`: poker-size cards, 3 x 3 per A4
-page, with cut marks).
+page, with cut marks). The strip under the band shows the face's `figures` (a speed-and-hazard
+card's number, km/h and copies; a card's cost, value and wear when it has no figures); a
+ruleset's pack panels may paint their own strip instead (`StripPainter`, see panels.py), e.g. a
+cost coin, money marks and wear cubes. Nothing here names a ruleset.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
@@ -29,7 +32,9 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from slipstream.engine.play.protocol import CardFace
 
 CARD_MM = (63.0, 88.0)  # poker size
-MONEY_YELLOW = QColor("#e0a800")
+
+# paints the strip of numbers under the band: (painter, card rectangle, top of the strip, face)
+StripPainter = Callable[[QPainter, QRectF, float, CardFace], None]
 
 
 def _ink_on(bg: QColor) -> QColor:
@@ -37,8 +42,52 @@ def _ink_on(bg: QColor) -> QColor:
     return QColor("#111111") if lum > 0.6 else QColor("#ffffff")
 
 
-def paint_card(p: QPainter, rect: QRectF, face: CardFace) -> None:
-    """Draw one card face filling `rect` (any size; proportions of a 63 x 88 mm card)."""
+def face_figures(face: CardFace) -> list[tuple[str, str]]:
+    """The numbers a face shows: its `figures`, else its cost, value and wear."""
+    if face.figures:
+        return list(face.figures)
+    out = []
+    if face.cost is not None and face.buyable:
+        out.append(("cost", str(face.cost)))
+    if face.value is not None:
+        out.append(("value", str(face.value)))
+    if face.wear:
+        out.append(("wear", str(face.wear)))
+    return out
+
+
+def paint_figures(p: QPainter, rect: QRectF, top: float, face: CardFace) -> None:
+    """The strip of numbers under the band: each figure large, its label small below it, in
+    cells of equal width (the text shrinks until it fits its cell)."""
+    figs = face_figures(face)
+    if not figs:
+        return
+    u = rect.width() / 63.0
+    left, width = rect.left() + 4 * u, rect.width() - 8 * u
+    cell = width / len(figs)
+    label = QFont("DejaVu Sans")
+    label.setPixelSize(max(1, int(2.6 * u)))
+    for i, (name, value) in enumerate(figs):
+        box = QRectF(left + i * cell, top, cell, 10 * u)
+        size = 4.6 * u
+        num = QFont("DejaVu Sans")
+        num.setBold(True)
+        while True:
+            num.setPixelSize(max(1, int(size)))
+            p.setFont(num)
+            if p.fontMetrics().horizontalAdvance(value) <= cell - 1 * u or size < 2.4 * u:
+                break
+            size *= 0.9
+        p.setPen(QColor(face.colour_hex).darker(140))
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, value)
+        p.setFont(label)
+        p.setPen(QColor("#444444"))
+        p.drawText(QRectF(box.left(), box.bottom() + 0.3 * u, cell, 3.5 * u), Qt.AlignmentFlag.AlignCenter, name)
+
+
+def paint_card(p: QPainter, rect: QRectF, face: CardFace, strip: StripPainter | None = None) -> None:
+    """Draw one card face filling `rect` (any size; proportions of a 63 x 88 mm card). The
+    strip under the band shows the face's figures, or what `strip` (a ruleset's panel) paints."""
     u = rect.width() / 63.0  # one millimetre of the card
     p.save()
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -66,57 +115,8 @@ def paint_card(p: QPainter, rect: QRectF, face: CardFace) -> None:
     p.drawText(band.adjusted(4 * u, 10.5 * u, -4 * u, -1.5 * u),
                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, face.kind_name)
 
-    # cost coin (top right of the strip under the band), value as yellow $ marks, wear cubes
     strip_y = band.bottom() + 2.5 * u
-    label = QFont("DejaVu Sans")
-    label.setPixelSize(max(1, int(2.6 * u)))
-    num = QFont("DejaVu Sans")
-    num.setPixelSize(max(1, int(4.6 * u)))
-    num.setBold(True)
-    coin = QRectF(rect.left() + 4 * u, strip_y, 10 * u, 10 * u)
-    p.setPen(QPen(QColor("#6b5200"), 0.5 * u))
-    p.setBrush(QColor("#f5d76e") if face.buyable else QColor("#dddddd"))
-    p.drawEllipse(coin)
-    p.setFont(num)
-    p.setPen(QColor("#3a2c00"))
-    p.drawText(coin, Qt.AlignmentFlag.AlignCenter, "–" if face.cost is None or not face.buyable else str(face.cost))
-    p.setFont(label)
-    p.setPen(QColor("#444444"))
-    p.drawText(QRectF(coin.left() - 2 * u, coin.bottom() + 0.3 * u, coin.width() + 4 * u, 3.5 * u),
-               Qt.AlignmentFlag.AlignCenter, "cost")
-
-    x = coin.right() + 4 * u
-    p.setFont(num)
-    p.setPen(MONEY_YELLOW)
-    value = face.value or 0
-    dollars = "$" * min(value, 6) if value else "0"
-    p.drawText(QRectF(x, strip_y, 20 * u, 10 * u), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-               dollars)
-    p.setFont(label)
-    p.setPen(QColor("#444444"))
-    p.drawText(QRectF(x, strip_y + 10.3 * u, 20 * u, 3.5 * u), Qt.AlignmentFlag.AlignLeft, "value")
-
-    wear_right = rect.right() - 4 * u
-    cube = 3.6 * u
-    n = face.wear
-    wear_colour = QColor(face.wear_hex)
-    p.setPen(QPen(wear_colour.darker(220), 0.3 * u))
-    p.setBrush(wear_colour)
-    if n is None:
-        box = QRectF(wear_right - cube, strip_y + 3 * u, cube, cube)
-        p.drawRect(box)
-        p.setFont(label)
-        p.setPen(wear_colour.darker(220))
-        p.drawText(QRectF(box.left() - 5 * u, box.top(), 4.5 * u, cube), Qt.AlignmentFlag.AlignRight, "x")
-    else:
-        for i in range(min(n, 5)):
-            box = QRectF(wear_right - (i + 1) * (cube + 1 * u) + 1 * u, strip_y + 3 * u, cube, cube)
-            p.drawRect(box)
-    if n != 0:
-        p.setFont(label)
-        p.setPen(QColor("#444444"))
-        p.drawText(QRectF(wear_right - 20 * u, strip_y + 10.3 * u, 20 * u, 3.5 * u),
-                   Qt.AlignmentFlag.AlignRight, "wear")
+    (strip or paint_figures)(p, rect, strip_y, face)
 
     # rules text
     body = QRectF(rect.left() + 4.5 * u, strip_y + 16 * u, rect.width() - 9 * u,
@@ -137,6 +137,8 @@ def paint_card(p: QPainter, rect: QRectF, face: CardFace) -> None:
     p.drawText(body, flags, face.text)
 
     # footer: id
+    label = QFont("DejaVu Sans")
+    label.setPixelSize(max(1, int(2.6 * u)))
     p.setFont(label)
     p.setPen(QColor("#8a8a8a"))
     p.drawText(QRectF(rect.left() + 4 * u, rect.bottom() - 6 * u, rect.width() - 8 * u, 4 * u),
@@ -148,21 +150,21 @@ def paint_card(p: QPainter, rect: QRectF, face: CardFace) -> None:
     p.restore()
 
 
-def card_image(face: CardFace, width: int = 630) -> QImage:
+def card_image(face: CardFace, width: int = 630, strip: StripPainter | None = None) -> QImage:
     """The face as an image `width` pixels wide (transparent outside the rounded corners)."""
     height = round(width * CARD_MM[1] / CARD_MM[0])
     img = QImage(width, height, QImage.Format.Format_ARGB32)
     img.fill(Qt.GlobalColor.transparent)
     p = QPainter(img)
-    paint_card(p, QRectF(0.5, 0.5, width - 1, height - 1), face)
+    paint_card(p, QRectF(0.5, 0.5, width - 1, height - 1), face, strip)
     p.end()
     return img
 
 
-def card_png(face: CardFace, path: str | Path, width: int = 630) -> Path:
+def card_png(face: CardFace, path: str | Path, width: int = 630, strip: StripPainter | None = None) -> Path:
     """Write the face as a PNG."""
     path = Path(path)
-    if not card_image(face, width).save(str(path), "PNG"):  # type: ignore[call-overload]  # the stub wants bytes; PySide6 takes only str
+    if not card_image(face, width, strip).save(str(path), "PNG"):  # type: ignore[call-overload]  # the stub wants bytes; PySide6 takes only str
         raise OSError(f"cannot write {path}")
     return path
 
@@ -174,7 +176,8 @@ def sheet_pages(faces: list[CardFace]) -> int:
     return max(1, (len(faces) + PER_PAGE - 1) // PER_PAGE)
 
 
-def paint_sheet_page(p: QPainter, mm: float, faces: list[CardFace], page: int, title: str = "") -> None:
+def paint_sheet_page(p: QPainter, mm: float, faces: list[CardFace], page: int, title: str = "",
+                     strip: StripPainter | None = None) -> None:
     """Page `page` of the printable sheet on an A4 surface of `mm` device units per millimetre."""
     cols, rows = 3, 3
     w, h = CARD_MM[0] * mm, CARD_MM[1] * mm
@@ -191,11 +194,12 @@ def paint_sheet_page(p: QPainter, mm: float, faces: list[CardFace], page: int, t
     chunk = faces[page * PER_PAGE:(page + 1) * PER_PAGE]
     for i, face in enumerate(chunk):
         r = QRectF(left + (i % cols) * w, top + (i // cols) * h, w, h)
-        paint_card(p, r.adjusted(1 * mm, 1 * mm, -1 * mm, -1 * mm), face)
+        paint_card(p, r.adjusted(1 * mm, 1 * mm, -1 * mm, -1 * mm), face, strip)
     _cut_marks(p, left, top, w, h, cols, rows, mm)
 
 
-def cards_pdf(faces: Iterable[CardFace], path: str | Path, title: str = "") -> int:
+def cards_pdf(faces: Iterable[CardFace], path: str | Path, title: str = "",
+              strip: StripPainter | None = None) -> int:
     """A printable A4 sheet: poker-size cards, 3 x 3 per page, with cut marks. Returns pages."""
     faces = list(faces)
     path = Path(path)
@@ -209,18 +213,19 @@ def cards_pdf(faces: Iterable[CardFace], path: str | Path, title: str = "") -> i
     for page in range(pages):
         if page:
             writer.newPage()
-        paint_sheet_page(p, 300 / 25.4, faces, page, title)
+        paint_sheet_page(p, 300 / 25.4, faces, page, title, strip)
     p.end()
     return pages
 
 
-def sheet_image(faces: list[CardFace], page: int = 0, dpi: int = 100, title: str = "") -> QImage:
+def sheet_image(faces: list[CardFace], page: int = 0, dpi: int = 100, title: str = "",
+                strip: StripPainter | None = None) -> QImage:
     """One page of the printable sheet as an image (what the PDF page shows)."""
     mm = dpi / 25.4
     img = QImage(round(210 * mm), round(297 * mm), QImage.Format.Format_RGB32)
     img.fill(QColor("white"))
     p = QPainter(img)
-    paint_sheet_page(p, mm, faces, page, title)
+    paint_sheet_page(p, mm, faces, page, title, strip)
     p.end()
     return img
 
@@ -244,6 +249,7 @@ class CardPreview(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.face: CardFace | None = None
+        self.strip: StripPainter | None = None  # the pack's ruleset's own strip (None: figures)
         self.setObjectName("card-preview")
         self.setMinimumSize(QSize(189, 264))
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
@@ -251,9 +257,10 @@ class CardPreview(QWidget):
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(252, 352)
 
-    def show_face(self, face: CardFace | None) -> None:
-        if face != self.face:
+    def show_face(self, face: CardFace | None, strip: StripPainter | None = None) -> None:
+        if face != self.face or strip is not self.strip:
             self.face = face
+            self.strip = strip
             self.update()
 
     def paintEvent(self, _event: object) -> None:  # noqa: N802
@@ -267,5 +274,5 @@ class CardPreview(QWidget):
         scale = min(avail.width() / CARD_MM[0], avail.height() / CARD_MM[1])
         w, h = CARD_MM[0] * scale, CARD_MM[1] * scale
         rect = QRectF((self.width() - w) / 2, (self.height() - h) / 2, w, h)
-        paint_card(p, rect, self.face)
+        paint_card(p, rect, self.face, self.strip)
         p.end()
