@@ -8,6 +8,12 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# pytest-xdist's workers are started with COLUMNS=80 and LINES=24: without them a worker sees
+# the terminal a serial run sees (none: commands fall back to their own widths, e.g. the
+# 100 columns of `slipstream cards`), so a test passes the same on every core as on one
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
 # `slipstream validate` keeps pack results in a cache folder: the tests get their own.
 if "SLIPSTREAM_CACHE_DIR" not in os.environ:
     os.environ["SLIPSTREAM_CACHE_DIR"] = tempfile.mkdtemp(prefix="slipstream-test-cache-")

@@ -85,15 +85,18 @@ def _leaf(err: ValidationError) -> ValidationError:
 
 
 def whole_numbers(data: Any) -> Any:
-    """`data` with every whole float (`2.0`) as an int. The schemas' `integer` takes 2.0, as JSON
-    Schema does, and so do the data files' loaders; the scenario runners read a checked file
-    through this, so a count, index or roll written `2.0` means 2 there too (docs/packs.md)."""
+    """`data` with every whole float (`2.0`) as an int (the same object when it holds none). The
+    schemas' `integer` takes 2.0, as JSON Schema does; the pack loader reads every data file and
+    the scenario runners every checked scenario through this, so a count, index or roll written
+    `2.0` means 2 everywhere (docs/packs.md)."""
     if isinstance(data, float):
         return int(data) if data.is_integer() else data
     if isinstance(data, dict):
-        return {k: whole_numbers(v) for k, v in data.items()}
+        out = {k: whole_numbers(v) for k, v in data.items()}
+        return data if all(out[k] is v for k, v in data.items()) else out  # unchanged: the same object
     if isinstance(data, list):
-        return [whole_numbers(v) for v in data]
+        items = [whole_numbers(v) for v in data]
+        return data if all(a is b for a, b in zip(items, data, strict=True)) else items
     return data
 
 

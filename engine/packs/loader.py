@@ -24,7 +24,7 @@ from typing import Any, NamedTuple, Protocol
 
 from slipstream.engine.core import filekinds, plugins, schemafast
 from slipstream.engine.core.diagnostics import Diagnostic, has_errors, make, sort_key
-from slipstream.engine.core.schema import registry, schema_diagnostics
+from slipstream.engine.core.schema import registry, schema_diagnostics, whole_numbers
 from slipstream.engine.core.yamlsource import Loaded, PathKey, Pos, SourceMap, json_path, load_file
 from slipstream.engine.packs.data import Origin
 from slipstream.engine.packs.files import MANIFEST, TESTS_DIR
@@ -324,6 +324,7 @@ class PackLoader:
             if loaded.data is None:
                 b.diags += loaded.diagnostics
                 continue
+            loaded.data = whole_numbers(loaded.data)  # 2.0 is 2 (docs/packs.md)
             kind, ver = filekinds.split_tag(loaded.data)
             if not kind:
                 b.diags.append(make("F002", file, 1, 1, "$", "skipped: no `slipstream:` format tag",

@@ -1,6 +1,7 @@
 """Issue 31: a whole number written `2.0` is the whole number 2 in every file, as the schemas'
-`integer` (JSON Schema's) and the data files' loaders have it: scenarios that `validate` passes
-run with it, instead of a TypeError in the runner."""
+`integer` (JSON Schema's) has it: scenarios and data files that `validate` passes run with it
+and race the same, instead of a TypeError in a runner (Automobiles cards and cubes, every
+ruleset's scenarios)."""
 
 from __future__ import annotations
 
@@ -59,3 +60,19 @@ def test_every_bundled_scenario_rewritten_with_float_whole_numbers_still_passes(
     code, out = run("test", str(pack))
     assert code == 0, out
     assert f"{len(files)} passed, 0 failed, 0 malformed" in out
+
+
+@pytest.mark.parametrize("name", ["base", "formula-de", "speed-hazard"])
+def test_every_data_file_rewritten_with_float_whole_numbers_races_the_same(tmp_path: Path, name: str):
+    pack = tmp_path / name
+    shutil.copytree(CONTENT / name, pack, ignore=shutil.ignore_patterns("tests"))
+    for f in sorted(pack.rglob("*.yaml")):
+        if f.name != "pack.yaml":
+            f.write_text(yaml.safe_dump(floats(yaml.safe_load(f.read_text(encoding="utf-8"))), sort_keys=False),
+                         encoding="utf-8")
+    code, out = run("validate", "--no-cache", str(pack))
+    assert code == 0, out
+    race = ["--laps", "1", "--seed", "5", "--bots", "greedy,random", "--format", "json"]
+    code, floated = run("race", str(pack), *race)
+    assert code == 0, floated
+    assert floated == run("race", str(CONTENT / name), *race)[1]
