@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """The mutation fuzzer of tests/core/fuzzing.py at length: tracebacks, the slowest input, memory.
 
-Runs N seeded mutants of every base file kind (tracks, pack.yaml, cubes, cards, drivers,
-sponsors, card sets, rules, race and season scenarios) through validate, the editor's
-documents and `slipstream test`, every step on every mutant. Prints a progress line, then
-the number of mutants that raised (0 expected; their inputs are saved), the slowest mutant
-with its time (saved too) against the median of the same run, and the peak resident memory.
-Exit status 1 when any mutant raised.
+Runs N seeded mutants of every file kind of the three bundled packs (Automobiles: tracks,
+pack.yaml, cubes, cards, drivers, sponsors, card sets, rules, race and season scenarios;
+Formula Dé: pack.yaml, gears, wear, its track/2 track, fd-scenarios; speed-hazard: pack.yaml,
+actions, car, equipment, hazards, nitrous, its track/2 track, sh-scenarios) and of the loose
+track/2 files through validate, the editor's documents, `slipstream test` and a short race
+(when the mutant pack validates clean), every step on every mutant; then L mutants of a race
+log of each ruleset and of a Formula Dé season log (header and body) through replay. Prints a
+progress line, then the number of mutants that raised (0 expected; their inputs are saved),
+the slowest mutant with its time (saved too) against the median of the same run, and the
+peak resident memory. Exit status 1 when any mutant raised.
 
-    .venv/bin/python bench/fuzz.py [--mutants 20000] [--seed 1] [--jobs 1] [--out DIR]
+    .venv/bin/python bench/fuzz.py [--mutants 20000] [--logs 2000] [--seed 1] [--jobs 1] [--out DIR]
+                                   [--kinds KIND,KIND,...]
 
 The mutants are the same for any --jobs (they are made in the main process from the seed).
 """
@@ -28,14 +33,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "core"))
 
-from fuzzing import Outcome, Workbench, mutants  # noqa: E402
+from fuzzing import KINDS, Outcome, Workbench, log_mutants, mutants, race_logs, run_log  # noqa: E402
 
 _BENCH: Workbench | None = None
+_LOGS: dict[str, list[str]] = {}
+_WORK = ""
 
 
 def _start_worker(work: str) -> None:
-    global _BENCH
-    _BENCH = Workbench(Path(tempfile.mkdtemp(prefix="worker-", dir=work)))
+    global _BENCH, _WORK
+    _WORK = tempfile.mkdtemp(prefix="worker-", dir=work)
+    _BENCH = Workbench(Path(_WORK))
 
 
 def _run(mutant: tuple[str, str, bytes]) -> Outcome:
@@ -43,67 +51,97 @@ def _run(mutant: tuple[str, str, bytes]) -> Outcome:
     return _BENCH.run(*mutant)
 
 
+def _run_log(mutant: tuple[str, str, bytes]) -> Outcome:
+    global _LOGS
+    if not _LOGS:
+        _LOGS = race_logs()
+    name, op, data = mutant
+    return run_log(Path(_WORK), name, op, data, _LOGS[name])
+
+
 def _save(out: Path, name: str, o: Outcome) -> Path:
-    p = out / f"{name}-{o.kind}-{Path(o.rel).name}"
+    p = out / f"{name}-{o.kind.replace(':', '-')}-{Path(o.rel).name}"
     p.write_bytes(o.data)
     return p
 
 
+def _drive(label: str, results: object, total: int, crashed: list[Outcome], out: Path,
+           times: list[float], slowest: list[Outcome]) -> None:
+    start = time.perf_counter()
+    for i, o in enumerate(results, start=1):  # type: ignore[call-overload]
+        times.append(o.seconds)
+        if o.failures:
+            crashed.append(o)
+            if len(crashed) <= 40:
+                _save(out, f"crash{len(crashed)}", o)
+        if not slowest or o.seconds > slowest[0].seconds:
+            slowest[:] = [o]
+        if i % 100 == 0 or i == total:
+            rate = (time.perf_counter() - start) / i
+            print(f"\r{label}: {i:,}/{total:,}, {len(crashed)} with tracebacks so far, "
+                  f"{rate * 1000:.0f} ms each, slowest {slowest[0].seconds:.2f} s",
+                  end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mutants", type=int, default=20_000, help="how many mutants (default 20,000)")
+    ap.add_argument("--mutants", type=int, default=20_000, help="how many file mutants (default 20,000)")
+    ap.add_argument("--logs", type=int, default=None, help="how many log mutants (default: a tenth of --mutants)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the mutations")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--kinds", default="", help="only these file kinds, comma-separated (default: all)")
     ap.add_argument("--out", type=Path, help="folder for saved inputs (default: a new temp folder)")
     args = ap.parse_args()
-    if args.mutants < 1 or args.jobs < 1:
-        ap.error("--mutants and --jobs must be at least 1")
+    logs = args.mutants // 10 if args.logs is None else args.logs
+    kinds = [k for k in args.kinds.split(",") if k] or None
+    if args.mutants < 0 or logs < 0 or args.jobs < 1 or (args.mutants == 0 and logs == 0):
+        ap.error("--mutants and --logs must be at least 0 (one of them more), --jobs at least 1")
+    if kinds and set(kinds) - set(KINDS):
+        ap.error(f"unknown kinds {sorted(set(kinds) - set(KINDS))}; kinds: {', '.join(KINDS)}")
     out = args.out or Path(tempfile.mkdtemp(prefix="slipstream-fuzz-"))
     out.mkdir(parents=True, exist_ok=True)
     # the validate result cache gets a folder of its own, removed with the work folder
     os.environ["SLIPSTREAM_CACHE_DIR"] = str(out / "cache")
+    crashed: list[Outcome] = []
+    times: list[float] = []
+    slowest: list[Outcome] = []
+    log_times: list[float] = []
+    log_slowest: list[Outcome] = []
+    start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="slipstream-fuzz-work-") as work:
-        times: list[float] = []
-        crashed: list[Outcome] = []
-        slowest: Outcome | None = None
-        start = time.perf_counter()
+        pool = None
         if args.jobs == 1:
             _start_worker(work)
-            results = map(_run, mutants(args.seed, args.mutants))
+            files = map(_run, mutants(args.seed, args.mutants, kinds=kinds))
+            replays = map(_run_log, log_mutants(args.seed, logs, race_logs()))
         else:
             pool = multiprocessing.get_context("spawn").Pool(args.jobs, _start_worker, (work,))
-            results = pool.imap(_run, mutants(args.seed, args.mutants), chunksize=8)
-        for i, o in enumerate(results, start=1):
-            times.append(o.seconds)
-            if o.failures:
-                crashed.append(o)
-                if len(crashed) <= 20:
-                    _save(out, f"crash{len(crashed)}", o)
-            if slowest is None or o.seconds > slowest.seconds:
-                slowest = o
-            if i % 100 == 0 or i == args.mutants:
-                rate = (time.perf_counter() - start) / i
-                print(f"\r{i:,}/{args.mutants:,} mutants, {len(crashed)} with tracebacks, "
-                      f"{rate * 1000:.0f} ms each, slowest {slowest.seconds:.2f} s",
-                      end="", file=sys.stderr, flush=True)
-        print(file=sys.stderr)
-        if args.jobs > 1:
+            files = pool.imap(_run, mutants(args.seed, args.mutants, kinds=kinds), chunksize=8)
+            replays = pool.imap(_run_log, log_mutants(args.seed, logs, race_logs()), chunksize=8)
+        if args.mutants:
+            _drive("file mutants", files, args.mutants, crashed, out, times, slowest)
+        if logs:
+            _drive("log mutants", replays, logs, crashed, out, log_times, log_slowest)
+        if pool is not None:
             pool.close()
             pool.join()
-    assert slowest is not None
     total = time.perf_counter() - start
     # KiB on Linux; with --jobs the largest worker
     rss = [resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
     peak_mb = max(rss) / 1024
-    median = statistics.median(times)
-    print(f"mutants: {len(times):,} (seed {args.seed}) in {total:.0f} s")
+    print(f"file mutants: {len(times):,}, log mutants: {len(log_times):,} (seed {args.seed}) in {total:.0f} s")
     print(f"tracebacks: {len(crashed)} mutants")
-    for o in crashed[:20]:
+    for o in crashed[:40]:
         for step, tb in o.failures:
             print(f"  {o.kind} {o.rel} [{step}]: {tb.strip().splitlines()[-1]}")
-    print(f"slowest: {slowest.seconds:.3f} s, {slowest.kind} {slowest.rel} ({len(slowest.data):,} bytes), "
-          f"{slowest.seconds / median:.0f}x the median of {median * 1000:.1f} ms; "
-          f"saved as {_save(out, 'slowest', slowest)}")
+    for label, ts, worst in (("file", times, slowest), ("log", log_times, log_slowest)):
+        if ts:
+            median = statistics.median(ts)
+            w = worst[0]
+            print(f"slowest {label} mutant: {w.seconds:.3f} s ({w.cpu:.3f} s CPU), {w.kind} {w.rel} "
+                  f"({len(w.data):,} bytes), {w.seconds / median:.0f}x the median of {median * 1000:.1f} ms; "
+                  f"saved as {_save(out, 'slowest', w)}")
     print(f"peak memory (max RSS of one process): {peak_mb:.0f} MB")
     print(f"inputs saved under {out}")
     return 1 if crashed else 0

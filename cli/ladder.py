@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from slipstream.cli.race import (
+    cap_jobs,
     open_pack,
     pack_argument,
     parse_bots,
@@ -59,6 +60,7 @@ def ladder(pack: Path | None, bots: str | None, races: int, field: int, track_id
     track_id, _ = race_field(rs, pk, track_id, names[0], max(lo, 1))
     setup = setup_of(rs, pk, setup_values)
     opts = tuple(sorted(parse_options(rs, options).items()))
+    jobs = cap_jobs(jobs)
     ls = LadderSpec(pack_arg, track_id, tuple(names), races, seed, cars, pairs, laps, opts, setup)
     total = len(schedule(ls))
     t0 = time.perf_counter()

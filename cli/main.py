@@ -172,10 +172,9 @@ def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fm
     suffix = output.suffix.lower()
     if suffix not in (".svg", ".png", ".pdf"):
         raise click.UsageError(f"{output.name}: write .svg, .png or .pdf (the suffix picks the format)")
-    svg = track_svg(res.track, highlight=highlight)
     try:
         if suffix == ".svg":
-            atomic_write_text(output, svg)
+            atomic_write_text(output, track_svg(res.track, highlight=highlight))
         else:
             _write_picture(track, output, suffix, width, highlight)
     except OSError as e:
@@ -226,7 +225,9 @@ def schema(output: Path) -> None:
     and those every installed ruleset brings for its own files.
 
     Point your editor's YAML language server at them, or add a first line such as
-    `# yaml-language-server: $schema=schemas/track.schema.json` to a file.
+    `# yaml-language-server: $schema=schemas/track.schema.json` to a file. The house-rules
+    schema of each installed ruleset (e.g. formula-de-rules.schema.json) is made from its
+    option spec.
     """
     import json
 

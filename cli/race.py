@@ -86,6 +86,19 @@ def parse_bots(bots: str, rs: Any) -> list[str]:
     return names
 
 
+def cap_jobs(jobs: int, scheduler: str | None = None) -> int:
+    """--jobs, at most the CPUs this process may use (with a note on stderr), unless the work
+    runs on a named Dask scheduler elsewhere (`--scheduler tcp://...`)."""
+    from slipstream.engine.play.batch import usable_cpus
+
+    cpus = usable_cpus()
+    if jobs <= cpus or (scheduler is not None and scheduler != "local"):
+        return jobs
+    click.echo(f"note: --jobs {jobs} is more than the {cpus} CPU(s) here; running {cpus} "
+               "(name a Dask scheduler with `sweep --scheduler` to use more machines)", err=True)
+    return cpus
+
+
 def race_field(rs: Any, pk: Any, track_id: str | None, bots: str | None,
                players: int | None) -> tuple[str, tuple[str, ...]]:
     """The track and the bot of every seat, checked against the pack and the ruleset."""
@@ -189,6 +202,7 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
     pack_arg = pack_argument(pack)
     rs, pk = open_pack(pack_arg)
     track_id, seat_bots = race_field(rs, pk, track_id, bots, players)
+    jobs = cap_jobs(jobs) if races > 1 else jobs
     setup = setup_of(rs, pk, setup_values)
     opts = tuple(sorted(parse_options(rs, options).items()))
     _track_warnings(rs, pk, track_id)
@@ -247,7 +261,7 @@ def _write(res: Any, log_dir: Path | None) -> None:
 @click.command()
 @click.argument("log", type=click.Path(path_type=Path, dir_okay=False))
 def replay(log: Path) -> None:
-    """Re-run a race or season log: verify its header, then report the first divergence, or `identical`.
+    """Re-run a race or season log with its bots: verify its header, then report the first divergence, or `identical`.
 
     Exit 0 when identical, 1 when the log differs or cannot be replayed (one line naming the
     line of the log), 2 when the file cannot be read.
@@ -255,7 +269,7 @@ def replay(log: Path) -> None:
     from slipstream.engine.play.racelog import replay_file
 
     if not log.is_file():
-        click.echo(f"{log}: no such file", err=True)
+        click.echo(f"{log}: {'not a regular file' if log.exists() else 'no such file'}", err=True)
         sys.exit(2)
     try:
         rep = replay_file(log)

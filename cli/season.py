@@ -104,6 +104,10 @@ def season(pack: Path | None, tracks_arg: str, players: int | None, bots: str | 
     from slipstream.engine.play.registry import RulesetError, get, setup_keys
 
     pack_arg = pack_argument(pack)
+    if seasons > 1:
+        from slipstream.cli.race import cap_jobs
+
+        jobs = cap_jobs(jobs)
     try:
         rs = get(_ruleset_id(pack_arg))
     except RulesetError as e:

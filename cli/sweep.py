@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from slipstream.cli.race import (
+    cap_jobs,
     open_pack,
     pack_argument,
     parse_options,
@@ -98,6 +99,7 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
                                      f"{', '.join(sorted(pk.tracks))}", param_hint="--tracks")
         races = seasons
     fixed = parse_options(rs, options, scopes=scopes)
+    jobs = cap_jobs(jobs, scheduler)
     if scheduler is not None:
         from importlib.util import find_spec
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from slipstream.engine.packs.trackpack import TracksOnly
-from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds
+from slipstream.engine.packs.trackpack import TracksOnly, house_options
+from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds, house_rules_schemas
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.play.options import OptionSpec
 
@@ -106,10 +106,12 @@ class Toy(BaseRuleset):
     race_view = ToyView()
     # its own file kind, with its schema shipped beside it (tests/toyschemas/)
     files = OwnFileKinds({"toy-scenario": ((1,), schema_only("toy-scenario"))}, "toyschemas",
-                         ("toy-scenario.schema.json",))
+                         ("toy-scenario.schema.json",),
+                         generated=house_rules_schemas(content, name, options))  # toy-rules/1
 
     def new_game(self, pack: Any, track: Any, seats: Any, seed: int, options: Any, laps: Any = None,
                  setup: Any = None, record: bool = True) -> ToyGame:
+        options = {**house_options(pack), **options}  # the pack's house rules (toy-rules/1), then the race's
         return ToyGame(track, [s.name for s in seats], seed, laps or track.laps, int(options.get("die", 6)))
 
     def make_bot(self, name: str, seed: int) -> Bot:

@@ -65,6 +65,7 @@ from slipstream.engine.editing.packdoc import (
     parse_json_path,
     place_of,
     places,
+    row_kinds,
 )
 from slipstream.engine.play.protocol import Authoring, CardFace, DataTable, ItemKind
 
@@ -547,7 +548,10 @@ class PackWindow(QMainWindow):
         fs = self.doc.state.file(rel) if rel is not None else None
         if fs is None or fs.data is None:
             ik = self._item_kind_of(table)
-            more = f" Edit > New {ik.title}… starts one (a copy of the inherited file)." if ik is not None else ""
+            merged = table.kind in row_kinds(self.doc.state.ruleset)
+            more = (f" Edit > New {ik.title}… starts one ("
+                    + ("holding only this pack's changes" if merged else "a copy of the inherited file") + ")."
+                    if ik is not None else "")
             label = QLabel(f"This pack has no {table.kind} file of its own: it plays with the inherited one.{more}")
             label.setWordWrap(True)
             return label

@@ -57,8 +57,15 @@ class RacePanels:
 
     def pack_options(self, rs: Any, path: str) -> dict[str, Any]:
         """The value of each race option in the pack (the form shows these; only changes
-        from them go into a race's options)."""
-        return {s.name: s.default for s in rs.options}
+        from them go into a race's options): the pack's house rules, else the spec's default."""
+        from slipstream.engine.packs.trackpack import house_options
+        from slipstream.engine.play.registry import load_pack
+
+        try:
+            house = house_options(load_pack(path))
+        except (ValueError, RuntimeError, OSError):
+            house = {}
+        return {s.name: house.get(s.name, s.default) for s in rs.options}
 
     # ------------------------------------------------------------------ panels
     def frame_html(self, rec: Any, fr: Any, moved: bool, before: list[int], colour: str) -> str:

@@ -2,7 +2,9 @@
 
 The track is the SVG of engine/tracks/render.py, so print, canvas and SVG agree. Neighbouring pages
 overlap; the overlap band is marked with dashed lines and the same registration crosses appear
-on both pages, so the sheets can be laid over each other and taped for play-testing.
+on both pages, so the sheets can be laid over each other and taped for play-testing. A page
+draws only the parts of the SVG whose boxes reach it (`Picture`), so a long track costs about
+one drawing of its spaces in all, not one per page.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPageLayout, QPageSize, QPainte
 from PySide6.QtSvg import QSvgRenderer
 
 from slipstream.engine.tracks.drawing import TrackDrawing
-from slipstream.engine.tracks.render import track_svg
+from slipstream.engine.tracks.render import Box, svg_pieces
 from slipstream.engine.tracks.track import Track
 
 PAPERS = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}
@@ -68,15 +70,65 @@ class PrintPlan:
         return QRectF(self.picture.x() + col * sx * u, self.picture.y() + row * sy * u, w * u, h * u)
 
 
-def plan(track: Track, renderer: QSvgRenderer, paper: str = "A4", mm_per_lane: float = 30.0,
+class Picture:
+    """The print SVG of a track as pieces with boxes (engine/tracks/render.py `svg_pieces`):
+    renderers of the whole picture or of the pieces that reach one page."""
+
+    PAD = 6.0  # drawing units a stroke or highlight may reach beyond a piece's box
+
+    def __init__(self, track: Track) -> None:
+        from slipstream.engine.tracks.pitdrawing import place_pit
+
+        pieces = svg_pieces(track, title=False, margin=10.0)
+        # on paper: no green verge (ink), and segment numbers in dark grey instead of white
+        self.pieces = [(p.box, _paper(p.text) if p.box is None else p.text) for p in pieces]
+        self.space_boxes: list[Box] = [p.box for p in pieces if p.kind == "space" and p.box is not None]
+        pit = place_pit(TrackDrawing(track))  # track/2: the pit lane is printed too
+        if pit is not None:
+            self.space_boxes += [_poly_box(pit.space_polygon(sp)) for sp in pit.pit.spaces]
+        self.everywhere = [i for i, (b, _) in enumerate(self.pieces) if b is None]
+        # the root element's viewBox, read without parsing the whole picture
+        head = QSvgRenderer(QByteArray((self.pieces[0][1] + "</svg>").encode("utf-8")))
+        self.box = head.viewBoxF()
+
+    def renderer(self, rect: QRectF | None = None) -> QSvgRenderer:
+        """A renderer of the pieces that reach `rect` (None: the whole picture)."""
+        if rect is None:
+            return QSvgRenderer(QByteArray("\n".join(t for _, t in self.pieces).encode("utf-8")))
+        x0, y0, x1, y1 = rect.left() - self.PAD, rect.top() - self.PAD, rect.right() + self.PAD, rect.bottom() + self.PAD
+        return self._render([i for i, (b, _) in enumerate(self.pieces)
+                             if b is None or (b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0)])
+
+    def by_tile(self, p: PrintPlan) -> dict[tuple[int, int], list[int]]:
+        """For every tile of `p`, the pieces with a box that may reach it (each piece looks
+        only at the few tiles around it)."""
+        out: dict[tuple[int, int], list[int]] = {}
+        for i, (b, _) in enumerate(self.pieces):
+            if b is None:
+                continue
+            r_lo, r_hi, c_lo, c_hi = _tile_range(p, (b[0] - self.PAD, b[1] - self.PAD, b[2] + self.PAD, b[3] + self.PAD))
+            for r in range(r_lo, r_hi + 1):
+                for c in range(c_lo, c_hi + 1):
+                    out.setdefault((r, c), []).append(i)
+        return out
+
+    def page_renderer(self, tiles: dict[tuple[int, int], list[int]], row: int, col: int) -> QSvgRenderer:
+        """The renderer of one page from `by_tile`: the pieces without a box and those of the tile."""
+        return self._render(sorted(self.everywhere + tiles.get((row, col), [])))
+
+    def _render(self, keep: list[int]) -> QSvgRenderer:
+        return QSvgRenderer(QByteArray("\n".join(self.pieces[i][1] for i in keep).encode("utf-8")))
+
+
+def plan(track: Track, picture: Picture | QSvgRenderer, paper: str = "A4", mm_per_lane: float = 30.0,
          overlap: float = 12.0, landscape: bool | None = None) -> PrintPlan:
     """Choose the tiling; with landscape=None the orientation that needs fewer pages wins."""
-    box = renderer.viewBoxF()
+    box = picture.box if isinstance(picture, Picture) else picture.viewBoxF()
     lane_width = TrackDrawing(track).lane_width  # the width drawn (the default for a geometry it cannot draw)
     upm = lane_width / mm_per_lane
     width_mm, height_mm = box.width() / upm, box.height() / upm
 
-    boxes = _space_boxes(track)
+    boxes = picture.space_boxes if isinstance(picture, Picture) else _space_boxes(track)
 
     def make(land: bool) -> PrintPlan:
         p = PrintPlan(paper, land, mm_per_lane, overlap, box, upm, 1, 1)
@@ -86,9 +138,7 @@ def plan(track: Track, renderer: QSvgRenderer, paper: str = "A4", mm_per_lane: f
         rows = max(1, math.ceil((height_mm - ph) / sy) + 1 if height_mm > ph else 1)
         p = PrintPlan(paper, land, mm_per_lane, overlap, box, upm, cols, rows)
         # pages that would show only verge are left out
-        tiles = tuple((r, c) for r in range(rows) for c in range(cols)
-                      if any(p.tile(r, c).intersects(b) for b in boxes))
-        return PrintPlan(paper, land, mm_per_lane, overlap, box, upm, cols, rows, tiles)
+        return PrintPlan(paper, land, mm_per_lane, overlap, box, upm, cols, rows, _tiles_reached(p, boxes))
 
     if landscape is not None:
         return make(landscape)
@@ -96,7 +146,33 @@ def plan(track: Track, renderer: QSvgRenderer, paper: str = "A4", mm_per_lane: f
     return a if a.pages <= b.pages else b
 
 
-def _space_boxes(track: Track) -> list[QRectF]:
+def _tiles_reached(p: PrintPlan, boxes: list[Box]) -> tuple[tuple[int, int], ...]:
+    """(row, col) of the tiles that some box reaches, in page order: each box looks only at the
+    few tiles around it (tile k starts at k steps and is a printable width wide)."""
+    hit: set[tuple[int, int]] = set()
+    for box in boxes:
+        r_lo, r_hi, c_lo, c_hi = _tile_range(p, box)
+        x0, y0, x1, y1 = box
+        rect = QRectF(x0, y0, x1 - x0, y1 - y0)
+        for r in range(r_lo, r_hi + 1):
+            for c in range(c_lo, c_hi + 1):
+                if (r, c) not in hit and p.tile(r, c).intersects(rect):
+                    hit.add((r, c))
+    return tuple(sorted(hit))
+
+
+def _tile_range(p: PrintPlan, box: Box) -> tuple[int, int, int, int]:
+    """First and last row, first and last column of the tiles `box` may reach (tile k starts
+    k steps from the picture's corner and is one printable width or height long)."""
+    sx, sy = (v * p.units_per_mm for v in p.step)
+    pw, ph = (v * p.units_per_mm for v in p.printable)
+    ox, oy = p.picture.x(), p.picture.y()
+    x0, y0, x1, y1 = box
+    return (max(0, math.floor((y0 - oy - ph) / sy)), min(p.rows - 1, math.floor((y1 - oy) / sy)),
+            max(0, math.floor((x0 - ox - pw) / sx)), min(p.cols - 1, math.floor((x1 - ox) / sx)))
+
+
+def _space_boxes(track: Track) -> list[Box]:
     from slipstream.engine.tracks.pitdrawing import place_pit
 
     d = TrackDrawing(track)
@@ -104,11 +180,12 @@ def _space_boxes(track: Track) -> list[QRectF]:
     pit = place_pit(d)  # track/2: the pit lane is printed too
     if pit is not None:
         polys += [pit.space_polygon(sp) for sp in pit.pit.spaces]
-    out = []
-    for poly in polys:
-        xs, ys = [p[0] for p in poly], [p[1] for p in poly]
-        out.append(QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
-    return out
+    return [_poly_box(poly) for poly in polys]
+
+
+def _poly_box(poly: list[tuple[float, float]]) -> Box:
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def paint_page(painter: QPainter, renderer: QSvgRenderer, p: PrintPlan, row: int, col: int,
@@ -144,10 +221,11 @@ def paint_page(painter: QPainter, renderer: QSvgRenderer, p: PrintPlan, row: int
     painter.setPen(solid)
     sx, sy = p.step
     arm = 4 * px_per_mm
+    # the overlap bands that cross this page are those of its own tile and its neighbours
     xs = [target.left() + (k * sx - col * sx + p.printable[0] - p.overlap / 2) * px_per_mm
-          for k in range(p.cols - 1)]
+          for k in range(max(0, col - 1), min(p.cols - 1, col + 2))]
     ys = [target.top() + (k * sy - row * sy + p.printable[1] - p.overlap / 2) * px_per_mm
-          for k in range(p.rows - 1)]
+          for k in range(max(0, row - 1), min(p.rows - 1, row + 2))]
     for x in xs:
         for y in [target.top() + ph * px_per_mm * f for f in (0.25, 0.5, 0.75)] + ys:
             if target.contains(QPointF(x, y)):
@@ -181,19 +259,17 @@ def _cross(painter: QPainter, x: float, y: float, arm: float) -> None:
     painter.drawEllipse(QPointF(x, y), arm * 0.5, arm * 0.5)
 
 
-def _renderer(track: Track) -> QSvgRenderer:
-    svg = track_svg(track, title=False, margin=10.0)
-    # on paper: no green verge (ink), and segment numbers in dark grey instead of white
-    svg = svg.replace('fill="#3f7d3a"', 'fill="#ffffff"', 1)
-    svg = re.sub(r'(<g id="labels"[^>]*?)fill="#fff"', r'\1fill="#555555"', svg, count=1)
-    return QSvgRenderer(QByteArray(svg.encode("utf-8")))
+def _paper(text: str) -> str:
+    """An SVG piece as printed: white instead of the green verge, segment numbers dark grey."""
+    text = text.replace('fill="#3f7d3a"', 'fill="#ffffff"', 1)
+    return re.sub(r'(<g id="labels"[^>]*?)fill="#fff"', r'\1fill="#555555"', text, count=1)
 
 
 def export_pdf(track: Track, path: str | Path, paper: str = "A4", mm_per_lane: float = 30.0,
                overlap: float = 12.0, landscape: bool | None = None) -> PrintPlan:
     """Write the tiled PDF; returns the plan (pages, orientation)."""
-    renderer = _renderer(track)
-    p = plan(track, renderer, paper, mm_per_lane, overlap, landscape)
+    picture = Picture(track)
+    p = plan(track, picture, paper, mm_per_lane, overlap, landscape)
     tmp = Path(path).with_name(f".{Path(path).name}.tmp")
     writer = QPdfWriter(str(tmp))
     writer.setResolution(300)
@@ -206,11 +282,12 @@ def export_pdf(track: Track, path: str | Path, paper: str = "A4", mm_per_lane: f
     writer.setTitle(f"{track.name} (Slipstream print)")
     painter = QPainter(writer)
     px_per_mm = 300 / 25.4
+    tiles = picture.by_tile(p)
     try:
         for k, (r, c) in enumerate(p.tiles):
             if k:
                 writer.newPage()
-            paint_page(painter, renderer, p, r, c, px_per_mm, track.name)
+            paint_page(painter, picture.page_renderer(tiles, r, c), p, r, c, px_per_mm, track.name)
     finally:
         painter.end()
     tmp.replace(path)
@@ -221,14 +298,14 @@ def page_image(track: Track, row: int = 0, col: int = 0, dpi: float = 60.0, pape
                mm_per_lane: float = 30.0, overlap: float = 12.0,
                landscape: bool | None = None) -> QImage:
     """One page as an image, drawn by the same code as the PDF (for previews and tests)."""
-    renderer = _renderer(track)
-    p = plan(track, renderer, paper, mm_per_lane, overlap, landscape)
+    picture = Picture(track)
+    p = plan(track, picture, paper, mm_per_lane, overlap, landscape)
     px_per_mm = dpi / 25.4
     w, h = p.page_size
     image = QImage(round(w * px_per_mm), round(h * px_per_mm), QImage.Format.Format_RGB32)
     image.fill(QColor("#ffffff"))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    paint_page(painter, renderer, p, row, col, px_per_mm, track.name)
+    paint_page(painter, picture.renderer(p.tile(row, col)), p, row, col, px_per_mm, track.name)
     painter.end()
     return image

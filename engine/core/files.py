@@ -1,9 +1,11 @@
-"""Atomic file writes: a temporary file in the same folder, then a rename.
+"""Atomic file writes, and reads that never wait on a file that is not a regular file.
 
 A save keeps what the user set up around the file: the mode of an existing file (a new one
 gets 0666 less the umask, as `open` would give it), and a symbolic link stays a link, the
 write goes to its target. A read-only target is refused with `ReadOnlyFile`, never
-overwritten behind the user's back.
+overwritten behind the user's back. `read_regular` refuses a FIFO, a device, a socket or a
+folder at once (`NotRegularFile`): opening a FIFO for reading waits for a writer, and a device
+such as /dev/zero never ends.
 """
 
 from __future__ import annotations
@@ -28,6 +30,38 @@ class ReadOnlyFile(PermissionError):
 
     def __str__(self) -> str:
         return self.message
+
+
+class NotRegularFile(OSError):
+    """A path to read is a FIFO, device, socket or folder; the message names which."""
+
+    def __init__(self, path: str | Path, what: str) -> None:
+        self.message = f"not a regular file but {what}"
+        super().__init__(errno.EINVAL, self.message, str(path))
+
+    def __str__(self) -> str:
+        return self.message
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def read_regular(path: str | Path, limit: int = -1) -> bytes:
+    """The bytes of a regular file (at most `limit`, -1: all); `NotRegularFile` for anything
+    else, found without waiting: the file is opened non-blocking and checked before reading."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(path, next((what for test, what in _KINDS if test(mode)), "a special file"))
+        fh = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with fh:
+        return fh.read(limit)
 
 
 def _umask() -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from slipstream.engine.core.codes import CODES
 from slipstream.engine.core.diagnostics import MAX_MESSAGE_CHARS, MAX_VALUE_CHARS
+from slipstream.engine.core.limits import MAX_CELLS, MAX_SEGMENTS
 from slipstream.engine.core.schema import MAX_SCHEMA_PROBLEMS
 from slipstream.engine.core.schemafiles import schema_files
 from slipstream.engine.core.yamlsource import MAX_BYTES, MAX_DEPTH, MAX_NODES, MAX_NUMBER_CHARS
@@ -57,6 +58,8 @@ def _limits_markdown() -> list[str]:
         ("cubes of one kind in a scenario zone",
          f"{at('scenario', '$defs', 'zone', 'additionalProperties', 'maximum'):,}", "S001"),
         ("laps of a race", f"{at('track', 'properties', 'laps', 'maximum')}", "S001"),
+        ("segments a track's lane covers", f"{MAX_SEGMENTS:,}", "T117"),
+        ("cells of a track (lanes × segments)", f"{MAX_CELLS:,}", "T117"),
         ("a drawing coordinate, either way from 0",
          f"{coordinate['maximum']:,}", "S001"),  # type: ignore[index]
         ("schema problems listed per file", f"{MAX_SCHEMA_PROBLEMS}", "S004"),

@@ -19,13 +19,14 @@ from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
 from slipstream.engine.core.diagnostics import Diagnostic, make, shorten
+from slipstream.engine.core.files import read_regular
+from slipstream.engine.core.limits import MAX_BYTES
 
 try:  # libyaml is much faster; the pure-Python parser gives the same events.
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on the PyYAML build
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-MAX_BYTES = 16 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_NODES = 2_000_000
 # A number longer than this is refused before it is converted: Python's int() is quadratic
@@ -336,8 +337,7 @@ def load_file(path: str | Path, *, display: str | None = None, max_bytes: int = 
     p = Path(path)
     src = SourceMap(name)
     try:
-        with p.open("rb") as fh:
-            raw = fh.read(max_bytes + 1)
+        raw = read_regular(p, max_bytes + 1)
     except FileNotFoundError:
         return Loaded(name, None, src, [make("F001", name, 1, 1, "$", "no such file")])
     except OSError as exc:

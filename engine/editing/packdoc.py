@@ -24,7 +24,7 @@ from typing import Any
 
 from slipstream.engine.core import plugins
 from slipstream.engine.core.diagnostics import Counted, Diagnostic, sort_key
-from slipstream.engine.core.files import atomic_write_text
+from slipstream.engine.core.files import NotRegularFile, atomic_write_text, read_regular
 from slipstream.engine.core.yamlsource import PathKey, load_text
 from slipstream.engine.editing.commands import Command
 from slipstream.engine.editing.history import History, Step
@@ -39,6 +39,12 @@ from slipstream.engine.packs.loader import (
 from slipstream.engine.packs.splice import update_text
 
 
+def row_kinds(ruleset: str) -> tuple[str, ...]:
+    """The data kinds of `ruleset` whose items an extending pack changes one by one (its own
+    file of such a kind holds only the changes: engine/packs/merge.py's `rows`)."""
+    return tuple(getattr(content_model(ruleset), "row_kinds", ()) or ())
+
+
 def item_lists(ruleset: str) -> Mapping[str, ItemList]:
     """File kind -> how its files list items (list key, schema $defs of an item and of an
     override), from the content model of `ruleset` (empty for an unknown ruleset)."""
@@ -51,7 +57,8 @@ class Place:
     """Where the editor finds the items of one item kind: files of `kind`, the list at `key`
     (a dotted path for a nested list, `tokens.kinds`), the schema of one item and of an
     override. `whole`: the content model reads such a file whole (a deck, a table), so an item
-    is added to the pack's own file, or to a copy of the inherited one."""
+    is added to the pack's own file, or to a copy of the inherited one (or, for the kinds whose
+    items merge one by one, `row_kinds`, to a new file of its own)."""
 
     kind: str
     key: str
@@ -311,7 +318,10 @@ class PackDocument:
         files: list[FileState] = []
         disk: dict[str, str] = {}
         for rel in _walk(root):
-            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+            try:
+                text = _read_text(root / rel)
+            except NotRegularFile:
+                continue  # a FIFO or device named like a pack file: not a file to edit (validate reports it)
             disk[rel] = text
             files.append(state_of(rel, text))
         return cls(root, PackState(tuple(sorted(files, key=lambda f: f.rel))), disk)
@@ -445,7 +455,10 @@ class PackDocument:
             return None
         if rel not in set(_walk(self.root)):
             return None
-        text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
+        try:
+            text = _read_text(self.root / rel)
+        except NotRegularFile:
+            return None
         here, saved = self.state.file(rel), self.saved.file(rel)
         if here != saved:
             return False
@@ -703,7 +716,8 @@ class Batch(Command):
 def add_item(doc: PackDocument, kind: str, item: dict[str, Any], key: str = "") -> Command:
     """The command adding `item` to the list `key` ("": the first of `kind`) of the pack's
     file of `kind`, creating the file if needed: a file the content model reads whole starts
-    as a copy of the inherited one (its text too), so the pack keeps what it inherited."""
+    as a copy of the inherited one (its text too), so the pack keeps what it inherited, unless
+    the inherited items merge with its own one by one (`row_kinds`): then it holds the item only."""
     place = place_of(doc.state.ruleset, kind, key)
     if place is None:
         raise KeyError(f"{kind} {key}".strip())
@@ -711,7 +725,9 @@ def add_item(doc: PackDocument, kind: str, item: dict[str, Any], key: str = "") 
     if rel is not None:
         return InsertItem(rel, place.path, item)
     rel = default_file(kind)
-    inherited = doc.inherited_file(kind) if place.whole else None
+    # a file read whole replaces the inherited one: it starts as a copy; a file whose items
+    # merge one by one with the inherited ones (a deck's cards, a table's rows) holds only changes
+    inherited = doc.inherited_file(kind) if place.whole and kind not in row_kinds(doc.state.ruleset) else None
     if inherited is not None:
         text, data = inherited
         try:
@@ -754,3 +770,10 @@ def is_data_kind(kind: str, ruleset: str = plugins.DEFAULT) -> bool:
     """Whether `kind` is a pack data file kind of `ruleset`'s content model."""
     model = content_model(ruleset)
     return model is not None and kind in model.data_kinds
+
+
+def _read_text(path: Path) -> str:
+    """A pack file's text as `Path.read_text` reads it (bad bytes replaced, newlines made
+    `\\n`); `NotRegularFile` at once for a FIFO or device instead of waiting on it."""
+    text = read_regular(path).decode("utf-8", errors="replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")

@@ -1,5 +1,7 @@
 """The merge steps every ruleset's pack shares: inherit, own items over inherited ones,
-`overrides:` and `replaces:`, and the tracks (P010, P017, P018, P023-P025).
+`overrides:` and `replaces:`, and the tracks (P010, P017, P018, P023-P025); `rows` does the
+same, plus `removes:`, for the items of a whole-file data kind (the cards of a deck, the rows of
+a table), so that an extending pack changes single items of a file it inherits.
 
 A ruleset's content model (e.g. engine/rulesets/automobiles/contentcheck.py) calls these with
 its own item kinds, labels and item builders.
@@ -7,11 +9,13 @@ its own item kinds, labels and item builders.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from slipstream.engine.packs.data import Origin
+from slipstream.engine.core.yamlsource import Loaded
+from slipstream.engine.packs.data import FrozenMap, Origin, freeze, thaw
 from slipstream.engine.packs.files import MANIFEST
 from slipstream.engine.packs.loader import Build, Entry
 from slipstream.engine.tracks.track import Track
@@ -139,3 +143,110 @@ def apply_overrides(b: Build, label: str, overrides: list[Entry], merged: dict[s
             merged[slug] = change(item, o)
 
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Single items of whole-file data kinds (cards of a deck, rows of a table)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One item of a data file that an extending pack may add, change or remove on its own (a
+    card of a deck, a row of a table): its key (an id, or a number such as a gear), the pack
+    that defined it, its fields and where they were written last (an override's entry when one
+    changed them)."""
+
+    key: str | int
+    pack: str
+    data: FrozenMap
+    origin: Origin
+
+
+def rows(b: Build, loaded: Loaded | None, list_key: str, key_field: str, label: str,
+         inherited: Sequence[Row], replaces: dict[str, tuple[int, bool]] | None = None) -> list[Row]:
+    """The items of one data kind: the inherited ones (in their order) changed by the pack's
+    own file of that kind, whose entries are applied in this order:
+
+    * `removes: [KEY, ...]` drops inherited items;
+    * `overrides: [{KEY_FIELD: KEY, field: value, ...}]` changes fields of inherited items;
+    * the main list (`list_key`) adds items at the end; an item with the key of an inherited
+      one clashes (P023) unless it replaces it on purpose (`PACK:ID` under `replaces:` in
+      pack.yaml, for items with ids), which keeps its place.
+
+    A key of `removes` or `overrides` that no extended pack defines is P017 and one naming a
+    pack this pack does not extend P018, at the entry's line and column; two own items with one
+    key are P010. Keys are ids (`scrape`, or `speed-hazard:scrape` naming the pack) or numbers.
+    """
+    out = list(inherited)
+    if loaded is None or not isinstance(loaded.data, dict):
+        return out
+    data, file = loaded.data, loaded.file
+    lineage = b.lineage
+
+    def find(ref: Any, path: tuple[str | int, ...], what: str) -> int | None:
+        owner, slug = "", ref
+        if isinstance(ref, str) and ":" in ref:
+            owner, _, slug = ref.rpartition(":")
+            if owner not in lineage or owner == b.id:
+                b.diag("P018", file, path, f"{ref!r} names pack {owner!r}, which this pack does not extend",
+                       hint="known packs here: " + ", ".join(p for p in lineage if p != b.id))
+                return None
+        for i, r in enumerate(out):
+            if r.key == slug and r.pack != b.id and (not owner or r.pack == owner):
+                return i
+        gone = slug in removed
+        b.diag("P017", file, path, f"{what} of unknown {label} {ref!r}: "
+               + ("this file removes it (`removes:`)" if gone else "no extended pack defines it"),
+               hint="`overrides:` and `removes:` name inherited items; add new items to `"
+                    f"{list_key}:`" + (f"; known: {_known(out)}" if out else ""))
+        return None
+
+    removed: set[Any] = set()
+    for i, ref in enumerate(data.get("removes") or []):
+        at = find(ref, ("removes", i), "removal")
+        if at is not None:
+            removed.add(out[at].key)
+            del out[at]
+    for i, o in enumerate(data.get("overrides") or []):
+        if not isinstance(o, dict) or key_field not in o:
+            continue
+        at = find(o[key_field], ("overrides", i, key_field), "override")
+        if at is not None:
+            r = out[at]
+            fields = {k: v for k, v in o.items() if k != key_field}
+            out[at] = Row(r.key, r.pack, freeze({**thaw(r.data), **fields}), Origin(file, ("overrides", i)))
+    own: dict[Any, int] = {}
+    for i, item in enumerate(data.get(list_key) or []):
+        if not isinstance(item, dict) or key_field not in item:
+            continue
+        key = item[key_field]
+        row = Row(key, b.id, freeze(item), Origin(file, (list_key, i)))
+        if key in own:
+            src = b.sources.get(file)
+            line = src.value((list_key, own[key], key_field)).line if src else 0
+            b.diag("P010", file, (list_key, i, key_field),
+                   f"duplicate {label} {key!r} (first defined at {Path(file).name}:{line})",
+                   hint=f"each {label} appears once in a file; change the first, or use `overrides:`")
+            continue
+        own[key] = i
+        at = next((j for j, r in enumerate(out) if r.key == key and r.pack != b.id), None)
+        if at is None:
+            out.append(row)
+            continue
+        qualified = f"{out[at].pack}:{key}"
+        if replaces is not None and qualified in replaces:
+            replaces[qualified] = (replaces[qualified][0], True)
+            out[at] = row
+            continue
+        b.diag("P023", file, (list_key, i, key_field),
+               f"{label} {key!r} clashes with {qualified} of an extended pack",
+               hint="change its fields with `overrides:`, leave it out with `removes:`"
+                    + (f", or list `{qualified}` under `replaces:` in {MANIFEST} to replace it whole"
+                       if replaces is not None and isinstance(key, str) else ""))
+    return out
+
+
+def _known(items: Sequence[Row], most: int = 12) -> str:
+    keys = [str(r.key) for r in items]
+    return ", ".join(keys[:most]) + (", ..." if len(keys) > most else "")

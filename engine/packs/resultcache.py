@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from slipstream.engine.core.diagnostics import Diagnostic
+from slipstream.engine.core.files import read_regular
+from slipstream.engine.core.limits import MAX_BYTES
 from slipstream.engine.packs.files import MANIFEST, walk_pack
 
 ENTRY_FORMAT = "slipstream-validate-cache/1"
@@ -90,10 +92,19 @@ def root_digest(root: str) -> str:
     if not (rp / MANIFEST).is_file():
         h.update(b"(no manifest)\n")
         return h.hexdigest()
-    h.update(f"{MANIFEST} ".encode() + (rp / MANIFEST).read_bytes() + b"\0")
+    h.update(f"{MANIFEST} ".encode() + _bytes(rp / MANIFEST) + b"\0")
     for rel in walk_pack(rp):
-        h.update(rel.encode() + b" " + (rp / rel).read_bytes() + b"\0")
+        h.update(rel.encode() + b" " + _bytes(rp / rel) + b"\0")
     return h.hexdigest()
+
+
+def _bytes(path: Path) -> bytes:
+    """A file's bytes for a digest, as far as a check reads them (MAX_BYTES + 1); what cannot
+    be read (a FIFO, a device, ...) is named, not waited on (its check reports it)."""
+    try:
+        return read_regular(path, MAX_BYTES + 1)
+    except OSError as e:
+        return f"(unreadable: {e})".encode()
 
 
 def inputs_digest(roots: Iterable[str], scanned: Iterable[str],
@@ -113,7 +124,7 @@ def inputs_digest(roots: Iterable[str], scanned: Iterable[str],
         for name in children:
             m = Path(folder) / name / MANIFEST
             if m.is_file():
-                h.update(name.encode() + b" " + m.read_bytes() + b"\0")
+                h.update(name.encode() + b" " + _bytes(m) + b"\0")
     return h.hexdigest()
 
 

@@ -114,11 +114,11 @@ def validate_file(path: str | Path, *, explicit: bool = True) -> list[Diagnostic
 
 def _mentions_tag(path: Path) -> bool:
     """Whether the file's bytes contain `slipstream` at all (unreadable: yes, so it is reported)."""
+    from slipstream.engine.core.files import read_regular
     from slipstream.engine.core.yamlsource import MAX_BYTES
 
     try:
-        with path.open("rb") as fh:
-            return b"slipstream" in fh.read(MAX_BYTES + 1)
+        return b"slipstream" in read_regular(path, MAX_BYTES + 1)
     except OSError:
         return True
 

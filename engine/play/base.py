@@ -11,16 +11,20 @@ default through `view_of`, `reports_of` and `stats_of`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import io
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.play.options import house_rules_schema
 from slipstream.engine.play.racelog import ReplayReport, header_of, replay_simple
 from slipstream.engine.play.races import play_race
 from slipstream.engine.play.stats import format_races, summarise_races
 
 if TYPE_CHECKING:
-    from importlib.resources.abc import Traversable
+    from pathlib import Path
 
     from slipstream.engine.play.protocol import (
         Authoring,
@@ -81,13 +85,14 @@ class BaseRuleset:
     def view(self, game: Any, seat: int) -> list[tuple[str, str]]:
         return []
 
-    def replay(self: Ruleset, lines: list[str]) -> ReplayReport:
-        """A race log, or a season log (its header says `t: season`) of its championships."""
+    def replay(self: Ruleset, lines: list[str], origin: Path | None = None) -> ReplayReport:
+        """A race log, or a season log (its header says `t: season`) of its championships;
+        `origin`: the log file's folder, its pack is looked for from there first."""
         if self.seasons is not None:
             head = header_of(lines)
             if not isinstance(head, ReplayReport) and head.get("t") == "season":
-                return self.seasons.replay(lines)
-        return replay_simple(self, lines)
+                return self.seasons.replay(lines, origin)
+        return replay_simple(self, lines, origin)
 
 
 class BaseRaceView:
@@ -213,19 +218,70 @@ def stats_of(rs: Ruleset) -> BatchStats:
 
 class OwnFileKinds:
     """A `files` capability: file kinds with their checkers, and their schemas, the files
-    `names` (`KIND.schema.json`) of the package `package` (package data)."""
+    `names` (`KIND.schema.json`) of the package `package` (package data), plus those made at
+    run time (`generated`: name -> schema, e.g. `house_rules_schemas(...)`)."""
 
     def __init__(self, kinds: Mapping[str, tuple[tuple[int, ...], Checker]], package: str = "",
-                 names: Sequence[str] = ()) -> None:
+                 names: Sequence[str] = (), generated: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.kinds = dict(kinds)
         self.package = package
         self.names = tuple(names)
+        self.generated = dict(generated or {})
 
     def schemas(self) -> dict[str, Traversable]:
-        if not self.package:
-            return {}
-        root = resources.files(self.package)
-        return {n: root / n for n in self.names}
+        out: dict[str, Traversable] = {}
+        if self.package:
+            root = resources.files(self.package)
+            out = {n: root / n for n in self.names}
+        for name, doc in self.generated.items():
+            out.setdefault(name, SchemaText(name, json.dumps(doc, indent=2, ensure_ascii=False) + "\n"))
+        return out
+
+
+def house_rules_schemas(content: Any, name: str, options: Sequence[Any]) -> dict[str, dict[str, Any]]:
+    """The schema of a ruleset's house-rules file (`RULESET-rules/1`, when its content model
+    reads one: engine/packs/trackpack.py), generated from its option spec, by file name; a
+    ruleset (`name`, `options`) passes it to its `files` capability
+    (`OwnFileKinds(..., generated=house_rules_schemas(CONTENT, NAME, OPTIONS))`)."""
+    kind = getattr(content, "rules_kind", None)
+    if not kind:
+        return {}
+    return {f"{kind}.schema.json": house_rules_schema(kind, name, list(options))}
+
+
+class SchemaText(Traversable):
+    """A schema made at run time, read like a schema file of a package."""
+
+    def __init__(self, name: str, text: str) -> None:
+        self._name, self._text = name, text
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def read_text(self, encoding: str | None = None) -> str:
+        return self._text
+
+    def read_bytes(self) -> bytes:
+        return self._text.encode("utf-8")
+
+    def open(self, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        return io.BytesIO(self.read_bytes()) if "b" in mode else io.StringIO(self._text)
+
+    def is_file(self) -> bool:
+        return True
+
+    def is_dir(self) -> bool:
+        return False
+
+    def iterdir(self) -> Iterator[Traversable]:
+        return iter(())
+
+    def joinpath(self, *descendants: Any) -> Traversable:
+        raise FileNotFoundError(f"{self._name} is a file")
+
+    def __truediv__(self, child: Any) -> Traversable:
+        return self.joinpath(child)
 
 
 class ShapeTemplates:

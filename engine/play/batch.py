@@ -32,6 +32,14 @@ def context(method: str | None = None) -> Any:
     return mp.get_context("spawn")
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the system tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not on every system
+        return max(1, os.cpu_count() or 1)
+
+
 def _call(job: tuple[Callable[[Any], Any], Any]) -> Any:
     fn, arg = job
     return fn(arg)

@@ -4,14 +4,19 @@ Everything a broken or hostile log can do ends in a `LogError` naming the line (
 counting every physical line, blank ones too) and a one-line message; replay turns it into
 a report. The limits: a line is at most MAX_LINE characters and nests at most MAX_DEPTH
 brackets; a seed is an integer of at most 64 bits; NaN and infinities are not JSON here.
+Every ruleset's replay checks its header with the functions here (`check_options`,
+`check_seats`, `check_bots`, `find_pack`, `verify_header`) and re-runs the seats' bots
+beside the replay (`SeatBots`), so an edited header never replays as identical.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
 from itertools import repeat
+from pathlib import Path
 from typing import Any
 
 MAX_LINE = 1_000_000
@@ -228,6 +233,130 @@ def check_seats(head: dict[str, Any], line: int, low: int, high: int,
         if drivers:
             need(s, "driver", "str", line, what, optional=True)
     return seats
+
+
+HUMAN = "human"  # the bot of a seat a person played (its decisions are not re-run)
+
+
+def check_bots(rs: Any, seats: Sequence[dict[str, Any]], line: int) -> tuple[str, ...]:
+    """The bot of every seat (`human` for none), each one the ruleset `rs` knows and can make."""
+    out = []
+    for i, s in enumerate(seats, start=1):
+        name = s.get("bot") or HUMAN
+        if name != HUMAN:
+            problem = bot_problem(rs, name)
+            if problem:
+                raise LogError(line, f"seat {i}: {problem}", "header")
+        out.append(name)
+    return tuple(out)
+
+
+def bot_problem(rs: Any, name: str) -> str | None:
+    """Why `name` (`NAME` or `NAME:SETTING`) is not a bot of `rs`; None when it is."""
+    base = name.partition(":")[0]
+    if name not in rs.bots and base not in rs.bots:
+        return f"{rs.name} has no bot {name[:60]!r} (bots: {', '.join(sorted(rs.bots))})"
+    try:
+        rs.make_bot(name, 0)
+    except (ValueError, TypeError, KeyError) as e:
+        return one_line(str(e), 200)
+    return None
+
+
+class SeatBots:
+    """The seats' bots, seeded as the race seeded them, re-run beside a replay: each logged
+    decision of a bot seat must be the one its bot makes in that position (a person's seat,
+    `human`, may take any legal option). `make(name, seed)` builds a bot."""
+
+    def __init__(self, make: Callable[[str, int], Any], bots: Sequence[str], seed: int) -> None:
+        from slipstream.engine.play.races import bot_seed
+
+        self.names = list(bots)
+        self.bots = [None if b == HUMAN else make(b, bot_seed(seed, i)) for i, b in enumerate(bots)]
+
+    def choice(self, game: Any) -> str | None:
+        """What the bot of the deciding seat chooses now (None for a person's seat)."""
+        d = game.pending
+        bot = self.bots[d.player] if d is not None and 0 <= d.player < len(self.bots) else None
+        return None if bot is None else str(bot.choose(game, d))
+
+    def problem(self, seat: int, want: str | None, choice: str, line: int) -> str | None:
+        """Why the logged `choice` of `seat` at `line` is not `want`, what its bot chose before
+        it was applied (None when it is, or when the seat is a person's)."""
+        if want is None or want == choice:
+            return None
+        return (f"the decision at line {line} is not what seat {seat + 1}'s bot {self.names[seat][:40]!r} "
+                f"chooses ({want[:60]!r}, the log has {choice[:60]!r}): the header's bots did not play this race")
+
+
+def find_pack(head: dict[str, Any], line: int, origin: Path | None = None) -> str:
+    """The folder to load a log's pack from (as engine/play/registry.py's `load_pack` takes it).
+
+    A log written to a file records its pack's folder relative to the log (`write_log`), so it
+    replays from any working folder; older logs recorded it from the folder they were written
+    in. The candidates, in turn: `pack_path` from the log's folder (`origin`), as given (from
+    the working folder), then, for a log moved since, each ending of `pack_path` (`pack`,
+    `content/pack`, ...) under each folder above the log. The first whose content digest is
+    the logged one wins; else the first that loads (the header check then names the
+    difference); a LogError (`setup`) when none loads.
+    """
+    from slipstream.engine.play.registry import load_pack
+
+    logged: str = head["pack_path"]
+    seen: set[str] = set()
+    loads: str | None = None
+    problem = ""
+    for c in _pack_candidates(logged, origin):
+        key = os.path.normpath(os.path.abspath(c)) if c else ""
+        if key in seen:
+            continue
+        seen.add(key)
+        if problem and not os.path.isfile(os.path.join(c, "pack.yaml")):
+            continue  # a guess that is no pack folder: not worth its error message
+        try:
+            pack = load_pack(c)
+        except (ValueError, RuntimeError, OSError) as e:
+            problem = problem or one_line(str(e))
+            continue
+        if pack.digest == head.get("digest"):
+            return c
+        loads = loads if loads is not None else c
+    if loads is not None:
+        return loads
+    raise LogError(line, f"cannot load the pack: {problem}", "setup")
+
+
+_MAX_UP = 32  # folders above a log searched for a moved log's pack
+
+
+def _pack_candidates(logged: str, origin: Path | None) -> Iterator[str]:
+    if not logged:
+        yield logged  # the bundled base pack
+        return
+    # absolute paths from the log's folder: the packs loaded are cached by the path as given
+    here = Path(os.path.abspath(origin)) if origin is not None else None
+    if here is not None and not Path(logged).is_absolute():
+        yield os.path.normpath(here / logged)
+    yield logged
+    if here is None:
+        return
+    parts = [p for p in Path(logged).parts[1 if Path(logged).is_absolute() else 0:] if p not in ("..", ".")]
+    ups = [here, *here.parents][:_MAX_UP]
+    for up in ups:
+        for i in range(len(parts)):
+            yield os.path.join(up, *parts[i:])
+
+
+def relative_pack_path(pack_path: str, folder: Path) -> str:
+    """`pack_path` (a folder, from the working folder) as a path from `folder`, where a log is
+    written; unchanged when it is "" (the bundled base pack) or not a folder (e.g. an id)."""
+    if not pack_path or not Path(pack_path).is_dir():
+        return pack_path
+    try:
+        rel = os.path.relpath(os.path.abspath(pack_path), os.path.abspath(folder))
+    except ValueError:  # another drive (Windows): an absolute path
+        return Path(os.path.abspath(pack_path)).as_posix()
+    return Path(rel).as_posix()
 
 
 def track_digest(track: Any) -> str:

@@ -135,6 +135,14 @@ class OptionSpec:
                 out["maximum"] = self.maximum
         elif self.type == "choice":
             out["enum"] = list(self.choices)
+        elif self.type == "points" and self.schema is None:
+            # if/then/else rather than oneOf, so a bad entry of a list is reported at that entry
+            out["if"] = {"type": "array"}
+            out["then"] = {"description": "Points by place, winner first; places beyond the list score 0.",
+                           "minItems": 1, "maxItems": 100,
+                           "items": {"description": "Points for one place.", "type": "integer",
+                                     "minimum": 0, "maximum": 1_000_000}}
+            out["else"] = {"description": "N - place + 1 for N cars.", "const": "players_minus_place"}
         out.update(dict(self.schema or {}))
         return out
 
@@ -197,6 +205,36 @@ def options_schema(specs: Sequence[OptionSpec], description: str) -> dict[str, A
         "type": "object",
         "additionalProperties": False,
         "properties": {s.name: s.json_schema() for s in specs if s.in_rules_file},
+    }
+
+
+def house_rules_schema(kind: str, ruleset_name: str, specs: Sequence[OptionSpec]) -> dict[str, Any]:
+    """The whole JSON Schema of a ruleset's house-rules file (`KIND/1`, e.g. `formula-de-rules/1`),
+    generated from its option spec: the format tag and an `options` object of every option a
+    rules file may set. A choice takes only the readings this engine implements."""
+    options = options_schema(specs, "House rules: the value of each rule option for every race of "
+                             "this pack (and the packs that extend it); `--option` on a command "
+                             "line overrides one.")
+    for s in specs:
+        prop = options["properties"].get(s.name)
+        if prop is not None and s.type == "choice" and s.schema is None:
+            prop["enum"] = list(s.implemented)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://slipstream.invalid/schemas/{kind}.schema.json",
+        "title": f"{ruleset_name}: house rules (format {kind}/1)",
+        "description": f"The house rules of a {ruleset_name} pack, generated from the ruleset's option "
+                       "spec (`slipstream rulesets` lists every option). A pack that extends another "
+                       "gives only the options it changes.",
+        "type": "object",
+        "required": ["slipstream"],
+        "additionalProperties": False,
+        "patternProperties": {"^x-": {"description": "Extension data kept by tools but ignored by the rules."}},
+        "properties": {
+            "slipstream": {"description": f"Format tag: always `{kind}/1` for this version.",
+                           "const": f"{kind}/1"},
+            "options": options,
+        },
     }
 
 

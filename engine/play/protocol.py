@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
+    from pathlib import Path
 
     from slipstream.engine.core.diagnostics import Diagnostic
     from slipstream.engine.core.yamlsource import SourceMap
@@ -280,7 +281,8 @@ class SeasonPlan:
 
 
 class Championships(Protocol):
-    """Bot championships of several races with points (`slipstream season`, season sweeps).
+    """Bot championships of several races with points (`slipstream season`, season sweeps);
+    engine/play/seasons.py's `PointsSeasons` is one for championships of points by place.
 
     A season result reads like a race result (names, bots, grid = the first race's grid,
     standings, rounds, capped, decisions, stats), plus `lines` (its log) when recorded."""
@@ -313,8 +315,8 @@ class Championships(Protocol):
 
     def format_comparison(self, comparison: Any, a: str, b: str) -> str: ...
 
-    def replay(self, lines: list[str]) -> ReplayReport:
-        """Re-run a season log (its header says `t: season`)."""
+    def replay(self, lines: list[str], origin: Path | None = None) -> ReplayReport:
+        """Re-run a season log (its header says `t: season`); `origin` as for `Ruleset.replay`."""
         ...
 
 
@@ -326,7 +328,9 @@ class ItemKind:
     A data file the content model reads whole (a deck, a table) may still list items the editor
     shows one by one: `path` says where that list is in the file (`("cards",)`,
     `("tokens", "kinds")`). A new such item goes into the pack's own file of that kind, or into
-    a copy of the inherited one (a whole file replaces the inherited file)."""
+    a copy of the inherited one (a whole file replaces the inherited file), or, for a kind whose
+    items an extending pack changes one by one (the content model's `row_kinds`), into a new
+    file of its own."""
 
     kind: str  # the data file kind that lists it (`cards`)
     title: str  # one item (`card`)
@@ -479,7 +483,9 @@ class FileKinds(Protocol):
     def kinds(self) -> Mapping[str, tuple[tuple[int, ...], Checker]]: ...
 
     def schemas(self) -> Mapping[str, Traversable]:
-        """Its schema files by name (`KIND.schema.json`): package data of its own package."""
+        """Its schema files by name (`KIND.schema.json`): package data of its own package, or
+        made at run time (its house-rules schema, from its option spec: engine/play/base.py's
+        `house_rules_schemas` and `OwnFileKinds`)."""
         ...
 
 
@@ -558,9 +564,11 @@ class Ruleset(Protocol):
         """Play one race of bots to the end (BaseRuleset: engine/play/races.py's `play_race`)."""
         ...
 
-    def replay(self, lines: list[str]) -> ReplayReport:
+    def replay(self, lines: list[str], origin: Path | None = None) -> ReplayReport:
         """Re-run a race log of this ruleset and compare every line (BaseRuleset:
-        `replay_simple`, and season logs through `seasons.replay`)."""
+        `replay_simple`, and season logs through `seasons.replay`); `origin` is the folder of
+        the log file, from which its recorded pack folder is found first
+        (engine/play/logcheck.py `find_pack`)."""
         ...
 
 

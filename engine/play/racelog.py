@@ -29,9 +29,29 @@ def log_lines(header: dict[str, Any], game_log: list[dict[str, Any]], result: di
 
 
 def write_log(path: Path, lines: list[str]) -> None:
+    """Write a log file; every header in it names its pack's folder from the log's own folder
+    (`relative_pack_path`), so the log replays from any working folder."""
     from slipstream.engine.core.files import atomic_write_text
 
-    atomic_write_text(path, "\n".join(lines) + "\n")
+    atomic_write_text(path, "\n".join(relocated(lines, path.parent)) + "\n")
+
+
+def relocated(lines: list[str], folder: Path) -> list[str]:
+    """`lines` with the `pack_path` of every race or season header made relative to `folder`."""
+    from slipstream.engine.play.logcheck import relative_pack_path
+
+    out = []
+    cache: dict[str, str] = {}
+    for text in lines:
+        if '"pack_path":' in text:  # a header (an event line holds no such key)
+            obj = json.loads(text)
+            old = obj.get("pack_path") if isinstance(obj, dict) and obj.get("t") in ("race", "season") else None
+            if isinstance(old, str) and old:
+                new = cache.setdefault(old, relative_pack_path(old, folder))
+                if new != old:
+                    text = dumps({**obj, "pack_path": new})
+        out.append(text)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +83,9 @@ def header_of(lines: list[str]) -> dict[str, Any] | ReplayReport:
         return _fail(e.line, e.text, e.message, kind=e.kind)
 
 
-def replay_lines(lines: list[str]) -> ReplayReport:
-    """Re-run a logged race (or season) with its ruleset; compare every line."""
+def replay_lines(lines: list[str], origin: Path | None = None) -> ReplayReport:
+    """Re-run a logged race (or season) with its ruleset; compare every line. `origin` is the
+    folder of the log file (its pack is looked for from there first, logcheck.find_pack)."""
     from slipstream.engine.play.registry import RulesetError, get
 
     head = header_of(lines)
@@ -77,67 +98,137 @@ def replay_lines(lines: list[str]) -> ReplayReport:
         rs = get(rid)
     except RulesetError as e:
         return _fail(1, "", str(e)[:300], kind="setup")
-    return rs.replay(lines)
+    return rs.replay(lines, origin)
 
 
 def replay_file(path: Path) -> ReplayReport:
     """Replay a log file (its physical lines; bad UTF-8 is reported on its line)."""
+    from slipstream.engine.core.files import read_regular
     from slipstream.engine.play.logcheck import LogError, decode
 
     try:
-        lines = decode(path.read_bytes())
+        lines = decode(read_regular(path))
     except LogError as e:
         return _fail(e.line, e.text, e.message, kind=e.kind)
-    return replay_lines(lines)
+    return replay_lines(lines, path.parent)
 
 
-def replay_simple(rs: Ruleset, lines: list[str]) -> ReplayReport:
-    """Replay a log written by engine/play/races.py's `play_race` for ruleset `rs`."""
-    from slipstream.engine.play.races import RaceSpec, header, seats_of
-    from slipstream.engine.play.registry import load_pack
+def replay_simple(rs: Ruleset, lines: list[str], origin: Path | None = None) -> ReplayReport:
+    """Replay a log written by engine/play/races.py's `play_race` for ruleset `rs`: the header
+    checked field by field (engine/play/logcheck.py), the seats' bots re-run beside it."""
+    from slipstream.engine.play.logcheck import LogError
 
     head = header_of(lines)
     if isinstance(head, ReplayReport):
         return head
+    n0, text0 = next((i, s) for i, s in enumerate(lines, start=1) if s and not s.isspace())
     try:
-        spec = RaceSpec(pack=str(head["pack_path"]), track=str(head["track"]), seed=int(head["seed"]),
-                        bots=tuple(str(s["bot"]) for s in head["seats"]),
-                        laps=None if head.get("laps") is None else int(head["laps"]),
-                        options=tuple(sorted(dict(head.get("options", {})).items())),
-                        setup=tuple(sorted(dict(head.get("setup", {})).items())))
-    except (KeyError, TypeError, ValueError, OverflowError) as e:
-        return _fail(1, lines[0], f"line 1 is not a complete race header ({type(e).__name__}: {e})")
+        game, bots = race_setup(rs, n0, text0, head, origin)
+    except LogError as e:
+        return _fail(e.line, e.text or text0, e.message, kind=e.kind)
+    rows = [(i, s) for i, s in enumerate(lines, start=1) if i > n0 and s and not s.isspace()]
+    return replay_race_rows(game, bots, (n0, text0), rows)
+
+
+def race_setup(rs: Ruleset, n: int, text: str, head: dict[str, Any], origin: Path | None = None,
+               pack_path: str | None = None) -> tuple[Any, Any]:
+    """The game and the seats' bots (logcheck.SeatBots) of a race header of `rs` after checking
+    every field: types, rule options against the ruleset's spec, seats and their bots, the
+    pack (found by logcheck.find_pack; `pack_path`: already found) and track, and finally the
+    whole header against the one this engine writes. A LogError names what is wrong."""
+    from slipstream.engine.play.logcheck import (
+        LogError,
+        SeatBots,
+        check_bots,
+        check_laps,
+        check_options,
+        check_seats,
+        check_seed,
+        find_pack,
+        need,
+        one_line,
+        verify_header,
+    )
+    from slipstream.engine.play.races import LOG_FORMAT, RaceSpec, header, seats_of
+    from slipstream.engine.play.registry import load_pack, setup_problems
+
+    if head.get("t") != "race" or head.get("format") != LOG_FORMAT:
+        raise LogError(n, f"line {n} is not a {LOG_FORMAT} header", text=text[:300])
+    for key in ("pack", "pack_path", "digest", "track"):
+        need(head, key, "str", n)
+    seed = check_seed(head, n)
+    laps = check_laps(head, n, optional=True)
+    opts = check_options(head, n, [s for s in rs.options if s.scope == "race"])
+    setup: dict[str, Any] = need(head, "setup", "dict", n)
+    lo, hi = rs.players
+    bots = check_bots(rs, check_seats(head, n, lo, hi, drivers=False), n)
+    path = pack_path if pack_path is not None else find_pack(head, n, origin)
     try:
-        pack = load_pack(spec.pack)
+        pack = load_pack(path)
     except (ValueError, RuntimeError, OSError) as e:
-        return _fail(1, lines[0], f"cannot load the pack: {e}")
-    track = pack.tracks.get(spec.track)
+        raise LogError(n, f"cannot load the pack: {one_line(str(e))}", "setup") from None
+    if getattr(pack, "ruleset", rs.id) != rs.id:
+        raise LogError(n, f"the pack is one of the {str(pack.ruleset)[:40]!r} ruleset, the log of {rs.id!r}", "header")
+    track = pack.tracks.get(head["track"])
     if track is None:
-        return _fail(1, lines[0], f"unknown track {spec.track!r}")
-    want_head = dumps(header(rs, spec, pack, track))
-    if want_head != lines[0]:
-        what = [k for k in ("pack", "digest", "ruleset", "options", "setup", "seats")
-                if json.loads(want_head).get(k) != head.get(k)]
-        return _fail(1, lines[0], "the header differs from this pack and ruleset"
-                     + (f" ({', '.join(what)})" if what else ""), want_head)
-    game = rs.new_game(pack, track, seats_of(spec.bots), spec.seed, dict(spec.options), spec.laps,
-                       dict(spec.setup), True)
-    for i, line in enumerate(lines[1:-1], start=2):
+        raise LogError(n, f"the pack has no track {head['track'][:60]!r}", "header")
+    problems = setup_problems(rs, pack, setup)
+    if problems:
+        raise LogError(n, f"the header's setup: {one_line(problems[0][1], 200)}", "header")
+    spec = RaceSpec(pack=path, track=track.id, seed=seed, bots=bots, laps=laps, options=opts,
+                    setup=tuple(sorted(setup.items())))
+    rebuilt = header(rs, spec, pack, track)
+    rebuilt["pack_path"] = head["pack_path"]  # the log names its pack as it was written
+    verify_header(n, text, head, rebuilt)
+    try:
+        game = rs.new_game(pack, track, seats_of(bots), seed, dict(opts), laps, setup, True)
+    except ValueError as e:  # a combination the ruleset cannot set up (e.g. too many cars)
+        raise LogError(n, f"cannot set the race up: {one_line(str(e))}", "setup") from None
+    return game, SeatBots(rs.make_bot, bots, seed)
+
+
+def replay_race_rows(game: Any, bots: Any, first: tuple[int, str], rows: list[tuple[int, str]]) -> ReplayReport:
+    """Apply the decisions of `rows` (the race's non-blank lines after its header, with their
+    physical line numbers, the result line last) to `game`, each checked against the seat's
+    bot, and compare every line the game writes with the log's."""
+    from slipstream.engine.play.logcheck import LogError, parse
+
+    n0, _ = first
+    for n, line in rows:
         try:
-            obj = json.loads(line)
-        except (ValueError, RecursionError) as e:
-            return _fail(i, line, f"line {i} is not JSON: {e}")
-        if isinstance(obj, dict) and obj.get("t") == "decision":
+            obj = parse(n, line)
+        except LogError as e:
+            return _fail(e.line, line, e.message, kind=e.kind)
+        if obj.get("t") == "decision":
+            choice = obj.get("choice")
+            if not isinstance(choice, str):
+                return _fail(n, line, "a decision needs a string 'choice'", kind="malformed")
             if game.pending is None:
-                return _fail(i, line, f"the replayed race is over before the decision at line {i}")
-            r = game.apply(str(obj.get("choice")))
+                return _fail(n, line, f"the replayed race is over before the decision at line {n}")
+            seat, want = game.pending.player, bots.choice(game)
+            r = game.apply(choice)
             if r is not None:
-                return _fail(i, line, f"decision at line {i} was rejected: {r.message}")
-    got = log_lines(json.loads(want_head), game.log, game.result())
-    for i, (want, have) in enumerate(zip(lines, got, strict=False), start=1):
+                return _fail(n, line, f"decision at line {n} was rejected: {r.message[:300]}")
+            problem = bots.problem(seat, want, choice, n)
+            if problem is not None:
+                return _fail(n, line, problem)
+    got = dumps_all(game.log)
+    if game.pending is None:
+        got.append(dumps(game.result()))
+    for (n, want), have in zip(rows, got, strict=False):
         if want != have:
-            return _fail(i, want, f"first divergence at line {i}", have)
-    if len(lines) != len(got):
-        return _fail(min(len(lines), len(got)) + 1, "",
-                     f"the logs differ in length ({len(lines)} vs {len(got)} lines)")
+            return _fail(n, want, f"first divergence at line {n}", have)
+    end = (rows[-1][0] if rows else n0) + 1
+    if game.pending is not None and len(rows) > len(got):
+        n, want = rows[len(got)]
+        return _fail(n, want, f"first divergence at line {n}: the replayed race waits for a decision here")
+    if game.pending is not None:
+        return _fail(end, "", f"the log ends before the race does: a decision is pending after line {end - 1} "
+                     "(a truncated log?)")
+    if len(rows) != len(got):
+        k = min(len(rows), len(got))
+        n = rows[k][0] if k < len(rows) else end
+        return _fail(n, rows[k][1] if k < len(rows) else "",
+                     f"the logs differ in length ({len(rows) + 1} vs {len(got) + 1} lines)",
+                     got[k] if k < len(got) else "")
     return ReplayReport(True, 0, "", "", "identical", "identical")

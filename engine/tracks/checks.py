@@ -282,7 +282,11 @@ def check_grid(track: Track, src: SourceMap) -> list[Diagnostic]:
             diags.append(make("T116", file, pos.line, pos.column, path,
                               f"grid slot P{i + 1} is {-track.grid_progress(slot)} segments behind the finish line"))
         prev = (key, i)
-    if len(track.grid) < 5:
+    if not track.grid:  # no ruleset can start a race without a slot
+        pos = src.value(("grid",))
+        diags.append(make("T118", file, pos.line, pos.column, "$.grid", "the grid has no slots: no car can start",
+                          hint="add a slot for each car, pole first, just behind the finish line"))
+    elif len(track.grid) < 5:
         pos = src.value(("grid",))
         diags.append(make("T108", file, pos.line, pos.column, "$.grid",
                           f"the grid has {len(track.grid)} slots; 5 players need 5"))

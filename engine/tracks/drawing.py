@@ -180,8 +180,13 @@ class TrackDrawing:
         L = self.length
         out = [t0]
         base = 0.0
+        last = len(cum) - 1  # cum[:-1] are the vertices
         for _lap in range(2):
-            for c in cum[:-1]:
+            # the vertices in range found by bisection (one to spare on each side), then kept by
+            # the exact test, so the samples are those a scan of every vertex keeps
+            lo = max(0, bisect.bisect_left(cum, t0 - base, 0, last) - 1)
+            hi = min(last, bisect.bisect_right(cum, t1 - base, 0, last) + 1)
+            for c in cum[lo:hi]:
                 t = c + base
                 if t0 + 1e-9 < t < t1 - 1e-9:
                     out.append(t)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 from xml.sax.saxutils import escape
 
 from slipstream.engine.tracks.drawing import Point, TrackDrawing
@@ -19,6 +20,25 @@ def _pts(points: Iterable[Point]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
+Box = tuple[float, float, float, float]  # min x, min y, max x, max y in drawing units
+
+
+class Piece(NamedTuple):
+    """One line of `track_svg`: the box of what it draws (None: a tag opening or closing a
+    group, or a part drawn whatever the view), and its kind (`space`, `tick`, `grid`, `car`,
+    `label`; "" for the others). Strokes may reach a few units beyond the box."""
+
+    box: Box | None
+    text: str
+    kind: str = ""
+
+
+def _box(points: Iterable[Point], pad: float = 0.0) -> Box:
+    pts = list(points)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
+
 def track_svg(
     track: Track,
     *,
@@ -28,6 +48,19 @@ def track_svg(
     margin: float = 40.0,
 ) -> str:
     """An SVG document of the track. `highlight` marks spaces by name, `cars` places cars."""
+    return "\n".join(p.text for p in svg_pieces(track, highlight=highlight, cars=cars, title=title,
+                                                     margin=margin))
+
+
+def svg_pieces(
+    track: Track,
+    *,
+    highlight: Sequence[str] = (),
+    cars: Sequence[tuple[int, int]] = (),
+    title: bool = True,
+    margin: float = 40.0,
+) -> list[Piece]:
+    """The lines of `track_svg` as `Piece`s, so a printed page keeps only what it shows."""
     d = TrackDrawing(track)
     x0, y0, x1, y1 = d.bounds
     if track.pit is not None or track.corners:
@@ -37,50 +70,51 @@ def track_svg(
     w, h = x1 - x0 + 2 * margin, y1 - y0 + 2 * margin + head + foot
     lw = d.lane_width
     font = max(9.0, lw * 0.32)
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0 - margin:.1f} {y0 - margin - head:.1f} '
-        f'{w:.1f} {h:.1f}" width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, Arial, sans-serif">',
-        f'<rect x="{x0 - margin:.1f}" y="{y0 - margin - head:.1f}" width="{w:.1f}" height="{h:.1f}" fill="#3f7d3a"/>',
+    out: list[Piece] = [
+        Piece(None, f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0 - margin:.1f} {y0 - margin - head:.1f} '
+               f'{w:.1f} {h:.1f}" width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, Arial, sans-serif">'),
+        Piece(None, f'<rect x="{x0 - margin:.1f}" y="{y0 - margin - head:.1f}" width="{w:.1f}" height="{h:.1f}" '
+               'fill="#3f7d3a"/>'),
     ]
     if title:
-        out.append(
+        out.append(Piece(None,
             f'<text x="{x0 - margin + 16:.1f}" y="{y0 - margin - head + 32:.1f}" font-size="22" fill="#fff" '
             f'font-weight="bold">{escape(track.name)}</text>'
             f'<text x="{x1 + margin - 16:.1f}" y="{y0 - margin - head + 32:.1f}" font-size="14" fill="#fff" '
             f'text-anchor="end">{track.lanes} lanes · {track.segments} segments · '
             f'{len(track.spaces)} spaces · {track.laps} laps</text>'
-        )
+        ))
     # tarmac under the whole track, so missing lane parts show as verge
-    out.append('<g id="spaces" stroke="#111" stroke-width="1.2" stroke-linejoin="round">')
+    out.append(Piece(None, '<g id="spaces" stroke="#111" stroke-width="1.2" stroke-linejoin="round">'))
     marked = set(highlight)
     for sp in track.spaces:
         poly = d.space_polygon(sp)
         extra = ' stroke="#ff2d95" stroke-width="4"' if sp.name in marked else ""
-        out.append(
+        out.append(Piece(_box(poly),
             f'<polygon points="{_pts(poly)}" fill="{FILL[sp.colour]}"{extra}>'
-            f"<title>{sp.name} {COLOUR_NAMES[sp.colour]} ×{sp.length}</title></polygon>"
-        )
-    out.append("</g>")
+            f"<title>{sp.name} {COLOUR_NAMES[sp.colour]} ×{sp.length}</title></polygon>", "space"
+        ))
+    out.append(Piece(None, "</g>"))
     # segment ticks inside multi-segment spaces
-    out.append('<g id="ticks" stroke-width="1" stroke-dasharray="3 3">')
+    out.append(Piece(None, '<g id="ticks" stroke-width="1" stroke-dasharray="3 3">'))
     for sp in track.spaces:
         for s in range(sp.first + 1, sp.first + sp.length):
             a, b = d.cross_line(s, sp.lane)
-            out.append(
+            out.append(Piece(_box((a, b)),
                 f'<line x1="{a[0]:.1f}" y1="{a[1]:.1f}" x2="{b[0]:.1f}" y2="{b[1]:.1f}" '
-                f'stroke="{INK[sp.colour]}" stroke-opacity="0.55"/>'
-            )
-    out.append("</g>")
+                f'stroke="{INK[sp.colour]}" stroke-opacity="0.55"/>', "tick"
+            ))
+    out.append(Piece(None, "</g>"))
     # finish line: a chequered band across all lanes at segment 0
-    out.append(_finish_line(d))
+    out.append(Piece(None, _finish_line(d)))
     # track/2: pit lane, corners, links
     from slipstream.engine.tracks.overlays import overlays
 
     layer = overlays(track, d, font)
     if layer:
-        out.append(layer)
+        out.append(Piece(None, layer))
     # grid slots
-    out.append('<g id="grid">')
+    out.append(Piece(None, '<g id="grid">'))
     for i, slot in enumerate(track.grid):
         if not (0 <= slot.lane < track.lanes and 0 <= slot.segment < track.segments):
             continue
@@ -88,7 +122,7 @@ def track_svg(
         ang = math.degrees(d.direction(slot.segment + 0.5))
         slot_space = track.space_at(slot.lane, slot.segment)
         ink = INK[slot_space.colour] if slot_space else "#000"
-        out.append(
+        out.append(Piece(_box([c], lw),
             f'<g transform="translate({c[0]:.1f},{c[1]:.1f}) rotate({ang:.1f})">'
             f'<rect x="{-lw * 0.42:.1f}" y="{-lw * 0.36:.1f}" width="{lw * 0.84:.1f}" height="{lw * 0.72:.1f}" '
             f'rx="3" fill="none" stroke="{ink}" stroke-width="1.5"/>'
@@ -96,33 +130,34 @@ def track_svg(
             f'font-weight="bold">P{i + 1}</text>'
             + (f'<text y="{font * 1.05:.1f}" font-size="{font * 0.9:.1f}" text-anchor="middle" '
                f'fill="{ink}">${slot.money}</text>' if track.version < 2 or slot.money else "")
-            + "</g>"
-        )
-    out.append("</g>")
+            + "</g>", "grid"
+        ))
+    out.append(Piece(None, "</g>"))
     if cars:
-        out.append('<g id="cars">')
+        out.append(Piece(None, '<g id="cars">'))
         for i, (lane, seg) in enumerate(cars):
             c = d.point(lane, seg + 0.5)
             ang = math.degrees(d.direction(seg + 0.5))
-            out.append(
+            out.append(Piece(_box([c], lw),
                 f'<g transform="translate({c[0]:.1f},{c[1]:.1f}) rotate({ang:.1f})">'
                 f'<rect x="{-lw * 0.35:.1f}" y="{-lw * 0.22:.1f}" width="{lw * 0.7:.1f}" '
                 f'height="{lw * 0.44:.1f}" rx="4" fill="{CAR_COLOURS[i % len(CAR_COLOURS)]}" '
-                f'stroke="#000"/></g>'
-            )
-        out.append("</g>")
-    out.append(_direction_arrow(d, font))
+                f'stroke="#000"/></g>', "car"
+            ))
+        out.append(Piece(None, "</g>"))
+    out.append(Piece(None, _direction_arrow(d, font)))
     if title:
-        out.append(_legend(track, x0 - margin + 16, y1 + margin + foot - 16, font))
+        out.append(Piece(None, _legend(track, x0 - margin + 16, y1 + margin + foot - 16, font)))
     # segment numbers along the outside
-    out.append('<g id="labels" font-size="%.1f" fill="#fff" text-anchor="middle" font-weight="bold">' % font)
+    out.append(Piece(None, '<g id="labels" font-size="%.1f" fill="#fff" text-anchor="middle" font-weight="bold">' % font))
     step = max(1, round(track.segments / 24 / 5) * 5) if track.segments > 24 else 1
     for s in range(0, track.segments, step):
         x, y = d.point(track.lanes - 0.5 + 0.45, s + 0.5)
-        out.append(f'<text x="{x:.1f}" y="{y + font * 0.35:.1f}">{s}</text>')
-    out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out)
+        out.append(Piece(_box([(x, y)], font * (1 + 0.6 * len(str(s)))),
+                         f'<text x="{x:.1f}" y="{y + font * 0.35:.1f}">{s}</text>', "label"))
+    out.append(Piece(None, "</g>"))
+    out.append(Piece(None, "</svg>"))
+    return out
 
 
 def _finish_line(d: TrackDrawing) -> str:

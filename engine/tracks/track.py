@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from slipstream.engine.core.diagnostics import Diagnostic, make
+from slipstream.engine.core.limits import MAX_CELLS, MAX_SEGMENTS
 from slipstream.engine.core.yamlsource import PathKey, SourceMap, json_path
 
 FORMAT_TAG = "track/1"
@@ -223,12 +224,21 @@ def _parse_lane(
     cache: dict[str, tuple[int, int] | None] = {}
     runs: list[tuple[int, int, int]] = []
     seg = 0
-    for tok in text.split():
-        val = _token_value(tok, cache, pattern)
+    # every token covers a segment at least: a lane of more tokens than the limit is too long
+    # before it is read to its end
+    for i, tok in enumerate(text.split(None, MAX_SEGMENTS)):
+        val = _token_value(tok, cache, pattern) if i < MAX_SEGMENTS else (NO_SPACE, 1)  # the rest
         if val is None:
             break
         runs.append((seg, val[1], val[0]))
         seg += val[1]
+        if seg > MAX_SEGMENTS:
+            pos = src.value(path)
+            where = "the pit lane" if lane == PIT_LANE else f"lane {lane}"
+            diags.append(make("T117", src.file, pos.line, pos.column, json_path(path),
+                              f"{where} covers more than {MAX_SEGMENTS:,} segments, the most a track may have",
+                              hint="split the track, or draw fewer, longer spaces"))
+            return None
     else:
         return runs
     # Slow path, only for broken lanes: report every bad token with its column.
@@ -291,6 +301,12 @@ def parse_track(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnosti
             diags.append(make("T104", file, pos.line, pos.column, json_path(("layout", lane)),
                               f"lane {lane} has no spaces (the layout covers no segments)"))
     if any(length != n for length in lengths) or n == 0:
+        return None, diags
+    if n * len(lane_runs) > MAX_CELLS:
+        pos = src.value(("layout",))
+        diags.append(make("T117", file, pos.line, pos.column, "$.layout",
+                          f"{len(lane_runs)} lanes of {n:,} segments make {n * len(lane_runs):,} cells; "
+                          f"a track has at most {MAX_CELLS:,}", hint="split the track, or give it fewer lanes"))
         return None, diags
 
     spaces: list[Space] = []

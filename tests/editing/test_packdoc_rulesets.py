@@ -47,18 +47,24 @@ def test_deck_cards_rows_and_token_kinds_are_items():
         ("gears", "#5", 6), ("wear", "#0", 1), ("wear", "#1", 2)]
 
 
-def test_a_new_card_in_a_pack_without_its_deck_copies_the_inherited_deck(tmp_path):
+def test_a_new_card_in_a_pack_without_its_deck_starts_a_deck_of_changes_and_setup_copies(tmp_path):
+    """A deck merges card by card with the inherited one (engine/packs/merge.py's `rows`), so
+    the new file holds only the new card; the car setup replaces the inherited one whole, so a
+    new token kind goes into a copy of it."""
+    from slipstream.engine.packs.loader import PackLoader
+
     root = _pack(tmp_path / "sh-more", "speed-hazard", "speed-hazard")
     doc = PackDocument.open(root)
     stack = CommandStack(doc)
     stack.push(add_item(doc, "hazard-deck", {"id": "pothole", "name": "Pothole", "count": 2, "damage": 1}))
     deck = doc.state.file("hazard-deck.yaml").data["cards"]
-    assert len(deck) == 12 and deck[-1]["id"] == "pothole" and deck[0]["id"] == "near-miss"
+    assert [c["id"] for c in deck] == ["pothole"]
     assert doc.diagnostics == []
     doc.save()
     text = (root / "hazard-deck.yaml").read_text()
-    assert text.startswith("# yaml-language-server") and "HOUSE VALUES" in text  # the inherited comments
-    assert text.endswith("  - {id: pothole, name: Pothole, count: 2, damage: 1}\n")
+    assert text == "slipstream: hazard-deck/1\ncards:\n  - id: pothole\n    name: Pothole\n    count: 2\n    damage: 1\n"
+    pack, diags = PackLoader().load(root)
+    assert diags == [] and len(pack.decks.hazards) == 24 + 2
     stack.push(add_item(doc, "car-setup", {"id": "sand", "name": "Sand", "slow": 10}, "tokens.kinds"))
     assert [k["id"] for k in doc.state.file("car-setup.yaml").data["tokens"]["kinds"]] == ["tacks", "oil", "glue", "sand"]
     assert doc.diagnostics == []

@@ -123,10 +123,10 @@ class AutomobilesSeasons:
 
         return format_sponsor_comparison(comparison["sponsors"], a, b)
 
-    def replay(self, lines: list[str]) -> Any:
+    def replay(self, lines: list[str], origin: Any = None) -> Any:
         from slipstream.engine.rulesets.automobiles.seasonrun import replay_season_lines
 
-        return replay_season_lines(lines)
+        return replay_season_lines(lines, origin)
 
 
 def season_json(res: Any) -> dict[str, Any]:

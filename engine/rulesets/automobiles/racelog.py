@@ -26,12 +26,14 @@ def _error(e: Any) -> ReplayReport:
     return ReplayReport(False, e.line, e.text, "", e.message, e.kind)
 
 
-def replay_lines(lines: list[str]) -> ReplayReport:
+def replay_lines(lines: list[str], origin: Path | None = None) -> ReplayReport:
     """Re-run a logged race from its header and decisions; compare every line.
 
-    `lines` are the file's physical lines (blank ones are skipped but counted). The header is
-    verified first (pack name and digest, track content, options, seats); any problem is a
-    report naming its line, never an exception.
+    `lines` are the file's physical lines (blank ones are skipped but counted); `origin` is
+    the log file's folder (its pack is looked for from there first). The header is verified
+    first (pack name and digest, track content, options, seats and their bots); any problem
+    is a report naming its line, never an exception. Each bot seat's decisions must be the
+    ones its bot makes (engine/play/logcheck.py `SeatBots`).
     """
     from slipstream.engine.play.logcheck import LogError, parse
 
@@ -43,20 +45,24 @@ def replay_lines(lines: list[str]) -> ReplayReport:
         if head.get("t") == "season":  # a season log (engine/rulesets/automobiles/seasonrun.py)
             from slipstream.engine.rulesets.automobiles.seasonrun import replay_season_lines
 
-            return replay_season_lines(lines)
-        return _replay_race(lines, first, head)
+            return replay_season_lines(lines, origin)
+        return _replay_race(lines, first, head, origin)
     except LogError as e:
         return _error(e)
 
 
-def _race_setup(n: int, text: str, head: dict[str, Any]) -> tuple[Game, list[Seat]]:
-    """The game a race header describes, after checking every field against the pack."""
+def _race_setup(n: int, text: str, head: dict[str, Any], origin: Path | None) -> tuple[Game, Any]:
+    """The game a race header describes and its seats' bots (logcheck.SeatBots), after checking
+    every field against the pack (found from the log's folder `origin`, logcheck.find_pack)."""
     from slipstream.engine.play.logcheck import (
         LogError,
+        SeatBots,
+        check_bots,
         check_laps,
         check_options,
         check_seats,
         check_seed,
+        find_pack,
         need,
         one_line,
         verify_header,
@@ -65,6 +71,7 @@ def _race_setup(n: int, text: str, head: dict[str, Any]) -> tuple[Game, list[Sea
     from slipstream.engine.play.races import RaceSpec, header, parse_setup
     from slipstream.engine.play.registry import get
     from slipstream.engine.rulesets.automobiles.racesetup import _ruleset, load_pack_cached
+    from slipstream.engine.rulesets.automobiles.roster import make_bot
 
     if head.get("t") != "race" or head.get("format") != "racelog/1":
         raise LogError(n, f"line {n} is not a racelog/1 header", text=text[:300])
@@ -73,8 +80,9 @@ def _race_setup(n: int, text: str, head: dict[str, Any]) -> tuple[Game, list[Sea
     seed = check_seed(head, n)
     laps = check_laps(head, n)
     opts = check_options(head, n, RACE_OPTIONS)
+    path = find_pack(head, n, origin)
     try:
-        pack = load_pack_cached(head["pack_path"])
+        pack = load_pack_cached(path)
     except (ValueError, RuntimeError, OSError) as e:
         raise LogError(n, f"cannot load the pack: {one_line(str(e))}", "setup") from None
     cs = head["card_set"]
@@ -83,29 +91,32 @@ def _race_setup(n: int, text: str, head: dict[str, Any]) -> tuple[Game, list[Sea
     track = pack.tracks.get(head["track"])
     if track is None:
         raise LogError(n, f"the pack has no track {head['track'][:60]!r}", "header")
-    rs = _ruleset(head["pack_path"], cs, opts)
+    rs = _ruleset(path, cs, opts)
     seat_data = check_seats(head, n, rs.players_min, rs.players_max)
+    bots = check_bots(get("automobiles"), seat_data, n)
     known = {d.id for d in rs.drivers}
     for s in seat_data:
         if s.get("driver") is not None and s["driver"] not in known:
             raise LogError(n, f"the pack has no driver {s['driver'][:60]!r}", "header")
-    seats = [Seat(s["name"], s.get("bot") or "human", s.get("driver")) for s in seat_data]
-    spec = RaceSpec(head["pack_path"], track.id, seed, tuple(s.bot for s in seats), laps, opts,
+    seats = [Seat(s["name"], b, s.get("driver")) for s, b in zip(seat_data, bots, strict=True)]
+    spec = RaceSpec(path, track.id, seed, bots, laps, opts,
                     parse_setup({"card_set": cs, "drivers": tuple(s.driver for s in seats)}))
-    verify_header(n, text, head, header(get(pack.ruleset), spec, pack, track, [SeatSpec(s.name, s.bot) for s in seats]))
-    return Game(rs, track, seats, seed=seed, laps=laps, record=True), seats
+    rebuilt = header(get(pack.ruleset), spec, pack, track, [SeatSpec(s.name, s.bot) for s in seats])
+    rebuilt["pack_path"] = head["pack_path"]  # the log names its pack as it was written
+    verify_header(n, text, head, rebuilt)
+    return Game(rs, track, seats, seed=seed, laps=laps, record=True), SeatBots(make_bot, bots, seed)
 
 
 _CHOICE = '{"choice":"'  # how every decision line starts (sorted keys: `choice` comes first)
 _DECISION_END = '"t":"decision"}'  # and how it ends (`t` is its last key)
 
 
-def _replays_exactly(game: Game, texts: list[str]) -> bool:
+def _replays_exactly(game: Game, bots: Any, texts: list[str]) -> bool:
     """Whether the log is, line for line, what `game` writes when the decision lines are applied.
 
     `texts` are the non-blank lines after the header. The lines that look like decisions give
     the choices; before each is applied the game must have written exactly the lines above
-    it, and at the end every line must equal what the game wrote (compared as text) and the
+    it and the seat's bot (`bots`) must choose it, and at the end every line must equal what the game wrote (compared as text) and the
     last one its result. A line the game writes is a JSON object within the limits of
     logcheck: no event nests more than two levels, and none is longer than the header that
     holds all the seats' names. Any difference returns False, and `_replay_race` does the full
@@ -129,23 +140,25 @@ def _replays_exactly(game: Game, texts: list[str]) -> bool:
             choice = scanstring(text, at)[0]
         except ValueError:  # not a well-formed JSON string: the full check says where
             return False
-        if game.apply(choice) is not None:
+        want = bots.choice(game)
+        if (want is not None and want != choice) or game.apply(choice) is not None:
             return False
     return (game.pending is None and len(log) == len(body) and dumps_all(log) == body
             and texts[-1] == dumps(game.result()) and max(map(len, texts)) <= MAX_LINE)
 
 
-def _replay_race(lines: list[str], first: tuple[int, str], head: dict[str, Any]) -> ReplayReport:
+def _replay_race(lines: list[str], first: tuple[int, str], head: dict[str, Any],
+                 origin: Path | None = None) -> ReplayReport:
     """Replay from the header `first` (line number, text); `lines` are all physical lines."""
     from slipstream.engine.play.logcheck import LogError, numbered, parse
 
     n0, text0 = first
-    game, _ = _race_setup(n0, text0, head)
+    game, bots = _race_setup(n0, text0, head, origin)
     # the non-blank lines after the header (the header is physical line n0)
-    if _replays_exactly(game, [s for s in lines[n0:] if s and not s.isspace()]):
+    if _replays_exactly(game, bots, [s for s in lines[n0:] if s and not s.isspace()]):
         return ReplayReport(True, 0, "", "", "identical", "identical")
     rows = numbered(lines)
-    game, _ = _race_setup(n0, text0, head)  # again from the start: the full check reports
+    game, bots = _race_setup(n0, text0, head, origin)  # again from the start: the full check reports
     objs = [parse(n, t) for n, t in rows[1:]]
     decisions = []
     for (n, _t), obj in zip(rows[1:], objs, strict=True):
@@ -173,9 +186,13 @@ def _replay_race(lines: list[str], first: tuple[int, str], head: dict[str, Any])
             return bad
         if game.pending is None:
             return ReplayReport(False, n, text[n], "", f"the replayed race is over before the decision at line {n}")
+        seat, want = game.pending.player, bots.choice(game)
         r = game.apply(obj["choice"])
         if r is not None:
             return ReplayReport(False, n, text[n], "", f"decision at line {n} was rejected: {r.message[:300]}")
+        problem = bots.problem(seat, want, obj["choice"], n)
+        if problem is not None:
+            return ReplayReport(False, n, text[n], "", problem)
     bad = compare()
     if bad is not None:
         return bad
@@ -198,10 +215,11 @@ def _replay_race(lines: list[str], first: tuple[int, str], head: dict[str, Any])
 
 def replay_file(path: Path) -> ReplayReport:
     """Replay a log file; unreadable bytes are a report too (OSError is left to the caller)."""
+    from slipstream.engine.core.files import read_regular
     from slipstream.engine.play.logcheck import LogError, decode
 
     try:
-        lines = decode(path.read_bytes())
+        lines = decode(read_regular(path))
     except LogError as e:
         return _error(e)
-    return replay_lines(lines)
+    return replay_lines(lines, path.parent)

@@ -98,11 +98,11 @@ class Automobiles(BaseRuleset):
                 ("bag", str(p.count(BAG))), ("active", str(p.count(ACTIVE))),
                 ("discard", str(p.count(DISCARD))), ("wear owned", str(owned))]
 
-    def replay(self, lines: list[str]) -> Any:
+    def replay(self, lines: list[str], origin: Any = None) -> Any:
         """A race log or a season log (racelog.py tells them apart by the header)."""
         from slipstream.engine.rulesets.automobiles.racelog import replay_lines
 
-        return replay_lines(lines)
+        return replay_lines(lines, origin)
 
 
 class AutomobilesSetup:

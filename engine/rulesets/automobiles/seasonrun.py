@@ -165,16 +165,20 @@ def run_seasons(specs: list[SeasonSpec], jobs: int = 1, progress: Any = None) ->
     return run_many(specs, jobs, progress, run=run_season)
 
 
-def _spec_from_header(n: int, head: dict[str, Any]) -> SeasonSpec:
-    """The spec a season header describes, each field checked (a LogError names the line)."""
+def _spec_from_header(n: int, head: dict[str, Any], origin: Path | None = None) -> SeasonSpec:
+    """The spec a season header describes, each field checked (a LogError names the line); its
+    pack is found from the log's folder `origin` (logcheck.find_pack)."""
     from slipstream.engine.play.logcheck import (
         LogError,
+        check_bots,
         check_laps,
         check_options,
         check_seats,
         check_seed,
+        find_pack,
         need,
     )
+    from slipstream.engine.play.registry import get
 
     if head.get("t") != "season" or head.get("format") != FORMAT:
         raise LogError(n, f"line {n} is not a {FORMAT} header")
@@ -188,14 +192,14 @@ def _spec_from_header(n: int, head: dict[str, Any]) -> SeasonSpec:
         raise LogError(n, "the header's 'deck_top' must be a list of sponsor ids")
     need(head, "season_options", "dict", n)
     seats = check_seats(head, n, 2, 5, drivers=False)
-    return SeasonSpec(pack=head["pack_path"], tracks=tuple(tracks), seed=check_seed(head, n),
-                      bots=tuple(s.get("bot") or "human" for s in seats), card_set=head["card_set"],
+    return SeasonSpec(pack=find_pack(head, n, origin), tracks=tuple(tracks), seed=check_seed(head, n),
+                      bots=check_bots(get("automobiles"), seats, n), card_set=head["card_set"],
                       laps=check_laps(head, n, optional=True), options=check_options(head, n, RACE_OPTIONS),
                       season_options=tuple(sorted(head["season_options"].items())), record=True,
                       deck_top=tuple(deck_top))
 
 
-def replay_season_lines(lines: list[str]) -> ReplayReport:
+def replay_season_lines(lines: list[str], origin: Path | None = None) -> ReplayReport:
     """Re-run a season log from its header and decisions; compare every line.
 
     `lines` are physical lines (blank ones skipped, but counted); the header is verified
@@ -215,11 +219,12 @@ def replay_season_lines(lines: list[str]) -> ReplayReport:
     try:
         n0, text0 = rows[0]
         head = parse(n0, text0)
-        spec = _spec_from_header(n0, head)
+        spec = _spec_from_header(n0, head, origin)
         try:
             season, _cs, head2 = build(spec)
         except (ValueError, TypeError, OverflowError, KeyError, RuntimeError, OSError) as e:
             raise LogError(n0, f"cannot set the season up: {one_line(str(e))}", "setup") from None
+        head2["pack_path"] = head["pack_path"]  # the log names its pack as it was written
         verify_header(n0, text0, head, head2)
         choices = []
         for n, text in rows[1:]:

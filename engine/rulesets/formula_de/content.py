@@ -1,19 +1,25 @@
 """The Formula Dé-style content model: tracks plus the gear dice (`gears/1`) and the wear
 point tables (`wear/1`) as data (docs/rules/formula-de.md).
 
-A pack holds at most one file of each kind; a pack that extends another inherits the tables it
-does not give itself. Without them anywhere in its lineage the pack is reported (P043).
+A pack holds at most one file of each kind. A pack that extends another inherits the tables and
+changes single rows of them in its own files (engine/packs/merge.py's `rows`): a gear's die by
+its `gear`, a wear row by its `laps`, each added in the main list, changed under `overrides:` or
+left out under `removes:`; `black_die` and `basic_pool`, when given, replace the inherited ones.
+Without tables anywhere in its lineage, or with gears that do not run from 1st without a gap,
+the pack is reported (P043).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from slipstream.engine.core.diagnostics import make
 from slipstream.engine.core.schema import validator
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.packs.loader import Build
+from slipstream.engine.packs.merge import Row, rows
 from slipstream.engine.packs.trackpack import TrackPack, TracksOnly
 from slipstream.engine.play.base import own_file
 
@@ -43,64 +49,78 @@ def wear_for(tables: Tables, laps: int) -> dict[str, int]:
 
 @dataclass(frozen=True, slots=True)
 class FDPack(TrackPack):
-    """A loaded Formula Dé-style pack: a track pack with its tables (None when missing)."""
+    """A loaded Formula Dé-style pack: a track pack with its tables (None when missing) and the
+    rows they were made of (`gears`, `wear`: what a pack extending this one changes)."""
 
     tables: Tables | None = None
+    rows: Mapping[str, tuple[Row, ...]] = FrozenMap()
 
 
 
 class FDContent(TracksOnly):
     """Tracks merged as for any track pack, plus the two table kinds."""
 
-    data_kinds = ("gears", "wear")
+    kinds = ("gears", "wear")
+    row_kinds = kinds  # gear dice by gear, wear rows by laps
+    pack_type = FDPack
 
-    def build(self, b: Build) -> FDPack:
-        tp = super().build(b)
+    def build_data(self, b: Build, replaces: dict[str, tuple[int, bool]]) -> dict[str, Any]:
         # the parents are packs of this ruleset (the loader refuses others, P029)
-        inherited = next((p.tables for p in reversed(b.parents) if isinstance(p, FDPack) and p.tables), None)
+        parent = next((p for p in reversed(b.parents) if isinstance(p, FDPack) and p.tables), None)
         gears_f, wear_f = own_file(b, "gears", "P043"), own_file(b, "wear", "P043")
-        tables = inherited
-        if gears_f is not None or wear_f is not None:
-            tables = _tables(b, gears_f, wear_f, inherited)
-        elif inherited is None:
-            b.diags.append(make("P043", "pack.yaml", 1, 1, "$", "no gear dice or wear table in the pack",
-                                hint="add a gears/1 and a wear/1 file, or extend `formula-de`"))
-        return FDPack(**{f.name: getattr(tp, f.name) for f in fields(TrackPack)}, tables=tables)
+        if gears_f is None and wear_f is None:
+            if parent is None:
+                b.diags.append(make("P043", "pack.yaml", 1, 1, "$", "no gear dice or wear table in the pack",
+                                    hint="add a gears/1 and a wear/1 file, or extend `formula-de`"))
+                return {}
+            return {"tables": parent.tables, "rows": parent.rows}
+        if not (_valid(gears_f, "gears") and _valid(wear_f, "wear")):
+            return {}  # the schema diagnostics say what is wrong
+        return _tables(b, gears_f, wear_f, parent)
 
 
 def _valid(loaded: Any, kind: str) -> bool:
     return loaded is None or bool(validator(kind).is_valid(loaded.data))
 
 
-def _tables(b: Build, gears_f: Any, wear_f: Any, inherited: Tables | None) -> Tables | None:
-    if not (_valid(gears_f, "gears") and _valid(wear_f, "wear")):
-        return None  # the schema diagnostics say what is wrong
-    if (gears_f is None or wear_f is None) and inherited is None:
-        missing = "gears/1" if gears_f is None else "wear/1"
-        b.diags.append(make("P043", (gears_f or wear_f).file, 1, 1, "$", f"no {missing} file for this table",
-                            hint="the ruleset needs both tables"))
-        return None
-    if gears_f is not None:
-        g = gears_f.data
-        by_gear = {int(e["gear"]): tuple(int(f) for f in e["faces"]) for e in g.get("gears", [])}
-        if sorted(by_gear) != list(range(1, len(by_gear) + 1)):
-            pos = gears_f.source.value(("gears",))
-            b.diags.append(make("P043", gears_f.file, pos.line, pos.column, "$.gears",
+def _scalar(b: Build, f: Any, key: str, inherited: int | None, what: str) -> int | None:
+    """A whole-table number (`black_die`, `basic_pool`): this file's, else the inherited one."""
+    if f is not None and key in f.data:
+        return int(f.data[key])
+    if inherited is None and f is not None:
+        b.diags.append(make("P043", f.file, 1, 1, "$", f"no `{key}` ({what}): no extended pack gives it",
+                            hint=f"give `{key}:` in this file"))
+    return inherited
+
+
+def _tables(b: Build, gears_f: Any, wear_f: Any, parent: FDPack | None) -> dict[str, Any]:
+    old = parent.rows if parent is not None else {}
+    old_t = parent.tables if parent is not None else None
+    gear_rows = rows(b, gears_f, "gears", "gear", "gear", old.get("gears", ()))
+    wear_rows = rows(b, wear_f, "races", "laps", "wear row", old.get("wear", ()))
+    black = _scalar(b, gears_f, "black_die", old_t.black_die if old_t else None, "the black die")
+    pool = _scalar(b, wear_f, "basic_pool", old_t.basic_pool if old_t else None, "the basic pool")
+    for table, found, kind in ((gear_rows, gears_f, "gears/1"), (wear_rows, wear_f, "wear/1")):
+        if not table:
+            where = (gears_f or wear_f).file if found is None else found.file
+            b.diags.append(make("P043", where, 1, 1, "$",
+                                f"no {kind} file for this table" if found is None else f"the {kind} table has no rows",
+                                hint="the ruleset needs both tables"))
+            return {}
+    by_gear = {int(r.key): tuple(int(f) for f in r.data["faces"]) for r in gear_rows}
+    if sorted(by_gear) != list(range(1, len(by_gear) + 1)):
+        if gears_f is not None:
+            pos = gears_f.source.value(("gears",) if "gears" in gears_f.data else ())
+            path = "$.gears" if "gears" in gears_f.data else "$"
+            b.diags.append(make("P043", gears_f.file, pos.line, pos.column, path,
                                 f"the gears must be 1, 2, ... without a gap, not {sorted(by_gear)}",
-                                hint="give one entry per gear, from 1st up"))
-            return None
-        gears, black = tuple(by_gear[k] for k in sorted(by_gear)), int(g.get("black_die", 20))
-    else:
-        assert inherited is not None
-        gears, black = inherited.gears, inherited.black_die
-    if wear_f is not None:
-        w = wear_f.data
-        wear = FrozenMap({int(r["laps"]): FrozenMap({c: int(r[c]) for c in CATEGORIES}) for r in w.get("races", [])})
-        pool = int(w.get("basic_pool", 18))
-    else:
-        assert inherited is not None
-        wear, pool = inherited.wear, inherited.basic_pool
-    return Tables(gears, black, wear, pool)
+                                hint="give one entry per gear, from 1st up (remove only the top gears)"))
+        return {}
+    if black is None or pool is None:
+        return {}
+    wear = FrozenMap({int(r.key): FrozenMap({c: int(r.data[c]) for c in CATEGORIES}) for r in wear_rows})
+    tables = Tables(tuple(by_gear[k] for k in sorted(by_gear)), black, wear, pool)
+    return {"tables": tables, "rows": FrozenMap({"gears": tuple(gear_rows), "wear": tuple(wear_rows)})}
 
 
 CONTENT = FDContent(RULESET_ID)

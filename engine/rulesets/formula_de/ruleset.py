@@ -3,7 +3,8 @@
 Races are played by engine/play/races.py (`play_race`) and replayed by `replay_simple`
 (BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py
 (greedy's ratings in scoring.py, the look-ahead bot in lookahead.py). Its capabilities (race
-view, reports, statistics, championships, scenarios, file kinds) are the classes below.
+view, reports, statistics, scenarios, file kinds) are the classes below; its championships are
+engine/play/seasons.py's points by place with this ruleset's house values (seasons.py).
 """
 
 from __future__ import annotations
@@ -13,21 +14,22 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
+from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.base import (
     BaseRaceView,
     BaseReports,
     BaseRuleset,
     BaseStats,
     OwnFileKinds,
+    house_rules_schemas,
     schema_only,
 )
 from slipstream.engine.play.options import OptionSpec
-from slipstream.engine.play.protocol import SeasonPlan, SeasonSetting
-from slipstream.engine.play.racelog import ReplayReport
+from slipstream.engine.play.seasons import PointsSeasons
 from slipstream.engine.rulesets.formula_de.authoring import AUTHORING
 from slipstream.engine.rulesets.formula_de.content import CONTENT, RULESET_ID
 from slipstream.engine.rulesets.formula_de.narration import describe
-from slipstream.engine.rulesets.formula_de.seasons import SEASON_NAMES, SEASON_OPTIONS
+from slipstream.engine.rulesets.formula_de.seasons import CHAMPIONSHIP
 from slipstream.engine.rulesets.formula_de.templates import TEMPLATES
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
@@ -71,7 +73,7 @@ class FormulaDe(BaseRuleset):
     id = RULESET_ID
     name = "Formula Dé-style racing"
     content = CONTENT
-    options = OPTIONS + SEASON_OPTIONS
+    options = OPTIONS + CHAMPIONSHIP.options
     players = (1, 10)
     bots = {"random": "picks any legal option", "greedy": "best expected progress for the wear and risk",
             "lookahead": "expectimax over its next roll on copies of the race, greedy's best destinations "
@@ -82,11 +84,12 @@ class FormulaDe(BaseRuleset):
         self.files = OwnFileKinds({"gears": ((1,), schema_only("gears")), "wear": ((1,), schema_only("wear")),
                                    "fd-scenario": ((1,), schema_only("fd-scenario"))},
                                   SCHEMA_PACKAGE, ("gears.schema.json", "wear.schema.json",
-                                                   "fd-scenario.schema.json"))
+                                                   "fd-scenario.schema.json"),
+                                  generated=house_rules_schemas(self.content, self.name, self.options))  # formula-de-rules/1
         self.race_view = FormulaDeView()
         self.reports = FormulaDeReports(self)
         self.stats = FormulaDeStats()
-        self.seasons = FormulaDeSeasons(self)
+        self.seasons = PointsSeasons(self, CHAMPIONSHIP)  # points by place (engine/play/seasons.py)
         self.scenarios = FormulaDeScenarios(self)
         self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables
         self.templates = TEMPLATES
@@ -103,6 +106,7 @@ class FormulaDe(BaseRuleset):
 
         if pack.tables is None:
             raise ValueError(f"pack {pack.id!r} has no gear dice or wear table (P043)")
+        options = {**house_options(pack), **options}  # the pack's house rules, then the race's
         return TalliedGame(track, pack.tables, [s.name for s in seats], seed, laps or track.laps,
                              options, record)
 
@@ -250,78 +254,6 @@ class FormulaDeStats(BaseStats):
         races = max(1, int(summary.get("races", 1)))
         return {title: {f"corner:{c['index']}": round(c[stat] / races, 4) for c in summary.get("corners", [])}
                 for stat, title in _HEAT_TITLES.items()}
-
-
-class FormulaDeSeasons:
-    """Championships on the pack's circuits with points by place (docs/seasons.md)."""
-
-    noun = "championship"
-    settings: tuple[SeasonSetting, ...] = ()
-    compares = False
-
-    def __init__(self, rs: FormulaDe) -> None:
-        self.rs = rs
-
-    def tracks(self, pack: Any, options: Mapping[str, Any]) -> list[str]:
-        """The pack's circuits in turn, `season_races` races (house value 3)."""
-        from slipstream.engine.rulesets.formula_de.seasons import HOUSE_RACES, default_tracks
-
-        return default_tracks(pack, options.get("season_races") or HOUSE_RACES)
-
-    def problems(self, pack: Any, plan: SeasonPlan) -> list[tuple[str, str]]:
-        """The tracks: 1 to SEASON_RACES_MAX races, each a track id of the pack or a track file (checked
-        as the pack checks its own tracks)."""
-        from slipstream.engine.play.races import resolve_track
-        from slipstream.engine.rulesets.formula_de.seasons import SEASON_RACES_MAX
-
-        if not 1 <= len(plan.tracks) <= SEASON_RACES_MAX:
-            return [("--tracks", f"a championship has 1 to {SEASON_RACES_MAX} races, got {len(plan.tracks)}")]
-        for t in plan.tracks:
-            try:
-                resolve_track(pack, t)
-            except ValueError as e:
-                return [("--tracks", str(e))]
-        return []
-
-    def run(self, plan: SeasonPlan) -> Any:
-        """One bot championship; `plan.record` keeps its log in `lines`."""
-        from slipstream.engine.rulesets.formula_de.seasons import SeasonSpec, run_season
-
-        race_opts = tuple((k, v) for k, v in plan.options if k not in SEASON_NAMES)
-        season_opts = tuple((k, v) for k, v in plan.options if k in SEASON_NAMES)
-        return run_season(self.rs, SeasonSpec(plan.pack, tuple(plan.tracks), plan.seed, tuple(plan.bots),
-                                              plan.laps, race_opts, season_opts, plan.record))
-
-    def text(self, result: Any, pack: Any) -> str:
-        from slipstream.engine.rulesets.formula_de.seasons import season_text
-
-        return season_text(result)
-
-    def json(self, result: Any) -> dict[str, Any]:
-        from slipstream.engine.rulesets.formula_de.seasons import season_json
-
-        return season_json(result)
-
-    def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
-        from slipstream.engine.rulesets.formula_de.seasons import summarise_seasons
-
-        return summarise_seasons(results)
-
-    def format_summary(self, summary: Mapping[str, Any], pack: Any) -> str:
-        from slipstream.engine.rulesets.formula_de.seasons import format_season_summary
-
-        return format_season_summary(summary)
-
-    def compare(self, summary: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
-        raise NotImplementedError("Formula Dé-style championships compare no two packs")
-
-    def format_comparison(self, comparison: Any, a: str, b: str) -> str:
-        raise NotImplementedError("Formula Dé-style championships compare no two packs")
-
-    def replay(self, lines: list[str]) -> ReplayReport:
-        from slipstream.engine.rulesets.formula_de.seasons import replay_season
-
-        return replay_season(self.rs, lines)
 
 
 class FormulaDeScenarios:

@@ -20,6 +20,7 @@ from slipstream.engine.core.diagnostics import Diagnostic
 from slipstream.engine.core.schema import schema_diagnostics, whole_numbers
 from slipstream.engine.core.yamlsource import PathKey, SourceMap
 from slipstream.engine.packs.data import FrozenMap
+from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.scenarios import (
     DiceOut,
     Report,
@@ -167,7 +168,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
                                hint="rule ids: docs/formula-de-scenarios.md"))
     diags += check_options(data, src, ruleset)
     cars = data["cars"]
-    per = (data.get("options") or {}).get("cars_per_player", 1)
+    opts = {**house_options(pack), **(data.get("options") or {})}  # the pack's house rules, then its own
+    per = opts.get("cars_per_player", 1)
     if isinstance(per, int) and per > 1 and len(cars) % per:
         diags.append(diag(src, "C106", ("cars",), f"{len(cars)} cars cannot be shared by players of {per} cars each"))
     # track
@@ -175,7 +177,7 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     diags += tdiags
     diags += check_bot(data, src, ruleset)
     diags += _check_dice(data, src, tables)
-    options = data.get("options") or {}
+    options = opts
     diags += _wear_diags(src, ("race_wear",), data.get("race_wear", {}), options)
     if track is None:
         return None, diags

@@ -4,24 +4,33 @@ the action cards (`action-cards/1`), the hazard, nitrous and equipment decks (`h
 tokens, luck, pit prices, collision dice).
 
 A pack holds at most one file of each kind; a pack that extends another inherits the kinds it
-does not give itself. A kind missing from the whole lineage, a second file of a kind, action
-cards without one of the four base actions, a duplicate id or a speed that is not a multiple
-of 10 km/h is reported (P044).
+does not give itself, and changes single cards of the inherited action cards and decks in its
+own files (engine/packs/merge.py's `rows`): new cards in `cards:`, changed fields under
+`overrides:`, cards left out under `removes:`, a card replaced whole through `replaces:` in
+pack.yaml; its car setup replaces the inherited one. A kind missing from the whole lineage, a
+second file of a kind, action cards without one of the four base actions, a deck left without
+cards or a speed that is not a multiple of 10 km/h is reported (P044).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from slipstream.engine.core.diagnostics import make
 from slipstream.engine.core.schema import validator
+from slipstream.engine.packs.data import FrozenMap, thaw
 from slipstream.engine.packs.loader import Build
+from slipstream.engine.packs.merge import Row, rows
 from slipstream.engine.packs.trackpack import TrackPack, TracksOnly
 from slipstream.engine.play.base import own_file
 
 RULESET_ID = "speed-hazard"
 KINDS = ("action-cards", "hazard-deck", "nitrous-deck", "equipment-deck", "car-setup")
+CARD_KINDS = KINDS[:4]  # the kinds whose cards a pack may change one by one
+LABELS = {"action-cards": "action card", "hazard-deck": "hazard card", "nitrous-deck": "nitrous card",
+          "equipment-deck": "equipment card"}
 BASE_ACTIONS = ("brake", "accelerate", "ram", "sabotage")
 SPEED_UNIT = 10
 
@@ -122,136 +131,147 @@ class Decks:
 
 @dataclass(frozen=True, slots=True)
 class SHPack(TrackPack):
-    """A loaded speed-and-hazard pack: a track pack with its decks (None when unusable)."""
+    """A loaded speed-and-hazard pack: a track pack with its decks (None when unusable) and the
+    cards they were made of, by kind (what a pack extending this one changes)."""
 
     decks: Decks | None = None
+    rows: Mapping[str, tuple[Row, ...]] = FrozenMap()
 
 
 
 class SHContent(TracksOnly):
     """Tracks merged as for any track pack, plus the five data kinds."""
 
-    data_kinds = KINDS
+    kinds = KINDS
+    row_kinds = CARD_KINDS  # cards by id; the car setup replaces the inherited one whole
+    pack_type = SHPack
+    replaced = "a track or a card"
 
-    def build(self, b: Build) -> SHPack:
-        tp = super().build(b)
+    def build_data(self, b: Build, replaces: dict[str, tuple[int, bool]]) -> dict[str, Any]:
         # the parents are packs of this ruleset (the loader refuses others, P029)
-        inherited = next((p.decks for p in reversed(b.parents) if isinstance(p, SHPack) and p.decks), None)
+        parent = next((p for p in reversed(b.parents) if isinstance(p, SHPack) and p.decks), None)
         own = {k: own_file(b, k, "P044") for k in KINDS}
-        decks = inherited
-        if any(f is not None for f in own.values()) or inherited is None:
-            decks = _decks(b, own, inherited)
-        return SHPack(**{f.name: getattr(tp, f.name) for f in fields(TrackPack)}, decks=decks)
+        if parent is not None and all(f is None for f in own.values()):
+            return {"decks": parent.decks, "rows": parent.rows}
+        return _decks(b, own, parent, replaces)
 
 
 class _Bad(Exception):
     pass
 
 
-def _decks(b: Build, own: dict[str, Any], inherited: Decks | None) -> Decks | None:
+def _decks(b: Build, own: dict[str, Any], parent: SHPack | None,
+           replaces: dict[str, tuple[int, bool]]) -> dict[str, Any]:
     missing = [k for k, f in own.items() if f is None]
-    if missing and inherited is None:
+    if missing and parent is None:
         b.diags.append(make("P044", "pack.yaml", 1, 1, "$",
                             "no " + ", ".join(f"{k}/1" for k in missing) + " file in the pack",
                             hint="add the missing files, or extend `speed-hazard` to inherit them"))
-        return None
+        return {}
     if not all(f is None or validator(k).is_valid(f.data) for k, f in own.items()):
-        return None  # the schema diagnostics say what is wrong
+        return {}  # the schema diagnostics say what is wrong
+    old = parent.decks if parent is not None else None
+    old_rows = parent.rows if parent is not None else {}
+    # the cards of each deck kind: the inherited ones changed card by card (engine/packs/merge.py)
+    card_rows = {k: tuple(rows(b, own[k], "cards", "id", LABELS[k], old_rows.get(k, ()), replaces))
+                 for k in CARD_KINDS}
     try:
-        got = {k: (_READERS[k](b, f) if f is not None else None) for k, f in own.items()}
+        got = {k: _READERS[k](b, card_rows[k], own[k]) for k in CARD_KINDS if own[k] is not None}
+        setup = _read_setup(b, own["car-setup"]) if own["car-setup"] is not None else None
     except _Bad:
-        return None
-    def pick(k: str, old: Any) -> Any:
-        return got[k] if got[k] is not None else old
+        return {}
+    if setup is None:
+        assert old is not None  # a pack without a parent has every kind (above)
+        setup = old.setup
 
-    base = inherited
-    return Decks(
-        actions=pick("action-cards", base.actions if base else ()),
-        hazards=pick("hazard-deck", base.hazards if base else ()),
-        nitrous=pick("nitrous-deck", base.nitrous if base else ()),
-        equipment=pick("equipment-deck", base.equipment if base else ()),
-        setup=pick("car-setup", base.setup if base else None))
+    def pick(k: str, attr: str) -> Any:
+        return got[k] if k in got else getattr(old, attr)
 
-def _bad(b: Build, f: Any, path: tuple[Any, ...], message: str, hint: str) -> _Bad:
-    pos = f.source.value(path)
-    jp = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
-    b.diags.append(make("P044", f.file, pos.line, pos.column, jp, message, hint=hint))
+    decks = Decks(actions=pick("action-cards", "actions"), hazards=pick("hazard-deck", "hazards"),
+                  nitrous=pick("nitrous-deck", "nitrous"), equipment=pick("equipment-deck", "equipment"),
+                  setup=setup)
+    return {"decks": decks, "rows": FrozenMap(card_rows)}
+
+
+def _bad(b: Build, file: str, path: tuple[Any, ...], message: str, hint: str) -> _Bad:
+    b.diag("P044", file, path, message, hint=hint)
     return _Bad()
 
 
-def _speeds(b: Build, f: Any, path: tuple[Any, ...], values: Any) -> None:
+def _speeds(b: Build, file: str, path: tuple[Any, ...], values: Any) -> None:
     """Every km/h value must be a multiple of 10 (cars move one square per 10 km/h)."""
-    items = values if isinstance(values, list) else [values]
+    items = values if isinstance(values, list | tuple) else [values]
     for i, v in enumerate(items):
         if int(v) % SPEED_UNIT:
-            at = (*path, i) if isinstance(values, list) else path
-            raise _bad(b, f, at, f"{v} km/h is not a multiple of {SPEED_UNIT}",
+            at = (*path, i) if isinstance(values, list | tuple) else path
+            raise _bad(b, file, at, f"{v} km/h is not a multiple of {SPEED_UNIT}",
                        hint="speeds move in steps of 10 km/h")
 
 
-def _unique(b: Build, f: Any, cards: list[dict[str, Any]]) -> None:
-    seen: set[str] = set()
-    for i, c in enumerate(cards):
-        if c["id"] in seen:
-            raise _bad(b, f, ("cards", i, "id"), f"a second card with id {c['id']!r}", hint="give every card its own id")
-        seen.add(c["id"])
-
-
-def _action(b: Build, f: Any, path: tuple[Any, ...], c: dict[str, Any], cid: str, name: str, equipment: str = "") -> ActionCard:
+def _action(b: Build, file: str, path: tuple[Any, ...], c: dict[str, Any], cid: str, name: str,
+            equipment: str = "") -> ActionCard:
     kind = c["kind"]
     amounts = [int(a) for a in c.get("amounts", [])]
     if kind in ("brake", "accelerate") and not amounts:
-        raise _bad(b, f, path, f"a {kind} card needs its `amounts`", hint="list the km/h it offers, e.g. [10, 20]")
-    _speeds(b, f, (*path, "amounts"), amounts) if amounts else None
+        raise _bad(b, file, path, f"a {kind} card needs its `amounts`", hint="list the km/h it offers, e.g. [10, 20]")
+    _speeds(b, file, (*path, "amounts"), amounts) if amounts else None
     return ActionCard(cid, name, int(c["number"]), kind, tuple(amounts), bool(c.get("nitrous", False)),
                       tuple(int(x) for x in c.get("drops", [1, 2])), bool(c.get("optional", False)), equipment)
 
 
-def _read_actions(b: Build, f: Any) -> tuple[ActionCard, ...]:
-    cards = f.data["cards"]
-    _unique(b, f, cards)
-    out = tuple(_action(b, f, ("cards", i), c, c["id"], c["name"]) for i, c in enumerate(cards))
+def _cards(cards: tuple[Row, ...]) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
+    """(file, JSON path, fields) of each card: where it was written last, and its data."""
+    return [(r.origin.file, tuple(r.origin.path), thaw(r.data)) for r in cards]
+
+
+def _empty(b: Build, f: Any, cards: tuple[Row, ...], what: str) -> None:
+    if not cards:
+        raise _bad(b, f.file, (), f"the {what} has no cards",
+                   hint="keep at least one card (`removes:` left out every inherited one)")
+
+
+def _read_actions(b: Build, cards: tuple[Row, ...], f: Any) -> tuple[ActionCard, ...]:
+    _empty(b, f, cards, "set of action cards")
+    out = tuple(_action(b, file, path, c, c["id"], c["name"]) for file, path, c in _cards(cards))
     lacking = [k for k in BASE_ACTIONS if not any(a.kind == k and not a.optional for a in out)]
     if lacking:
-        raise _bad(b, f, ("cards",), "no " + " or ".join(lacking) + " card among the action cards",
+        raise _bad(b, f.file, ("cards",) if "cards" in f.data else (),
+                   "no " + " or ".join(lacking) + " card among the action cards",
                    hint="every car holds a Brake, Accelerate, Ram and Sabotage card")
     return out
 
 
-def _read_hazards(b: Build, f: Any) -> tuple[HazardCard, ...]:
-    cards = f.data["cards"]
-    _unique(b, f, cards)
+def _read_hazards(b: Build, cards: tuple[Row, ...], f: Any) -> tuple[HazardCard, ...]:
+    _empty(b, f, cards, "hazard deck")
     out: list[HazardCard] = []
-    for i, c in enumerate(cards):
+    for file, path, c in _cards(cards):
         if "slow" in c:
-            _speeds(b, f, ("cards", i, "slow"), c["slow"])
+            _speeds(b, file, (*path, "slow"), c["slow"])
         card = HazardCard(c["id"], c["name"], int(c.get("damage", 0)), int(c.get("slow", 0)), bool(c.get("spin", False)),
                           str(c.get("insanity", "")), int(c.get("late", 0)), bool(c.get("keep", False)))
         out += [card] * int(c["count"])
     return tuple(out)
 
 
-def _read_nitrous(b: Build, f: Any) -> tuple[NitrousCard, ...]:
-    cards = f.data["cards"]
-    _unique(b, f, cards)
+def _read_nitrous(b: Build, cards: tuple[Row, ...], f: Any) -> tuple[NitrousCard, ...]:
+    _empty(b, f, cards, "nitrous deck")
     out: list[NitrousCard] = []
-    for i, c in enumerate(cards):
+    for file, path, c in _cards(cards):
         if "adds" in c:
-            _speeds(b, f, ("cards", i, "adds"), c["adds"])
+            _speeds(b, file, (*path, "adds"), c["adds"])
         out += [NitrousCard(c["id"], c["name"], int(c.get("adds", 0)), int(c.get("damage", 0)), bool(c.get("click", False)))] * int(c["count"])
     return tuple(out)
 
 
-def _read_equipment(b: Build, f: Any) -> tuple[Equipment, ...]:
-    cards = f.data["cards"]
-    _unique(b, f, cards)
+def _read_equipment(b: Build, cards: tuple[Row, ...], f: Any) -> tuple[Equipment, ...]:
+    _empty(b, f, cards, "equipment deck")
     out: list[Equipment] = []
-    for i, c in enumerate(cards):
+    for file, path, c in _cards(cards):
         act = None
         if "action" in c:
-            act = _action(b, f, ("cards", i, "action"), c["action"], c["id"], c["name"], equipment=c["id"])
+            act = _action(b, file, (*path, "action"), c["action"], c["id"], c["name"], equipment=c["id"])
         if "grip" in c:
-            _speeds(b, f, ("cards", i, "grip"), c["grip"])
+            _speeds(b, file, (*path, "grip"), c["grip"])
         out += [Equipment(c["id"], c["name"], act, int(c.get("armour", 0)), int(c.get("grip", 0)), bool(c.get("sane", False)),
                           bool(c.get("nitrous_safe", False)), tuple(c.get("immune", [])))] * int(c["count"])
     return tuple(out)
@@ -260,14 +280,14 @@ def _read_equipment(b: Build, f: Any) -> tuple[Equipment, ...]:
 def _read_setup(b: Build, f: Any) -> Setup:
     d = f.data
     for k in ("start", "maximum", "cap"):
-        _speeds(b, f, ("speed", k), d["speed"][k])
+        _speeds(b, f.file, ("speed", k), d["speed"][k])
     for i, t in enumerate(d["tokens"]["kinds"]):
         if "slow" in t:
-            _speeds(b, f, ("tokens", "kinds", i, "slow"), t["slow"])
+            _speeds(b, f.file, ("tokens", "kinds", i, "slow"), t["slow"])
     if d["speed"]["maximum"] > d["speed"]["cap"]:
-        raise _bad(b, f, ("speed", "maximum"), "the starting maximum is above the repair cap", hint="keep maximum <= cap")
+        raise _bad(b, f.file, ("speed", "maximum"), "the starting maximum is above the repair cap", hint="keep maximum <= cap")
     if d["speed"]["start"] > d["speed"]["maximum"]:
-        raise _bad(b, f, ("speed", "start"), "the starting speed is above the starting maximum", hint="keep start <= maximum")
+        raise _bad(b, f.file, ("speed", "start"), "the starting speed is above the starting maximum", hint="keep start <= maximum")
     kinds = tuple(TokenKind(t["id"], t["name"], int(t.get("damage", 0)), int(t.get("hazards", 0)), int(t.get("slow", 0)))
                   for t in d["tokens"]["kinds"])
     dice = d["dice"]
@@ -280,6 +300,6 @@ def _read_setup(b: Build, f: Any) -> Setup:
 
 
 _READERS: dict[str, Any] = {"action-cards": _read_actions, "hazard-deck": _read_hazards, "nitrous-deck": _read_nitrous,
-                            "equipment-deck": _read_equipment, "car-setup": _read_setup}
+                            "equipment-deck": _read_equipment}
 
 CONTENT = SHContent(RULESET_ID)

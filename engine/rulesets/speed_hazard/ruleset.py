@@ -1,7 +1,8 @@
 """The speed-and-hazard ruleset object (id `speed-hazard`): what the faces and tools see.
 
 Races are played by engine/play/races.py (`play_race`) and replayed by `replay_simple`
-(BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py.
+(BaseRuleset); the rules live in game.py and rules.py, the bots in bots.py. Its championships
+are engine/play/seasons.py's points by place with this ruleset's house values (seasons.py).
 """
 
 from __future__ import annotations
@@ -11,18 +12,22 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE
+from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.base import (
     BaseRaceView,
     BaseRuleset,
     BaseStats,
     OwnFileKinds,
+    house_rules_schemas,
     schema_only,
 )
 from slipstream.engine.play.options import OptionSpec
+from slipstream.engine.play.seasons import PointsSeasons
 from slipstream.engine.rulesets.speed_hazard import views
 from slipstream.engine.rulesets.speed_hazard.authoring import AUTHORING
 from slipstream.engine.rulesets.speed_hazard.content import CONTENT, KINDS, RULESET_ID
 from slipstream.engine.rulesets.speed_hazard.narration import describe
+from slipstream.engine.rulesets.speed_hazard.seasons import CHAMPIONSHIP
 from slipstream.engine.rulesets.speed_hazard.templates import TEMPLATES
 from slipstream.engine.tracks.needs import TrackNeeds, check_needs, check_raceable
 from slipstream.engine.tracks.track import PIT_LANE, Track
@@ -57,7 +62,7 @@ class SpeedHazard(BaseRuleset):
     id = RULESET_ID
     name = "Speed-and-hazard racing"
     content = CONTENT
-    options = OPTIONS
+    options = OPTIONS + CHAMPIONSHIP.options
     players = (1, 6)
     bots = {"random": "picks any legal option", "greedy": "manages its speed against the curves ahead, rams when it pays, "
             "pits when damaged",
@@ -70,10 +75,12 @@ class SpeedHazard(BaseRuleset):
     def __init__(self) -> None:
         self.files = OwnFileKinds({**{k: ((1,), schema_only(k)) for k in KINDS},
                                    "sh-scenario": ((1,), schema_only("sh-scenario"))},
-                                  SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in (*KINDS, "sh-scenario")))
+                                  SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in (*KINDS, "sh-scenario")),
+                                  generated=house_rules_schemas(self.content, self.name, self.options))  # speed-hazard-rules/1
         self.race_view = SpeedHazardView()
         self.stats = SpeedHazardStats()
         self.scenarios = SpeedHazardScenarios(self)
+        self.seasons = PointsSeasons(self, CHAMPIONSHIP)  # points by place (engine/play/seasons.py)
         self.authoring = AUTHORING  # authoring.py: the pack editor's items and tables, the cards
         self.templates = TEMPLATES
 
@@ -90,6 +97,7 @@ class SpeedHazard(BaseRuleset):
 
         if getattr(pack, "decks", None) is None:
             raise ValueError(f"pack {pack.id!r} has no usable speed-and-hazard data (P044)")
+        options = {**house_options(pack), **options}  # the pack's house rules, then the race's
         return SpeedHazardGame(track, pack.decks, [s.name for s in seats], seed, laps or track.laps, options, record)
 
     def make_bot(self, name: str, seed: int) -> Any:

@@ -21,6 +21,7 @@ from typing import Any
 from slipstream.engine.core.diagnostics import Diagnostic
 from slipstream.engine.core.schema import schema_diagnostics, whole_numbers
 from slipstream.engine.core.yamlsource import PathKey, SourceMap
+from slipstream.engine.packs.trackpack import house_options
 from slipstream.engine.play.scenarios import (
     DiceOut,
     Report,
@@ -193,7 +194,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
             diags.append(diag(src, "C104", ("expect", "board", sq), why))
     if diags:
         return None, diags
-    return Prepared(data["id"], src.file, data, src, track, laps, dict(data.get("options") or {}), squares,
+    opts = {**house_options(pack), **(data.get("options") or {})}  # the pack's house rules, then its own
+    return Prepared(data["id"], src.file, data, src, track, laps, opts, squares,
                     tuple(data["covers"]), ruleset, decks=decks), []
 
 

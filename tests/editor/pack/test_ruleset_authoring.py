@@ -144,7 +144,7 @@ def test_gear_dice_faces_spread_one_cell_each(open_copy):
     assert not w.doc.dirty
 
 
-def test_a_new_wear_row_in_a_pack_extending_formula_de_starts_from_the_inherited_table(qtbot, tmp_path):
+def test_a_new_wear_row_in_a_pack_extending_formula_de_follows_the_inherited_table(qtbot, tmp_path):
     (tmp_path / "fd-house").mkdir()
     (tmp_path / "fd-house" / "pack.yaml").write_text(
         "slipstream: pack/1\nid: fd-house\nname: House tables\nversion: 0.1.0\nruleset: formula-de\n"
@@ -156,13 +156,13 @@ def test_a_new_wear_row_in_a_pack_extending_formula_de_starts_from_the_inherited
     assert w.table is None  # no own file: the pane says the inherited table is used
     w.new_item("wear")
     data = w.doc.state.file("wear.yaml").data
-    assert [r["laps"] for r in data["races"]] == [1, 2, 3] and data["basic_pool"] == 18
+    # the pack's own file holds only its change (rows merge one by one with the inherited ones):
+    # the new row follows the inherited table's last one
+    assert [r["laps"] for r in data["races"]] == [3] and "basic_pool" not in data
     assert w.validate_now() == []
     w.save()
-    text = (tmp_path / "fd-house" / "wear.yaml").read_text()
-    assert "HOUSE VALUES" in text  # the copy keeps the inherited file's comments
     pack, diags = PackLoader().load(tmp_path / "fd-house")
-    assert diags == [] and sorted(pack.tables.wear) == [1, 2, 3]
+    assert diags == [] and sorted(pack.tables.wear) == [1, 2, 3] and pack.tables.basic_pool == 18
 
 
 # ---------------------------------------------------------------------------------------------
@@ -257,7 +257,9 @@ def test_a_hazard_card_added_in_an_extending_pack_keeps_the_inherited_deck(qtbot
     qtbot.addWidget(w, before_close_func=lambda win: setattr(win.doc, "saved", win.doc.state))
     assert children(group(w, "Hazard cards")) == []
     w.new_item("hazard-deck", "pothole", count=2, damage=1, text="Roll 1 damage die.")
-    assert len(children(group(w, "Hazard cards"))) == 12
+    # the pack's own file holds only the new card; the inherited ones come with the merge
+    assert len(children(group(w, "Hazard cards"))) == 1
+    assert [c["id"] for c in w.doc.state.file("hazard-deck.yaml").data["cards"]] == ["pothole"]
     assert w.validate_now() == []
     w.save()
     pack, diags = PackLoader().load(tmp_path / "sh-house")

@@ -66,3 +66,54 @@ def test_printable_pdf_tiles_the_track_over_pages_with_overlap(tmp_path):
     for r, c in (plan.tiles[0], plan.tiles[len(plan.tiles) // 2]):
         image = printing.page_image(track, r, c, dpi=90)
         assert image.save(str(SHOTS / f"pdf-page-r{r + 1}c{c + 1}.png"))
+
+
+def _long_track(n: int, geometry: bool):
+    """A track of two lanes of `n` squares each (issue 31: the PDF of 20,000 squares took 48 s)."""
+    from slipstream.engine.core.yamlsource import load_text
+    from slipstream.engine.tracks.load import check_track_data
+
+    lane = " ".join(["3"] * n)
+    geo = ("geometry:\n  centerline: [[0, 220], [370, 220], [520, 0], [370, -220], [-370, -220], [-520, 0], "
+           "[-370, 220]]\n  lane_width: 40\n  smooth: true\n") if geometry else ""
+    loaded = load_text(f'slipstream: track/1\nid: long\nname: Long\nlaps: 1\nlanes: 2\nlayout:\n  - "{lane}"\n'
+                       f'  - "{lane}"\ngrid:\n  - {{lane: 0, segment: {n - 1}, money: 10}}\n{geo}', "long.yaml")
+    track, diags = check_track_data(loaded.data, loaded.source)
+    assert track is not None, diags
+    return track
+
+
+@pytest.mark.parametrize("geometry", [True, False], ids=["drawn", "stadium"])
+def test_a_page_draws_only_what_reaches_it(qapp, tmp_path, monkeypatch, geometry):
+    """Every page parsed and drew the whole track: a 20,000-square track took 48 s to print.
+    Now a page holds the pieces whose boxes reach it, and the pages are the same ones the
+    whole picture gives (checked against every space box on every tile)."""
+    import time
+
+    track = _long_track(10_000 if geometry else 400, geometry)
+    picture = printing.Picture(track)
+    kept: list[int] = []
+    real = printing.Picture._render
+
+    def spy(self, keep):
+        kept.append(len(keep))
+        return real(self, keep)
+
+    monkeypatch.setattr(printing.Picture, "_render", spy)
+    t0 = time.process_time()
+    plan = printing.export_pdf(track, tmp_path / "long.pdf")
+    seconds = time.process_time() - t0
+    assert len(kept) == plan.pages > 1
+    boxed = sum(b is not None for b, _ in picture.pieces)
+    # a piece is on the page it lies on and, at an edge, on its neighbours: about one drawing
+    # of the track in all, not one per page
+    assert sum(kept) - plan.pages * len(picture.everywhere) < 3 * boxed
+    assert seconds < 6, seconds  # the drawn track: about 1.4 s of CPU here, 10 s before (48 s loaded)
+    # the pages chosen are those a brute-force test of every space box on every tile gives
+    from PySide6.QtCore import QRectF
+
+    full = printing.plan(track, picture)
+    rects = [QRectF(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in picture.space_boxes]
+    brute = tuple((r, c) for r in range(full.rows) for c in range(full.cols)
+                  if any(full.tile(r, c).intersects(b) for b in rects))
+    assert full.tiles == brute

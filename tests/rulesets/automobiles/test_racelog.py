@@ -29,7 +29,9 @@ def test_golden_log_replays_identically(path: Path) -> None:
     assert rep.identical, f"{rep.message} at line {rep.line}: {REGEN}"
 
 
-def test_a_changed_decision_is_reported_as_the_first_divergence() -> None:
+def _with_pit_turn(human: bool) -> tuple[list[str], int]:
+    """The first golden log with one `standard` turn changed to `pit` (its seat played by a
+    person when `human`), and the index of that line."""
     lines = GOLDEN[0].read_text().splitlines()
     for i, line in enumerate(lines):
         obj = json.loads(line)
@@ -37,10 +39,27 @@ def test_a_changed_decision_is_reported_as_the_first_divergence() -> None:
             obj["choice"] = "pit"
             lines[i] = json.dumps(obj, sort_keys=True, separators=(",", ":"))
             break
+    if human:
+        head = json.loads(lines[0])
+        head["seats"][obj["p"]]["bot"] = "human"
+        lines[0] = json.dumps(head, sort_keys=True, separators=(",", ":"))
+    return lines, i
+
+
+def test_a_changed_decision_is_reported_as_the_first_divergence() -> None:
+    lines, i = _with_pit_turn(human=True)
     rep = replay_lines(lines)
     assert not rep.identical
-    # the changed decision itself replays; the turn event right after it is the first difference
+    # a person's seat may take any legal option: the changed decision itself replays; the turn
+    # event right after it is the first difference
     assert rep.line == i + 2 and '"choice":"pit"' in rep.got
+
+
+def test_a_bot_seats_changed_decision_is_reported_on_its_own_line() -> None:
+    lines, i = _with_pit_turn(human=False)
+    rep = replay_lines(lines)
+    assert not rep.identical and rep.line == i + 1
+    assert "bot 'greedy' chooses ('standard', the log has 'pit')" in rep.message
 
 
 def test_a_changed_seed_diverges_early() -> None:

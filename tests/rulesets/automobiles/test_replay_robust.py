@@ -54,7 +54,9 @@ def with_line(index: int, text: str) -> bytes:
     return lines_bytes(lines)
 
 
-def first_decision(choice: object = None, drop: bool = False, turn_pit: bool = False) -> bytes:
+def first_decision(choice: object = None, drop: bool = False, turn_pit: bool = False, human: bool = False) -> bytes:
+    """The good log with its first decision (first `standard` turn: `turn_pit`) changed; `human`
+    marks that decision's seat as a person's in the header (its bot is then not re-run)."""
     lines = good_lines()
     for i, line in enumerate(lines):
         obj = json.loads(line)
@@ -69,6 +71,10 @@ def first_decision(choice: object = None, drop: bool = False, turn_pit: bool = F
         else:
             obj["choice"] = choice
         lines[i] = dumps(obj)
+        if human:
+            head = json.loads(lines[0])
+            head["seats"][obj["p"]]["bot"] = "human"
+            lines[0] = dumps(head)
         return lines_bytes(lines)
     raise AssertionError("no decision in the golden log")
 
@@ -184,11 +190,19 @@ CASES: list[tuple[str, Callable[[], bytes], str, int | None, str]] = [
      "needs a string 'choice'"),
     ("decision-illegal-choice", lambda: first_decision(choice="fly"), "diverges", first_decision_line(),
      "was rejected"),
-    ("decision-changed", lambda: first_decision(turn_pit=True), "diverges", first_decision_line(True) + 1,
-     "first divergence"),
+    ("decision-changed", lambda: first_decision(turn_pit=True, human=True), "diverges",
+     first_decision_line(True) + 1, "first divergence"),
+    ("bot-decision-changed", lambda: first_decision(turn_pit=True), "diverges", first_decision_line(True),
+     "is not what seat 1's bot 'greedy' chooses"),
+    ("seat-bot-edited", lambda: with_header(seat(1, "bot", "greedy")), "diverges", None,
+     "is not what seat 2's bot 'greedy' chooses"),
+    ("seat-bot-unknown", lambda: with_header(seat(1, "bot", "sloth")), "header", 1,
+     "seat 2: Automobiles has no bot 'sloth'"),
+    ("seat-bot-setting-it-does-not-take", lambda: with_header(seat(0, "bot", "greedy:7")), "header", 1,
+     "seat 1:"),
     ("duplicated-last-line", lambda: lines_bytes(good_lines() + good_lines()[-1:]), "diverges", N + 1,
      "differ in length"),
-    ("blank-lines-count", lambda: b"\n\n\n" + first_decision(turn_pit=True), "diverges",
+    ("blank-lines-count", lambda: b"\n\n\n" + first_decision(turn_pit=True, human=True), "diverges",
      first_decision_line(True) + 4, "first divergence"),
     ("event-edited", lambda: with_line(N - 2, good_lines()[N - 2].replace('"round":', '"round":9')),
      "diverges", N - 1, "first divergence"),

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from slipstream.engine.play.racelog import replay_lines
+from slipstream.engine.play.racelog import replay_file
+from slipstream.engine.play.registry import load_pack
 
 ROOT = Path(__file__).parents[3]
 GOLDEN = sorted((Path(__file__).parent / "golden-formula-de").glob("*.jsonl"))
@@ -31,8 +32,15 @@ def test_a_golden_log_has_pit_stops_and_two_cars_a_player():
     assert any(e.get("ev") == "pit-out" for e in pit)
 
 
+@pytest.mark.parametrize("cwd", ["root", "elsewhere"])
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
-def test_golden_log_replays_identically(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)  # the header names the pack by its path from the repository root
-    rep = replay_lines(path.read_text().splitlines())
+def test_golden_log_replays_identically(path: Path, cwd: str, monkeypatch: pytest.MonkeyPatch,
+                                        tmp_path: Path) -> None:
+    # the header names the pack from the log's folder (older logs: from the folder they were
+    # written in); either way the log replays from any working folder
+    monkeypatch.chdir(ROOT if cwd == "root" else tmp_path)
+    load_pack.cache_clear()  # packs are cached by the path as given, which names another folder now
+    rep = replay_file(path)
     assert rep.identical, f"{rep.message} at line {rep.line}: {REGEN}"
+
+

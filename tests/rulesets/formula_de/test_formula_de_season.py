@@ -7,19 +7,25 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from helpers import run
 
-from slipstream.engine.play.racelog import replay_lines
+from slipstream.engine.play.racelog import replay_file, replay_lines
 from slipstream.engine.play.races import RaceSpec, run_race
-from slipstream.engine.play.registry import for_pack
-from slipstream.engine.rulesets.formula_de.seasons import (
+from slipstream.engine.play.registry import for_pack, load_pack
+from slipstream.engine.play.seasons import (
     RaceRecord,
     SeasonSpec,
     race_points,
     race_seed,
-    run_season,
     season_standings,
 )
+from slipstream.engine.play.seasons import run_season as play_season
+from slipstream.engine.rulesets.formula_de.seasons import CHAMPIONSHIP
+
+
+def run_season(ruleset, spec):
+    return play_season(ruleset, CHAMPIONSHIP, spec)
 
 ROOT = Path(__file__).resolve().parents[3]
 PACK = str(ROOT / "content" / "formula-de")
@@ -160,14 +166,18 @@ def test_race_batch_json_has_the_per_corner_figures():
 GOLDEN_SEASON = ROOT / "tests" / "rulesets" / "formula_de" / "golden-formula-de-season" / "two-races-one-lap.jsonl"
 
 
-def test_the_golden_season_log_replays_identically(monkeypatch):
+@pytest.mark.parametrize("cwd", ["root", "elsewhere"])
+def test_the_golden_season_log_replays_identically(monkeypatch, tmp_path, cwd):
     """Written from the repository root by `slipstream season content/formula-de --players 3
     --bots greedy,random --laps 1 --option season_races=2 --seed 9 --log DIR`; regenerate it
-    so when the rules or the pack change on purpose."""
-    monkeypatch.chdir(ROOT)  # the header names the pack by its path from the repository root
+    so when the rules or the pack change on purpose. Its header names the pack from the
+    folder it was written in (as logs did before they named it from their own folder): it
+    replays from any working folder."""
+    monkeypatch.chdir(ROOT if cwd == "root" else tmp_path)
+    load_pack.cache_clear()  # packs are cached by the path as given, which names another folder now
     lines = GOLDEN_SEASON.read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["t"] == "season"
-    rep = replay_lines(lines)
+    rep = replay_file(GOLDEN_SEASON)
     assert rep.identical, f"{rep.message} at line {rep.line}"
 
 
