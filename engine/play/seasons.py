@@ -231,7 +231,7 @@ def record_of(champ: PointsChampionship, k: int, track: str, seed: int, r: Any,
     name_to_seat = {nm: i for i, nm in enumerate(r.names)}
     out = {name_to_seat[nm]: str(c) for nm, c in champ.out_of(r.result).items() if nm in name_to_seat}
     pts = race_points(config["season_points"], r.standings, out, bool(config["season_eliminated_score"]))
-    finished = int(dict(getattr(r, "stats", {}) or {}).get("finished", len(r.standings) - len(out)))
+    finished = int(dict(r.stats or {}).get("finished", len(r.standings) - len(out)))
     return RaceRecord(track, seed, list(r.grid), list(r.standings), out, pts, int(r.rounds), bool(r.capped),
                       finished)
 
@@ -493,9 +493,9 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str], origin: 
         got = log_lines(race_head, game.log, game.result())
         std = game.standings()
         result = game.result()
-        r = SimpleNamespace(names=names, grid=list(getattr(game, "grid", range(len(names)))), standings=std,
+        r = SimpleNamespace(names=names, grid=list(game.grid), standings=std,
                             result=result, rounds=int(result.get("rounds", 0)),
-                            capped=bool(result.get("capped", False)), stats=dict(getattr(game, "stats", {})))
+                            capped=bool(result.get("capped", False)), stats=dict(game.stats))
         rec = record_of(champ, k, track, seed, r, config)
         races.append(rec)
         totals = [a + b for a, b in zip(totals, rec.points, strict=True)]
@@ -529,6 +529,7 @@ class PointsSeasons:
     noun = "championship"
     settings: tuple[SeasonSetting, ...] = ()
     compares = False
+    races = (1, SEASON_RACES_MAX)
 
     def __init__(self, rs: Any, championship: PointsChampionship) -> None:
         self.rs = rs
@@ -542,8 +543,9 @@ class PointsSeasons:
     def problems(self, pack: Any, plan: SeasonPlan) -> list[tuple[str, str]]:
         """The tracks: 1 to SEASON_RACES_MAX races, each a track id of the pack or a track file
         (checked as the pack checks its own tracks)."""
-        if not 1 <= len(plan.tracks) <= SEASON_RACES_MAX:
-            return [("--tracks", f"a championship has 1 to {SEASON_RACES_MAX} races, got {len(plan.tracks)}")]
+        lo, hi = self.races
+        if not lo <= len(plan.tracks) <= hi:
+            return [("--tracks", f"a championship has {lo} to {hi} races, got {len(plan.tracks)}")]
         for t in plan.tracks:
             try:
                 resolve_track(pack, t)
