@@ -48,6 +48,7 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
     edges: list[tuple[str, str, Where]] = []
     section = 0
     blocked: list[str] = []
+    broken: set[str] = set()  # nodes already reported: their edges are not reported again
     for no, raw in enumerate(lines[1:], start=2):
         line = raw.strip()
         if not line:
@@ -69,9 +70,12 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
             y = _float(parts[2], no, cols[2], p, "y")
             ty = _int(parts[3], no, cols[3], p, "node type")
             if nid is None or x is None or y is None or ty is None:
+                if nid is not None:
+                    broken.add(str(nid))
                 continue
             key = str(nid)
             if not 0 <= int(ty) < len(TYPES):
+                broken.add(key)
                 p.add("I002", Where(no, cols[3]), f"node {key} has type {ty}, which is none of 0-{len(TYPES) - 1} "
                       f"({', '.join(TYPES)})")
                 continue
@@ -104,7 +108,7 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
             v = _float(parts[1], no, cols[1], p, "attribute")
             if a is None or v is None:
                 continue
-            if str(a) not in g.nodes and str(a) not in blocked:
+            if str(a) not in g.nodes and str(a) not in blocked and str(a) not in broken:
                 p.add("I003", Where(no, cols[0]), f"an attribute names node {a}, which the file does not define")
                 continue
             attrs[str(a)] = float(v)
@@ -114,6 +118,8 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
                 continue
             a = _int(parts[0], no, cols[0], p, "node id")
             if a is None:
+                continue
+            if str(a) in broken:
                 continue
             if str(a) not in g.nodes:
                 p.add("I003", Where(no, cols[0]), f"a grid slot names node {a}, which the file does not define"
@@ -127,6 +133,8 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
     for src, dst, w in edges:
         if src in blocked or dst in blocked:
             dropped_edges += 1
+            continue
+        if src in broken or dst in broken:
             continue
         for k in (src, dst):
             if k not in g.nodes:
