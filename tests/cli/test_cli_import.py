@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 from helpers import invoke as run
-
 from tracks.imports import synth
 
 
