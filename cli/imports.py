@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -62,6 +64,7 @@ def import_cmd(args: tuple[str, ...], output: Path, ruleset: str | None, fmt: st
     result = import_text(fmt_id, text, file, ruleset)
     if result.data is None:
         sys.exit(_finish(result.diagnostics, result.report, fmt, None))
+    _set_backdrop(result, path, output)
     header = f"# Imported from {path.name} ({fmt_id}) by `slipstream import`; compare it with the board.\n"
     try:
         atomic_write_text(output, dump_track(result.data, header))
@@ -72,6 +75,26 @@ def import_cmd(args: tuple[str, ...], output: Path, ruleset: str | None, fmt: st
 
     checked, _ = validate_paths([output], use_cache=False)
     sys.exit(_finish(result.diagnostics + checked, result.report, fmt, output))
+
+
+def _set_backdrop(result: Any, source: Path, output: Path) -> None:
+    """Point the track's backdrop at the board image the source names, when that image lies
+    beside the source file (the source's pixel coordinates are the track's drawing coordinates)."""
+    from slipstream.engine.tracks.backdrop import set_backdrop
+
+    name = result.image
+    if not name:
+        return
+    if "://" in name:
+        result.report.append(f"backdrop: none (the board image is a web address: {name})")
+        return
+    image = source.parent / name
+    if not image.is_file():
+        result.report.append(f"backdrop: none ({name} is not beside {source.name})")
+        return
+    rel = Path(os.path.relpath(image.resolve(), output.resolve().parent)).as_posix()
+    result.data = set_backdrop(result.data, {"image": rel})
+    result.report.append(f"backdrop: {rel} (the board image, at the file's pixel coordinates)")
 
 
 def _finish(diags: list[dg.Diagnostic], report: list[str], fmt: str, output: Path | None = None) -> int:

@@ -63,3 +63,24 @@ def test_usage_errors_exit_2(tmp_path):
 def test_a_missing_file_is_f001(tmp_path):
     res = run("import", "heat", str(tmp_path / "none.json"), "-o", str(tmp_path / "x.yaml"))
     assert res.exit_code == 1 and "F001" in res.output
+
+
+def test_the_board_image_beside_the_source_becomes_the_backdrop(tmp_path):
+    (tmp_path / "src").mkdir()
+    src = tmp_path / "src" / "oval.dat"
+    src.write_text(synth.gp_online(synth.oval(2)), encoding="utf-8")
+    out = tmp_path / "oval.yaml"
+    res = run("import", str(src), "-o", str(out))
+    assert "backdrop: none (board.png is not beside oval.dat)" in res.output
+    assert "backdrop:" not in out.read_text(encoding="utf-8")
+    (tmp_path / "src" / "board.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    res = run("import", str(src), "-o", str(out))
+    assert res.exit_code == 0, res.output
+    assert out.read_text(encoding="utf-8").endswith("backdrop: {image: src/board.png}\n")
+
+
+def test_a_board_image_on_the_web_is_only_named(tmp_path):
+    src = tmp_path / "c.heat"
+    src.write_text(synth.heat().replace('"synth-heat.jpg"', '"https://example.invalid/c.jpg"'), encoding="utf-8")
+    res = run("import", str(src), "-o", str(tmp_path / "c.yaml"))
+    assert res.exit_code == 0 and "backdrop: none (the board image is a web address" in res.output

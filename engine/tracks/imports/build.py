@@ -41,6 +41,7 @@ class Imported:
     diagnostics: list[Diagnostic]
     names: dict[str, str] = field(default_factory=dict)
     edges: set[tuple[str, str]] = field(default_factory=set)  # the source steps kept, by node key
+    image: str | None = None  # the board image the source names (its pixel coordinates are ours)
 
 
 def _listed(items: list[str]) -> str:
@@ -293,7 +294,7 @@ class _Builder:
         self.report.extend(g.notes)
         kept = {(a, b) for a, bs in self.succ.items() for b in bs if a in names and b in names}
         kept -= self.lost
-        return Imported(None if self.p.failed else data, self.report, self.p.items, names, kept)
+        return Imported(None if self.p.failed else data, self.report, self.p.items, names, kept, g.image)
 
     lost: set[tuple[str, str]]
 
