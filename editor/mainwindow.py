@@ -297,7 +297,10 @@ class MainWindow(QMainWindow):
         self.backdrop_tool = BackdropTool(self.view, self.push, self.seal, lambda: self.doc, status)
         dock = QDockWidget("Backdrop", self)
         dock.setObjectName("dock-backdrop")
-        dock.setWidget(self.backdrop_panel)
+        scroll = QScrollArea()  # as the Corners and pit dock: its form does not squeeze its neighbours
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.backdrop_panel)
+        dock.setWidget(scroll)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         self.tabifyDockWidget(self.docks["grid"], dock)
         self.docks["grid"].raise_()
