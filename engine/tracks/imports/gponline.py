@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from slipstream.engine.tracks.imports.source import CornerInfo, Node, Problems, SourceGraph, Where
+from slipstream.engine.tracks.imports.source import (
+    MAX_COORDINATE,
+    MAX_EDGES,
+    MAX_NODES,
+    CornerInfo,
+    Node,
+    Problems,
+    SourceGraph,
+    Where,
+    coordinate_ok,
+)
 
 TYPES = ("UNKNOWN", "STRAIGHT", "CURVE_2", "CURVE_1", "BLOCKED", "FINISH", "CURVE_3", "PIT")
 STOPS = {2: 2, 3: 1, 6: 3}
@@ -74,6 +84,14 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
                     broken.add(str(nid))
                 continue
             key = str(nid)
+            if not (coordinate_ok(x) and coordinate_ok(y)):
+                p.add("I004", Where(no, cols[1]), f"node {key} lies at ({parts[1]}, {parts[2]}); a coordinate is a "
+                      f"finite number within ±{MAX_COORDINATE:,}")
+                broken.add(key)
+                continue
+            if len(g.nodes) >= MAX_NODES:
+                p.add("I004", Where(no, 1), f"the file has more than {MAX_NODES:,} nodes; the import stops here")
+                break
             if not 0 <= int(ty) < len(TYPES):
                 broken.add(key)
                 p.add("I002", Where(no, cols[3]), f"node {key} has type {ty}, which is none of 0-{len(TYPES) - 1} "
@@ -99,6 +117,12 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
             b = _int(parts[1], no, cols[1], p, "node id")
             if a is None or b is None:
                 continue
+            if a == b:
+                p.add("I004", Where(no, cols[0]), f"edge {a} -> {b} leads from a node to itself")
+                continue
+            if len(edges) >= MAX_EDGES:
+                p.add("I004", Where(no, 1), f"the file has more than {MAX_EDGES:,} edges; the import stops here")
+                break
             edges.append((str(a), str(b), Where(no, cols[0])))
         elif section == 2:
             if len(parts) != 2:

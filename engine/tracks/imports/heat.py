@@ -14,13 +14,17 @@ from pathlib import PurePath
 from typing import Any
 
 from slipstream.engine.tracks.imports.source import (
+    MAX_COORDINATE,
+    MAX_NODES,
     CornerInfo,
     JsonSource,
     Node,
     Problems,
     SourceGraph,
+    coordinate_ok,
 )
 
+MAX_LISTED = 8
 SPEED_UNIT = 10  # km/h per unit of a Heat corner's speed (a speed-hazard limit moves in tens)
 SPECIAL = {"floodedSpaces": "flooded", "tunnelsSpaces": "tunnel", "gravelSpaces": "gravel"}
 
@@ -62,9 +66,12 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
         if not isinstance(pos, int) or isinstance(pos, bool) or pos < 0:
             p.add("I004", js.at("cells", cid, "position"), f"cell {cid} has position {pos!r}; it must be a whole number ≥ 0")
             continue
-        if not (isinstance(x, int | float) and isinstance(y, int | float) and _num(x) and _num(y)):
-            p.add("I004", where, f"cell {cid} needs numbers `x` and `y`")
+        if not (isinstance(x, int | float) and isinstance(y, int | float) and coordinate_ok(x) and coordinate_ok(y)):
+            p.add("I004", where, f"cell {cid} needs numbers `x` and `y`, finite and within ±{MAX_COORDINATE:,}")
             continue
+        if len(g.nodes) >= MAX_NODES:
+            p.add("I004", where, f"the circuit has more than {MAX_NODES:,} cells; the import stops here")
+            break
         row = by_pos.setdefault(pos, {})
         if lane in row:
             p.add("I004", where, f"cells {row[lane]} and {cid} are both in lane {lane} at position {pos}")
@@ -74,11 +81,14 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
     if p.failed:
         return g
     n = max(by_pos) + 1 if by_pos else 0
-    for pos in range(n):
-        row = by_pos.get(pos, {})
-        if len(row) != 2:
-            where = g.nodes[next(iter(row.values()))].where if row else js.at("cells")
-            p.add("I004", where, f"position {pos} has {len(row)} cell(s); a Heat circuit has two at every position")
+    half = [pos for pos, row in sorted(by_pos.items()) if len(row) != 2]
+    for pos in half[:MAX_LISTED]:
+        p.add("I004", g.nodes[next(iter(by_pos[pos].values()))].where,
+              f"position {pos} has 1 cell; a Heat circuit has two at every position")
+    if len(by_pos) != n:  # a position with no cell at all: list the first few
+        missing = [pos for pos in range(min(n, len(by_pos) + MAX_LISTED + 1)) if pos not in by_pos][:MAX_LISTED]
+        p.add("I004", js.at("cells"), f"{n - len(by_pos):,} position(s) between 0 and {n - 1} have no cells "
+              f"(first: {', '.join(map(str, missing))}); a Heat circuit has two cells at every position")
     if p.failed or n < 2:
         if n < 2 and not p.failed:
             p.add("I004", js.at("cells"), "the circuit has fewer than 2 positions")
@@ -88,7 +98,7 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
             for t in by_pos[(pos + 1) % n].values():
                 g.edges.append((cid, t, g.nodes[cid].where))
     g.notes.append(f"steps: implicit, from each position to the next in either lane ({len(g.edges)})")
-    for j, c in enumerate(d.get("corners") or []):
+    for j, c in enumerate(js.items(d, "corners", p)):
         where = js.at("corners", j)
         cpos = c.get("position") if isinstance(c, dict) else None
         if not isinstance(c, dict) or not isinstance(cpos, int) or cpos not in by_pos:
@@ -106,13 +116,13 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
             if g.nodes[cid].corner is not None:
                 p.add("I009", where, f"two corners at position {cpos}; the later one is kept")
             g.nodes[cid].corner = key
-    for j, cid in enumerate(d.get("startingCells") or []):
+    for j, cid in enumerate(js.items(d, "startingCells", p)):
         if str(cid) not in g.nodes:
             p.add("I003", js.at("startingCells", j), f"starting cell {cid!r} is no cell of the circuit")
             continue
         g.grid.append((str(cid), js.at("startingCells", j)))
     for key, kind in SPECIAL.items():
-        for j, cid in enumerate(d.get(key) or []):
+        for j, cid in enumerate(js.items(d, key, p)):
             if str(cid) not in g.nodes:
                 p.add("I003", js.at(key, j), f"{key} names {cid!r}, which is no cell of the circuit")
                 continue

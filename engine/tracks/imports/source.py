@@ -10,11 +10,22 @@ came from (`Where`), so a problem is reported at its line or JSON path.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from slipstream.engine.core.diagnostics import Diagnostic, make
 from slipstream.engine.core.yamlsource import SourceMap, json_path, load_text
+
+MAX_COORDINATE = 1_000_000  # the bound of a track's drawing coordinates (schemas: `coordinate`)
+MAX_NODES = 20_000  # house limit: more spaces than any board has; the lane search stays quick
+MAX_EDGES = 8 * MAX_NODES  # house limit: a board space leads to at most a few others
+
+
+def coordinate_ok(v: object) -> bool:
+    """A pixel coordinate a track can hold: a finite number within ±MAX_COORDINATE."""
+    return (isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            and abs(v) <= MAX_COORDINATE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +122,16 @@ class JsonSource:
                 self._src = loaded.source
         except Exception:  # noqa: BLE001 - positions are a help; the JSON itself is read
             self._src = None
+
+    def items(self, obj: Any, key: str, problems: Problems, *path: str | int) -> list[Any]:
+        """`obj[key]` when it is a list; [] when absent; [] and a diagnostic when it is not a list."""
+        v = obj.get(key) if isinstance(obj, dict) else None
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            problems.add("I004", self.at(*path, key), f"`{key}` must be a list, not {type(v).__name__}")
+            return []
+        return v
 
     def at(self, *path: str | int) -> Where:
         pos = self._src.value(path) if self._src is not None else None

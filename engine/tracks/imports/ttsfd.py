@@ -14,11 +14,15 @@ from pathlib import PurePath
 from typing import Any
 
 from slipstream.engine.tracks.imports.source import (
+    MAX_COORDINATE,
+    MAX_EDGES,
+    MAX_NODES,
     CornerInfo,
     JsonSource,
     Node,
     Problems,
     SourceGraph,
+    coordinate_ok,
 )
 
 
@@ -53,9 +57,13 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
         if not isinstance(sid, str) or not sid:
             p.add("I004", js.at("spaces", i, "id"), "a space needs a string `id`")
             continue
-        if not (isinstance(pos, list) and len(pos) == 2 and all(_num(v) for v in pos)):
-            p.add("I004", js.at("spaces", i, "pos"), f"space {sid}: `pos` must be [x, y], not {pos!r}")
+        if not (isinstance(pos, list) and len(pos) == 2 and all(coordinate_ok(v) for v in pos)):
+            p.add("I004", js.at("spaces", i, "pos"), f"space {sid}: `pos` must be [x, y], finite numbers within "
+                  f"±{MAX_COORDINATE:,}, not {pos!r}")
             continue
+        if len(g.nodes) >= MAX_NODES:
+            p.add("I004", js.at("spaces", i), f"the file has more than {MAX_NODES:,} spaces; the import stops here")
+            break
         if sid in g.nodes:
             p.add("I004", js.at("spaces", i, "id"), f"space id {sid} is used twice")
             continue
@@ -77,6 +85,12 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
         nexts.append((sid, nxt, i))
     for sid, nxt, i in nexts:
         for j, t in enumerate(nxt):
+            if t == sid:
+                p.add("I004", js.at("spaces", i, "next", j), f"space {sid} leads to itself")
+                continue
+            if len(g.edges) >= MAX_EDGES:
+                p.add("I004", js.at("spaces", i, "next", j), f"more than {MAX_EDGES:,} steps; the import stops here")
+                return g
             if not isinstance(t, str) or t not in g.nodes:
                 p.add("I003", js.at("spaces", i, "next", j), f"space {sid} leads to {t!r}, which is no space of the file")
                 continue
@@ -99,11 +113,11 @@ def read(text: str, file: str, p: Problems) -> SourceGraph:
         k = ref(v, "finish", "line", j)
         if k:
             g.nodes[k].finish = True
-    for j, v in enumerate(d.get("start") or []):
+    for j, v in enumerate(js.items(d, "start", p)):
         k = ref(v, "start", j)
         if k:
             g.grid.append((k, js.at("start", j)))
-    for j, c in enumerate(d.get("corners") or []):
+    for j, c in enumerate(js.items(d, "corners", p)):
         if not isinstance(c, dict) or "id" not in c:
             p.add("I004", js.at("corners", j), "a corner is an object with an `id`")
             continue
@@ -140,7 +154,7 @@ def _pit(g: SourceGraph, pit: dict[str, Any], ref: Any, p: Problems, js: JsonSou
         path.append(k)
     for k in path:
         g.nodes[k].pit = True
-    for j, v in enumerate(pit.get("spaces") or []):
+    for j, v in enumerate(js.items(pit, "spaces", p, "pit")):
         k = ref(v, "pit", "spaces", j)
         if k and k in path:
             g.nodes[k].box = True

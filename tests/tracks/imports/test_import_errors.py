@@ -126,3 +126,80 @@ def test_no_cut_of_a_file_raises(fmt, text):
     for cut in range(0, len(text), max(1, len(text) // 60)):
         res = import_text(fmt, text[:cut], "cut")
         assert res.data is not None or any(d.is_error for d in res.diagnostics)
+
+
+def test_coordinates_that_are_not_finite_or_too_far_are_reported():
+    lines = gp_lines()
+    parts = lines[5].split()
+    lines[5] = f"{parts[0]} nan {parts[2]} {parts[3]}"
+    res = import_text("gp-online", "\n".join(lines), "nan.dat")
+    assert res.data is None and [(d.code, d.line) for d in res.diagnostics] == [("I004", 6)]
+    doc = json.loads(synth.heat())
+    doc["cells"]["3"]["x"] = 1e12
+    res = import_text("heat", json.dumps(doc), "far.heat")
+    assert res.data is None and [d.code for d in res.diagnostics] == ["I004"]
+
+
+def test_a_step_from_a_space_to_itself_is_reported():
+    lines = gp_lines()
+    lines.insert(section_start(lines, 1), "4 4")
+    res = import_text("gp-online", "\n".join(lines), "self.dat")
+    assert res.data is None and [d.code for d in res.diagnostics] == ["I004"]
+
+
+def test_a_heat_position_far_beyond_the_others_is_one_diagnostic_not_a_long_wait():
+    doc = json.loads(synth.heat())
+    doc["cells"]["5"]["position"] = 10**30
+    res = import_text("heat", json.dumps(doc), "gap.heat")
+    assert res.data is None
+    assert [d.code for d in res.diagnostics] == ["I004"] * 3
+    assert "have no cells (first: 40, 41" in res.diagnostics[-1].message
+
+
+@pytest.mark.parametrize("fmt,key", [("tts-fd", "corners"), ("tts-fd", "start"), ("heat", "corners"),
+                                     ("heat", "startingCells"), ("heat", "floodedSpaces")])
+def test_a_list_field_of_another_type_is_reported(fmt, key):
+    doc = json.loads(synth.tts(synth.oval(3)) if fmt == "tts-fd" else synth.heat())
+    doc[key] = 3.5
+    res = import_text(fmt, json.dumps(doc, indent=1), "odd.json")
+    assert (res.diagnostics[0].code, res.diagnostics[0].path) == ("I004", f"$.{key}")
+
+
+def _mutations(text: str, seed: int, count: int):
+    """`count` damaged copies of `text`: cuts, numbers swapped for odd values, lines doubled or
+    dropped (a small fuzzer; bench-style runs of thousands found nothing more)."""
+    import random
+    import re
+
+    rng = random.Random(seed)
+    odd = ["NaN", "1e309", "-1", "0", "999999999", '"x"', "null", "[]", "{}", "true", "7", "F", "1.5"]
+    for _ in range(count):
+        t = text
+        for _ in range(rng.randint(1, 3)):
+            lines = t.splitlines()
+            op = rng.random()
+            if op < 0.3:
+                at = rng.randrange(len(t))
+                t = t[:at] + t[at + rng.randint(1, 20):]
+            elif op < 0.6:
+                ms = list(re.finditer(r"-?\d+(\.\d+)?|\"[^\"]*\"", t))
+                m = rng.choice(ms)
+                t = t[:m.start()] + rng.choice(odd) + t[m.end():]
+            elif op < 0.8:
+                lines.insert(rng.randrange(len(lines)), rng.choice(lines))
+                t = "\n".join(lines)
+            else:
+                del lines[rng.randrange(len(lines))]
+                t = "\n".join(lines)
+        yield t
+
+
+@pytest.mark.parametrize("fmt,text", [
+    ("gp-online", synth.gp_online(synth.oval(2, straight=5, bends=(3, 3)))),
+    ("tts-fd", synth.tts(synth.oval(2, straight=5, bends=(3, 3)))),
+    ("heat", synth.heat(16, corners=((4, 4, False), (9, 3, True)))),
+])
+def test_damaged_files_are_diagnosed_never_raised(fmt, text):
+    for t in _mutations(text, 7, 150):
+        res = import_text(fmt, t, "damaged")
+        assert res.data is not None or any(d.is_error for d in res.diagnostics)
