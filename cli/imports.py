@@ -18,8 +18,8 @@ from slipstream.engine.core import diagnostics as dg
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
               help="The track/2 file to write.")
 @click.option("--ruleset", metavar="ID",
-              help="The ruleset the track is for (default: formula-de for gp-online and tts-fd, "
-                   "speed-hazard for heat).")
+              help="The ruleset the track is for (default: the ruleset of the FORMAT's game, as "
+                   "the import report and docs/import.md say).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: the import report and any diagnostics; json: both as one JSON object.")
 def import_cmd(args: tuple[str, ...], output: Path, ruleset: str | None, fmt: str) -> None:

@@ -34,6 +34,18 @@ def test_no_face_names_the_toy_ruleset() -> None:
     assert named == []
 
 
+def test_no_face_names_any_installed_ruleset() -> None:
+    """Faces reach rulesets through the registry only (issue 28): no file of cli/ or editor/,
+    editor/rulesets/<id> aside, holds the id of an installed ruleset (in a module name spelt
+    with underscores too), not even in a help text."""
+    words = {w for rid in registry.ids() for w in (rid, rid.replace("-", "_"))}
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(words))) + r")(?![\w-])")
+    named = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}" for part in ("cli", "editor")
+             for p in sorted((ROOT / part).rglob("*.py")) if "rulesets" not in p.relative_to(ROOT / part).parts
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert named == []
+
+
 def test_a_designer_walks_every_face_with_the_toy_ruleset(tmp_path: Path) -> None:
     rs = registry.get("toy")
     assert rs.seasons is not None and rs.files is not None  # it declares a championship and a file kind
