@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QScrollArea,
     QUndoView,
@@ -31,6 +32,7 @@ from slipstream.engine.editing import commands as cmds
 from slipstream.engine.editing.commands import Command
 from slipstream.engine.editing.document import Change, TrackDocument, state_from_text
 from slipstream.engine.editing.scaffold import track_data
+from slipstream.engine.tracks.backdrop import backdrop_of
 from slipstream.engine.tracks.edits import centerline
 from slipstream.engine.tracks.render import track_svg
 from slipstream.engine.tracks.templates import TEMPLATE_NAMES, TEMPLATES, template
@@ -40,6 +42,8 @@ from .docklayout import hide_stray_tab_bars
 from .pack.packview import install as install_pack_menu
 from .race.racedock import install as install_race_docks
 from .track import printing, recovery
+from .track.backdrop import TOOL as BACKDROP_TOOL
+from .track.backdrop import BackdropLayer, BackdropPanel, BackdropTool, folder_of
 from .track.canvas import Selection, TrackScene, TrackView
 from .track.docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
 from .track.v2panel import Track2Panel
@@ -55,18 +59,19 @@ FILTER = "Slipstream tracks (*.yaml *.yml);;All files (*)"
 
 
 def ruleset_templates() -> list[tuple[str, str, list[tuple[str, str]]]]:
-    """(id, name, templates) of every installed ruleset with starting tracks of its own."""
+    """(id, name, templates) of every installed ruleset: its own starting tracks, else the
+    shared shapes (what `slipstream new track --ruleset ID` writes for it)."""
+    from slipstream.engine.editing.scaffold import ScaffoldError, track_templates
     from slipstream.engine.play.registry import RulesetError, get, ids
 
     out = []
     for rid in ids():
         try:
-            rs = get(rid)
-        except (RulesetError, ImportError):
+            out.append((rid, get(rid).name, track_templates(rid)))
+        except (RulesetError, ScaffoldError, ImportError):
             continue
-        if rs.templates is not None:
-            out.append((rid, rs.name, list(rs.templates.names)))
     return out
+
 
 class MainWindow(QMainWindow):
     """One open track. `settings` and `recovery_dir` can be given (tests use temporary ones)."""
@@ -86,6 +91,9 @@ class MainWindow(QMainWindow):
         self.recovery_file: Path | None = None
         self._autosaved_state: object = None
         self.doc = TrackDocument.new()
+        # the ruleset a new track was started for (File > New > For ...), "" for any other
+        # document: the Test race dock picks a pack of it while the track names none itself
+        self.made_for = ""
         self.undo_stack = UndoStack(self)  # shows the open document's own history
         self.selection: Selection | None = None
         self.brush = 3
@@ -125,6 +133,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["problems"]], [170], Qt.Orientation.Vertical)
         self.resizeDocks([self.docks["track"]], [330], Qt.Orientation.Horizontal)
         self._install_track2()
+        self._install_backdrop()
 
         self.status_counts = QLabel()
         self.status_counts.setObjectName("status-counts")
@@ -176,14 +185,16 @@ class MainWindow(QMainWindow):
         for name in TEMPLATES:
             new_menu.addAction(self._act(f"{TEMPLATE_NAMES[name]} template",
                                          lambda n=name: self.new_from_template(n), None, f"new-{name}"))
-        for rid, label, names in ruleset_templates():  # each ruleset's own starting tracks
+        self.new_menus: dict[str, QMenu] = {}  # ruleset id -> File > New > For <ruleset> (a new pack too)
+        for rid, label, names in ruleset_templates():  # each ruleset's starting tracks
             sub = new_menu.addMenu(f"For {label}")
+            self.new_menus[rid] = sub
             for tid, tname in names:
                 sub.addAction(self._act(f"{tname} template", lambda t=tid, r=rid: self.new_from_template(t, r),
                                         None, f"new-{rid}-{tid}"))
         self.act_open = self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, "open")
         file_menu.addAction(self.act_open)
-        install_pack_menu(self, file_menu)  # File > Open Pack… (editor/pack/packview.py)
+        install_pack_menu(self, file_menu)  # File > Open Pack…, New > For … > Pack… (editor/pack/packview.py)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.act_save = self._act("&Save", self.save, QKeySequence.StandardKey.Save, "save")
         self.act_save_as = self._act("Save &as…", self.save_as, QKeySequence("Ctrl+Shift+S"), "save-as")
@@ -239,6 +250,7 @@ class MainWindow(QMainWindow):
             ("grid", "Grid", "Click a cell to add a grid slot there"),
             ("centreline", "Centreline", "Drag points; double-click the line to add one; right-click a point to delete it"),
             *TRACK2_TOOLS,
+            BACKDROP_TOOL,
         ):
             act = QAction(text, self)
             act.setCheckable(True)
@@ -281,6 +293,25 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["grid"], dock)
         self.docks["grid"].raise_()
         self.docks["track2"] = dock
+
+    def _install_backdrop(self) -> None:
+        """The backdrop image under the canvas, its dock and its drag tool (editor/track/backdrop.py)."""
+        def status(text: str) -> None:
+            self.statusBar().showMessage(text, 10_000)
+
+        self.backdrop_layer = BackdropLayer(self.scene)
+        self.backdrop_panel = BackdropPanel(self.push, self.seal, status)
+        self.backdrop_tool = BackdropTool(self.view, self.push, self.seal, lambda: self.doc, status)
+        dock = QDockWidget("Backdrop", self)
+        dock.setObjectName("dock-backdrop")
+        scroll = QScrollArea()  # as the Corners and pit dock: its form does not squeeze its neighbours
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.backdrop_panel)
+        dock.setWidget(scroll)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        self.tabifyDockWidget(self.docks["grid"], dock)
+        self.docks["grid"].raise_()
+        self.docks["backdrop"] = dock
 
     def set_tool(self, key: str) -> None:
         self.view.tool = key
@@ -339,6 +370,8 @@ class MainWindow(QMainWindow):
         self.track_panel.show_document(doc)
         self.track2_layers.show(track)
         self.track2_panel.show_document(doc)
+        self.backdrop_layer.show(backdrop_of(doc.data), folder_of(doc))
+        self.backdrop_panel.show_document(doc)
         self.grid_panel.show_document(doc)
         if self.docks["source"].isVisible() or rebuild:
             self.source.show_text(an.text, force=rebuild)
@@ -533,7 +566,8 @@ class MainWindow(QMainWindow):
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
 
-    def _replace_document(self, doc: TrackDocument) -> None:
+    def _replace_document(self, doc: TrackDocument, made_for: str = "") -> None:
+        self.made_for = made_for
         recovery.remove(self.recovery_file)
         self.recovery_file = None
         self._autosaved_state = None
@@ -549,7 +583,7 @@ class MainWindow(QMainWindow):
         if self.maybe_save():
             doc = TrackDocument.new(track_data(ruleset, name) if ruleset else template(name))
             doc.saved = None  # a template is new work: unsaved until saved
-            self._replace_document(doc)
+            self._replace_document(doc, ruleset)
 
     def open_dialog(self) -> None:
         if not self.maybe_save():

@@ -9,6 +9,7 @@ from typing import NamedTuple
 from xml.sax.saxutils import escape
 
 from slipstream.engine.tracks.drawing import Point, TrackDrawing
+from slipstream.engine.tracks.pitdrawing import label_lane, place_pit
 from slipstream.engine.tracks.track import COLOUR_NAMES, PLAIN, Track
 
 FILL = {3: "#f6f5ef", 4: "#c2c4c6", 5: "#6b6f73", 6: "#202225", PLAIN: "#9aa0a6"}
@@ -46,10 +47,12 @@ def track_svg(
     cars: Sequence[tuple[int, int]] = (),
     title: bool = True,
     margin: float = 40.0,
+    underlay: str = "",
 ) -> str:
-    """An SVG document of the track. `highlight` marks spaces by name, `cars` places cars."""
+    """An SVG document of the track. `highlight` marks spaces by name, `cars` places cars;
+    `underlay` is SVG drawn over the background and under the track (a backdrop image)."""
     return "\n".join(p.text for p in svg_pieces(track, highlight=highlight, cars=cars, title=title,
-                                                     margin=margin))
+                                                     margin=margin, underlay=underlay))
 
 
 def svg_pieces(
@@ -59,6 +62,7 @@ def svg_pieces(
     cars: Sequence[tuple[int, int]] = (),
     title: bool = True,
     margin: float = 40.0,
+    underlay: str = "",
 ) -> list[Piece]:
     """The lines of `track_svg` as `Piece`s, so a printed page keeps only what it shows."""
     d = TrackDrawing(track)
@@ -76,6 +80,8 @@ def svg_pieces(
         Piece(None, f'<rect x="{x0 - margin:.1f}" y="{y0 - margin - head:.1f}" width="{w:.1f}" height="{h:.1f}" '
                'fill="#3f7d3a"/>'),
     ]
+    if underlay:
+        out.append(Piece(None, underlay))
     if title:
         out.append(Piece(None,
             f'<text x="{x0 - margin + 16:.1f}" y="{y0 - margin - head + 32:.1f}" font-size="22" fill="#fff" '
@@ -151,8 +157,9 @@ def svg_pieces(
     # segment numbers along the outside
     out.append(Piece(None, '<g id="labels" font-size="%.1f" fill="#fff" text-anchor="middle" font-weight="bold">' % font))
     step = max(1, round(track.segments / 24 / 5) * 5) if track.segments > 24 else 1
-    for s in range(0, track.segments, step):
-        x, y = d.point(track.lanes - 0.5 + 0.45, s + 0.5)
+    pit = place_pit(d)
+    for s in range(0, track.segments, step):  # beyond an outside pit lane where it runs
+        x, y = d.point(label_lane(d, s + 0.5, track.lanes - 0.5 + 0.45, pit), s + 0.5)
         out.append(Piece(_box([(x, y)], font * (1 + 0.6 * len(str(s)))),
                          f'<text x="{x:.1f}" y="{y + font * 0.35:.1f}">{s}</text>', "label"))
     out.append(Piece(None, "</g>"))
