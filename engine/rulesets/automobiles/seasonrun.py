@@ -213,7 +213,7 @@ def replay_season_lines(lines: list[str], origin: Path | None = None) -> ReplayR
         track_from_log,
         verify_header,
     )
-    from slipstream.engine.rulesets.automobiles.runner import load_pack_cached
+    from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 
     rows = numbered(lines)
     if not rows:
