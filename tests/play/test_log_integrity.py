@@ -160,11 +160,12 @@ def test_a_season_log_naming_track_files_replays_from_any_working_folder(tmp_pat
     pack, in the header and in every season-race line (it was recorded from the working folder,
     so the log replayed only from there)."""
     project = tmp_path / "project"
-    # a folder named after the pack: packs are cached by the path given, in this process
-    shutil.copytree(ROOT / "content" / pack, project / pack, ignore=shutil.ignore_patterns("tests"))
-    shutil.copy(project / pack / track, project / "mine.yaml")
+    # a folder name no other test uses: packs are cached by the path given, in this process
+    folder = f"season-files-{pack}"
+    shutil.copytree(ROOT / "content" / pack, project / folder, ignore=shutil.ignore_patterns("tests"))
+    shutil.copy(project / folder / track, project / "mine.yaml")
     monkeypatch.chdir(project)
-    r = CliRunner().invoke(main, ["season", pack, "--tracks", ",".join(["mine.yaml"] * races), "--laps", "1",
+    r = CliRunner().invoke(main, ["season", folder, "--tracks", ",".join(["mine.yaml"] * races), "--laps", "1",
                                   "--bots", "greedy,greedy", "--log", "logs"])
     assert r.exit_code == 0, r.output
     log = project / "logs" / "season-1.jsonl"
