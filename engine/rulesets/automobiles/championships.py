@@ -74,6 +74,10 @@ class AutomobilesSeasons:
         from slipstream.engine.rulesets.automobiles.season import season_config
         from slipstream.engine.rulesets.automobiles.seasonrun import resolve_track
 
+        from slipstream.engine.play.extbots import is_external
+
+        if any(is_external(b) for b in plan.bots):  # its seasons deal sponsors to the seats' bots
+            return [("--bots", "external bots (cmd:) race single races of Automobiles, not its seasons yet")]
         if not 3 <= len(plan.tracks) <= 5:
             return [("--tracks", f"a season has 3 to 5 races, got {len(plan.tracks)}")]
         for t in plan.tracks:

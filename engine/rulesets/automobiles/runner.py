@@ -8,6 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from slipstream.engine.play.extbots import is_external
+from slipstream.engine.play.races import play_bots
 from slipstream.engine.rulesets.automobiles.bots import play_out
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.roster import make_bot
@@ -101,13 +103,18 @@ def run_race(spec: RaceSpec) -> RaceResult:
     seats = [Seat(f"P{i + 1}", b, spec.drivers[i] if i < len(spec.drivers) else None)
              for i, b in enumerate(spec.bots)]
     game = Game(rs, track, seats, seed=spec.seed, laps=spec.laps, record=spec.record)
-    bots = [make_bot(b, spec.seed * 1009 + i) for i, b in enumerate(spec.bots)]
-    n = play_out(game, bots)
+    if any(is_external(b) for b in spec.bots):  # a seat of a program (engine/play/extbots.py)
+        from slipstream.engine.play.registry import get
+
+        n, log = play_bots(get("automobiles"), spec.bots, spec.seed, game, track, spec.laps, dict(spec.options))
+    else:
+        bots = [make_bot(b, spec.seed * 1009 + i) for i, b in enumerate(spec.bots)]
+        n, log = play_out(game, bots), game.log
     race = game.race
     return RaceResult(
         spec=spec, card_set=cs, names=[s.name for s in seats], bots=list(spec.bots),
         grid=list(_grid_order(game)), standings=game.standings(), rounds=race.round,
-        capped=race.capped, decisions=n, stats=race.stats, log=game.log,
+        capped=race.capped, decisions=n, stats=race.stats, log=log,
         header=header(spec, rs, track, cs, seats),
         drivers=[rs.drivers[p.driver].id if p.driver is not None else None for p in race.players],
         result=game.result(), kind_ids=[k.id for k in rs.kinds],
