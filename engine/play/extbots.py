@@ -154,12 +154,22 @@ def plain(value: Any) -> Any:
 
 def track_data(track: Any) -> dict[str, Any]:
     """The track as the hello message gives it: spaces, lanes, corners, links, pit lane, grid
-    (the drawing's geometry and the cell table left out: `spaces` say the same)."""
+    (the drawing's geometry and the cell table left out: `spaces` say the same). Made once
+    per track object of the process (a ladder races one track many times)."""
+    held = _TRACKS.get(id(track))
+    if held is not None and held[0] is track:
+        return held[1]
     data = plain(track)
     for key in ("geometry", "cells", "extra"):
         data.pop(key, None)
     data["lanes"] = track.lanes
+    if len(_TRACKS) >= 64:
+        _TRACKS.clear()
+    _TRACKS[id(track)] = (track, data)
     return data
+
+
+_TRACKS: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
 @dataclass(slots=True)
@@ -261,6 +271,7 @@ class Pipe:
 
 
 _LIVE: set[Pipe] = set()
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # one encoder, not one a line
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
@@ -305,6 +316,7 @@ class ExternalBot:
         self.decisions = 0
         self.seen = 0  # how much of the race log the bot has been sent
         self.bot_name = ""
+        self.start_seconds = 0.0  # from starting the process to its `ready`
         secret = getattr(rs.race_view, "secret_kinds", ()) if rs.race_view is not None else ()
         self.secret = frozenset(secret)
 
@@ -323,6 +335,15 @@ class ExternalBot:
     # -- the conversation --
     def _start(self, game: Any) -> None:
         self.started = True
+        t0 = time.perf_counter()
+        try:
+            self._handshake(game)
+        except ProtocolFault as f:  # a bot that does not start right does not play
+            raise ProtocolFault(f.code, f.detail, True) from None
+        finally:
+            self.start_seconds = time.perf_counter() - t0
+
+    def _handshake(self, game: Any) -> None:
         self.pipe = Pipe(self.spec.argv, self.spec.lines)
         deadline = time.monotonic() + self.spec.start
         self.pipe.send(self._line(self.hello(game)), deadline)
@@ -383,7 +404,7 @@ class ExternalBot:
 
     @staticmethod
     def _line(msg: Mapping[str, Any]) -> bytes:
-        return (json.dumps(msg, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+        return (_encode(msg) + "\n").encode()
 
     # -- faults --
     def _fault(self, game: Any, f: ProtocolFault) -> None:

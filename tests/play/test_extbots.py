@@ -182,3 +182,47 @@ def test_race_ladder_and_replay_take_external_bots(tmp_path: Path) -> None:
     code, out = run("ladder", FD, "--bots", f"greedy,{bot}", "--races", "2", "--field", "0", "--format", "json")
     assert code == 0, out
     assert bot in json.dumps(json.loads(out))
+
+
+def test_every_message_of_a_race_fits_its_schema(tmp_path: Path) -> None:
+    from slipstream.engine.core.schema import validator
+
+    # a bot that copies every line it reads, then answers like the random bot
+    spy = tmp_path / "spy.py"
+    spy.write_text(
+        "import json, sys\n"
+        f"out = open({str(tmp_path / 'seen.jsonl')!r}, 'w')\n"
+        "for line in sys.stdin:\n"
+        "    out.write(line); out.flush()\n"
+        "    m = json.loads(line)\n"
+        "    r = {'t': 'ready', 'name': 'spy'} if m['t'] == 'hello' else {'choose': len(m['options']) - 1} if m['t'] == 'act' else None\n"
+        "    if r is None: break\n"
+        "    print(json.dumps(r), flush=True)\n")
+    for ruleset, pack in PACKS.items():
+        r = race(pack, ("greedy", f"cmd:{spy}"))
+        assert notes(r) == [], ruleset
+        seen = [json.loads(s) for s in (tmp_path / "seen.jsonl").read_text().splitlines()]
+        assert [m["t"] for m in seen[:2]] == ["hello", "act"] and seen[-1]["t"] == "end"
+        for m in seen:
+            errors = list(validator(f"bot-{m['t']}").iter_errors(m))
+            assert errors == [], (ruleset, m["t"], errors[:1])
+        assert seen[0]["ruleset"] == ruleset and seen[0]["seat"] == 1
+    for reply, kind in (({"t": "ready", "name": "x"}, "ready"), ({"choose": 0}, "choose")):
+        assert list(validator(f"bot-{kind}").iter_errors(reply)) == []
+    assert list(validator("bot-choose").iter_errors({"choose": -1}))
+
+
+def test_a_championship_with_an_external_bot_replays_identical(tmp_path: Path) -> None:
+    bots = f"greedy,cmd:{EXAMPLES / 'js' / 'fd_bot.js'},cmd:{BAD} die 3"
+    code, out = run("season", FD, "--bots", bots, "--log", str(tmp_path))
+    assert code == 0, out
+    (log,) = tmp_path.glob("*.jsonl")
+    text = log.read_text()
+    assert '"fault":"dead"' in text  # one note per race of the season
+    code, out = run("replay", str(log))
+    assert code == 0 and "identical" in out, out
+
+
+def test_automobiles_seasons_refuse_external_bots() -> None:
+    code, out = run("season", "--bots", f"greedy,cmd:{EXAMPLES / 'python' / 'random_bot.py'}")
+    assert code == 2 and "cmd:" in out

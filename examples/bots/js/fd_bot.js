@@ -1,8 +1,24 @@
 #!/usr/bin/env node
-// A greedy-ish Formula De bot: a high gear (a lower one with worn tyres or in a corner), the
-// stop that goes farthest without braking, and no pit stop.
+// A greedy-ish Formula De bot: the highest gear whose longest roll still stops inside the next
+// corner (the track comes with the hello), the stop that goes farthest without braking, and no
+// pit stop. The same logic as examples/bots/python/fd_bot.py.
 "use strict";
 const { run, number, best, indexOf } = require("./botlib.js");
+
+// the longest roll of each gear's die (the example's own table: the bundled pack's dice)
+const LONGEST = { 1: 2, 2: 4, 3: 8, 4: 12, 5: 20, 6: 30 };
+const mod = (a, n) => ((a % n) + n) % n;
+
+// Squares from `segment` to the last square of the corner it is in, else of the next one.
+function room(track, segment) {
+  const n = track.segments;
+  let out = n;
+  for (const c of track.corners || []) {
+    if (mod(segment - c.first, n) <= mod(c.last - c.first, n)) return mod(c.last - segment, n);
+    out = Math.min(out, mod(c.last - segment, n));
+  }
+  return out;
+}
 
 function squares(label) {
   const m = /\((\d+) squares?\)/.exec(label);
@@ -10,21 +26,21 @@ function squares(label) {
 }
 
 run("js fd greedy-ish", (state, act) => {
-  const opts = act.options, view = act.view;
+  const opts = act.options;
   if (act.kind === "gear") {
-    const cornering = (view["stops in this corner"] || "-") !== "-";
-    const cap = cornering || number(view.tyres || "9", 9) <= 1 ? 4 : 6;
-    let pick = -1;
-    opts.forEach((o, i) => {
-      const g = number(o.key);
-      if (g <= cap && (pick < 0 || g > number(opts[pick].key))) pick = i;
-    });
-    return pick < 0 ? 0 : pick;
+    const car = (act.cars || []).find((c) => c.seat === act.seat);
+    const limit = car ? room(state.hello.track, car.cell[1]) : 8;
+    const gears = opts.map((o, i) => ({ gear: number(o.key), costs: o.label.includes("costs"), i }));
+    const safe = gears.filter((g) => (LONGEST[g.gear] || 99) <= Math.max(limit, 2));
+    if (safe.length === 0) return gears.reduce((a, b) => (b.gear < a.gear ? b : a)).i;
+    // the highest safe gear, one that costs no wear if there is one (the first of equals)
+    let pick = safe[0];
+    for (const g of safe) {
+      if ((!g.costs && pick.costs) || (g.costs === pick.costs && g.gear > pick.gear)) pick = g;
+    }
+    return pick.i;
   }
-  if (act.kind === "move") {
-    return best(opts, (o) => squares(o.label) - 3 * o.label.includes("brake")
-      - 10 * o.label.includes("tyre") - 100 * o.label.includes("out"));
-  }
+  if (act.kind === "move") return best(opts, (o) => squares(o.label) - 3 * o.label.includes("brake"));
   if (act.kind === "pit") return indexOf(opts, "stay out");
   return 0;
 });
