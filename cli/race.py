@@ -74,8 +74,8 @@ def parse_bots(bots: str, rs: Any) -> list[str]:
     # a bot listed as NAME or as NAME:SETTING (speed-hazard's lookahead:4) is known by NAME
     families = {k.partition(":")[0] for k in rs.bots}
     for b in names:
-        if is_external(b):  # cmd:PROGRAM [ARGS...][;SETTING=VALUE...] (docs/bots.md)
-            problem = external_problem(rs, b) or program_problem(b)
+        if is_external(b):  # cmd:PROGRAM [ARGS...] or http://HOST:PORT, [;SETTING=VALUE...] (docs/bots.md)
+            problem = external_problem(rs, b) or (program_problem(b) if b.startswith("cmd:") else None)
             if problem:
                 raise click.BadParameter(problem, param_hint="--bots")
             continue

@@ -10,6 +10,9 @@ needs its first decision. One JSON object per line goes each way over its stdin 
     bot -> engine   {"choose": INDEX}
     engine -> bot   {"t": "end", ...}     the standings; the bot then exits
 
+A bot named `http://HOST:PORT[/PATH]` gets the same messages as POSTs to `/start`, `/move`
+and `/end` (`Http`), each with a `game` id, the answer in the response body.
+
 Nothing here names a ruleset: the act message is built from the protocol's parts every ruleset
 has (`Decision`, `Ruleset.view`, the race view's cars, the race log), so a ruleset needs no
 code of its own for external bots.
@@ -49,7 +52,7 @@ if TYPE_CHECKING:
     from slipstream.engine.play.protocol import Bot, Ruleset
 
 PROTOCOL = 1
-PREFIXES = ("cmd:",)
+PREFIXES = ("cmd:", "http://")
 # house values: what a race waits for a bot, and the longest line it reads from one
 DEFAULT_LIMIT = 1.0  # seconds per decision
 START_LIMIT = 10.0  # seconds from starting the process to its `ready`
@@ -60,15 +63,17 @@ SETTINGS = ("limit", "start", "fallback", "lines")
 
 
 def is_external(name: str) -> bool:
-    """Whether a seat's bot name is an external bot (`cmd:...`)."""
+    """Whether a seat's bot name is an external bot (`cmd:...` or `http://...`)."""
     return name.startswith(PREFIXES)
 
 
 @dataclass(frozen=True, slots=True)
 class ExternalSpec:
-    """A parsed `cmd:` bot name: the command line and its settings."""
+    """A parsed external bot name: the command line (`cmd:`) or the address (`http://`), and
+    its settings."""
 
     argv: tuple[str, ...]
+    url: str = ""  # http://HOST:PORT[/PATH] (then `argv` is empty)
     limit: float = DEFAULT_LIMIT
     start: float = START_LIMIT  # seconds to its `ready`
     fallback: str = ""  # "" : the ruleset's `random` bot (else its first)
@@ -76,16 +81,31 @@ class ExternalSpec:
 
 
 def parse_external(name: str) -> ExternalSpec:
-    """The command and settings of a `cmd:` bot name; ValueError saying what is wrong."""
-    if not name.startswith("cmd:"):
-        raise ValueError(f"{name[:60]!r} is not an external bot (cmd:PROGRAM)")
-    command, *settings = name[4:].split(";")
-    try:
-        argv = tuple(shlex.split(command))
-    except ValueError as e:
-        raise ValueError(f"cannot read the command of {name[:80]!r}: {e}") from None
-    if not argv:
-        raise ValueError("cmd: names no program (cmd:PROGRAM [ARGS...])")
+    """The command or address and the settings of an external bot name; ValueError saying
+    what is wrong."""
+    if not is_external(name):
+        raise ValueError(f"{name[:60]!r} is not an external bot (cmd:PROGRAM or http://HOST:PORT)")
+    argv: tuple[str, ...] = ()
+    url = ""
+    if name.startswith("cmd:"):
+        command, *settings = name[4:].split(";")
+        try:
+            argv = tuple(shlex.split(command))
+        except ValueError as e:
+            raise ValueError(f"cannot read the command of {name[:80]!r}: {e}") from None
+        if not argv:
+            raise ValueError("cmd: names no program (cmd:PROGRAM [ARGS...])")
+    else:
+        from urllib.parse import urlsplit
+
+        url, *settings = name.split(";")
+        try:
+            parts = urlsplit(url)
+            port = parts.port
+        except ValueError as e:
+            raise ValueError(f"cannot read the address {url[:80]!r}: {e}") from None
+        if not parts.hostname or port is None or parts.query or parts.fragment:
+            raise ValueError(f"write an HTTP bot as http://HOST:PORT[/PATH], not {url[:80]!r}")
     values: dict[str, Any] = {}
     for item in settings:
         key, eq, value = item.strip().partition("=")
@@ -102,7 +122,7 @@ def parse_external(name: str) -> ExternalSpec:
         if not (1024 <= num <= 1 << 30 if key == "lines" else 0 < num <= 3600):
             raise ValueError(f"{key}={value} is out of range")
         values[key] = num
-    return ExternalSpec(argv, **values)
+    return ExternalSpec(argv, url, **values)
 
 
 def external_problem(rs: Ruleset, name: str) -> str | None:
@@ -252,6 +272,14 @@ class Pipe:
                 raise ProtocolFault("dead", "the bot exited" + (f" (status {code})" if code is not None else ""), True)
             self.buf += chunk
 
+    def ask(self, kind: str, line: bytes, deadline: float) -> bytes:
+        """Send a message and read the answer (`kind`: `start` or `move`, for HTTP's paths)."""
+        self.send(line, deadline)
+        return self.receive(deadline)
+
+    def tell(self, kind: str, line: bytes, deadline: float) -> None:
+        self.send(line, deadline)
+
     def close(self, grace: float = 0.5) -> None:
         """End the process: its input closed, a short wait, then killed."""
         _LIVE.discard(self)
@@ -284,6 +312,58 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child before e
         pass
 
 
+class Http:
+    """A bot behind an HTTP address: each message is a POST of one JSON object to `/start`
+    (hello), `/move` (act) or `/end`, the answer the response body, on one kept-alive
+    connection, each within its deadline; a body longer than the line limit is not read."""
+
+    def __init__(self, url: str, line_limit: int) -> None:
+        from http.client import HTTPConnection
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        self.base = parts.path.rstrip("/")
+        self.line_limit = line_limit
+        self.conn = HTTPConnection(parts.hostname or "", parts.port, timeout=START_LIMIT)
+
+    def _post(self, kind: str, line: bytes, deadline: float, answer: bool) -> bytes:
+        import http.client
+        import socket
+
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ProtocolFault("late", "no time left for the request", True)
+        self.conn.timeout = left
+        try:
+            if self.conn.sock is not None:
+                self.conn.sock.settimeout(left)
+            self.conn.request("POST", f"{self.base}/{kind}", body=line,
+                              headers={"Content-Type": "application/json"})
+            resp = self.conn.getresponse()
+            body = resp.read(self.line_limit + 1)
+            if len(body) > self.line_limit:
+                raise ProtocolFault("flood", f"a body longer than {self.line_limit} bytes", True)
+            if resp.will_close or not resp.isclosed():  # not read to its end: start afresh next time
+                self.conn.close()
+        except TimeoutError:
+            raise ProtocolFault("late", "no reply within the time limit", True) from None
+        except (ConnectionError, socket.gaierror, http.client.HTTPException, OSError) as e:
+            code = "start" if kind == "start" else "dead"
+            raise ProtocolFault(code, f"the bot's server: {str(e)[:120] or type(e).__name__}", True) from None
+        if answer and resp.status != 200:
+            raise ProtocolFault("garbage", f"HTTP status {resp.status}", False)
+        return body.strip()
+
+    def ask(self, kind: str, line: bytes, deadline: float) -> bytes:
+        return self._post(kind, line, deadline, True)
+
+    def tell(self, kind: str, line: bytes, deadline: float) -> None:
+        self._post(kind, line, deadline, False)
+
+    def close(self, grace: float = 0.5) -> None:
+        self.conn.close()
+
+
 def close_all() -> None:
     """End every bot process still running (at exit, and after a race that raised)."""
     for pipe in list(_LIVE):
@@ -308,7 +388,8 @@ class ExternalBot:
         fb = self.spec.fallback or ("random" if "random" in rs.bots else next(iter(rs.bots)))
         self.fallback_name = fb
         self._fallback: Bot | None = None
-        self.pipe: Pipe | None = None
+        self.pipe: Pipe | Http | None = None
+        self.game_id = ""  # names the race to an HTTP bot (a server may play several)
         self.started = False
         self.dropped = False
         self.faults: list[dict[str, Any]] = []  # the `t: bot` lines, each with its log position
@@ -344,10 +425,15 @@ class ExternalBot:
             self.start_seconds = time.perf_counter() - t0
 
     def _handshake(self, game: Any) -> None:
-        self.pipe = Pipe(self.spec.argv, self.spec.lines)
+        if self.spec.url:
+            import uuid
+
+            self.game_id = uuid.uuid4().hex
+            self.pipe = Http(self.spec.url, self.spec.lines)
+        else:
+            self.pipe = Pipe(self.spec.argv, self.spec.lines)
         deadline = time.monotonic() + self.spec.start
-        self.pipe.send(self._line(self.hello(game)), deadline)
-        reply = self._read(deadline)
+        reply = self._read(self.pipe.ask("start", self._line(self.hello(game)), deadline))
         if not isinstance(reply, dict) or reply.get("t") != "ready":
             raise ProtocolFault("garbage", "the first reply is not {\"t\": \"ready\"}", True)
         name = reply.get("name")
@@ -385,8 +471,7 @@ class ExternalBot:
     def _ask(self, game: Any, decision: Decision) -> str:
         assert self.pipe is not None
         deadline = time.monotonic() + self.spec.limit
-        self.pipe.send(self._line(self.act(game, decision)), deadline)
-        reply = self._read(deadline)
+        reply = self._read(self.pipe.ask("move", self._line(self.act(game, decision)), deadline))
         index = reply.get("choose") if isinstance(reply, dict) else None
         if not isinstance(index, int) or isinstance(index, bool):
             raise ProtocolFault("garbage", "the reply is not {\"choose\": INDEX}", False)
@@ -394,16 +479,16 @@ class ExternalBot:
             raise ProtocolFault("range", f"index {index} is not one of the {len(decision.options)} options", False)
         return decision.options[index].key
 
-    def _read(self, deadline: float) -> Any:
-        assert self.pipe is not None
-        raw = self.pipe.receive(deadline)
+    @staticmethod
+    def _read(raw: bytes) -> Any:
         try:
             return json.loads(raw)
         except (ValueError, RecursionError):
             raise ProtocolFault("garbage", f"the reply is not JSON: {raw[:60]!r}", False) from None
 
-    @staticmethod
-    def _line(msg: Mapping[str, Any]) -> bytes:
+    def _line(self, msg: dict[str, Any]) -> bytes:
+        if self.game_id:
+            msg["game"] = self.game_id
         return (_encode(msg) + "\n").encode()
 
     # -- faults --
@@ -437,7 +522,7 @@ class ExternalBot:
                "place": list(standings).index(self.seat) + 1 if self.seat in standings else None,
                "names": names, "rounds": game.rounds}
         try:
-            pipe.send(self._line(msg), time.monotonic() + self.spec.limit)
+            pipe.tell("end", self._line(msg), time.monotonic() + self.spec.limit)
         except ProtocolFault:
             pass
         pipe.close(self.spec.limit)

@@ -226,3 +226,95 @@ def test_a_championship_with_an_external_bot_replays_identical(tmp_path: Path) -
 def test_automobiles_seasons_refuse_external_bots() -> None:
     code, out = run("season", "--bots", f"greedy,cmd:{EXAMPLES / 'python' / 'random_bot.py'}")
     assert code == 2 and "cmd:" in out
+
+
+@pytest.fixture(scope="module")
+def http_bot():
+    """The example HTTP bot server on a free port (its address)."""
+    proc = subprocess.Popen([sys.executable, str(EXAMPLES / "python" / "http_bot.py"), "--port", "0"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        assert line.startswith("listening on "), line
+        yield line.split()[-1]
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKS))
+def test_the_example_http_bot_races_every_ruleset(http_bot: str, ruleset: str) -> None:
+    r = race(PACKS[ruleset], ("greedy", http_bot, f"{http_bot};limit=2"))
+    assert notes(r) == [] and sorted(r.standings) == [0, 1, 2]
+    assert replay_lines(lines_of(r)).message == "identical"
+    # the same logic over stdin/stdout plays the same race
+    same = race(PACKS[ruleset], ("greedy", f"cmd:{EXAMPLES / 'python' / (GREEDY[ruleset] + '.py')}",
+                                 f"cmd:{EXAMPLES / 'python' / (GREEDY[ruleset] + '.py')};limit=2"))
+    assert [e for e in same.log] == r.log
+
+
+class Misbehaving:
+    """An HTTP bot server in this process that answers /move as `mode` says."""
+
+    def __init__(self, mode: str) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        class H(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                status, body = 200, b'{"t": "ready"}'
+                if self.path == "/move":
+                    body = {"garbage": b"<html>", "range": b'{"choose": 99}', "status": b'{"choose": 0}',
+                            "flood": b"1" * (3 << 20)}.get(mode, b'{"choose": 0}')
+                    status = 500 if mode == "status" else 200
+                    if mode == "sleep":
+                        time.sleep(2)
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                try:
+                    self.wfile.write(body)
+                except OSError:
+                    pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.mark.parametrize(("mode", "fault", "count"), [
+    ("garbage", "garbage", 3), ("range", "range", 3), ("status", "garbage", 3), ("sleep", "late", 1),
+    ("flood", "flood", 1), ("closed", "start", 1),
+])
+def test_a_misbehaving_http_bot_gets_the_stated_rule(mode: str, fault: str, count: int) -> None:
+    srv = Misbehaving(mode)
+    url = srv.url
+    if mode == "closed":
+        srv.close()  # nobody listens there any more
+    try:
+        r = race(FD, ("greedy", f"{url};limit=0.5"))
+    finally:
+        if mode != "closed":
+            srv.close()
+    got = notes(r)
+    assert [n["fault"] for n in got] == [fault] * count
+    assert got[-1]["dropped"] is True
+    assert replay_lines(lines_of(r)).message == "identical"
+
+
+def test_http_bot_names_are_checked() -> None:
+    assert parse_external("http://127.0.0.1:8765/bots;limit=0.1").url == "http://127.0.0.1:8765/bots"
+    for name in ("http://host", "http://:80", "http://h:80/?x=1", "http://h:99999"):
+        with pytest.raises(ValueError):
+            parse_external(name)
