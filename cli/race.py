@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from slipstream.engine.core import diagnostics as dg
-from slipstream.engine.play.extbots import external_problem, is_external
+from slipstream.engine.play.extbots import external_problem, is_external, program_problem
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -75,7 +75,7 @@ def parse_bots(bots: str, rs: Any) -> list[str]:
     families = {k.partition(":")[0] for k in rs.bots}
     for b in names:
         if is_external(b):  # cmd:PROGRAM [ARGS...] or http://HOST:PORT, [;SETTING=VALUE...] (docs/bots.md)
-            problem = external_problem(rs, b) or (program_problem(b) if b.startswith("cmd:") else None)
+            problem = external_problem(rs, b) or program_problem(b)
             if problem:
                 raise click.BadParameter(problem, param_hint="--bots")
             continue
@@ -90,23 +90,6 @@ def parse_bots(bots: str, rs: Any) -> list[str]:
             except (ValueError, TypeError, KeyError) as e:
                 raise click.BadParameter(str(e), param_hint="--bots") from None
     return names
-
-
-def program_problem(name: str) -> str | None:
-    """Why the program of an external bot cannot be started from here (None when it can)."""
-    import os
-    import shutil
-
-    from slipstream.engine.play.extbots import command_of, parse_external
-
-    argv = command_of(parse_external(name).argv)
-    prog = argv[0]
-    if shutil.which(prog) is None and not (os.sep in prog and os.access(prog, os.X_OK)):
-        return f"cannot run {prog!r}: no such program"
-    for arg in argv[1:2]:
-        if arg.endswith((".py", ".js", ".mjs")) and not os.path.isfile(arg):
-            return f"no bot program {arg!r}"
-    return None
 
 
 def cap_jobs(jobs: int, scheduler: str | None = None) -> int:

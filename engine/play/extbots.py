@@ -145,6 +145,23 @@ def external_problem(rs: Ruleset, name: str) -> str | None:
     return None
 
 
+def program_problem(name: str) -> str | None:
+    """Why the program of a `cmd:` bot cannot be started from here (None when it can, and for
+    any other name)."""
+    import shutil
+
+    if not name.startswith("cmd:"):
+        return None
+    argv = command_of(parse_external(name).argv)
+    prog = argv[0]
+    if shutil.which(prog) is None and not (os.sep in prog and os.access(prog, os.X_OK)):
+        return f"cannot run {prog!r}: no such program"
+    for arg in argv[1:2]:
+        if arg.endswith((".py", ".js", ".mjs")) and not os.path.isfile(arg):
+            return f"no bot program {arg!r}"
+    return None
+
+
 def command_of(argv: Sequence[str]) -> list[str]:
     """The command line that runs `argv`: a `.py` program with this Python, a `.js` one with
     `node`, anything else as it is (an executable)."""
@@ -526,6 +543,11 @@ class ExternalBot:
         except ProtocolFault:
             pass
         pipe.close(self.spec.limit)
+
+
+def seat_bot(rs: Ruleset, name: str, seat: int, seed: int, context: RaceContext | None = None) -> Any:
+    """The bot of one seat: the ruleset's own, or an `ExternalBot` for an external name."""
+    return ExternalBot(name, rs, seat, seed, context) if is_external(name) else rs.make_bot(name, seed)
 
 
 def make_bots(rs: Ruleset, names: Sequence[str], seeds: Sequence[int], context: RaceContext | None = None) -> list[Any]:
