@@ -47,6 +47,7 @@ class Run:
     start: float  # seconds from starting the bot to its ready
     decisions: int
     log: list[Any]
+    logic: float = 0.0  # CPU seconds of the bot's logic (in-process runs)
 
     def add(self, other: Run) -> None:
         self.wall += other.wall
@@ -54,6 +55,7 @@ class Run:
         self.bot += other.bot
         self.start += other.start
         self.decisions += other.decisions
+        self.logic += other.logic
 
 
 class InProcess(ExternalBot):
@@ -62,6 +64,7 @@ class InProcess(ExternalBot):
     def __init__(self, logic: Any, *args: Any) -> None:
         super().__init__(*args)
         self.logic = logic
+        self.logic_seconds = 0.0  # CPU seconds in the bot's logic
         self.state: dict[str, Any] = {}
 
     def finish(self, game: Any, standings: Any) -> None:
@@ -72,7 +75,11 @@ class InProcess(ExternalBot):
         if not self.state:
             hello = self.hello(game)
             self.state = {"hello": hello, "rng": random.Random(hello["seed"])}
-        return decision.options[self.logic(self.state, self.act(game, decision))].key
+        msg = self.act(game, decision)
+        t0 = time.process_time()
+        index = self.logic(self.state, msg)
+        self.logic_seconds += time.process_time() - t0
+        return decision.options[index].key
 
 
 def child_cpu() -> float:
@@ -94,7 +101,8 @@ def one_race(rs: Any, pack: Any, track: Any, seed: int, make: Any) -> Run:
         ext.finish(game, game.standings() if game.pending is None else [])
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     assert not ext.faults, ext.faults
-    return Run(wall - ext.start_seconds, cpu, child_cpu() - k0, ext.start_seconds, ext.decisions, list(game.log))
+    return Run(wall - ext.start_seconds, cpu, child_cpu() - k0, ext.start_seconds, ext.decisions, list(game.log),
+               getattr(ext, "logic_seconds", 0.0))
 
 
 def start_only(rs: Any, pack: Any, track: Any, cmd: str, seed: int) -> tuple[float, float]:
@@ -157,13 +165,17 @@ def main(argv: list[str] | None = None) -> int:
     n = out.decisions
     wall = (out.wall - inp.wall) / n
     # CPU: the engine's extra work and the bot process's, less what starting and ending it costs
-    cpu = (out.cpu - inp.cpu - idle_cpu + out.bot - idle_bot) / n
+    engine_cpu = (out.cpu - (inp.cpu - inp.logic) - idle_cpu) / n
+    bot_cpu = (out.bot - idle_bot - inp.logic) / n  # its reading and writing, less the logic
+    cpu = engine_cpu + bot_cpu
     print(f"{args.ruleset}, {args.lang} bot, {args.races} races, {n} decisions of the bot's seat (the same races both ways)")
     print(f"  in-process   {inp.wall:8.3f} s wall")
     print(f"  stdin/stdout {out.wall:8.3f} s wall, start-up left out ({out.start:.3f} s for {args.races} processes, "
           f"{1000 * out.start / args.races:.1f} ms each)")
     print(f"  overhead per decision: {wall * 1e6:.1f} µs wall clock, {cpu * 1e6:.1f} µs CPU (engine and bot) "
           "(goal: under 100 µs)")
+    print(f"    CPU: the engine's part {engine_cpu * 1e6:.1f} µs, the bot process's {bot_cpu * 1e6:.1f} µs "
+          f"(its logic, {inp.logic / n * 1e6:.1f} µs a decision, left out)")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"  this machine now: load {load:.1f} on {os.cpu_count()} CPUs, a bare pipe round trip "
           f"{pipe_baseline():.1f} µs")

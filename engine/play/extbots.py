@@ -537,7 +537,7 @@ class ExternalBot:
         names = list(self.context.names) if self.context is not None else []
         msg = {"t": "end", "seat": self.seat, "standings": list(standings),
                "place": list(standings).index(self.seat) + 1 if self.seat in standings else None,
-               "names": names, "rounds": game.rounds}
+               "names": names, "rounds": game.rounds if game is not None else 0}
         try:
             pipe.tell("end", self._line(msg), time.monotonic() + self.spec.limit)
         except ProtocolFault:
