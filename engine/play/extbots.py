@@ -471,8 +471,12 @@ class ExternalBot:
         log = game.log
         events = [e for e in log[self.seen:] if self._visible(e)]
         self.seen = len(log)
+        options: list[dict[str, Any]] = [{"key": o.key, "label": o.text} for o in decision.options]
+        if self.rs.bot_data is not None:  # the ruleset's structured values of the options
+            for o, value in zip(options, self.rs.bot_data.option_values(game, decision), strict=False):
+                o["value"] = value
         msg: dict[str, Any] = {"t": "act", "seat": self.seat, "kind": decision.kind, "text": decision.text,
-                               "options": [{"key": o.key, "label": o.text} for o in decision.options],
+                               "options": options,
                                "view": dict(self.rs.view(game, self.seat)), "round": game.rounds,
                                "events": events}
         rv = self.rs.race_view

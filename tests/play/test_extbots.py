@@ -318,3 +318,29 @@ def test_http_bot_names_are_checked() -> None:
     for name in ("http://host", "http://:80", "http://h:80/?x=1", "http://h:99999"):
         with pytest.raises(ValueError):
             parse_external(name)
+
+
+def test_formula_de_options_come_with_structured_values() -> None:
+    rs, pk = for_pack(FD)
+    track = pk.tracks["tilleuls"]
+    game = rs.new_game(pk, track, seats_of(["greedy", "greedy"]), 3, {}, None, {}, True)
+    bot = ExternalBot("cmd:x.py", rs, 0, 0, RaceContext(rs, track, 3, ["P1", "P2"]))
+    greedy = rs.make_bot("greedy", 1)
+    kinds = set()
+    while game.pending is not None and len(kinds) < 2:
+        d = game.pending
+        if d.player == 0:
+            msg = bot.act(game, d)
+            values = [o["value"] for o in msg["options"]]
+            if d.kind == "gear":
+                assert [v["gear"] for v in values] == [int(k.split()[1]) for k in d.keys()]
+                assert all(isinstance(v["costs"], dict) for v in values)
+            elif d.kind == "move":
+                for o, v in zip(msg["options"], values, strict=True):
+                    assert f"({v['squares']} squares)" in o["label"] and o["key"] == f"to {v['cell'][0]}:{v['cell'][1]}"
+                    assert (v["brake"] > 0) == ("brake" in o["label"])
+            kinds.add(d.kind)
+        game.apply(greedy.choose(game, d))
+    assert kinds == {"gear", "move"}
+    rs2, _ = for_pack(PACKS["speed-hazard"])
+    assert rs2.bot_data is None  # options of the others come with keys and labels only

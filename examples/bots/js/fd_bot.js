@@ -20,10 +20,14 @@ function room(track, segment) {
   return out;
 }
 
-function squares(label) {
-  const m = /\((\d+) squares?\)/.exec(label);
+// Squares a move drives: its structured value, else read from its label.
+function squares(option) {
+  if (option.value) return option.value.squares;
+  const m = /\((\d+) squares?\)/.exec(option.label);
   return m ? parseInt(m[1], 10) : 0;
 }
+
+const brakes = (option) => (option.value ? option.value.brake > 0 : option.label.includes("brake"));
 
 run("js fd greedy-ish", (state, act) => {
   const opts = act.options;
@@ -40,7 +44,7 @@ run("js fd greedy-ish", (state, act) => {
     }
     return pick.i;
   }
-  if (act.kind === "move") return best(opts, (o) => squares(o.label) - 3 * o.label.includes("brake"));
+  if (act.kind === "move") return best(opts, (o) => squares(o) - 3 * brakes(o));
   if (act.kind === "pit") return indexOf(opts, "stay out");
   return 0;
 });

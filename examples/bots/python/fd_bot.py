@@ -23,9 +23,16 @@ def room(track, segment):
     return out
 
 
-def squares(label):
-    m = re.search(r"\((\d+) squares?\)", label)
+def squares(option):
+    """Squares a move drives: its structured value, else read from its label."""
+    if "value" in option:
+        return option["value"]["squares"]
+    m = re.search(r"\((\d+) squares?\)", option["label"])
     return int(m.group(1)) if m else 0
+
+
+def brakes(option):
+    return option["value"]["brake"] > 0 if "value" in option else "brake" in option["label"]
 
 
 def choose(state, act):
@@ -39,7 +46,7 @@ def choose(state, act):
         pick = max(safe, key=lambda g: (not g[1], g[0])) if safe else min(gears)
         return pick[2]
     if kind == "move":
-        return best(opts, lambda o: squares(o["label"]) - 3 * ("brake" in o["label"]))
+        return best(opts, lambda o: squares(o) - 3 * brakes(o))
     if kind == "pit":
         return next((i for i, o in enumerate(opts) if o["key"] == "stay out"), 0)
     return 0
