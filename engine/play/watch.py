@@ -20,7 +20,7 @@ from slipstream.engine.play.base import view_of
 from slipstream.engine.play.decisions import Rejection
 from slipstream.engine.play.extbots import RaceContext, finish_bots, is_external, seat_bot
 from slipstream.engine.play.protocol import SeatSpec
-from slipstream.engine.play.races import Result, bot_seed, header, play_out
+from slipstream.engine.play.races import Result, bot_seed, header, play_out, resolved_setup
 
 if TYPE_CHECKING:
     from slipstream.engine.play.protocol import Bot, Game, Gauge, Mark, Ruleset
@@ -203,7 +203,7 @@ def run_on_track(job: tuple[RaceSpec, Any]) -> Result:
                   grid=list(game.grid), standings=game.standings(),
                   rounds=int(result.get("rounds", 0)), capped=bool(result.get("capped", False)),
                   decisions=n, stats=dict(game.stats), log=[],
-                  header=header(rs, spec, pack, track), result=result)
+                  header=header(rs, spec, pack, track), result=result, setup=resolved_setup(rs, spec, game))
 
 
 def play_bot_seats(game: Any, apply: Callable[[str], Any], bots: Mapping[int, Any],
