@@ -242,9 +242,8 @@ def new_game(spec: RaceSpec, track: Track, humans: frozenset[int] = frozenset())
 
         ruleset = get("automobiles")
         context = RaceContext(ruleset, track, spec.seed, [s.name for s in seats], spec.laps, dict(spec.options))
-        return game, {i: seat_bot(ruleset, b, i, spec.seed * 1009 + i, context)
+        return game, {i: seat_bot(ruleset, b, i, bot_seed(spec.seed, i), context)
                       for i, b in enumerate(spec.bots) if i not in humans}
-    bots = {i: make_bot(b, spec.seed * 1009 + i) for i, b in enumerate(spec.bots) if i not in humans}
     bots = {i: make_bot(b, bot_seed(spec.seed, i)) for i, b in enumerate(spec.bots) if i not in humans}
     return game, bots
 
