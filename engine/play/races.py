@@ -130,7 +130,7 @@ def play_race(rs: Ruleset, spec: RaceSpec, pack: Any | None = None) -> Result:
     seats = seats_of(spec.bots)
     game = rs.new_game(pack, track, seats, spec.seed, dict(spec.options), spec.laps,
                        dict(spec.setup), spec.record)
-    n, log = play_seats(rs, spec, game, track)
+    n, log = play_seats(rs, spec, game, track, pack)
     result = game.result()
     return Result(spec=spec, names=[s.name for s in seats], bots=list(spec.bots),
                   grid=list(game.grid), standings=game.standings(),
@@ -140,9 +140,13 @@ def play_race(rs: Ruleset, spec: RaceSpec, pack: Any | None = None) -> Result:
                   setup=resolved_setup(rs, spec, game))
 
 
-def play_seats(rs: Ruleset, spec: RaceSpec, game: Game, track: Any) -> tuple[int, list[dict[str, Any]]]:
-    """Play `game` out with the seats' bots of `spec`: `play_bots`."""
-    return play_bots(rs, spec.bots, spec.seed, game, track, spec.laps, dict(spec.options))
+def play_seats(rs: Ruleset, spec: RaceSpec, game: Game, track: Any, pack: Any = None) -> tuple[int, list[dict[str, Any]]]:
+    """Play `game` out with the seats' bots of `spec`: `play_bots`, told the options in force
+    (the pack's house rules, then the race's)."""
+    from slipstream.engine.packs.trackpack import house_options
+
+    options = {**house_options(pack), **dict(spec.options)}
+    return play_bots(rs, spec.bots, spec.seed, game, track, spec.laps, options)
 
 
 def play_bots(rs: Ruleset, names: Sequence[str], seed: int, game: Game, track: Any, laps: int | None = None,

@@ -163,7 +163,10 @@ def start(rs: Ruleset, pack: Any, spec: RaceSpec, track: Any,
                        dict(spec.setup), True)
     if not any(is_external(b) for b in spec.bots):
         return game, {i: rs.make_bot(b, bot_seed(spec.seed, i)) for i, b in enumerate(spec.bots) if i not in humans}
-    context = RaceContext(rs, track, spec.seed, [s.name for s in seats(spec)], spec.laps, dict(spec.options))
+    from slipstream.engine.packs.trackpack import house_options
+
+    context = RaceContext(rs, track, spec.seed, [s.name for s in seats(spec)], spec.laps,
+                          {**house_options(pack), **dict(spec.options)})
     return game, {i: seat_bot(rs, b, i, bot_seed(spec.seed, i), context)
                   for i, b in enumerate(spec.bots) if i not in humans}
 

@@ -207,6 +207,8 @@ def test_every_message_of_a_race_fits_its_schema(tmp_path: Path) -> None:
             errors = list(validator(f"bot-{m['t']}").iter_errors(m))
             assert errors == [], (ruleset, m["t"], errors[:1])
         assert seen[0]["ruleset"] == ruleset and seen[0]["seat"] == 1
+        rs, _ = for_pack(pack)
+        assert set(seen[0]["options"]) == {o.name for o in rs.options if o.scope == "race"}
     for reply, kind in (({"t": "ready", "name": "x"}, "ready"), ({"choose": 0}, "choose")):
         assert list(validator(f"bot-{kind}").iter_errors(reply)) == []
     assert list(validator("bot-choose").iter_errors({"choose": -1}))
