@@ -28,6 +28,7 @@ LAZY_COMMANDS = {
     "rulesets": "slipstream.cli.race:rulesets",
     "sweep": "slipstream.cli.sweep:sweep",
     "ladder": "slipstream.cli.ladder:ladder",
+    "compare": "slipstream.cli.compare:compare",
 }
 
 

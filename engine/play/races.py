@@ -49,6 +49,7 @@ class Result:
     log: list[dict[str, Any]] = field(default_factory=list)
     header: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] = field(default_factory=dict)
+    orders: list[list[int]] = field(default_factory=list)  # the order after every round, see play_out
 
 
 def seats_of(bots: Sequence[str]) -> list[SeatSpec]:
@@ -60,15 +61,24 @@ def bot_seed(seed: int, seat: int) -> int:
     return seed * 1009 + seat
 
 
-def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000) -> int:
-    """Let the bots play until the race ends; returns the number of decisions made."""
+def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000,
+             orders: list[list[int]] | None = None) -> int:
+    """Let the bots play until the race ends; returns the number of decisions made. With
+    `orders`, appends the race order (`game.standings()`) each time a round ends and the final
+    standings, for the lead changes and last-round overtakes of engine/play/measures.py."""
     n = 0
     choosers = [b.choose for b in bots]
     apply = game.apply
+    at = game.rounds if orders is not None else 0
     while True:
         d = game.pending
         if d is None:
+            if orders is not None:
+                orders.append(list(game.standings()))
             break
+        if orders is not None and game.rounds != at:
+            at = game.rounds
+            orders.append(list(game.standings()))
         key = choosers[d.player](game, d)
         r = apply(key)
         if r is not None:
@@ -122,13 +132,14 @@ def play_race(rs: Ruleset, spec: RaceSpec, pack: Any | None = None) -> Result:
     game = rs.new_game(pack, track, seats, spec.seed, dict(spec.options), spec.laps,
                        dict(spec.setup), spec.record)
     bots = [rs.make_bot(b, bot_seed(spec.seed, i)) for i, b in enumerate(spec.bots)]
-    n = play_out(game, bots)
+    orders: list[list[int]] = []
+    n = play_out(game, bots, orders=orders)
     result = game.result()
     return Result(spec=spec, names=[s.name for s in seats], bots=list(spec.bots),
                   grid=list(game.grid), standings=game.standings(),
                   rounds=int(result.get("rounds", 0)), capped=bool(result.get("capped", False)),
                   decisions=n, stats=dict(game.stats),
-                  log=list(game.log), header=header(rs, spec, pack, track), result=result)
+                  log=list(game.log), header=header(rs, spec, pack, track), result=result, orders=orders)
 
 
 def run_race(spec: RaceSpec) -> Any:

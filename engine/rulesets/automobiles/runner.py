@@ -47,6 +47,7 @@ class RaceResult:
     drivers: list[str | None] = field(default_factory=list)
     result: dict[str, Any] = field(default_factory=dict)
     kind_ids: list[str] = field(default_factory=list)
+    orders: list[list[int]] = field(default_factory=list)  # the order after every round (play_out)
 
 
 @cache
@@ -102,7 +103,8 @@ def run_race(spec: RaceSpec) -> RaceResult:
              for i, b in enumerate(spec.bots)]
     game = Game(rs, track, seats, seed=spec.seed, laps=spec.laps, record=spec.record)
     bots = [make_bot(b, spec.seed * 1009 + i) for i, b in enumerate(spec.bots)]
-    n = play_out(game, bots)
+    orders: list[list[int]] = []
+    n = play_out(game, bots, orders=orders)
     race = game.race
     return RaceResult(
         spec=spec, card_set=cs, names=[s.name for s in seats], bots=list(spec.bots),
@@ -110,7 +112,7 @@ def run_race(spec: RaceSpec) -> RaceResult:
         capped=race.capped, decisions=n, stats=race.stats, log=game.log,
         header=header(spec, rs, track, cs, seats),
         drivers=[rs.drivers[p.driver].id if p.driver is not None else None for p in race.players],
-        result=game.result(), kind_ids=[k.id for k in rs.kinds],
+        result=game.result(), kind_ids=[k.id for k in rs.kinds], orders=orders,
     )
 
 

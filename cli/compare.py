@@ -1,0 +1,198 @@
+"""`slipstream compare`: the same seeded races on two versions of a pack, every measure side by
+side, and the changes that are clear (docs/reports.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from slipstream.cli.race import (
+    cap_jobs,
+    open_pack,
+    pack_argument,
+    parse_options,
+    race_field,
+    setup_flags,
+    setup_of,
+)
+
+
+@click.command()
+@click.argument("pack_a", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("pack_b", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--races", type=click.IntRange(2, 1_000_000), default=200, show_default=True,
+              help="Races per pack (the same seeds on both).")
+@click.option("--seed", type=click.IntRange(-(2**62), 2**62), default=1, show_default=True, help="Seed of the first race.")
+@click.option("--track", "track_id", metavar="ID", help="Track id in both packs (default: first-oval, else PACK_A's first).")
+@click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
+@click.option("--bots", default=None, metavar="BOT,BOT,...", help="Bots by seat (default: the ruleset's usual field).")
+@setup_flags()
+@click.option("--laps", type=click.IntRange(1), help="Race length (default: the track's).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option for both packs.")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
+@click.option("--alpha", type=click.FloatRange(0.0, 1.0, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="Family-wise error rate of the Holm correction over all measures.")
+@click.option("--fail-on-clear-change", "fail_on", default="", metavar="METRIC,...",
+              help="Exit 1 when one of these measures changes clearly (a name, or a dotted prefix: "
+                   "`eliminations` covers `eliminations.overshoot`; `all` covers every measure).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True,
+              help="github: a Markdown job summary (to $GITHUB_STEP_SUMMARY when set, else stdout) "
+                   "and an error annotation per failing measure.")
+@click.option("--html", "html_path", type=click.Path(path_type=Path, dir_okay=False),
+              help="Also write an HTML report with charts (the reports extra).")
+def compare(pack_a: Path, pack_b: Path, races: int, seed: int, track_id: str | None, players: int | None,
+            bots: str | None, laps: int | None, options: tuple[str, ...], jobs: int, alpha: float, fail_on: str,
+            fmt: str, html_path: Path | None, **setup_values: str) -> None:
+    """Race PACK_A and PACK_B on the same seeds and show every measure side by side: the shared
+    ones (win rate by grid slot and by seat, race length, completion, lead changes, last-round
+    overtakes) and the ruleset's own (e.g. finish rate, eliminations by cause, stops missed per
+    corner), each with a 95% interval.
+
+    A change is clear when its test stays significant after Holm's step-down correction over all
+    the measures compared: a two-proportion z-test for rates, Welch's t-test for means per race.
+    Exit status: 0, or 1 when a measure named by --fail-on-clear-change changed clearly; 2 on a
+    usage error.
+    """
+    from slipstream.engine.play.batch import run_many
+    from slipstream.engine.play.races import RaceSpec
+
+    arg_a, arg_b = pack_argument(pack_a), pack_argument(pack_b)
+    rs, pk = open_pack(arg_a)
+    rs_b, pk_b = open_pack(arg_b)
+    if rs_b.id != rs.id:
+        raise click.UsageError(f"{pack_a} is a {rs.name} pack and {pack_b} a {rs_b.name} pack: compare two "
+                               "versions of one ruleset's pack")
+    track_id, seat_bots = race_field(rs, pk, track_id, bots, players)
+    if track_id not in pk_b.tracks:
+        raise click.BadParameter(f"no track {track_id!r} in {pack_b}; tracks: {', '.join(sorted(pk_b.tracks))}",
+                                 param_hint="--track")
+    setup = setup_of(rs, pk, setup_values)
+    opts = tuple(sorted(parse_options(rs, options).items()))
+    wanted = [w.strip() for w in fail_on.split(",") if w.strip()]
+    jobs = cap_jobs(jobs)
+    seeds = range(seed, seed + races)
+    specs = [RaceSpec(arg, track_id, s, seat_bots, laps, opts, setup, record=False)
+             for arg in (arg_a, arg_b) for s in seeds]
+    try:
+        results = run_many(specs, jobs)
+    except (ValueError, RuntimeError) as e:
+        click.echo(f"cannot race: {e}", err=True)
+        sys.exit(1)
+    from slipstream.engine.play.base import stats_of
+    from slipstream.engine.play.measures import matches
+
+    data = compare_data(rs, stats_of(rs), results[:races], results[races:], alpha)
+    data.update({"pack_a": str(pack_a), "pack_b": str(pack_b), "ruleset": rs.id, "track": track_id,
+                 "bots": list(seat_bots), "seed": seed, "alpha": alpha})
+    names = [r["name"] for r in data["measures"]]
+    unknown = [w for w in wanted if w != "all" and not any(matches(n, w) for n in names)]
+    if unknown:
+        raise click.BadParameter(f"no measure {unknown[0]!r} in this comparison; measures: {', '.join(names)}",
+                                 param_hint="--fail-on-clear-change")
+    failing = [r for r in data["measures"] if r["clear"] and any(w == "all" or matches(r["name"], w) for w in wanted)]
+    data["failing"] = [r["name"] for r in failing]
+    if html_path is not None:
+        from slipstream.engine.play.charts import ChartsMissing, compare_html
+
+        try:
+            html = compare_html(data)
+        except ChartsMissing as e:
+            raise click.UsageError(str(e)) from None
+        from slipstream.engine.core.files import atomic_write_text
+
+        atomic_write_text(html_path, html)
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+    elif fmt == "github":
+        _github(data, failing)
+    else:
+        click.echo(format_compare_text(data))
+        if html_path is not None:
+            click.echo(f"wrote {html_path}")
+    if failing:
+        sys.exit(1)
+
+
+def compare_data(rs: Any, stats: Any, a: list[Any], b: list[Any], alpha: float) -> dict[str, Any]:
+    """The comparison of two batches (results raced on the same seeds), JSON-able."""
+    from slipstream.engine.play.measures import aggregate, compare, shared_measures
+
+    def measures(r: Any) -> list[Any]:
+        return [*shared_measures(r), *stats.measures(r)]
+
+    agg_a = aggregate(measures(r) for r in a)
+    agg_b = aggregate(measures(r) for r in b)
+    rows = compare(agg_a, agg_b, alpha)
+    return {"races": len(a), "measures": rows,
+            "clear": [r["name"] for r in rows if r["clear"]],
+            "method": "two-proportion z-test (rates), Welch t-test (means), Holm correction"}
+
+
+def _fmt_value(kind: str, v: float) -> str:
+    return f"{100 * v:.1f}%" if kind == "rate" else f"{v:.3g}"
+
+
+def _cell(kind: str, side: dict[str, Any]) -> str:
+    return f"{_fmt_value(kind, side['value'])} [{_fmt_value(kind, side['low'])}, {_fmt_value(kind, side['high'])}]"
+
+
+def _change(row: dict[str, Any]) -> str:
+    c = row["change"]
+    return (f"{100 * c:+.1f} pts" if row["kind"] == "rate" else f"{c:+.3g}")
+
+
+def format_compare_text(data: dict[str, Any]) -> str:
+    rows = data["measures"]
+    width = max([len(r["name"]) for r in rows] + [7])
+    lines = [f"{data['races']} races per pack on {data['track']} (seeds {data['seed']}..{data['seed'] + data['races'] - 1}), "
+             f"bots by seat: {', '.join(data['bots'])}",
+             f"A: {data['pack_a']}", f"B: {data['pack_b']}",
+             f"clear: Holm-corrected p <= {data['alpha']} over {len(rows)} measures "
+             "(two-proportion z-test for rates, Welch's t-test for means); intervals are 95%",
+             f"{'measure':<{width}}  {'A':<26} {'B':<26} {'change':>10}  {'p (Holm)':>9}"]
+    for r in rows:
+        mark = "  CLEAR" if r["clear"] else ""
+        lines.append(f"{r['name']:<{width}}  {_cell(r['kind'], r['a']):<26} {_cell(r['kind'], r['b']):<26} "
+                     f"{_change(r):>10}  {r['p_holm']:>9.4f}{mark}")
+    lines.append("clear changes: " + (", ".join(data["clear"]) or "none"))
+    if data.get("failing"):
+        lines.append("failing (--fail-on-clear-change): " + ", ".join(data["failing"]))
+    return "\n".join(lines)
+
+
+def format_compare_markdown(data: dict[str, Any]) -> str:
+    """The comparison as a GitHub job summary (Markdown)."""
+    rows = data["measures"]
+    clear = [r for r in rows if r["clear"]]
+    out = [f"## Balance: {data['pack_b']} against {data['pack_a']}", "",
+           f"{data['races']} races per pack on `{data['track']}` (same seeds from {data['seed']}), "
+           f"bots: {', '.join(data['bots'])}. A change is **clear** when Holm-corrected p <= {data['alpha']} "
+           f"over {len(rows)} measures.", ""]
+    if data.get("failing"):
+        out += [f"**Failing:** {', '.join(data['failing'])}", ""]
+    out += [f"**Clear changes:** {', '.join(r['name'] for r in clear) or 'none'}", "",
+            "| measure | A | B | change | p (Holm) | |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['label']} (`{r['name']}`) | {_cell(r['kind'], r['a'])} | {_cell(r['kind'], r['b'])} | "
+                   f"{_change(r)} | {r['p_holm']:.4f} | {'clear' if r['clear'] else ''} |")
+    return "\n".join(out) + "\n"
+
+
+def _github(data: dict[str, Any], failing: list[dict[str, Any]]) -> None:
+    import os
+
+    md = format_compare_markdown(data)
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if target:
+        with open(target, "a", encoding="utf-8") as f:
+            f.write(md)
+    else:
+        click.echo(md, nl=False)
+    for r in failing:
+        click.echo(f"::error title=clear balance change::{r['name']} ({r['label']}) went from "
+                   f"{_fmt_value(r['kind'], r['a']['value'])} to {_fmt_value(r['kind'], r['b']['value'])} "
+                   f"(Holm p {r['p_holm']:.4f})")
