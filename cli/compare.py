@@ -43,10 +43,12 @@ from slipstream.cli.race import (
               help="github: a Markdown job summary (to $GITHUB_STEP_SUMMARY when set, else stdout) "
                    "and an error annotation per failing measure.")
 @click.option("--html", "html_path", type=click.Path(path_type=Path, dir_okay=False),
-              help="Also write an HTML report with charts (the reports extra).")
+              help="Also write an interactive HTML report with charts that opens offline (the reports extra).")
+@click.option("--chart", "chart_path", type=click.Path(path_type=Path, dir_okay=False),
+              help="Also write the charts as one static .svg or .png (the reports extra).")
 def compare(pack_a: Path, pack_b: Path, races: int, seed: int, track_id: str | None, players: int | None,
             bots: str | None, laps: int | None, options: tuple[str, ...], jobs: int, alpha: float, fail_on: str,
-            fmt: str, html_path: Path | None, **setup_values: str) -> None:
+            fmt: str, html_path: Path | None, chart_path: Path | None, **setup_values: str) -> None:
     """Race PACK_A and PACK_B on the same seeds and show every measure side by side: the shared
     ones (win rate by grid slot and by seat, race length, completion, lead changes, last-round
     overtakes) and the ruleset's own (e.g. finish rate, eliminations by cause, stops missed per
@@ -54,8 +56,8 @@ def compare(pack_a: Path, pack_b: Path, races: int, seed: int, track_id: str | N
 
     A change is clear when its test stays significant after Holm's step-down correction over all
     the measures compared: a two-proportion z-test for rates, Welch's t-test for means per race.
-    Exit status: 0, or 1 when a measure named by --fail-on-clear-change changed clearly; 2 on a
-    usage error.
+    The measures named by --fail-on-clear-change are tested as a family of their own (Holm over
+    them alone). Exit status: 0, or 1 when one of them changed clearly; 2 on a usage error.
     """
     from slipstream.engine.play.batch import run_many
     from slipstream.engine.play.races import RaceSpec
@@ -72,6 +74,15 @@ def compare(pack_a: Path, pack_b: Path, races: int, seed: int, track_id: str | N
                                  param_hint="--track")
     setup = setup_of(rs, pk, setup_values)
     opts = tuple(sorted(parse_options(rs, options).items()))
+    if chart_path is not None and chart_path.suffix.lower() not in (".svg", ".png"):
+        raise click.BadParameter(f"{chart_path.name}: write the charts as .svg or .png", param_hint="--chart")
+    if html_path is not None or chart_path is not None:  # say so before racing, not after
+        from slipstream.engine.play.charts import ChartsMissing, require
+
+        try:
+            require()
+        except ChartsMissing as e:
+            raise click.UsageError(str(e)) from None
     wanted = [w.strip() for w in fail_on.split(",") if w.strip()]
     jobs = cap_jobs(jobs)
     seeds = range(seed, seed + races)
@@ -93,28 +104,51 @@ def compare(pack_a: Path, pack_b: Path, races: int, seed: int, track_id: str | N
     if unknown:
         raise click.BadParameter(f"no measure {unknown[0]!r} in this comparison; measures: {', '.join(names)}",
                                  param_hint="--fail-on-clear-change")
-    failing = [r for r in data["measures"] if r["clear"] and any(w == "all" or matches(r["name"], w) for w in wanted)]
+    failing = gate(data["measures"], wanted, alpha)
+    data["gate"] = {"measures": wanted, "failing": [r["name"] for r in failing]}
     data["failing"] = [r["name"] for r in failing]
-    if html_path is not None:
-        from slipstream.engine.play.charts import ChartsMissing, compare_html
-
-        try:
-            html = compare_html(data)
-        except ChartsMissing as e:
-            raise click.UsageError(str(e)) from None
-        from slipstream.engine.core.files import atomic_write_text
-
-        atomic_write_text(html_path, html)
+    _write_charts(data, html_path, chart_path)
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
     elif fmt == "github":
         _github(data, failing)
     else:
         click.echo(format_compare_text(data))
-        if html_path is not None:
-            click.echo(f"wrote {html_path}")
+        for p in (html_path, chart_path):
+            if p is not None:
+                click.echo(f"wrote {p}")
     if failing:
         sys.exit(1)
+
+
+def gate(rows: list[dict[str, Any]], wanted: list[str], alpha: float) -> list[dict[str, Any]]:
+    """The measures named by --fail-on-clear-change that changed clearly. They are the
+    hypotheses chosen before the races, so Holm's correction runs over them alone (the report's
+    `clear` column corrects over every measure); each row gets its `p_gate`."""
+    from slipstream.engine.play.measures import holm, matches
+
+    named = [r for r in rows if any(w == "all" or matches(r["name"], w) for w in wanted)]
+    adjusted, clear = holm([r["p"] for r in named], alpha)
+    for r, adj in zip(named, adjusted, strict=True):
+        r["p_gate"] = round(adj, 6)
+    return [r for r, c in zip(named, clear, strict=True) if c]
+
+
+def _write_charts(data: dict[str, Any], html_path: Path | None, chart_path: Path | None) -> None:
+    if html_path is None and chart_path is None:
+        return
+    from slipstream.engine.core.files import atomic_write_bytes, atomic_write_text
+    from slipstream.engine.play.charts import ChartsMissing, compare_html, compare_static
+
+    try:
+        if html_path is not None:
+            atomic_write_text(html_path, compare_html(data))
+        if chart_path is not None:
+            atomic_write_bytes(chart_path, compare_static(data, chart_path.suffix.lower().lstrip(".")))
+    except ChartsMissing as e:
+        raise click.UsageError(str(e)) from None
+    except OSError as e:
+        raise click.UsageError(f"cannot write the charts: {e.strerror or e}") from None
 
 
 def compare_data(rs: Any, stats: Any, a: list[Any], b: list[Any], alpha: float) -> dict[str, Any]:
@@ -128,6 +162,7 @@ def compare_data(rs: Any, stats: Any, a: list[Any], b: list[Any], alpha: float) 
     agg_b = aggregate(measures(r) for r in b)
     rows = compare(agg_a, agg_b, alpha)
     return {"races": len(a), "measures": rows,
+            "lengths": {"a": [int(r.rounds) for r in a], "b": [int(r.rounds) for r in b]},
             "clear": [r["name"] for r in rows if r["clear"]],
             "method": "two-proportion z-test (rates), Welch t-test (means), Holm correction"}
 
@@ -159,6 +194,11 @@ def format_compare_text(data: dict[str, Any]) -> str:
         lines.append(f"{r['name']:<{width}}  {_cell(r['kind'], r['a']):<26} {_cell(r['kind'], r['b']):<26} "
                      f"{_change(r):>10}  {r['p_holm']:>9.4f}{mark}")
     lines.append("clear changes: " + (", ".join(data["clear"]) or "none"))
+    if data.get("gate", {}).get("measures"):
+        named = [r for r in rows if "p_gate" in r]
+        lines.append(f"gate (--fail-on-clear-change, Holm over its {len(named)} measure(s)): "
+                     + (", ".join(f"{r['name']} p {r['p_gate']:.4f}" for r in named if r["name"] in data["failing"])
+                        or "no clear change"))
     if data.get("failing"):
         lines.append("failing (--fail-on-clear-change): " + ", ".join(data["failing"]))
     return "\n".join(lines)
@@ -173,7 +213,8 @@ def format_compare_markdown(data: dict[str, Any]) -> str:
            f"bots: {', '.join(data['bots'])}. A change is **clear** when Holm-corrected p <= {data['alpha']} "
            f"over {len(rows)} measures.", ""]
     if data.get("failing"):
-        out += [f"**Failing:** {', '.join(data['failing'])}", ""]
+        out += [f"**Failing** (Holm over the measures named by --fail-on-clear-change): "
+                f"{', '.join(data['failing'])}", ""]
     out += [f"**Clear changes:** {', '.join(r['name'] for r in clear) or 'none'}", "",
             "| measure | A | B | change | p (Holm) | |", "|---|---|---|---|---|---|"]
     for r in rows:
@@ -195,4 +236,4 @@ def _github(data: dict[str, Any], failing: list[dict[str, Any]]) -> None:
     for r in failing:
         click.echo(f"::error title=clear balance change::{r['name']} ({r['label']}) went from "
                    f"{_fmt_value(r['kind'], r['a']['value'])} to {_fmt_value(r['kind'], r['b']['value'])} "
-                   f"(Holm p {r['p_holm']:.4f})")
+                   f"(Holm p over the gated measures {r['p_gate']:.4f})")

@@ -87,6 +87,7 @@ class Figure:
     total: float = 0.0  # rate: successes; mean: sum of the values
     trials: float = 0.0  # rate: trials; mean: unused
     squares: float = 0.0  # mean: sum of the squared values
+    least: float = 0.0  # mean: the smallest value (0 counts for the races that lack it)
 
     def estimate(self, races: int) -> tuple[float, float, float, float]:
         """(estimate, low, high, sample size) for a batch of `races`."""
@@ -99,7 +100,8 @@ class Figure:
         m = self.total / races
         var = max(0.0, (self.squares - races * m * m) / (races - 1)) if races > 1 else 0.0
         half = 1.96 * math.sqrt(var / races)
-        return m, m - half, m + half, races
+        # the normal interval, kept within what the values can be (counts are never negative)
+        return m, max(m - half, min(self.least, 0.0)), m + half, races
 
     def variance(self, races: int) -> float:
         m = self.total / races if races else 0.0
@@ -129,6 +131,7 @@ def aggregate(per_race: Iterable[Sequence[Measure]]) -> tuple[int, dict[str, Fig
                 f.trials += m.n
             else:
                 f.squares += m.value * m.value
+                f.least = min(f.least, m.value)
     return races, figures
 
 
@@ -136,6 +139,24 @@ def batch_measures(races: int, figures: dict[str, Figure]) -> list[dict[str, Any
     """The figures of a batch as JSON-able rows (estimate with 95% interval), in name order
     with the shared measures first."""
     return [figures[k].as_dict(races) for k in sorted(figures, key=_order)]
+
+
+def batch_of(stats: Any, results: Sequence[Any]) -> list[dict[str, Any]]:
+    """Every measure of a batch of races (shared and the ruleset's `stats.measures`), as rows
+    with a 95% interval."""
+    return batch_measures(*aggregate([*shared_measures(r), *stats.measures(r)] for r in results))
+
+
+def format_measures(rows: Sequence[dict[str, Any]]) -> str:
+    """Measure rows as text: name, estimate and 95% interval, label."""
+    def show(kind: str, v: float) -> str:
+        return f"{100 * v:.1f}%" if kind == RATE else f"{v:.3g}"
+
+    width = max([len(r["name"]) for r in rows] + [7])
+    lines = ["measures (95% interval):"]
+    lines += [f"  {r['name']:<{width}}  {show(r['kind'], r['value']):>7}  [{show(r['kind'], r['low'])}, "
+              f"{show(r['kind'], r['high'])}]  {r['label']}" for r in rows]
+    return "\n".join(lines)
 
 
 def _order(name: str) -> tuple[int, str]:
