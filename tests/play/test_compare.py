@@ -149,3 +149,10 @@ def test_charts_without_the_extra_are_a_usage_error(tmp_path, monkeypatch):
     assert not (tmp_path / "r.html").exists()
     code, out = run("speed-hazard", "speed-hazard", "--races", "2", "--format", "json")
     assert code == 0 and json.loads(out)["measures"]  # the JSON report needs nothing
+
+
+def test_the_same_report_in_one_or_two_processes():
+    one = run("base", "base", "--races", "4", "--format", "json", "--jobs", "1")
+    two = run("base", "base", "--races", "4", "--format", "json", "--jobs", "2")
+    assert one[0] == two[0] == 0
+    assert json.loads(one[1]) == json.loads(two[1])
