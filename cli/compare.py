@@ -34,6 +34,12 @@ from slipstream.cli.race import (
 @click.option("--laps", type=click.IntRange(1), help="Race length (default: the track's).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option for both packs.")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
+@click.option("--skill", type=click.IntRange(0, 100_000), default=0, show_default=True,
+              help="Also race this many head-to-head races per pair of --skill-pairs on each pack (seats "
+                   "swapped every race) and compare how often the first bot wins: the skill gap, how "
+                   "much the game rewards play over dice.")
+@click.option("--skill-pairs", default="greedy:random,lookahead:greedy", show_default=True, metavar="A:B,...",
+              help="The bot pairs of --skill, stronger first (pairs with a bot the ruleset lacks are left out).")
 @click.option("--alpha", type=click.FloatRange(0.0, 1.0, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Family-wise error rate of the Holm correction over all measures.")
 @click.option("--fail-on-clear-change", "fail_on", default="", metavar="METRIC,...",
@@ -47,7 +53,8 @@ from slipstream.cli.race import (
 @click.option("--chart", "chart_path", type=click.Path(path_type=Path, dir_okay=False),
               help="Also write the charts as one static .svg or .png (the reports extra).")
 def compare(pack_a: Path, pack_b: Path, races: int, seed: int, track_id: str | None, players: int | None,
-            bots: str | None, laps: int | None, options: tuple[str, ...], jobs: int, alpha: float, fail_on: str,
+            bots: str | None, laps: int | None, options: tuple[str, ...], jobs: int, skill: int, skill_pairs: str,
+            alpha: float, fail_on: str,
             fmt: str, html_path: Path | None, chart_path: Path | None, **setup_values: str) -> None:
     """Race PACK_A and PACK_B on the same seeds and show every measure side by side: the shared
     ones (win rate by grid slot and by seat, race length, completion, lead changes, last-round
@@ -88,15 +95,25 @@ def compare(pack_a: Path, pack_b: Path, races: int, seed: int, track_id: str | N
     seeds = range(seed, seed + races)
     specs = [RaceSpec(arg, track_id, s, seat_bots, laps, opts, setup, record=False)
              for arg in (arg_a, arg_b) for s in seeds]
+    pairs = _skill_pairs(rs, skill_pairs) if skill else []
+    cars = max(2, rs.players[0])
+    for arg in (arg_a, arg_b):
+        for pair in pairs:
+            specs += [RaceSpec(arg, track_id, seed + i, tuple(pair[(k + i) % 2] for k in range(cars)), laps, opts,
+                               setup, record=False) for i in range(skill)]
     try:
         results = run_many(specs, jobs)
     except (ValueError, RuntimeError) as e:
         click.echo(f"cannot race: {e}", err=True)
         sys.exit(1)
+    main_a, main_b = results[:races], results[races:2 * races]
+    per_pack = len(pairs) * skill
+    skill_a, skill_b = results[2 * races:2 * races + per_pack], results[2 * races + per_pack:]
     from slipstream.engine.play.base import stats_of
     from slipstream.engine.play.measures import matches
 
-    data = compare_data(rs, stats_of(rs), results[:races], results[races:], alpha)
+    data = compare_data(rs, stats_of(rs), main_a, main_b, alpha,
+                        (skill_measures(skill_a, pairs, skill), skill_measures(skill_b, pairs, skill)))
     data.update({"pack_a": str(pack_a), "pack_b": str(pack_b), "ruleset": rs.id, "track": track_id,
                  "bots": list(seat_bots), "seed": seed, "alpha": alpha})
     names = [r["name"] for r in data["measures"]]
@@ -151,15 +168,49 @@ def _write_charts(data: dict[str, Any], html_path: Path | None, chart_path: Path
         raise click.UsageError(f"cannot write the charts: {e.strerror or e}") from None
 
 
-def compare_data(rs: Any, stats: Any, a: list[Any], b: list[Any], alpha: float) -> dict[str, Any]:
-    """The comparison of two batches (results raced on the same seeds), JSON-able."""
+def _skill_pairs(rs: Any, text: str) -> list[tuple[str, str]]:
+    pairs = []
+    for item in text.split(","):
+        a, sep, b = item.strip().partition(":")
+        if not sep or not a or not b or a == b:
+            raise click.BadParameter(f"{item.strip()!r}: write a pair as STRONGER:WEAKER", param_hint="--skill-pairs")
+        if a in rs.bots and b in rs.bots:
+            pairs.append((a, b))
+    if not pairs:
+        raise click.BadParameter(f"no pair of bots {rs.name} has; its bots: {', '.join(rs.bots)}",
+                                 param_hint="--skill-pairs")
+    return pairs
+
+
+def skill_measures(results: list[Any], pairs: list[tuple[str, str]], per_pair: int) -> list[list[Any]]:
+    """A measure per head-to-head race: whether the first bot of its pair won."""
+    from slipstream.engine.play.measures import RATE, Measure
+
+    out = []
+    for k, (a, b) in enumerate(pairs):
+        for r in results[k * per_pair:(k + 1) * per_pair]:
+            won = bool(r.standings) and r.bots[r.standings[0]] == a
+            out.append([Measure(f"skill.{a}_vs_{b}", f"skill gap: {a} wins against {b} (seats swapped)", RATE,
+                                float(won))])
+    return out
+
+
+def compare_data(rs: Any, stats: Any, a: list[Any], b: list[Any], alpha: float,
+                 skill: tuple[list[list[Any]], list[list[Any]]] = ([], [])) -> dict[str, Any]:
+    """The comparison of two batches (results raced on the same seeds), JSON-able; `skill`
+    holds the head-to-head races' measures of each side."""
     from slipstream.engine.play.measures import aggregate, compare, shared_measures
 
     def measures(r: Any) -> list[Any]:
         return [*shared_measures(r), *stats.measures(r)]
 
-    agg_a = aggregate(measures(r) for r in a)
-    agg_b = aggregate(measures(r) for r in b)
+    def merged(races: list[Any], extra: list[list[Any]]) -> tuple[int, dict[str, Any]]:
+        n, figs = aggregate(measures(r) for r in races)
+        _, more = aggregate(extra)  # rates only: their trials count, not the race count
+        return n, {**figs, **more}
+
+    agg_a = merged(a, skill[0])
+    agg_b = merged(b, skill[1])
     rows = compare(agg_a, agg_b, alpha)
     return {"races": len(a), "measures": rows,
             "lengths": {"a": [int(r.rounds) for r in a], "b": [int(r.rounds) for r in b]},

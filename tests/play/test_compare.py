@@ -156,3 +156,15 @@ def test_the_same_report_in_one_or_two_processes():
     two = run("base", "base", "--races", "4", "--format", "json", "--jobs", "2")
     assert one[0] == two[0] == 0
     assert json.loads(one[1]) == json.loads(two[1])
+
+
+def test_skill_gap_from_head_to_head_races():
+    code, out = run("formula-de", "formula-de", "--races", "2", "--skill", "6", "--skill-pairs", "greedy:random",
+                    "--format", "json")
+    assert code == 0, out
+    rows = {r["name"]: r for r in json.loads(out)["measures"]}
+    gap = rows["skill.greedy_vs_random"]
+    assert gap["kind"] == "rate" and gap["a"]["n"] == 6 and gap["a"] == gap["b"]
+    assert gap["a"]["value"] > 0.5  # the greedy bot beats the random one on these seeds
+    code, out = run("formula-de", "formula-de", "--races", "2", "--skill", "2", "--skill-pairs", "greedy")
+    assert code == 2 and "STRONGER:WEAKER" in out
