@@ -4,8 +4,7 @@
 reports progress as work finishes, can be cancelled, and returns results in the order the
 work was given, so the same seeds give the same results in 1 or N processes. Workers start
 with `forkserver` where it exists (they fork from a clean single-threaded server, never from
-a GUI process with threads running, which can deadlock), else with `spawn` (also when $TMPDIR
-is too long for the forkserver's socket path). `race`, `season`,
+a GUI process with threads running, which can deadlock), else with `spawn`. `race`, `season`,
 the editor's Test race dock and the benches all run through it.
 """
 
@@ -33,13 +32,16 @@ def context(method: str | None = None) -> Any:
     return mp.get_context("spawn")
 
 
-def _socket_fits() -> bool:
-    """Whether the forkserver's socket (`TMP/pymp-XXXXXXXX/listener-XXXXXXXX`, an AF_UNIX path)
-    fits the 108 bytes (104 on some systems) such a path may have; a long $TMPDIR makes it fail
-    with 'AF_UNIX path too long', so `spawn` is used then."""
-    import tempfile
+# The forkserver listens on a Unix socket in multiprocessing's temporary folder (under $TMPDIR);
+# such a path holds at most 107 bytes on Linux. With a deeper $TMPDIR, batches spawn instead.
+SOCKET_PATH_MAX = 107
+_SOCKET_NAME = len("/listener-") + 8
 
-    return len(os.fsencode(tempfile.gettempdir())) + len("/pymp-12345678/listener-12345678") < 100
+
+def _socket_fits() -> bool:
+    from multiprocessing import util
+
+    return len(os.fsencode(util.get_temp_dir())) + _SOCKET_NAME <= SOCKET_PATH_MAX
 
 
 def usable_cpus() -> int:
