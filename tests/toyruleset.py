@@ -3,26 +3,33 @@
 It proves the plug-in protocol (engine/play/protocol.py): registered by id (through
 `SLIPSTREAM_RULESETS=toy=toyruleset:RULESET`, so worker processes and CLI runs find it too),
 it races with `slipstream race tests/toy` and in the editor's Test race dock, and no face names
-it. It offers three capabilities: a race view (where its cars are), championships of points
-by place (`slipstream season`, engine/play/seasons.py) and its own file kind, `toy-scenario/1`,
-whose schema `slipstream schema -o DIR` writes. Everything not written here comes from
-`BaseRuleset`, `TracksOnly` and `PointsSeasons`.
+it. Its packs hold named dice (`toy-dice/1`, dice.yaml); a race rolls one (`--die ID`, its
+setup). It offers a race view (where its cars are), championships of points by place
+(`slipstream season`, engine/play/seasons.py), authoring (new packs get dice; the pack editor
+adds a die and shows the dice as a table) and its own file kinds with their schemas
+(tests/toyschemas/). Everything not written here comes from `BaseRuleset`, `TracksOnly`,
+`BaseAuthoring` and `PointsSeasons`.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from slipstream.engine.packs.trackpack import TracksOnly, house_options
-from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds, house_rules_schemas
+from slipstream.engine.core.diagnostics import make
+from slipstream.engine.core.schema import validator
+from slipstream.engine.packs.data import FrozenMap
+from slipstream.engine.packs.trackpack import TrackPack, TracksOnly
+from slipstream.engine.play.base import BaseAuthoring, BaseRaceView, BaseRuleset, OwnFileKinds, house_rules_schemas
 from slipstream.engine.play.decisions import Decision, Option, Rejection
-from slipstream.engine.play.options import OptionSpec
+from slipstream.engine.play.protocol import DataTable, ItemKind, PackFile, SetupKey
 from slipstream.engine.play.seasons import PointsChampionship, PointsSeasons
 
 
 class ToyGame:
-    def __init__(self, track: Any, names: list[str], seed: int, laps: int, die: int) -> None:
+    def __init__(self, track: Any, names: list[str], seed: int, laps: int, die: tuple[str, Die]) -> None:
         self.track, self.names, self.laps, self.die = track, names, laps, die
         self.rng = random.Random(seed)
         self.progress, self.finished, self.turn, self.rounds = [0] * len(names), [], 0, 1
@@ -32,13 +39,13 @@ class ToyGame:
     def pending(self) -> Decision | None:
         if len(self.finished) == len(self.names):
             return None
-        return Decision(self.turn, "roll", (Option("roll", f"roll a d{self.die}"),
+        return Decision(self.turn, "roll", (Option("roll", f"roll the {self.die[1].name}"),
                                             Option("creep", "move one segment")), "move your car")
 
     def apply(self, key: str) -> Rejection | None:
         if self.pending is None or key not in ("roll", "creep"):
             return Rejection("not-an-option", f"{key!r} is not an option now")
-        p, n = self.turn, (self.rng.randint(1, self.die) if key == "roll" else 1)
+        p, n = self.turn, (self.rng.choice(self.die[1].faces) if key == "roll" else 1)
         self.progress[p] += n
         self.log += [{"t": "decision", "p": p, "choice": key},
                      {"t": "event", "ev": "move", "p": p, "by": n, "segment": self.progress[p] % self.track.segments}]
@@ -74,6 +81,78 @@ class ToyGame:
                 "rounds": self.rounds, "capped": False}
 
 
+@dataclass(frozen=True, slots=True)
+class Die:
+    name: str
+    faces: tuple[int, ...]
+
+
+PLAIN = ("d6", Die("plain die", (1, 2, 3, 4, 5, 6)))  # HOUSE VALUE: what a pack without dice rolls
+
+
+@dataclass(frozen=True, slots=True)
+class ToyPack(TrackPack):
+    dice: Mapping[str, Die] = FrozenMap()  # id -> die, the default first
+
+
+class ToyContent(TracksOnly):
+    """Tracks, house rules and dice: the pack's own toy-dice/1 files (read whole), else its parents' dice."""
+
+    kinds = ("toy-dice",)
+    pack_type = ToyPack
+
+    def build_data(self, b: Any, replaces: Any) -> dict[str, Any]:
+        files = [f for f in b.whole.get("toy-dice", []) if validator("toy-dice").is_valid(f.data)]
+        if not b.whole.get("toy-dice"):
+            return {"dice": next((p.dice for p in reversed(b.parents) if getattr(p, "dice", None)), FrozenMap())}
+        dice: dict[str, Die] = {}
+        for f in files:
+            for i, d in enumerate(f.data["dice"]):
+                if d["id"] in dice:
+                    pos = f.source.value(("dice", i, "id"))
+                    b.diags.append(make("P010", f.file, pos.line, pos.column, f"$.dice[{i}].id",
+                                        f"a second die {d['id']!r}", hint="give each die its own id"))
+                dice.setdefault(d["id"], Die(d["name"], tuple(d["faces"])))
+        return {"dice": FrozenMap(dice)}
+
+
+class ToySetup:
+    """The die a race rolls (the `setup` capability): an id of the pack's dice."""
+
+    keys = (SetupKey("die", "--die", "ID", "Die by id (default: the pack's first)."),)
+
+    def problems(self, pack: Any, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        die = setup.get("die")
+        return [] if not die or die in pack.dice else [("--die", f"no die {die!r}; dice: {', '.join(pack.dice)}")]
+
+    def choices(self, pack: Any, key: str) -> list[tuple[str, str]]:
+        return [(i, d.name) for i, d in pack.dice.items()]
+
+    def log_header(self, head: dict[str, Any], spec: Any, pack: Any, track: Any) -> dict[str, Any]:
+        return head
+
+    def resolved(self, game: Any) -> dict[str, Any]:
+        return {"die": game.die[0]}
+
+
+DICE = """slipstream: toy-dice/1
+dice:
+  - id: d6
+    name: Plain die
+    faces: [1, 2, 3, 4, 5, 6]
+"""
+
+
+class ToyAuthoring(BaseAuthoring):
+    """New packs start with a die; the pack editor adds dice and shows them as a table."""
+
+    item_kinds = (ItemKind("toy-dice", "die", "Dice", ("dice",)),)
+    tables = (DataTable("toy-dice", ("dice",), "Dice", columns=("id", "name"), spread="faces"),)
+
+    def pack_files(self, pid: str, name: str, extends: Any) -> list[PackFile]:
+        return [] if extends else [PackFile("dice.yaml", "toy-dice.schema.json", DICE)]
+
+
 class Bot:
     def __init__(self, seed: int, bold: bool) -> None:
         self.rng, self.bold = random.Random(seed), bold
@@ -104,14 +183,16 @@ CHAMPIONSHIP = PointsChampionship((3, 2, 1), 2)  # HOUSE VALUES of the toy: poin
 class Toy(BaseRuleset):
     id = "toy"
     name = "Toy race"
-    content = TracksOnly("toy")
-    options = (OptionSpec("die", "int", 6, "Faces of the die.", minimum=2, maximum=20), *CHAMPIONSHIP.options)
+    content = ToyContent("toy")
+    options = CHAMPIONSHIP.options
     players = (1, 6)
     bots = {"random": "rolls or creeps at random", "bold": "always rolls"}
     race_view = ToyView()
-    # its own file kind, with its schema shipped beside it (tests/toyschemas/)
+    setup = ToySetup()
+    authoring = ToyAuthoring()
+    # its own file kinds, with their schemas shipped beside it (tests/toyschemas/)
     files = OwnFileKinds({"toy-scenario": ((1,), schema_only("toy-scenario"))}, "toyschemas",
-                         ("toy-scenario.schema.json",),
+                         ("toy-scenario.schema.json", "toy-dice.schema.json"),
                          generated=house_rules_schemas(content, name, options))  # toy-rules/1
 
     def __init__(self) -> None:
@@ -119,8 +200,9 @@ class Toy(BaseRuleset):
 
     def new_game(self, pack: Any, track: Any, seats: Any, seed: int, options: Any, laps: Any = None,
                  setup: Any = None, record: bool = True) -> ToyGame:
-        options = {**house_options(pack), **options}  # the pack's house rules (toy-rules/1), then the race's
-        return ToyGame(track, [s.name for s in seats], seed, laps or track.laps, int(options.get("die", 6)))
+        dice = getattr(pack, "dice", None) or dict([PLAIN])
+        die = (setup or {}).get("die") or next(iter(dice))
+        return ToyGame(track, [s.name for s in seats], seed, laps or track.laps, (die, dice[die]))
 
     def make_bot(self, name: str, seed: int) -> Bot:
         return Bot(seed, name == "bold")
