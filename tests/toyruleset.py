@@ -3,8 +3,8 @@
 It proves the plug-in protocol (engine/play/protocol.py): registered by id (through
 `SLIPSTREAM_RULESETS=toy=toyruleset:RULESET`, so worker processes and CLI runs find it too),
 it races with `slipstream race tests/toy` and in the editor's Test race dock, and no face names
-it. Its packs hold named dice (`toy-dice/1`, dice.yaml); a race rolls one (`--die ID`, its
-setup). It offers a race view (where its cars are), championships of points by place
+it. Its packs hold named dice (`toy-dice/1`, dice.yaml) that a race may roll (`--die ID`, its
+setup) in place of the plain die of its `die` option. It offers a race view (where its cars are), championships of points by place
 (`slipstream season`, engine/play/seasons.py), authoring (new packs get dice; the pack editor
 adds a die and shows the dice as a table) and its own file kinds with their schemas
 (tests/toyschemas/). Everything not written here comes from `BaseRuleset`, `TracksOnly`,
@@ -21,9 +21,10 @@ from typing import Any
 from slipstream.engine.core.diagnostics import make
 from slipstream.engine.core.schema import validator
 from slipstream.engine.packs.data import FrozenMap
-from slipstream.engine.packs.trackpack import TrackPack, TracksOnly
+from slipstream.engine.packs.trackpack import TrackPack, TracksOnly, house_options
 from slipstream.engine.play.base import BaseAuthoring, BaseRaceView, BaseRuleset, OwnFileKinds, house_rules_schemas
 from slipstream.engine.play.decisions import Decision, Option, Rejection
+from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.protocol import DataTable, ItemKind, PackFile, SetupKey
 from slipstream.engine.play.seasons import PointsChampionship, PointsSeasons
 
@@ -39,7 +40,7 @@ class ToyGame:
     def pending(self) -> Decision | None:
         if len(self.finished) == len(self.names):
             return None
-        return Decision(self.turn, "roll", (Option("roll", f"roll the {self.die[1].name}"),
+        return Decision(self.turn, "roll", (Option("roll", f"roll {self.die[1].name}"),
                                             Option("creep", "move one segment")), "move your car")
 
     def apply(self, key: str) -> Rejection | None:
@@ -87,12 +88,9 @@ class Die:
     faces: tuple[int, ...]
 
 
-PLAIN = ("d6", Die("plain die", (1, 2, 3, 4, 5, 6)))  # HOUSE VALUE: what a pack without dice rolls
-
-
 @dataclass(frozen=True, slots=True)
 class ToyPack(TrackPack):
-    dice: Mapping[str, Die] = FrozenMap()  # id -> die, the default first
+    dice: Mapping[str, Die] = FrozenMap()  # id -> die, in file order
 
 
 class ToyContent(TracksOnly):
@@ -117,22 +115,22 @@ class ToyContent(TracksOnly):
 
 
 class ToySetup:
-    """The die a race rolls (the `setup` capability): an id of the pack's dice."""
+    """The die a race rolls (the `setup` capability): one of the pack's dice by id, else the plain one."""
 
-    keys = (SetupKey("die", "--die", "ID", "Die by id (default: the pack's first)."),)
+    keys = (SetupKey("named_die", "--die", "ID", "A die of the pack by id (default: a plain die, option `die`)."),)
 
     def problems(self, pack: Any, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
-        die = setup.get("die")
+        die = setup.get("named_die")
         return [] if not die or die in pack.dice else [("--die", f"no die {die!r}; dice: {', '.join(pack.dice)}")]
 
     def choices(self, pack: Any, key: str) -> list[tuple[str, str]]:
-        return [(i, d.name) for i, d in pack.dice.items()]
+        return [("", "plain die (option die)"), *((i, d.name) for i, d in pack.dice.items())]
 
     def log_header(self, head: dict[str, Any], spec: Any, pack: Any, track: Any) -> dict[str, Any]:
         return head
 
     def resolved(self, game: Any) -> dict[str, Any]:
-        return {"die": game.die[0]}
+        return {"named_die": game.die[0]} if game.die[0] else {}
 
 
 DICE = """slipstream: toy-dice/1
@@ -184,7 +182,8 @@ class Toy(BaseRuleset):
     id = "toy"
     name = "Toy race"
     content = ToyContent("toy")
-    options = CHAMPIONSHIP.options
+    options = (OptionSpec("die", "int", 6, "Faces of the plain die (1 to N).", minimum=2, maximum=20),
+               *CHAMPIONSHIP.options)
     players = (1, 6)
     bots = {"random": "rolls or creeps at random", "bold": "always rolls"}
     race_view = ToyView()
@@ -200,9 +199,11 @@ class Toy(BaseRuleset):
 
     def new_game(self, pack: Any, track: Any, seats: Any, seed: int, options: Any, laps: Any = None,
                  setup: Any = None, record: bool = True) -> ToyGame:
-        dice = getattr(pack, "dice", None) or dict([PLAIN])
-        die = (setup or {}).get("die") or next(iter(dice))
-        return ToyGame(track, [s.name for s in seats], seed, laps or track.laps, (die, dice[die]))
+        options = {**house_options(pack), **options}  # the pack's house rules (toy-rules/1), then the race's
+        named = (setup or {}).get("named_die") or ""
+        n = int(options.get("die", 6))
+        die = pack.dice[named] if named else Die(f"a d{n}", tuple(range(1, n + 1)))
+        return ToyGame(track, [s.name for s in seats], seed, laps or track.laps, (named, die))
 
     def make_bot(self, name: str, seed: int) -> Bot:
         return Bot(seed, name == "bold")

@@ -66,10 +66,10 @@ def test_a_designer_walks_every_face_with_the_toy_ruleset(tmp_path: Path) -> Non
     log = logs / "race-5.jsonl"
     assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["ruleset"] == "toy"
     assert ok("replay", str(log)).strip() == "identical"
-    # the die a race rolls is one of the pack's dice, by id (its setup), recorded and replayed
+    # a race may roll one of the pack's dice, by id (its setup), recorded and replayed
     raced = ok("race", str(TOY), "--bots", "bold", "--seed", "5", "--die", "d4", "--log", str(logs))
     assert re.findall(r"P1 moves (\d)", raced) and {*re.findall(r"P1 moves (\d)", raced)} <= {"1", "2", "3", "4"}
-    assert json.loads((logs / "race-5.jsonl").read_text(encoding="utf-8").splitlines()[0])["setup"] == {"die": "d4"}
+    assert json.loads((logs / "race-5.jsonl").read_text(encoding="utf-8").splitlines()[0])["setup"] == {"named_die": "d4"}
     assert ok("replay", str(logs / "race-5.jsonl")).strip() == "identical"
     refused = run("race", str(TOY), "--die", "d9")
     assert refused.exit_code == 2 and "no die 'd9'; dice: d6, d4" in refused.output
@@ -88,12 +88,16 @@ def test_a_designer_walks_every_face_with_the_toy_ruleset(tmp_path: Path) -> Non
     # a ladder of its bots, a sweep of races and one of championships
     ladder = ok("ladder", str(pack), "--track", "pebble-ring", "--races", "4", "--bots", "bold,random")
     assert "bold" in ladder and "random" in ladder
-    swept = ok("sweep", str(pack), "--track", "pebble-ring", "--vary", "toy-dice:dice[0].faces[5]=6,12",
-               "--races", "6", "--db", str(tmp_path / "sweep.db"))
+    swept = ok("sweep", str(pack), "--track", "pebble-ring", "--vary", "option:die=4,8", "--races", "6",
+               "--db", str(tmp_path / "sweep.db"))
+    assert "variant 2: option:die=8" in swept
+    swept = ok("sweep", str(pack), "--tracks", "pebble-ring", "--vary", "option:die=4,8", "--seasons", "2",
+               "--db", str(tmp_path / "seasons.db"))
+    assert "variant 2: option:die=8" in swept and "seasons 2" in swept
+    # and of the pack's dice, the race rolling one of them
+    swept = ok("sweep", str(pack), "--track", "pebble-ring", "--die", "d6", "--vary",
+               "toy-dice:dice[0].faces[5]=6,12", "--races", "6", "--db", str(tmp_path / "dice.db"))
     assert "variant 2: toy-dice:dice[0].faces[5]=12" in swept
-    swept = ok("sweep", str(pack), "--tracks", "pebble-ring", "--vary", "toy-dice:dice[0].faces[5]=6,12",
-               "--seasons", "2", "--db", str(tmp_path / "seasons.db"))
-    assert "variant 2: toy-dice:dice[0].faces[5]=12" in swept and "seasons 2" in swept
     # its own schemas: the file kind it ships and the house rules file generated from its options
     out = tmp_path / "schemas"
     ok("schema", "-o", str(out))
@@ -102,7 +106,7 @@ def test_a_designer_walks_every_face_with_the_toy_ruleset(tmp_path: Path) -> Non
     dice = json.loads((out / "toy-dice.schema.json").read_text(encoding="utf-8"))
     assert dice == json.loads((ROOT / "tests" / "toyschemas" / "toy-dice.schema.json").read_text(encoding="utf-8"))
     rules = (out / "toy-rules.schema.json").read_text(encoding="utf-8")
-    assert '"season_points"' in rules
+    assert '"die"' in rules and '"season_points"' in rules
     # the pack it scaffolded carries them too, for editor completion
     assert (pack / "schemas" / "toy-scenario.schema.json").is_file()
     assert (pack / "schemas" / "toy-dice.schema.json").is_file()

@@ -39,10 +39,11 @@ def test_picking_a_pack_of_another_ruleset_sets_up_the_form_from_that_ruleset(to
     panel = toy_window.race_panel
     rs, _ = for_pack(str(TOY))
     assert panel.rs is rs and panel.ruleset_label.text() == "Toy race"
-    # its one race setting, the die, offers the pack's dice (tests/toy/dice.yaml)
-    assert list(panel.setup_boxes) == ["die"]
-    box = panel.setup_boxes["die"]
-    assert [(box.itemData(i), box.itemText(i)) for i in range(box.count())] == [("d6", "Plain die"), ("d4", "Small die")]
+    # its one race setting, the die, offers the plain die and the pack's dice (tests/toy/dice.yaml)
+    assert list(panel.setup_boxes) == ["named_die"]
+    box = panel.setup_boxes["named_die"]
+    assert [(box.itemData(i), box.itemText(i)) for i in range(box.count())] == \
+        [("", "plain die (option die)"), ("d6", "Plain die"), ("d4", "Small die")]
     assert (panel.players.minimum(), panel.players.maximum()) == rs.players
     assert len(panel.seat_boxes) == rs.players[1]
     # the Automobiles seats are gone, not only out of the layout
@@ -50,9 +51,12 @@ def test_picking_a_pack_of_another_ruleset_sets_up_the_form_from_that_ruleset(to
              and b.isVisibleTo(panel)]
     assert sorted(seats, key=lambda b: b.objectName()) == sorted(panel.seat_boxes, key=lambda b: b.objectName())
     assert [panel.seat_boxes[0].itemData(i) for i in range(panel.seat_boxes[0].count())] == ["bold", "random", "human"]
-    assert list(panel.option_widgets) == []  # its options are its championship's
+    assert list(panel.option_widgets) == ["die"]
+    panel.option_widgets["die"].setValue(4)
+    assert panel.settings().options == (("die", 4),)
+    assert panel.settings().setup == ()
     box.setCurrentIndex(box.findData("d4"))
-    assert panel.settings().setup == (("die", "d4"),)
+    assert panel.settings().setup == (("named_die", "d4"),)
 
 
 def test_a_toy_race_is_watched_to_the_end_and_is_the_race_slipstream_race_runs(qtbot, toy_window):
