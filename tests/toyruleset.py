@@ -22,7 +22,13 @@ from slipstream.engine.core.diagnostics import make
 from slipstream.engine.core.schema import validator
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.packs.trackpack import TrackPack, TracksOnly, house_options
-from slipstream.engine.play.base import BaseAuthoring, BaseRaceView, BaseRuleset, OwnFileKinds, house_rules_schemas
+from slipstream.engine.play.base import (
+    BaseAuthoring,
+    BaseRaceView,
+    BaseRuleset,
+    OwnFileKinds,
+    house_rules_schemas,
+)
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.protocol import DataTable, ItemKind, PackFile, SetupKey
@@ -30,8 +36,9 @@ from slipstream.engine.play.seasons import PointsChampionship, PointsSeasons
 
 
 class ToyGame:
-    def __init__(self, track: Any, names: list[str], seed: int, laps: int, die: tuple[str, Die]) -> None:
-        self.track, self.names, self.laps, self.die = track, names, laps, die
+    def __init__(self, track: Any, names: list[str], seed: int, laps: int, die: int,
+                 named: tuple[str, Die] | None = None) -> None:  # the plain die's faces; a die of the pack
+        self.track, self.names, self.laps, self.die, self.named = track, names, laps, die, named
         self.rng = random.Random(seed)
         self.progress, self.finished, self.turn, self.rounds = [0] * len(names), [], 0, 1
         self.log: list[dict[str, Any]] = []
@@ -40,13 +47,15 @@ class ToyGame:
     def pending(self) -> Decision | None:
         if len(self.finished) == len(self.names):
             return None
-        return Decision(self.turn, "roll", (Option("roll", f"roll {self.die[1].name}"),
-                                            Option("creep", "move one segment")), "move your car")
+        what = self.named[1].name if self.named else f"a d{self.die}"
+        return Decision(self.turn, "roll", (Option("roll", f"roll {what}"), Option("creep", "move one segment")),
+                        "move your car")
 
     def apply(self, key: str) -> Rejection | None:
         if self.pending is None or key not in ("roll", "creep"):
             return Rejection("not-an-option", f"{key!r} is not an option now")
-        p, n = self.turn, (self.rng.choice(self.die[1].faces) if key == "roll" else 1)
+        faces = self.named[1].faces if self.named else range(1, self.die + 1)
+        p, n = self.turn, (self.rng.choice(faces) if key == "roll" else 1)
         self.progress[p] += n
         self.log += [{"t": "decision", "p": p, "choice": key},
                      {"t": "event", "ev": "move", "p": p, "by": n, "segment": self.progress[p] % self.track.segments}]
@@ -60,7 +69,7 @@ class ToyGame:
         return None
 
     def copy(self) -> ToyGame:
-        g = ToyGame(self.track, self.names, 0, self.laps, self.die)
+        g = ToyGame(self.track, self.names, 0, self.laps, self.die, self.named)
         g.rng.setstate(self.rng.getstate())
         g.progress, g.finished, g.turn, g.rounds = list(self.progress), list(self.finished), self.turn, self.rounds
         return g
@@ -130,7 +139,7 @@ class ToySetup:
         return head
 
     def resolved(self, game: Any) -> dict[str, Any]:
-        return {"named_die": game.die[0]} if game.die[0] else {}
+        return {"named_die": game.named[0]} if game.named else {}
 
 
 DICE = """slipstream: toy-dice/1
@@ -200,10 +209,9 @@ class Toy(BaseRuleset):
     def new_game(self, pack: Any, track: Any, seats: Any, seed: int, options: Any, laps: Any = None,
                  setup: Any = None, record: bool = True) -> ToyGame:
         options = {**house_options(pack), **options}  # the pack's house rules (toy-rules/1), then the race's
-        named = (setup or {}).get("named_die") or ""
-        n = int(options.get("die", 6))
-        die = pack.dice[named] if named else Die(f"a d{n}", tuple(range(1, n + 1)))
-        return ToyGame(track, [s.name for s in seats], seed, laps or track.laps, (named, die))
+        named = (setup or {}).get("named_die")
+        return ToyGame(track, [s.name for s in seats], seed, laps or track.laps, int(options.get("die", 6)),
+                       (named, pack.dice[named]) if named else None)
 
     def make_bot(self, name: str, seed: int) -> Bot:
         return Bot(seed, name == "bold")

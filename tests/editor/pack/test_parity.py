@@ -221,7 +221,7 @@ def test_each_table_of_the_ruleset_shows_the_rows_of_its_file(open_pack, tmp_pat
         for row, item in zip(shown, data, strict=True):
             values = [item.get(c, "") for c in table.columns] + (list(item.get(table.spread, [])) if table.spread else [])
             # a yes/no field is a check box, not text
-            assert [c for c, v in zip(row, values) if not isinstance(v, bool)] == \
+            assert [c for c, v in zip(row[:len(values)], values, strict=True) if not isinstance(v, bool)] == \
                 [str(v) for v in values if not isinstance(v, bool)], f"{rid}: {table.title}: {row} shows {item}"
 
 
