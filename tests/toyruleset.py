@@ -4,10 +4,10 @@ It proves the plug-in protocol (engine/play/protocol.py): registered by id (thro
 `SLIPSTREAM_RULESETS=toy=toyruleset:RULESET`, so worker processes and CLI runs find it too),
 it races with `slipstream race tests/toy` and in the editor's Test race dock, and no face names
 it. Its packs hold named dice (`toy-dice/1`, dice.yaml) that a race may roll (`--die ID`, its
-setup) in place of the plain die of its `die` option. It offers a race view (where its cars are), championships of points by place
-(`slipstream season`, engine/play/seasons.py), authoring (new packs get dice; the pack editor
-adds a die and shows the dice as a table) and its own file kinds with their schemas
-(tests/toyschemas/). Everything not written here comes from `BaseRuleset`, `TracksOnly`,
+setup) in place of the plain die of its `die` option. It offers a race view (where its cars
+are), championships of points by place (`slipstream season`, engine/play/seasons.py),
+authoring (new packs get a die; the pack editor adds dice and shows them as a table) and its
+own file kinds with their schemas (tests/toyschemas/). Everything not written here comes from `BaseRuleset`, `TracksOnly`,
 `BaseAuthoring` and `PointsSeasons`.
 """
 
@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from slipstream.engine.core.diagnostics import make
 from slipstream.engine.core.schema import validator
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.packs.trackpack import TrackPack, TracksOnly, house_options
@@ -116,9 +115,7 @@ class ToyContent(TracksOnly):
         for f in files:
             for i, d in enumerate(f.data["dice"]):
                 if d["id"] in dice:
-                    pos = f.source.value(("dice", i, "id"))
-                    b.diags.append(make("P010", f.file, pos.line, pos.column, f"$.dice[{i}].id",
-                                        f"a second die {d['id']!r}", hint="give each die its own id"))
+                    b.diag("P010", f.file, ("dice", i, "id"), f"a second die {d['id']!r}", hint="give each die its own id")
                 dice.setdefault(d["id"], Die(d["name"], tuple(d["faces"])))
         return {"dice": FrozenMap(dice)}
 
