@@ -187,15 +187,15 @@ def test_race_ladder_and_replay_take_external_bots(tmp_path: Path) -> None:
 def test_every_message_of_a_race_fits_its_schema(tmp_path: Path) -> None:
     from slipstream.engine.core.schema import validator
 
-    # a bot that copies every line it reads, then answers like the random bot
+    # a bot that copies every line it reads, then answers with each option in turn
     spy = tmp_path / "spy.py"
     spy.write_text(
         "import json, sys\n"
         f"out = open({str(tmp_path / 'seen.jsonl')!r}, 'w')\n"
-        "for line in sys.stdin:\n"
+        "for n, line in enumerate(sys.stdin):\n"
         "    out.write(line); out.flush()\n"
         "    m = json.loads(line)\n"
-        "    r = {'t': 'ready', 'name': 'spy'} if m['t'] == 'hello' else {'choose': len(m['options']) - 1} if m['t'] == 'act' else None\n"
+        "    r = {'t': 'ready', 'name': 'spy'} if m['t'] == 'hello' else {'choose': n % len(m['options'])} if m['t'] == 'act' else None\n"
         "    if r is None: break\n"
         "    print(json.dumps(r), flush=True)\n")
     for ruleset, pack in PACKS.items():
@@ -206,6 +206,13 @@ def test_every_message_of_a_race_fits_its_schema(tmp_path: Path) -> None:
         for m in seen:
             errors = list(validator(f"bot-{m['t']}").iter_errors(m))
             assert errors == [], (ruleset, m["t"], errors[:1])
+        # every ruleset gives every option as structured values, costs where it has them
+        acts = [m for m in seen if m["t"] == "act"]
+        assert all(o.get("value") for m in acts for o in m["options"]), ruleset
+        values = [o["value"] for m in acts for o in m["options"]]
+        assert any("cell" in v for v in values), ruleset
+        expect = {"formula-de": "costs", "automobiles": "cost", "speed-hazard": "card"}[ruleset]
+        assert any(expect in v for v in values), ruleset  # a downshift's wear, a cube's price, a card
         assert seen[0]["ruleset"] == ruleset and seen[0]["seat"] == 1
         rs, _ = for_pack(pack)
         assert set(seen[0]["options"]) == {o.name for o in rs.options if o.scope == "race"}
