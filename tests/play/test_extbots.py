@@ -232,9 +232,28 @@ def test_a_championship_with_an_external_bot_replays_identical(tmp_path: Path) -
     assert code == 0 and "identical" in out, out
 
 
-def test_automobiles_seasons_refuse_external_bots() -> None:
-    code, out = run("season", "--bots", f"greedy,cmd:{EXAMPLES / 'python' / 'random_bot.py'}")
-    assert code == 2 and "cmd:" in out
+def test_an_automobiles_season_with_an_external_bot_replays_identical_without_it(tmp_path: Path) -> None:
+    greedy = f"cmd:{EXAMPLES / 'python' / 'automobiles_bot.py'}"
+    bots = f"greedy,{greedy},cmd:{BAD} die 5"
+    code, out = run("season", "--bots", bots, "--log", str(tmp_path), "--seed", "3")
+    assert code == 0, out
+    (log,) = tmp_path.glob("*.jsonl")
+    rows = [json.loads(s) for s in log.read_text().splitlines()]
+    assert [s["bot"] for s in rows[0]["seats"]] == bots.split(",")
+    # the dying bot dies in every race: one fault line per race, naming it
+    dead = [e for e in rows if e.get("t") == "bot"]
+    assert [(e["p"], e["fault"], e["race"]) for e in dead] == [(2, "dead", k) for k in (1, 2, 3)]
+    # a seat is a seat: sponsors are dealt and drafted by every seat, the external ones too
+    picks = [e for e in rows if e.get("t") == "decision" and e.get("stage") == "draft"]
+    assert {e["p"] for e in picks} == {0, 1, 2}
+    assert any(e.get("t") == "decision" and e.get("p") == 1 and "race" in e for e in rows)
+    code, out = run("replay", str(log))
+    assert code == 0 and "identical" in out, out
+    # the same season with the same seed comes out the same
+    again = tmp_path / "again"
+    code, out = run("season", "--bots", bots, "--log", str(again), "--seed", "3")
+    assert code == 0, out
+    assert next(again.glob("*.jsonl")).read_text() == log.read_text()
 
 
 @pytest.fixture(scope="module")
@@ -351,5 +370,55 @@ def test_formula_de_options_come_with_structured_values() -> None:
             kinds.add(d.kind)
         game.apply(greedy.choose(game, d))
     assert kinds == {"gear", "move"}
-    rs2, _ = for_pack(PACKS["speed-hazard"])
-    assert rs2.bot_data is None  # options of the others come with keys and labels only
+
+
+def values_of_a_race(pack: str, seed: int = 3) -> list[tuple[str, list[tuple[str, str, dict]]]]:
+    """(decision kind, [(key, label, value)]) of every decision of a race of greedy bots."""
+    rs, pk = for_pack(pack)
+    game = rs.new_game(pk, pk.tracks[sorted(pk.tracks)[0]], seats_of(["greedy", "greedy", "random"]), seed,
+                       {}, None, {}, True)
+    bots = [rs.make_bot(b, i) for i, b in enumerate(["greedy", "greedy", "random"])]
+    out = []
+    while game.pending is not None:
+        d = game.pending
+        values = rs.bot_data.option_values(game, d)
+        assert len(values) == len(d.options)
+        out.append((d.kind, [(o.key, o.text, v) for o, v in zip(d.options, values, strict=True)]))
+        game.apply(bots[d.player].choose(game, d))
+    return out
+
+
+def test_speed_hazard_options_come_with_structured_values() -> None:
+    seen = set()
+    for kind, opts in values_of_a_race(PACKS["speed-hazard"]):
+        for key, label, v in opts:
+            assert v, (kind, key)
+            seen.add(kind)
+            if kind == "card":
+                assert key.endswith(" " + v["card"]) and label == f"{v['name']} ({v['number']})"
+            elif kind in ("accelerate", "brake") and key != "nitrous":
+                assert v == {kind: int(key.split()[1])}
+            elif kind == "luck":
+                assert v["keep"] == (key == "keep") and ("cost" in v) == (key == "redraw")
+            elif kind == "step" and key.startswith("to "):
+                assert key == f"to {v['square']}" and len(v["cell"]) == 2
+            elif kind == "sabotage" and key != "done":
+                assert key == f"{v['drop']} {v['square']}"
+    assert {"card", "accelerate", "brake", "step", "sabotage"} <= seen
+
+
+def test_automobiles_options_come_with_structured_values() -> None:
+    seen = set()
+    for kind, opts in values_of_a_race(""):
+        for key, label, v in opts:
+            assert v, (kind, key)
+            seen.add(kind)
+            if key.startswith("buy "):
+                assert v["buy"] == key[4:] and label.endswith(f" for ${v['cost']}")
+            elif key.startswith("play "):
+                assert v["play"] == key[5:] and label == f"play {v['name']}"
+            elif key.startswith("to "):
+                assert key == f"to {v['cell'][0]}:{v['cell'][1]}" and label.endswith(f"({v['colour']})")
+            elif key in ("end", "done", "stop"):
+                assert v == {"end": True}
+    assert {"purchase", "buy", "action", "turn", "move"} <= seen
