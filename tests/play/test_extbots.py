@@ -256,28 +256,31 @@ def test_an_automobiles_season_with_an_external_bot_replays_identical_without_it
     assert next(again.glob("*.jsonl")).read_text() == log.read_text()
 
 
-@pytest.fixture(scope="module")
-def http_bot():
-    """The example HTTP bot server on a free port (its address)."""
-    proc = subprocess.Popen([sys.executable, str(EXAMPLES / "python" / "http_bot.py"), "--port", "0"],
-                            stdout=subprocess.PIPE, text=True)
+@pytest.fixture(scope="module", params=["python", "js"])
+def http_bot(request: pytest.FixtureRequest):
+    """The example HTTP bot server of a language on a free port: (its address, the language)."""
+    lang = request.param
+    cmd = [sys.executable, str(EXAMPLES / "python" / "http_bot.py")] if lang == "python" \
+        else ["node", str(EXAMPLES / "js" / "http_bot.js")]
+    proc = subprocess.Popen([*cmd, "--port", "0"], stdout=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()  # type: ignore[union-attr]
         assert line.startswith("listening on "), line
-        yield line.split()[-1]
+        yield line.split()[-1], lang
     finally:
         proc.kill()
         proc.wait()
 
 
 @pytest.mark.parametrize("ruleset", sorted(PACKS))
-def test_the_example_http_bot_races_every_ruleset(http_bot: str, ruleset: str) -> None:
-    r = race(PACKS[ruleset], ("greedy", http_bot, f"{http_bot};limit=2"))
+def test_the_example_http_bot_races_every_ruleset(http_bot: tuple[str, str], ruleset: str) -> None:
+    url, lang = http_bot
+    r = race(PACKS[ruleset], ("greedy", url, f"{url};limit=2"))
     assert notes(r) == [] and sorted(r.standings) == [0, 1, 2]
     assert replay_lines(lines_of(r)).message == "identical"
     # the same logic over stdin/stdout plays the same race
-    same = race(PACKS[ruleset], ("greedy", f"cmd:{EXAMPLES / 'python' / (GREEDY[ruleset] + '.py')}",
-                                 f"cmd:{EXAMPLES / 'python' / (GREEDY[ruleset] + '.py')};limit=2"))
+    bot = EXAMPLES / lang / (GREEDY[ruleset] + (".py" if lang == "python" else ".js"))
+    same = race(PACKS[ruleset], ("greedy", f"cmd:{bot}", f"cmd:{bot};limit=2"))
     assert [e for e in same.log] == r.log
 
 

@@ -8,7 +8,7 @@ const { run, best } = require("./botlib.js");
 // the gear of a cube the option buys or plays (`verb`), else 0
 const gear = (value, verb) => (verb in value ? value.gear || 0 : 0);
 
-run("js automobiles greedy-ish", (state, act) => {
+const choose = (state, act) => {
   const values = act.options.map((o) => o.value || {});
   const end = Math.max(0, values.findIndex((v) => v.end));
   if (act.kind === "purchase" || act.kind === "buy" || act.kind === "action") {
@@ -19,4 +19,8 @@ run("js automobiles greedy-ish", (state, act) => {
   if (act.kind === "turn") return Math.max(0, values.findIndex((v) => v.pit === false));
   if (act.kind === "move") return Math.max(0, values.findIndex((v) => !v.end));
   return 0;
-});
+};
+
+// run over stdin/stdout when started as a program; http_bot.js serves the same `choose`
+if (require.main === module) run("js automobiles greedy-ish", choose);
+module.exports = { name: "js automobiles greedy-ish", choose };
