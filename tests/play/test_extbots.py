@@ -425,3 +425,24 @@ def test_automobiles_options_come_with_structured_values() -> None:
             elif key in ("end", "done", "stop"):
                 assert v == {"end": True}
     assert {"purchase", "buy", "action", "turn", "move"} <= seen
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKS))
+def test_a_bot_that_declares_many_seats_plays_them_all_in_one_process(tmp_path: Path, ruleset: str) -> None:
+    multi = Path(__file__).resolve().parent / "bots" / "multi_bot.py"
+    seen = tmp_path / "hellos"
+    one = f"cmd:{multi} {seen}"
+    r = race(PACKS[ruleset], (one, "greedy", one))
+    assert notes(r) == [] and sorted(r.standings) == [0, 1, 2]
+    hellos = [line.split() for line in seen.read_text().splitlines()]
+    assert sorted(seat for _, seat in hellos) == ["0", "2"]
+    assert len({pid for pid, _ in hellos}) == 1  # one process served both seats
+    assert {e["p"] for e in r.log if e.get("t") == "decision"} >= {0, 2}
+    assert replay_lines(lines_of(r)).message == "identical"
+    # a bot that does not declare it gets a process per seat, and plays the same race
+    seen.unlink()
+    each = f"cmd:{multi} {seen} one"
+    r2 = race(PACKS[ruleset], (each, "greedy", each))
+    hellos = [line.split() for line in seen.read_text().splitlines()]
+    assert len({pid for pid, _ in hellos}) == 2
+    assert [e for e in r2.log] == r.log
