@@ -446,3 +446,15 @@ def test_a_bot_that_declares_many_seats_plays_them_all_in_one_process(tmp_path: 
     hellos = [line.split() for line in seen.read_text().splitlines()]
     assert len({pid for pid, _ in hellos}) == 2
     assert [e for e in r2.log] == r.log
+
+
+def test_a_broken_conversation_of_a_many_seat_bot_drops_all_its_seats(tmp_path: Path) -> None:
+    multi = Path(__file__).resolve().parent / "bots" / "multi_bot.py"
+    bot = f"cmd:{multi} {tmp_path / 'hellos'} sleep;limit=0.5"
+    t0 = time.monotonic()
+    r = race(FD, (bot, "greedy", bot))
+    assert time.monotonic() - t0 < 30  # the sleeping process was ended, not waited for
+    got = [(n["fault"], n.get("dropped")) for n in notes(r)]
+    assert sorted(got) == [("dead", True), ("late", True)]  # one seat timed out, the other found it gone
+    assert sorted(r.standings) == [0, 1, 2]
+    assert replay_lines(lines_of(r)).message == "identical"
