@@ -462,7 +462,8 @@ def record_of(variant: int, seed: int, res: Any, users: Mapping[str, Any],
     rec = {"variant": variant, "seed": seed, "names": list(res.names), "bots": list(res.bots),
            "grid": list(res.grid), "standings": list(res.standings), "rounds": int(res.rounds),
            "capped": bool(res.capped), "decisions": int(res.decisions), "stats": res.stats,
-           "kind_ids": [], "drivers": [], "users": dict(users)}
+           "kind_ids": [], "drivers": [], "users": dict(users),
+           "orders": [list(o) for o in getattr(res, "orders", None) or []]}  # lead changes (measures.py)
     rec.update(extra or {})
     return rec
 
