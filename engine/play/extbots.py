@@ -286,7 +286,10 @@ class Pipe:
                 raise ProtocolFault("late", "no reply within the time limit", True)
             chunk = os.read(self.inp, 1 << 16)
             if not chunk:
-                code = self.proc.poll()
+                try:  # its output closed: it has exited or is exiting (a status the same every run)
+                    code: int | None = self.proc.wait(0.2)
+                except subprocess.TimeoutExpired:
+                    code = None
                 raise ProtocolFault("dead", "the bot exited" + (f" (status {code})" if code is not None else ""), True)
             self.buf += chunk
 
