@@ -44,7 +44,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -219,6 +219,7 @@ class RaceContext:
     names: Sequence[str]
     laps: int | None = None
     options: Mapping[str, Any] | None = None
+    shared: dict[str, Shared] = field(default_factory=dict)  # bot name -> its process serving many seats
 
 
 def option_values(rs: Any, given: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -285,7 +286,10 @@ class Pipe:
                 raise ProtocolFault("late", "no reply within the time limit", True)
             chunk = os.read(self.inp, 1 << 16)
             if not chunk:
-                code = self.proc.poll()
+                try:  # its output closed: it has exited or is exiting (a status the same every run)
+                    code: int | None = self.proc.wait(0.2)
+                except subprocess.TimeoutExpired:
+                    code = None
                 raise ProtocolFault("dead", "the bot exited" + (f" (status {code})" if code is not None else ""), True)
             self.buf += chunk
 
@@ -313,6 +317,42 @@ class Pipe:
             p.wait()
         if p.stdout is not None:
             p.stdout.close()
+
+
+class Shared:
+    """One bot process serving every seat of its command in a race (its `ready` said
+    `"seats": "many"`): each of those seats' bots holds it and sends its own messages (they
+    carry the seat). A fault that breaks the conversation (late, flood, dead) ends the process
+    for all of them (the others' next message finds it dead); otherwise it ends when the last
+    seat lets go of it."""
+
+    def __init__(self, pipe: Pipe) -> None:
+        self.pipe = pipe
+        self.users = 1
+        self.broken = False
+
+    def _check(self) -> None:
+        if self.broken:
+            raise ProtocolFault("dead", "the bot's process (shared by several seats) has ended", True)
+
+    def ask(self, kind: str, line: bytes, deadline: float) -> bytes:
+        self._check()
+        try:
+            return self.pipe.ask(kind, line, deadline)
+        except ProtocolFault as f:
+            if f.drop:
+                self.broken = True
+                self.pipe.close(0.1)
+            raise
+
+    def tell(self, kind: str, line: bytes, deadline: float) -> None:
+        self._check()
+        self.pipe.tell(kind, line, deadline)
+
+    def close(self, grace: float = 0.5) -> None:
+        self.users -= 1
+        if self.users <= 0 or self.broken:
+            self.pipe.close(grace)
 
 
 _LIVE: set[Pipe] = set()
@@ -405,7 +445,7 @@ class ExternalBot:
         fb = self.spec.fallback or ("random" if "random" in rs.bots else next(iter(rs.bots)))
         self.fallback_name = fb
         self._fallback: Bot | None = None
-        self.pipe: Pipe | Http | None = None
+        self.pipe: Pipe | Http | Shared | None = None
         self.game_id = ""  # names the race to an HTTP bot (a server may play several)
         self.started = False
         self.dropped = False
@@ -448,11 +488,18 @@ class ExternalBot:
             self.game_id = uuid.uuid4().hex
             self.pipe = Http(self.spec.url, self.spec.lines)
         else:
-            self.pipe = Pipe(self.spec.argv, self.spec.lines)
+            shared = self.context.shared.get(self.name) if self.context is not None else None
+            if shared is not None and not shared.broken:  # the process of another seat serves this one too
+                shared.users += 1
+                self.pipe = shared
+            else:
+                self.pipe = Pipe(self.spec.argv, self.spec.lines)
         deadline = time.monotonic() + self.spec.start
         reply = self._read(self.pipe.ask("start", self._line(self.hello(game)), deadline))
         if not isinstance(reply, dict) or reply.get("t") != "ready":
             raise ProtocolFault("garbage", "the first reply is not {\"t\": \"ready\"}", True)
+        if isinstance(self.pipe, Pipe) and reply.get("seats") == "many" and self.context is not None:
+            self.pipe = self.context.shared[self.name] = Shared(self.pipe)  # the bot plays several seats
         name = reply.get("name")
         self.bot_name = name[:80] if isinstance(name, str) else ""
 

@@ -187,15 +187,15 @@ def test_race_ladder_and_replay_take_external_bots(tmp_path: Path) -> None:
 def test_every_message_of_a_race_fits_its_schema(tmp_path: Path) -> None:
     from slipstream.engine.core.schema import validator
 
-    # a bot that copies every line it reads, then answers like the random bot
+    # a bot that copies every line it reads, then answers with each option in turn
     spy = tmp_path / "spy.py"
     spy.write_text(
         "import json, sys\n"
         f"out = open({str(tmp_path / 'seen.jsonl')!r}, 'w')\n"
-        "for line in sys.stdin:\n"
+        "for n, line in enumerate(sys.stdin):\n"
         "    out.write(line); out.flush()\n"
         "    m = json.loads(line)\n"
-        "    r = {'t': 'ready', 'name': 'spy'} if m['t'] == 'hello' else {'choose': len(m['options']) - 1} if m['t'] == 'act' else None\n"
+        "    r = {'t': 'ready', 'name': 'spy'} if m['t'] == 'hello' else {'choose': n % len(m['options'])} if m['t'] == 'act' else None\n"
         "    if r is None: break\n"
         "    print(json.dumps(r), flush=True)\n")
     for ruleset, pack in PACKS.items():
@@ -206,6 +206,13 @@ def test_every_message_of_a_race_fits_its_schema(tmp_path: Path) -> None:
         for m in seen:
             errors = list(validator(f"bot-{m['t']}").iter_errors(m))
             assert errors == [], (ruleset, m["t"], errors[:1])
+        # every ruleset gives every option as structured values, costs where it has them
+        acts = [m for m in seen if m["t"] == "act"]
+        assert all(o.get("value") for m in acts for o in m["options"]), ruleset
+        values = [o["value"] for m in acts for o in m["options"]]
+        assert any("cell" in v for v in values), ruleset
+        expect = {"formula-de": "costs", "automobiles": "cost", "speed-hazard": "card"}[ruleset]
+        assert any(expect in v for v in values), ruleset  # a downshift's wear, a cube's price, a card
         assert seen[0]["ruleset"] == ruleset and seen[0]["seat"] == 1
         rs, _ = for_pack(pack)
         assert set(seen[0]["options"]) == {o.name for o in rs.options if o.scope == "race"}
@@ -225,33 +232,58 @@ def test_a_championship_with_an_external_bot_replays_identical(tmp_path: Path) -
     assert code == 0 and "identical" in out, out
 
 
-def test_automobiles_seasons_refuse_external_bots() -> None:
-    code, out = run("season", "--bots", f"greedy,cmd:{EXAMPLES / 'python' / 'random_bot.py'}")
-    assert code == 2 and "cmd:" in out
+def test_an_automobiles_season_with_an_external_bot_replays_identical_without_it(tmp_path: Path) -> None:
+    greedy = f"cmd:{EXAMPLES / 'python' / 'automobiles_bot.py'}"
+    bots = f"greedy,{greedy},cmd:{BAD} die 5"
+    code, out = run("season", "--bots", bots, "--log", str(tmp_path), "--seed", "3")
+    assert code == 0, out
+    (log,) = tmp_path.glob("*.jsonl")
+    rows = [json.loads(s) for s in log.read_text().splitlines()]
+    assert [s["bot"] for s in rows[0]["seats"]] == bots.split(",")
+    # the dying bot dies in every race: one fault line per race, naming it
+    dead = [e for e in rows if e.get("t") == "bot"]
+    assert [(e["p"], e["fault"], e["race"]) for e in dead] == [(2, "dead", k) for k in (1, 2, 3)]
+    # a seat is a seat: sponsors are dealt and drafted by every seat, the external ones too
+    picks = [e for e in rows if e.get("t") == "decision" and e.get("stage") == "draft"]
+    assert {e["p"] for e in picks} == {0, 1, 2}
+    assert any(e.get("t") == "decision" and e.get("p") == 1 and "race" in e for e in rows)
+    code, out = run("replay", str(log))
+    assert code == 0 and "identical" in out, out
+    # the same season with the same seed comes out the same
+    again = tmp_path / "again"
+    code, out = run("season", "--bots", bots, "--log", str(again), "--seed", "3")
+    assert code == 0, out
+    def same(text: str) -> list[dict]:  # a fault's detail is the bot's own doing, not the race's
+        return [{k: v for k, v in json.loads(s).items() if k != "detail"} for s in text.splitlines()]
+
+    assert same(next(again.glob("*.jsonl")).read_text()) == same(log.read_text())
 
 
-@pytest.fixture(scope="module")
-def http_bot():
-    """The example HTTP bot server on a free port (its address)."""
-    proc = subprocess.Popen([sys.executable, str(EXAMPLES / "python" / "http_bot.py"), "--port", "0"],
-                            stdout=subprocess.PIPE, text=True)
+@pytest.fixture(scope="module", params=["python", "js"])
+def http_bot(request: pytest.FixtureRequest):
+    """The example HTTP bot server of a language on a free port: (its address, the language)."""
+    lang = request.param
+    cmd = [sys.executable, str(EXAMPLES / "python" / "http_bot.py")] if lang == "python" \
+        else ["node", str(EXAMPLES / "js" / "http_bot.js")]
+    proc = subprocess.Popen([*cmd, "--port", "0"], stdout=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()  # type: ignore[union-attr]
         assert line.startswith("listening on "), line
-        yield line.split()[-1]
+        yield line.split()[-1], lang
     finally:
         proc.kill()
         proc.wait()
 
 
 @pytest.mark.parametrize("ruleset", sorted(PACKS))
-def test_the_example_http_bot_races_every_ruleset(http_bot: str, ruleset: str) -> None:
-    r = race(PACKS[ruleset], ("greedy", http_bot, f"{http_bot};limit=2"))
+def test_the_example_http_bot_races_every_ruleset(http_bot: tuple[str, str], ruleset: str) -> None:
+    url, lang = http_bot
+    r = race(PACKS[ruleset], ("greedy", url, f"{url};limit=2"))
     assert notes(r) == [] and sorted(r.standings) == [0, 1, 2]
     assert replay_lines(lines_of(r)).message == "identical"
     # the same logic over stdin/stdout plays the same race
-    same = race(PACKS[ruleset], ("greedy", f"cmd:{EXAMPLES / 'python' / (GREEDY[ruleset] + '.py')}",
-                                 f"cmd:{EXAMPLES / 'python' / (GREEDY[ruleset] + '.py')};limit=2"))
+    bot = EXAMPLES / lang / (GREEDY[ruleset] + (".py" if lang == "python" else ".js"))
+    same = race(PACKS[ruleset], ("greedy", f"cmd:{bot}", f"cmd:{bot};limit=2"))
     assert [e for e in same.log] == r.log
 
 
@@ -344,5 +376,88 @@ def test_formula_de_options_come_with_structured_values() -> None:
             kinds.add(d.kind)
         game.apply(greedy.choose(game, d))
     assert kinds == {"gear", "move"}
-    rs2, _ = for_pack(PACKS["speed-hazard"])
-    assert rs2.bot_data is None  # options of the others come with keys and labels only
+
+
+def values_of_a_race(pack: str, seed: int = 3) -> list[tuple[str, list[tuple[str, str, dict]]]]:
+    """(decision kind, [(key, label, value)]) of every decision of a race of greedy bots."""
+    rs, pk = for_pack(pack)
+    game = rs.new_game(pk, pk.tracks[sorted(pk.tracks)[0]], seats_of(["greedy", "greedy", "random"]), seed,
+                       {}, None, {}, True)
+    bots = [rs.make_bot(b, i) for i, b in enumerate(["greedy", "greedy", "random"])]
+    out = []
+    while game.pending is not None:
+        d = game.pending
+        values = rs.bot_data.option_values(game, d)
+        assert len(values) == len(d.options)
+        out.append((d.kind, [(o.key, o.text, v) for o, v in zip(d.options, values, strict=True)]))
+        game.apply(bots[d.player].choose(game, d))
+    return out
+
+
+def test_speed_hazard_options_come_with_structured_values() -> None:
+    seen = set()
+    for kind, opts in values_of_a_race(PACKS["speed-hazard"]):
+        for key, label, v in opts:
+            assert v, (kind, key)
+            seen.add(kind)
+            if kind == "card":
+                assert key.endswith(" " + v["card"]) and label == f"{v['name']} ({v['number']})"
+            elif kind in ("accelerate", "brake") and key != "nitrous":
+                assert v == {kind: int(key.split()[1])}
+            elif kind == "luck":
+                assert v["keep"] == (key == "keep") and ("cost" in v) == (key == "redraw")
+            elif kind == "step" and key.startswith("to "):
+                assert key == f"to {v['square']}" and len(v["cell"]) == 2
+            elif kind == "sabotage" and key != "done":
+                assert key == f"{v['drop']} {v['square']}"
+    assert {"card", "accelerate", "brake", "step", "sabotage"} <= seen
+
+
+def test_automobiles_options_come_with_structured_values() -> None:
+    seen = set()
+    for kind, opts in values_of_a_race(""):
+        for key, label, v in opts:
+            assert v, (kind, key)
+            seen.add(kind)
+            if key.startswith("buy "):
+                assert v["buy"] == key[4:] and label.endswith(f" for ${v['cost']}")
+            elif key.startswith("play "):
+                assert v["play"] == key[5:] and label == f"play {v['name']}"
+            elif key.startswith("to "):
+                assert key == f"to {v['cell'][0]}:{v['cell'][1]}" and label.endswith(f"({v['colour']})")
+            elif key in ("end", "done", "stop"):
+                assert v == {"end": True}
+    assert {"purchase", "buy", "action", "turn", "move"} <= seen
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKS))
+def test_a_bot_that_declares_many_seats_plays_them_all_in_one_process(tmp_path: Path, ruleset: str) -> None:
+    multi = Path(__file__).resolve().parent / "bots" / "multi_bot.py"
+    seen = tmp_path / "hellos"
+    one = f"cmd:{multi} {seen}"
+    r = race(PACKS[ruleset], (one, "greedy", one))
+    assert notes(r) == [] and sorted(r.standings) == [0, 1, 2]
+    hellos = [line.split() for line in seen.read_text().splitlines()]
+    assert sorted(seat for _, seat in hellos) == ["0", "2"]
+    assert len({pid for pid, _ in hellos}) == 1  # one process served both seats
+    assert {e["p"] for e in r.log if e.get("t") == "decision"} >= {0, 2}
+    assert replay_lines(lines_of(r)).message == "identical"
+    # a bot that does not declare it gets a process per seat, and plays the same race
+    seen.unlink()
+    each = f"cmd:{multi} {seen} one"
+    r2 = race(PACKS[ruleset], (each, "greedy", each))
+    hellos = [line.split() for line in seen.read_text().splitlines()]
+    assert len({pid for pid, _ in hellos}) == 2
+    assert [e for e in r2.log] == r.log
+
+
+def test_a_broken_conversation_of_a_many_seat_bot_drops_all_its_seats(tmp_path: Path) -> None:
+    multi = Path(__file__).resolve().parent / "bots" / "multi_bot.py"
+    bot = f"cmd:{multi} {tmp_path / 'hellos'} sleep;limit=0.5"
+    t0 = time.monotonic()
+    r = race(FD, (bot, "greedy", bot))
+    assert time.monotonic() - t0 < 30  # the sleeping process was ended, not waited for
+    got = [(n["fault"], n.get("dropped")) for n in notes(r)]
+    assert sorted(got) == [("dead", True), ("late", True)]  # one seat timed out, the other found it gone
+    assert sorted(r.standings) == [0, 1, 2]
+    assert replay_lines(lines_of(r)).message == "identical"

@@ -46,6 +46,7 @@ class Automobiles(BaseRuleset):
                                   SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in SCHEMAS))
         self.setup = AutomobilesSetup()
         self.race_view = AutomobilesView()
+        self.bot_data = AutomobilesBotData()
         self.reports = AutomobilesReports()
         self.stats = AutomobilesStats()
         self.seasons = AutomobilesSeasons()
@@ -150,6 +151,15 @@ class AutomobilesSetup:
         from slipstream.engine.rulesets.automobiles.racesetup import resolved
 
         return resolved(game)
+
+
+class AutomobilesBotData:
+    """The options of a decision as values for external bots (botdata.py, docs/bots.md)."""
+
+    def option_values(self, game: Any, decision: Any) -> list[dict[str, Any]]:
+        from slipstream.engine.rulesets.automobiles.botdata import option_values
+
+        return option_values(game, decision)
 
 
 class AutomobilesView(BaseRaceView):

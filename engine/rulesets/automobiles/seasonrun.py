@@ -144,11 +144,17 @@ def season_lines(head: dict[str, Any], season: Season) -> list[str]:
 
 
 def run_season(spec: SeasonSpec) -> SeasonResult:
+    from slipstream.engine.play.extbots import is_external, with_faults
+
     season, cs, head = build(spec)
-    bots = [make_bot(b, spec.seed * 1009 + i) for i, b in enumerate(spec.bots)]
-    n = play_season(season, bots, policy=spec.draft_policy)
+    faults: list[tuple[int, dict[str, Any]]] = []
+    if any(is_external(b) for b in spec.bots):
+        n, faults = play_external(season, spec)
+    else:
+        bots = [make_bot(b, spec.seed * 1009 + i) for i, b in enumerate(spec.bots)]
+        n = play_season(season, bots, policy=spec.draft_policy)
     supply = [r.supply for r in season.races] + [season.supply_totals()]
-    lines = season_lines(head, season) if spec.record else []
+    lines = [dumps(head)] + [dumps(x) for x in with_faults(season.log, faults)] if spec.record else []
     digest = hashlib.sha256("\n".join(lines).encode()).hexdigest() if lines else ""
     return SeasonResult(spec=spec, card_set=cs, names=[s.name for s in season.seats], bots=list(spec.bots),
                         first_grid=list(season.first_grid), standings=season.standings,
@@ -156,6 +162,73 @@ def run_season(spec: SeasonSpec) -> SeasonResult:
                         drafts=season.drafts, decisions=n, supply=supply,
                         lines=lines if spec.keep_lines else [], digest=digest,
                         sponsor_changes=list(season.sponsor_changes))
+
+
+def play_external(season: Season, spec: SeasonSpec) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
+    """Play a season in which some seats are external programs (engine/play/extbots.py,
+    docs/bots.md); the number of decisions and each fault line with its place in the season log.
+
+    A seat is a seat: the season deals drivers and sponsors to an external seat as to any
+    other, and its season decisions (driver, draft) follow the season's draft policy as every
+    seat's do, made for it by a stand-in of the seat's seed (not its fallback bot). Each race,
+    with the sponsor effects that follow it, is one conversation per external seat: a `hello`
+    with that race's track and seed, `act` for every decision of the seat, then `end`.
+    """
+    from slipstream.engine.play.extbots import ExternalBot, RaceContext, is_external
+    from slipstream.engine.play.races import bot_seed
+    from slipstream.engine.play.registry import get
+    from slipstream.engine.rulesets.automobiles.season import choose_season
+
+    rs = get("automobiles")
+    names = [s.name for s in season.seats]
+    # season decisions: as a built-in seat of the same seed would make them (`choose_season`)
+    own = [make_bot("greedy" if is_external(b) else b, spec.seed * 1009 + i) for i, b in enumerate(spec.bots)]
+    ext: dict[int, ExternalBot] = {}
+    game: Any = None
+    race = 0
+    faults: list[tuple[int, dict[str, Any]]] = []
+
+    def finish() -> None:
+        standings = list(game.standings()) if game is not None and game.pending is None else []
+        for b in ext.values():
+            if standings:
+                b.finish(game, standings)
+            elif b.pipe is not None:
+                b.pipe.close(0.1)
+                b.pipe = None
+
+    n = 0
+    try:
+        while season.pending is not None:
+            d = season.pending
+            if season.stage in ("drivers", "draft"):
+                key = choose_season(season, own[d.player], d, spec.draft_policy)
+            else:
+                if season.game is not game:  # a new race: new conversations
+                    finish()
+                    game, race = season.game, season.race_no
+                    context = RaceContext(rs, game.track, season.race_seeds[race], names, spec.laps,
+                                          dict(spec.options))
+                    ext = {i: ExternalBot(b, rs, i, bot_seed(season.race_seeds[race], i), context)
+                           for i, b in enumerate(spec.bots) if is_external(b)}
+                bot = ext.get(d.player)
+                if bot is not None:
+                    seen = len(bot.faults)
+                    key = bot.choose(game, d)
+                    for f in bot.faults[seen:]:  # the line goes where the game's next entry lands
+                        at = len(season.log) + f["_at"] - season._mark
+                        faults.append((at, {**{k: v for k, v in f.items() if k != "_at"}, "race": race + 1}))
+                else:
+                    b = own[d.player]
+                    between = season.stage == "sponsors" and hasattr(b, "choose_between_races")
+                    key = (b.choose_between_races if between else b.choose)(game, d)
+            r = season.apply(key)
+            if r is not None:
+                raise AssertionError(f"seat {d.player} chose an illegal option: {r}")
+            n += 1
+    finally:
+        finish()
+    return n, faults
 
 
 def run_seasons(specs: list[SeasonSpec], jobs: int = 1, progress: Any = None) -> list[SeasonResult]:
@@ -232,13 +305,25 @@ def replay_season_lines(lines: list[str], origin: Path | None = None) -> ReplayR
         head2["pack_path"] = head["pack_path"]  # the log names its pack and track files as written
         head2["tracks"] = head["tracks"]  # (the track_digests check their content)
         verify_header(n0, text0, head, head2)
+        from types import SimpleNamespace
+
+        from slipstream.engine.play.racelog import bot_line_problem
+
         choices = []
+        kept = rows[:1]
         for n, text in rows[1:]:
             obj = parse(n, text)
+            if obj.get("t") == "bot":  # an external bot's fault line (engine/play/extbots.py): read past
+                problem = bot_line_problem(obj, SimpleNamespace(names=spec.bots))
+                if problem:
+                    raise LogError(n, problem, "malformed", text=text[:300])
+                continue
+            kept.append((n, text))
             if obj.get("t") == "decision":
                 if not isinstance(obj.get("choice"), str):
                     raise LogError(n, "a decision needs a string 'choice'", text=text[:300])
                 choices.append((n, obj["choice"]))
+        rows = kept
     except LogError as e:
         return ReplayReport(False, e.line, e.text, "", e.message, e.kind)
     text_of = dict(rows)

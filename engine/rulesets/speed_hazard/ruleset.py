@@ -78,6 +78,7 @@ class SpeedHazard(BaseRuleset):
                                   SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in (*KINDS, "sh-scenario")),
                                   generated=house_rules_schemas(self.content, self.name, self.options))  # speed-hazard-rules/1
         self.race_view = SpeedHazardView()
+        self.bot_data = SpeedHazardBotData()
         self.stats = SpeedHazardStats()
         self.scenarios = SpeedHazardScenarios(self)
         self.seasons = PointsSeasons(self, CHAMPIONSHIP)  # points by place (engine/play/seasons.py)
@@ -120,6 +121,15 @@ class SpeedHazard(BaseRuleset):
                 ("equipment", ", ".join(c.equipment) or "-"),
                 ("insanity", ", ".join(game.decks.hazards[i].id for i in c.insanity) or "-"),
                 ("lap", f"{lap} of {game.laps}"), ("state", state)]
+
+
+class SpeedHazardBotData:
+    """The options of a decision as values for external bots (botdata.py, docs/bots.md)."""
+
+    def option_values(self, game: Any, decision: Any) -> list[dict[str, Any]]:
+        from slipstream.engine.rulesets.speed_hazard.botdata import option_values
+
+        return option_values(game, decision)
 
 
 class SpeedHazardView(BaseRaceView):

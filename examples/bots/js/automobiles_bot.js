@@ -1,27 +1,26 @@
 #!/usr/bin/env node
 // A greedy-ish Automobiles bot: buys the highest gear it can, plays its highest gear first,
-// takes standard turns, and otherwise the first option the ruleset lists.
+// takes standard turns, and otherwise the first option the ruleset lists. It reads the
+// options' values (`buy`, `play`, `gear`, `pit`, `end`: docs/bots.md), not their keys.
 "use strict";
-const { run, number, best, indexOf } = require("./botlib.js");
+const { run, best } = require("./botlib.js");
 
-const gear = (key, verb) => (key.startsWith(verb + " gear-") ? number(key, 0) : 0);
+// the gear of a cube the option buys or plays (`verb`), else 0
+const gear = (value, verb) => (verb in value ? value.gear || 0 : 0);
 
-run("js automobiles greedy-ish", (state, act) => {
-  const opts = act.options;
-  if (act.kind === "purchase" || act.kind === "buy") {
-    const i = best(opts, (o) => gear(o.key, "buy"));
-    if (gear(opts[i].key, "buy")) return i;
-    const end = opts.findIndex((o) => o.key === "end" || o.key === "done");
-    return end >= 0 ? end : 0;
+const choose = (state, act) => {
+  const values = act.options.map((o) => o.value || {});
+  const end = Math.max(0, values.findIndex((v) => v.end));
+  if (act.kind === "purchase" || act.kind === "buy" || act.kind === "action") {
+    const verb = act.kind === "action" ? "play" : "buy";
+    const i = best(values, (v) => gear(v, verb));
+    return gear(values[i], verb) ? i : end;
   }
-  if (act.kind === "action") {
-    const i = best(opts, (o) => gear(o.key, "play"));
-    return gear(opts[i].key, "play") ? i : indexOf(opts, "end");
-  }
-  if (act.kind === "turn") return indexOf(opts, "standard");
-  if (act.kind === "move") {
-    const i = opts.findIndex((o) => o.key !== "stop");
-    return i >= 0 ? i : 0;
-  }
+  if (act.kind === "turn") return Math.max(0, values.findIndex((v) => v.pit === false));
+  if (act.kind === "move") return Math.max(0, values.findIndex((v) => !v.end));
   return 0;
-});
+};
+
+// run over stdin/stdout when started as a program; http_bot.js serves the same `choose`
+if (require.main === module) run("js automobiles greedy-ish", choose);
+module.exports = { name: "js automobiles greedy-ish", choose };

@@ -52,4 +52,4 @@ function indexOf(options, key, dflt = 0) {
   return i >= 0 ? i : dflt;
 }
 
-module.exports = { run, number, best, indexOf };
+module.exports = { run, seeded, number, best, indexOf };

@@ -29,7 +29,7 @@ function squares(option) {
 
 const brakes = (option) => (option.value ? option.value.brake > 0 : option.label.includes("brake"));
 
-run("js fd greedy-ish", (state, act) => {
+const choose = (state, act) => {
   const opts = act.options;
   if (act.kind === "gear") {
     const car = (act.cars || []).find((c) => c.seat === act.seat);
@@ -47,4 +47,8 @@ run("js fd greedy-ish", (state, act) => {
   if (act.kind === "move") return best(opts, (o) => squares(o) - 3 * brakes(o));
   if (act.kind === "pit") return indexOf(opts, "stay out");
   return 0;
-});
+};
+
+// run over stdin/stdout when started as a program; http_bot.js serves the same `choose`
+if (require.main === module) run("js fd greedy-ish", choose);
+module.exports = { name: "js fd greedy-ish", choose };

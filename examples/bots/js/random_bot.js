@@ -3,4 +3,8 @@
 "use strict";
 const { run } = require("./botlib.js");
 
-run("js random", (state, act) => Math.floor(state.random() * act.options.length));
+const choose = (state, act) => Math.floor(state.random() * act.options.length);
+
+// run over stdin/stdout when started as a program; http_bot.js serves the same `choose`
+if (require.main === module) run("js random", choose);
+module.exports = { name: "js random", choose };

@@ -1,30 +1,27 @@
 #!/usr/bin/env python3
 """A greedy-ish Automobiles bot: buys the highest gear it can, plays its highest gear first,
-takes standard turns, and otherwise the first option the ruleset lists."""
+takes standard turns, and otherwise the first option the ruleset lists. It reads the options'
+values (`buy`, `play`, `gear`, `pit`, `end`: docs/bots.md), not their keys."""
 
-from botlib import best, number, run
+from botlib import best, run
 
 
-def gear(key, verb):
-    return number(key, 0) if key.startswith(verb + " gear-") else 0
+def gear(value, verb):
+    """The gear of a cube the option buys or plays (`verb`), else 0."""
+    return (value.get("gear") or 0) if verb in value else 0
 
 
 def choose(state, act):
-    opts, kind = act["options"], act["kind"]
-    if kind in ("purchase", "buy"):
-        i = best(opts, lambda o: gear(o["key"], "buy"))
-        if gear(opts[i]["key"], "buy"):
-            return i
-        return next((j for j, o in enumerate(opts) if o["key"] in ("end", "done")), 0)
-    if kind == "action":
-        i = best(opts, lambda o: gear(o["key"], "play"))
-        if gear(opts[i]["key"], "play"):
-            return i
-        return next((j for j, o in enumerate(opts) if o["key"] == "end"), 0)
+    values, kind = [o.get("value", {}) for o in act["options"]], act["kind"]
+    end = next((i for i, v in enumerate(values) if v.get("end")), 0)
+    if kind in ("purchase", "buy", "action"):
+        verb = "play" if kind == "action" else "buy"
+        i = best(values, lambda v: gear(v, verb))
+        return i if gear(values[i], verb) else end
     if kind == "turn":
-        return next((j for j, o in enumerate(opts) if o["key"] == "standard"), 0)
+        return next((i for i, v in enumerate(values) if v.get("pit") is False), 0)
     if kind == "move":
-        return next((j for j, o in enumerate(opts) if o["key"] != "stop"), 0)
+        return next((i for i, v in enumerate(values) if not v.get("end")), 0)
     return 0
 
 

@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """A greedy-ish Speed Hazard bot: accelerate as much as allowed, keep what luck gives, brake
-as little as it may, and step where the ruleset lists first."""
+as little as it may, and step where the ruleset lists first. It reads the options' values
+(`accelerate`, `brake`, `keep`: docs/bots.md), not their keys."""
 
-from botlib import best, number, run
+from botlib import best, run
 
 
 def choose(state, act):
-    opts, kind = act["options"], act["kind"]
-    if kind == "accelerate":
-        return best(opts, lambda o: number(o["key"], -1) if o["key"].startswith("accelerate") else -1)
+    values, kind = [o.get("value", {}) for o in act["options"]], act["kind"]
+    if kind == "accelerate":  # nitrous (no `accelerate` value) only when nothing else is offered
+        return best(values, lambda v: v.get("accelerate", -1))
     if kind == "brake":
-        return best(opts, lambda o: -number(o["key"], 999))
+        return best(values, lambda v: -v.get("brake", 999))
     if kind == "luck":
-        return next((i for i, o in enumerate(opts) if o["key"] == "keep"), 0)
+        return next((i for i, v in enumerate(values) if v.get("keep")), 0)
     return 0
 
 
