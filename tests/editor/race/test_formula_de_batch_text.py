@@ -45,6 +45,15 @@ def test_a_formula_de_batch_report_shows_the_rulesets_summary_text(qtbot, fd_win
     assert report.summary_box.isVisibleTo(report) and report.summary_text.toPlainText() == want
     assert "<h2>The ruleset's figures</h2><pre>" in report.html() and "finish rate" in report.html()
     assert BatchReportData.from_dict(data.to_dict()).text == want  # the cache keeps it
+    # every measure by name with its 95% interval, as `race --races` gives them for these seeds
+    from slipstream.engine.play.measures import batch_of, format_measures
+
+    measures = batch_of(rs.stats, results)
+    assert data.summary["measures"] == measures
+    names = [m["name"] for m in measures]
+    assert "finish_rate" in names and "win.slot1" in names and any(n.startswith("stops_missed.") for n in names)
+    assert report.measures_box.isVisibleTo(report) and report.measures_text.toPlainText() == format_measures(measures)
+    assert "<h2>Game measures (95% interval)</h2>" in report.html() and "finish_rate" in report.html()
 
 
 def test_an_automobiles_batch_report_has_no_summary_text(qtbot, race_window):
