@@ -171,6 +171,23 @@ def _table(headers: list[str]) -> QTableWidget:
     return t
 
 
+def with_charts(doc: str, measures: list[dict], rounds: list[int], title: str) -> str:
+    """The report page with the batch's charts above its tables (engine/play/charts.py: win rates
+    by grid slot and seat, race length, the ruleset's figures; interactive, and it opens
+    offline); the page as it is without the reports extra or without measures."""
+    from slipstream.engine.play.charts import ChartsMissing, batch_chart, page
+
+    if not measures:
+        return doc
+    try:
+        chart = batch_chart(measures, rounds, title)
+    except ChartsMissing:
+        return doc
+    head_end, body_start = doc.index("</head>"), doc.index("<body>") + len("<body>")
+    style = doc[doc.index("<style>"):head_end]
+    return page(chart, doc[body_start:doc.rindex("</body>")], style)
+
+
 def measures_html(rows: list[dict], table: Any) -> str:
     """Every measure of the batch as a table (name, estimate, 95% interval, what it is); "" without."""
     if not rows:
@@ -423,6 +440,10 @@ class BatchReport(QWidget):
         heat += self._maps_html()
         st = d.settings
         card_set = f"; card set {html.escape(str(st['card_set']))}" if "card_set" in st else ""
+        doc = self._html_doc(d, s, table, heat, st, card_set)
+        return with_charts(doc, s.get("measures") or [], d.rounds, f"{s.get('races', 0)} races on {d.track_id}")
+
+    def _html_doc(self, d: Any, s: Any, table: Any, heat: str, st: Any, card_set: str) -> str:
         return f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>Batch report: {html.escape(d.track_id)}</title>
 <style>body{{font-family:sans-serif;max-width:1000px;margin:2em auto}}table{{border-collapse:collapse;margin:.5em 0}}
