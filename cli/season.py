@@ -68,6 +68,14 @@ def _tracks_help() -> str:
             + "; default: the ruleset's usual season on the pack.")
 
 
+class _TracksOption(click.Option):
+    """`--tracks`, whose help is written when it is shown, from the rulesets installed then."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = _tracks_help()
+        return super().get_help_record(ctx)
+
+
 def _run_plan(plan: SeasonPlan) -> Any:
     """One season in any process (the plan names its ruleset)."""
     from slipstream.engine.play.registry import get
@@ -80,7 +88,7 @@ def _run_plan(plan: SeasonPlan) -> Any:
 
 @click.command()
 @click.argument("pack", required=False, type=click.Path(path_type=Path, file_okay=False))
-@click.option("--tracks", "tracks_arg", default="", metavar="A,B,C", help=_tracks_help())
+@click.option("--tracks", "tracks_arg", default="", metavar="A,B,C", cls=_TracksOption)
 @click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
 @click.option("--bots", default=None, metavar="BOT,BOT,...",
               help="Comma-separated bots by seat, repeated to fill --players (default: the ruleset's usual field).")

@@ -1,5 +1,6 @@
 """A ruleset is cheap (issue 28, item 7, the command line): the toy ruleset of tests/toyruleset.py
-(a game, a bot, a race view, a championship of points by place and one file kind of its own)
+(a game, a bot, a race view, dice as pack data that a race picks, authoring, a championship of
+points by place and file kinds of its own)
 gets every face of the command line without a line of face code naming it.
 
 Unlike tests/cli/test_parity.py, which lets a command refuse a ruleset that lacks a capability,
@@ -48,11 +49,13 @@ def test_no_face_names_any_installed_ruleset() -> None:
 
 def test_a_designer_walks_every_face_with_the_toy_ruleset(tmp_path: Path) -> None:
     rs = registry.get("toy")
-    assert rs.seasons is not None and rs.files is not None  # it declares a championship and a file kind
-    # a new pack and a new track in it, clean
+    # it declares a championship, file kinds, authoring and a race setting
+    assert rs.seasons is not None and rs.files is not None and rs.authoring is not None and rs.setup is not None
+    # a new pack (with its dice) and a new track in it, clean
     assert "created pack" in ok("new", "pack", "Dice Derby", "--ruleset", "toy", "--dir", str(tmp_path))
     pack = tmp_path / "dice-derby"
     assert "ruleset: toy" in (pack / "pack.yaml").read_text(encoding="utf-8")
+    assert "slipstream: toy-dice/1" in (pack / "dice.yaml").read_text(encoding="utf-8")
     assert "created track" in ok("new", "track", "Pebble Ring", "--dir", str(pack))
     assert (pack / "tracks" / "pebble-ring.yaml").is_file()
     assert "0 errors, 0 warnings" in ok("validate", str(pack))
@@ -63,6 +66,13 @@ def test_a_designer_walks_every_face_with_the_toy_ruleset(tmp_path: Path) -> Non
     log = logs / "race-5.jsonl"
     assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["ruleset"] == "toy"
     assert ok("replay", str(log)).strip() == "identical"
+    # a race may roll one of the pack's dice, by id (its setup), recorded and replayed
+    raced = ok("race", str(TOY), "--bots", "bold", "--seed", "5", "--die", "d4", "--log", str(logs))
+    assert re.findall(r"P1 moves (\d)", raced) and {*re.findall(r"P1 moves (\d)", raced)} <= {"1", "2", "3", "4"}
+    assert json.loads((logs / "race-5.jsonl").read_text(encoding="utf-8").splitlines()[0])["setup"] == {"named_die": "d4"}
+    assert ok("replay", str(logs / "race-5.jsonl")).strip() == "identical"
+    refused = run("race", str(TOY), "--die", "d9")
+    assert refused.exit_code == 2 and "no die 'd9'; dice: d6, d4" in refused.output
     # a championship (the toy's house values: 2 races, 3-2-1 points), logged and replayed
     season = ok("season", str(pack), "--bots", "bold,random", "--seed", "3", "--log", str(tmp_path / "seasons"))
     assert "championship standings" in season and "Race 2: pebble-ring" in season
@@ -84,12 +94,19 @@ def test_a_designer_walks_every_face_with_the_toy_ruleset(tmp_path: Path) -> Non
     swept = ok("sweep", str(pack), "--tracks", "pebble-ring", "--vary", "option:die=4,8", "--seasons", "2",
                "--db", str(tmp_path / "seasons.db"))
     assert "variant 2: option:die=8" in swept and "seasons 2" in swept
+    # and of the pack's dice, the race rolling one of them
+    swept = ok("sweep", str(pack), "--track", "pebble-ring", "--die", "d6", "--vary",
+               "toy-dice:dice[0].faces[5]=6,12", "--races", "6", "--db", str(tmp_path / "dice.db"))
+    assert "variant 2: toy-dice:dice[0].faces[5]=12" in swept
     # its own schemas: the file kind it ships and the house rules file generated from its options
     out = tmp_path / "schemas"
     ok("schema", "-o", str(out))
     scenario = json.loads((out / "toy-scenario.schema.json").read_text(encoding="utf-8"))
     assert scenario == json.loads((ROOT / "tests" / "toyschemas" / "toy-scenario.schema.json").read_text(encoding="utf-8"))
+    dice = json.loads((out / "toy-dice.schema.json").read_text(encoding="utf-8"))
+    assert dice == json.loads((ROOT / "tests" / "toyschemas" / "toy-dice.schema.json").read_text(encoding="utf-8"))
     rules = (out / "toy-rules.schema.json").read_text(encoding="utf-8")
     assert '"die"' in rules and '"season_points"' in rules
     # the pack it scaffolded carries them too, for editor completion
     assert (pack / "schemas" / "toy-scenario.schema.json").is_file()
+    assert (pack / "schemas" / "toy-dice.schema.json").is_file()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -93,3 +94,26 @@ def test_commands_it_lacks_a_capability_for_refuse_its_pack_without_a_traceback(
     monkeypatch.setattr(registry.get("toy"), "seasons", None)
     code, out = run("season", str(TOY))
     assert code != 0 and "Traceback" not in out
+
+
+def test_its_dice_are_pack_data_read_and_checked_by_its_content_model(tmp_path: Path):
+    from slipstream.engine.packs.loader import PackLoader
+
+    pack, diags = PackLoader().load(TOY)
+    assert diags == [] and {i: d.faces for i, d in pack.dice.items()} == {"d6": (1, 2, 3, 4, 5, 6), "d4": (1, 2, 3, 4)}
+    # a pack extending it without dice of its own rolls the inherited ones
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "pack.yaml").write_text("slipstream: pack/1\nid: mine\nname: Mine\nversion: 0.1.0\n"
+                                                 "ruleset: toy\nextends: [toy]\n", encoding="utf-8")
+    pack, diags = PackLoader([TOY.parent]).load(tmp_path / "mine")
+    assert [d for d in diags if d.is_error] == [] and list(pack.dice) == ["d6", "d4"]
+    # a die id twice, and a die with one face: diagnostics at their lines
+    bad = tmp_path / "toy"
+    shutil.copytree(TOY, bad)
+    (bad / "dice.yaml").write_text("slipstream: toy-dice/1\ndice:\n  - {id: d6, name: A, faces: [1, 2]}\n"
+                                   "  - {id: d6, name: B, faces: [3, 4]}\n", encoding="utf-8")
+    code, out = run("validate", str(bad))
+    assert code == 1 and "dice.yaml:4:" in out and "P010" in out and "a second die 'd6'" in out, out
+    (bad / "dice.yaml").write_text("slipstream: toy-dice/1\ndice:\n  - {id: d6, name: A, faces: [1]}\n")
+    code, out = run("validate", str(bad))
+    assert code == 1 and "dice.yaml:3:" in out, out

@@ -1,9 +1,10 @@
 """The pack editor serves every registered ruleset (issue 29, item 9; the toy ruleset of
 tests/toyruleset.py included): on a pack `slipstream new pack --ruleset ID` makes, Edit > New
 offers exactly the item kinds of the ruleset (its `authoring` capability and its content model's
-item lists); each adds an item that undo takes away and redo puts back; on the ruleset's own
-pack a save adds lines and changes none (the minimal splice); and a ruleset with cards prints
-every card sheet to a PDF and each kind of card to a PNG.
+item lists), at least one for every ruleset; each adds an item that undo takes away and redo
+puts back; on the ruleset's own pack a save adds lines and changes none (the minimal splice);
+each table the ruleset declares shows its file's rows, a list field spread one cell per entry;
+and a ruleset with cards prints every card sheet to a PDF and each kind of card to a PNG.
 
 The ruleset's own sample pack is its bundled pack, else a pack under tests/ whose manifest
 names it (the toy's tests/toy)."""
@@ -21,6 +22,7 @@ pytest.importorskip("PySide6")
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox  # noqa: E402
 
 from slipstream.editor.pack.packview import PackWindow  # noqa: E402
+from slipstream.editor.pack.tableview import TableEditor  # noqa: E402
 from slipstream.engine.core.yamlsource import load_file  # noqa: E402
 from slipstream.engine.editing.packdoc import PackDocument, items, row_kinds  # noqa: E402
 from slipstream.engine.editing.scaffold import new_pack  # noqa: E402
@@ -136,6 +138,7 @@ def test_new_item_on_a_new_pack_adds_each_kind_of_the_ruleset_with_undo(open_pac
     assert w.ruleset() == rid
     assert w.validate_now() == [], f"{rid}: the new pack does not validate clean in the editor"
     acts = new_actions(w)
+    assert acts, f"{rid}: Edit > New offers nothing (the ruleset declares no item kinds)"
     assert set(acts) == expected_actions(w), f"{rid}: Edit > New offers other kinds than the ruleset's"
     added = []
     for ik in w.item_kinds():
@@ -181,6 +184,7 @@ def test_new_items_on_the_rulesets_pack_save_with_the_minimal_splice(open_pack, 
     before = {p: p.read_text(encoding="utf-8") for p in root.rglob("*.yaml")}
     w = open_pack(root)
     kinds = w.item_kinds()
+    assert kinds, f"{rid}: the pack editor adds nothing to the ruleset's pack"
     for ik in kinds:
         w.new_item(ik.kind, "" if not w.has_ids(ik.kind, ".".join(ik.path)) else f"parity-{ik.kind}",
                    ".".join(ik.path))
@@ -195,6 +199,30 @@ def test_new_items_on_the_rulesets_pack_save_with_the_minimal_splice(open_pack, 
         w.undo_stack.undo()
     assert w.save()
     assert {p: p.read_text(encoding="utf-8") for p in root.rglob("*.yaml") if p in before} == before
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_each_table_of_the_ruleset_shows_the_rows_of_its_file(open_pack, tmp_path, rid):
+    root = tmp_path / "sample"
+    shutil.copytree(sample_pack(rid), root, ignore=shutil.ignore_patterns("__pycache__"))
+    w = open_pack(root)
+    for table in w.tables():
+        rel = w.doc.file_for(table.kind)
+        if rel is None or table.key:  # inherited rows, or a mapping: tests/editor/pack/test_ruleset_authoring.py
+            continue
+        w.select(("group", table.kind, ".".join(table.path)))
+        t = w.table
+        assert isinstance(t, TableEditor), f"{rid}: {table.title} shows no table"
+        data = w.doc.state.file(rel).data
+        for step in table.path:
+            data = data[step]
+        shown = [[t.cell(r, c) for c in range(t.table.columnCount())] for r in range(t.table.rowCount())]
+        assert len(shown) == len(data), f"{rid}: {table.title} shows other rows than {rel}"
+        for row, item in zip(shown, data, strict=True):
+            values = [item.get(c, "") for c in table.columns] + (list(item.get(table.spread, [])) if table.spread else [])
+            # a yes/no field is a check box, not text
+            assert [c for c, v in zip(row[:len(values)], values, strict=True) if not isinstance(v, bool)] == \
+                [str(v) for v in values if not isinstance(v, bool)], f"{rid}: {table.title}: {row} shows {item}"
 
 
 @pytest.mark.parametrize("rid", RULESETS)

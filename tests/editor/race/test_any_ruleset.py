@@ -39,7 +39,11 @@ def test_picking_a_pack_of_another_ruleset_sets_up_the_form_from_that_ruleset(to
     panel = toy_window.race_panel
     rs, _ = for_pack(str(TOY))
     assert panel.rs is rs and panel.ruleset_label.text() == "Toy race"
-    assert panel.setup_boxes == {}  # no card set: the toy has no race settings
+    # its one race setting, the die, offers the plain die and the pack's dice (tests/toy/dice.yaml)
+    assert list(panel.setup_boxes) == ["named_die"]
+    box = panel.setup_boxes["named_die"]
+    assert [(box.itemData(i), box.itemText(i)) for i in range(box.count())] == \
+        [("", "plain die (option die)"), ("d6", "Plain die"), ("d4", "Small die")]
     assert (panel.players.minimum(), panel.players.maximum()) == rs.players
     assert len(panel.seat_boxes) == rs.players[1]
     # the Automobiles seats are gone, not only out of the layout
@@ -51,6 +55,8 @@ def test_picking_a_pack_of_another_ruleset_sets_up_the_form_from_that_ruleset(to
     panel.option_widgets["die"].setValue(4)
     assert panel.settings().options == (("die", 4),)
     assert panel.settings().setup == ()
+    box.setCurrentIndex(box.findData("d4"))
+    assert panel.settings().setup == (("named_die", "d4"),)
 
 
 def test_a_toy_race_is_watched_to_the_end_and_is_the_race_slipstream_race_runs(qtbot, toy_window):
