@@ -33,7 +33,12 @@ from slipstream.cli.race import (
 @setup_flags()
 @click.option("--laps", type=click.IntRange(1), help="Race length (default: the track's).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option for both packs.")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes (or Dask workers with --scheduler local).")
+@click.option("--scheduler", metavar="tcp://HOST:PORT|local",
+              help="Race on a Dask cluster (the dask extra), as `sweep` does: a scheduler's address (its "
+                   "workers must see both packs at the same paths), or `local` for a LocalCluster of --jobs "
+                   "workers. The report is the same as with local processes.")
 @click.option("--skill", type=click.IntRange(0, 100_000), default=0, show_default=True,
               help="Also race this many head-to-head races per pair of --skill-pairs on each pack (seats "
                    "swapped every race) and compare how often the first bot wins: the skill gap, how "
@@ -53,7 +58,7 @@ from slipstream.cli.race import (
 @click.option("--chart", "chart_path", type=click.Path(path_type=Path, dir_okay=False),
               help="Also write the charts as one static .svg or .png (the reports extra).")
 def compare(pack_a: Path, pack_b: Path, races: int, seed: int, track_id: str | None, players: int | None,
-            bots: str | None, laps: int | None, options: tuple[str, ...], jobs: int, skill: int, skill_pairs: str,
+            bots: str | None, laps: int | None, options: tuple[str, ...], jobs: int, scheduler: str | None, skill: int, skill_pairs: str,
             alpha: float, fail_on: str,
             fmt: str, html_path: Path | None, chart_path: Path | None, **setup_values: str) -> None:
     """Race PACK_A and PACK_B on the same seeds and show every measure side by side: the shared
@@ -91,7 +96,13 @@ def compare(pack_a: Path, pack_b: Path, races: int, seed: int, track_id: str | N
         except ChartsMissing as e:
             raise click.UsageError(str(e)) from None
     wanted = [w.strip() for w in fail_on.split(",") if w.strip()]
-    jobs = cap_jobs(jobs)
+    jobs = cap_jobs(jobs, scheduler)
+    if scheduler is not None:
+        from importlib.util import find_spec
+
+        if find_spec("dask") is None or find_spec("distributed") is None:
+            raise click.UsageError("--scheduler needs the dask extra: pip install 'slipstream[dask]' "
+                                   "(or leave --scheduler out to use local processes)")
     seeds = range(seed, seed + races)
     specs = [RaceSpec(arg, track_id, s, seat_bots, laps, opts, setup, record=False)
              for arg in (arg_a, arg_b) for s in seeds]
@@ -102,9 +113,18 @@ def compare(pack_a: Path, pack_b: Path, races: int, seed: int, track_id: str | N
             specs += [RaceSpec(arg, track_id, seed + i, tuple(pair[(k + i) % 2] for k in range(cars)), laps, opts,
                                setup, record=False) for i in range(skill)]
     try:
-        results = run_many(specs, jobs)
+        if scheduler is not None:
+            from slipstream.engine.play.batch import dask_map
+            from slipstream.engine.play.races import run_race
+
+            results = dask_map(run_race, specs, scheduler, jobs)
+        else:
+            results = run_many(specs, jobs)
     except (ValueError, RuntimeError) as e:
         click.echo(f"cannot race: {e}", err=True)
+        sys.exit(1)
+    except OSError as e:
+        click.echo(f"cannot reach the scheduler: {e}", err=True)
         sys.exit(1)
     main_a, main_b = results[:races], results[races:2 * races]
     per_pack = len(pairs) * skill

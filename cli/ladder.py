@@ -46,6 +46,7 @@ def ladder(pack: Path | None, bots: str | None, races: int, field: int, track_id
     between cars of different bots. The report ranks the bots by Bradley-Terry ratings on the
     Elo scale with 95% bootstrap intervals, with the one-against-one results and field wins.
     """
+    from slipstream.engine.play.base import stats_of
     from slipstream.engine.play.ladder import LadderSpec, format_ladder, run_ladder, schedule
 
     pack_arg = pack_argument(pack)
@@ -66,9 +67,9 @@ def ladder(pack: Path | None, bots: str | None, races: int, field: int, track_id
     t0 = time.perf_counter()
     if fmt == "text":
         with click.progressbar(length=total, label=f"{total} ladder races on {track_id}", file=sys.stderr) as bar:
-            rep = run_ladder(ls, jobs, progress=bar.update)
+            rep = run_ladder(ls, jobs, progress=bar.update, stats=stats_of(rs))
     else:
-        rep = run_ladder(ls, jobs)
+        rep = run_ladder(ls, jobs, stats=stats_of(rs))
     elapsed = time.perf_counter() - t0
     rep["ruleset"] = rs.id
     if fmt == "json":

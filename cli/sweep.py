@@ -54,7 +54,8 @@ from slipstream.cli.race import (
               help="Races per piece of work (and per commit to the store).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
 @click.option("--html", "html_path", type=click.Path(path_type=Path, dir_okay=False),
-              help="Also write an HTML report with plots.")
+              help="Also write an HTML report with charts that opens offline (interactive Altair charts "
+                   "with the reports extra, else SVG plots).")
 @click.option("--plot", "plot_path", type=click.Path(path_type=Path, dir_okay=False),
               help="Also write the plot of the first varied value: .svg, or .png (gui extra).")
 def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int | None, tracks_arg: str,
@@ -136,7 +137,8 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
             "seed": seed, "vary": [v.path for v in vs], "store": str(db_path)}
     try:
         data = report_data(meta, store.variants(key, {v.index for v in variants}),
-                           store.records(key, {(v.index, s) for v in variants for s in seeds}), rs)
+                           store.records(key, {(v.index, s) for v in variants for s in seeds}), rs,
+                           lengths=html_path is not None, pack_ref=str(root))
     except StoreError as e:
         raise click.UsageError(str(e)) from None
     if store.left_out:
@@ -147,6 +149,7 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
         from slipstream.engine.core.files import atomic_write_text
 
         atomic_write_text(html_path, format_html(data))
+        data.pop("lengths", None)  # the HTML's race length distribution, not a figure of the reports
     if plot_path:
         _plot(data, plot_path)
     if fmt == "json":

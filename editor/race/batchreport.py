@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from slipstream.engine.play.measures import format_measures
 from slipstream.engine.tracks.drawing import TrackDrawing
 from slipstream.engine.tracks.render import FILL
 from slipstream.engine.tracks.track import COLOUR_NAMES, Track
@@ -170,6 +171,36 @@ def _table(headers: list[str]) -> QTableWidget:
     return t
 
 
+def with_charts(doc: str, measures: list[dict], rounds: list[int], title: str) -> str:
+    """The report page with the batch's charts above its tables (engine/play/charts.py: win rates
+    by grid slot and seat, race length, the ruleset's figures; interactive, and it opens
+    offline); the page as it is without the reports extra or without measures."""
+    from slipstream.engine.play.charts import ChartsMissing, batch_chart, page
+
+    if not measures:
+        return doc
+    try:
+        chart = batch_chart(measures, rounds, title)
+    except ChartsMissing:
+        return doc
+    head_end, body_start = doc.index("</head>"), doc.index("<body>") + len("<body>")
+    style = doc[doc.index("<style>"):head_end]
+    return page(chart, doc[body_start:doc.rindex("</body>")], style)
+
+
+def measures_html(rows: list[dict], table: Any) -> str:
+    """Every measure of the batch as a table (name, estimate, 95% interval, what it is); "" without."""
+    if not rows:
+        return ""
+
+    def show(r: dict, v: float) -> str:
+        return f"{100 * v:.1f}%" if r["kind"] == "rate" else f"{v:.3g}"
+
+    body = [[r["name"], show(r, r["value"]), f"[{show(r, r['low'])}, {show(r, r['high'])}]", r["label"]]
+            for r in rows]
+    return "<h2>Game measures (95% interval)</h2>" + table(["measure", "estimate", "95% interval", "what"], body)
+
+
 def rate_rows(rates: list[dict]) -> list[list[str]]:
     """Rows of a win-rate table: label, rate, 95% interval, wins/races (as the CLI prints them)."""
     return [[r["label"], f"{100 * r['rate']:.1f}%", f"{100 * r['low']:.1f}% – {100 * r['high']:.1f}%",
@@ -241,6 +272,16 @@ class BatchReport(QWidget):
         self.summary_box = QGroupBox("The ruleset's figures")
         QVBoxLayout(self.summary_box).addWidget(self.summary_text)
         self.summary_box.setVisible(False)
+        # every measure by name with its 95% interval (engine/play/measures.py), as `race --races` prints
+        self.measures_text = QPlainTextEdit()
+        self.measures_text.setObjectName("report-measures-text")
+        self.measures_text.setReadOnly(True)
+        self.measures_text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.measures_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.measures_text.setMinimumHeight(160)
+        self.measures_box = QGroupBox("Game measures")
+        QVBoxLayout(self.measures_box).addWidget(self.measures_text)
+        self.measures_box.setVisible(False)
         self.lane_table = _table(["lane", "turn ends", "count"])
         self.colour_table = _table(["segments", "cubes"])
         self.colour_table.setObjectName("report-colours")
@@ -274,6 +315,7 @@ class BatchReport(QWidget):
         left.addWidget(box)
         left.addWidget(self.other)
         left.addWidget(self.summary_box, 3)
+        left.addWidget(self.measures_box, 3)
         left.addStretch(1)
         self.heat_pane = QWidget()  # shown when the ruleset's panels count heat
         right = QVBoxLayout(self.heat_pane)
@@ -341,6 +383,9 @@ class BatchReport(QWidget):
         self.other.setText(data.note)
         self.summary_text.setPlainText(data.text)
         self.summary_box.setVisible(bool(data.text))
+        measures = s.get("measures") or []
+        self.measures_text.setPlainText(format_measures(measures) if measures else "")
+        self.measures_box.setVisible(bool(measures))
         self.map_pane.show_maps(track, data.maps)
         self.heat_pane.setVisible(data.heat is not None)
         self._set_enabled(True)
@@ -395,6 +440,10 @@ class BatchReport(QWidget):
         heat += self._maps_html()
         st = d.settings
         card_set = f"; card set {html.escape(str(st['card_set']))}" if "card_set" in st else ""
+        doc = self._html_doc(d, s, table, heat, st, card_set)
+        return with_charts(doc, s.get("measures") or [], d.rounds, f"{s.get('races', 0)} races on {d.track_id}")
+
+    def _html_doc(self, d: Any, s: Any, table: Any, heat: str, st: Any, card_set: str) -> str:
         return f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>Batch report: {html.escape(d.track_id)}</title>
 <style>body{{font-family:sans-serif;max-width:1000px;margin:2em auto}}table{{border-collapse:collapse;margin:.5em 0}}
@@ -409,6 +458,7 @@ options {html.escape(str(st.get('options')))}; {d.seconds:.1f} s
 <h2>Race length</h2><p>{html.escape(length_text(d))}</p>
 <p>{html.escape(d.note)}</p>
 {f"<h2>The ruleset's figures</h2><pre>{html.escape(d.text)}</pre>" if d.text else ""}
+{measures_html(s.get('measures') or [], table)}
 {heat}</body></html>
 """
 

@@ -20,6 +20,7 @@ from PySide6.QtCore import QThread, Signal
 
 from slipstream.engine.play.base import stats_of
 from slipstream.engine.play.batch import Pool
+from slipstream.engine.play.measures import batch_of
 from slipstream.engine.play.races import RaceSpec
 from slipstream.engine.play.registry import load_pack
 from slipstream.engine.tracks.track import Track
@@ -270,6 +271,8 @@ class BatchWorker(QThread):
         setup = dict(s.setup)
         stats = stats_of(self.rs)
         summary = stats.summarise(res) if res else {}
+        if res:  # the shared game measures and the ruleset's own, by name (engine/play/measures.py)
+            summary["measures"] = batch_of(stats, res)
         # a setting with one value per race (a card set) shows as such; per-seat ones under setup
         chosen = [k.name for k in (self.rs.setup.keys if self.rs.setup is not None else ()) if not k.per_seat]
         self.result = BatchReportData(

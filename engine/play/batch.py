@@ -195,3 +195,17 @@ def dask_each(fn: Callable[[Any], Any], work: Sequence[Any], scheduler: str, wor
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _indexed(job: tuple[int, Callable[[Any], Any], Any]) -> tuple[int, Any]:
+    i, fn, arg = job
+    return i, fn(arg)
+
+
+def dask_map(fn: Callable[[Any], Any], work: Sequence[Any], scheduler: str, workers: int = 2) -> list[Any]:
+    """`fn(w)` for every piece of work on a Dask cluster (`dask_each`), results in the order of
+    the work, as `run_many` gives them: the same work gives the same list on any cluster."""
+    out: list[Any] = [None] * len(work)
+    for i, res in dask_each(_indexed, [(i, fn, w) for i, w in enumerate(work)], scheduler, workers):
+        out[i] = res
+    return out

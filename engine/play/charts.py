@@ -162,3 +162,177 @@ def compare_static(data: Mapping[str, Any], fmt: str) -> bytes:
     if fmt == "svg":
         return str(vlc.vegalite_to_svg(spec)).encode("utf-8")
     return bytes(vlc.vegalite_to_png(spec, scale=1.5))
+
+
+# --- batches and sweeps -----------------------------------------------------------------------
+
+# variant colours (Tableau 10, as Vega's default scheme)
+PALETTE = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6",
+           "#9d755d", "#bab0ac"]
+
+
+def _item(r: Mapping[str, Any]) -> str:
+    return (str(r["label"]).removeprefix("win rate, ") if str(r["name"]).startswith("win.") else
+            str(r["name"]).split(".", 1)[1] if "." in str(r["name"]) else str(r["label"]))
+
+
+def _batch_rows(batches: Sequence[tuple[str, Sequence[Mapping[str, Any]]]],
+                keep: Any) -> list[dict[str, Any]]:
+    out = []
+    for label, rows in batches:
+        for r in rows:
+            if keep(r):
+                scale = 100.0 if r["kind"] == "rate" else 1.0
+                out.append({"item": _item(r), "name": r["name"], "batch": label,
+                            "value": round(r["value"] * scale, 4), "low": round(r["low"] * scale, 4),
+                            "high": round(r["high"] * scale, 4), "n": r["n"]})
+    return out
+
+
+def _batch_bars(alt: Any, values: list[dict[str, Any]], title: str, unit: str, labels: Sequence[str]) -> Any:
+    """Bars per item, one per batch (variant), with their 95% intervals as error bars."""
+    colour = alt.Color("batch:N", scale=alt.Scale(domain=list(labels), range=PALETTE[:len(labels)] or PALETTE),
+                       legend=alt.Legend(title="variant", orient="bottom", labelLimit=400)
+                       if len(labels) > 1 else None)
+    y = alt.Y("item:N", title=None, sort=None, axis=alt.Axis(labelLimit=320))
+    off = alt.YOffset("batch:N", sort=list(labels))
+    tip = [alt.Tooltip("item:N"), alt.Tooltip("batch:N", title="variant"), alt.Tooltip("value:Q", format=".3g"),
+           alt.Tooltip("low:Q", title="95% low", format=".3g"), alt.Tooltip("high:Q", title="95% high", format=".3g"),
+           alt.Tooltip("n:Q", title="sample")]
+    base = alt.Chart(alt.Data(values=values))
+    bars = base.mark_bar().encode(x=alt.X("value:Q", title=unit), y=y, yOffset=off, color=colour, tooltip=tip)
+    err = base.mark_rule(color="#333").encode(x="low:Q", x2="high:Q", y=y, yOffset=off, tooltip=tip)
+    items = len({v["item"] for v in values})
+    return (bars + err).properties(title=title, width=WIDTH,
+                                   height=max(40, (12 if len(labels) > 1 else 22) * items * max(1, len(labels))))
+
+
+def _heatmap(alt: Any, values: list[dict[str, Any]], title: str, what: str, labels: Sequence[str]) -> Any:
+    """Items (rows) by variant (columns), the colour the estimate, with a legend naming it."""
+    tip = [alt.Tooltip("item:N"), alt.Tooltip("batch:N", title="variant"),
+           alt.Tooltip("value:Q", title=what, format=".3g"), alt.Tooltip("low:Q", title="95% low", format=".3g"),
+           alt.Tooltip("high:Q", title="95% high", format=".3g")]
+    base = alt.Chart(alt.Data(values=values)).encode(
+        x=alt.X("batch:N", title="variant", sort=list(labels), axis=alt.Axis(labelAngle=-30, labelLimit=200)),
+        y=alt.Y("item:N", title=None, sort=None, axis=alt.Axis(labelLimit=320)))
+    rects = base.mark_rect().encode(
+        color=alt.Color("value:Q", title=what, scale=alt.Scale(scheme="orangered", zero=True),
+                        legend=alt.Legend(orient="right", gradientLength=120)),
+        tooltip=tip)
+    top = max([float(v["value"]) for v in values] + [0.0])
+    ink = alt.condition(f"datum.value > {0.6 * top!r}", alt.value("white"), alt.value("black"))
+    text = base.mark_text(fontSize=10).encode(text=alt.Text("value:Q", format=".3g"), color=ink, tooltip=tip)
+    items = len({v["item"] for v in values})
+    return (rects + text).properties(title=title, width=max(120, 90 * len(labels)), height=max(40, 20 * items))
+
+
+def _lengths(alt: Any, lengths: Mapping[str, Sequence[int]], labels: Sequence[str]) -> Any:
+    values = [{"rounds": n, "batch": label} for label in labels for n in lengths.get(label, ())]
+    colour = alt.Color("batch:N", scale=alt.Scale(domain=list(labels), range=PALETTE[:len(labels)]),
+                       legend=alt.Legend(title="variant", orient="bottom") if len(labels) > 1 else None)
+    return alt.Chart(alt.Data(values=values)).mark_bar(opacity=0.7 if len(labels) > 1 else 1.0, binSpacing=0).encode(
+        x=alt.X("rounds:Q", bin=alt.Bin(maxbins=30), title="rounds per race"),
+        y=alt.Y("count():Q", stack=None, title="races"), color=colour,
+        tooltip=[alt.Tooltip("batch:N", title="variant"), alt.Tooltip("rounds:Q", bin=True),
+                 alt.Tooltip("count():Q", title="races")],
+    ).properties(title="Race length distribution", width=WIDTH, height=160)
+
+
+def batch_charts(batches: Sequence[tuple[str, Sequence[Mapping[str, Any]]]],
+                 lengths: Mapping[str, Sequence[int]] | None = None) -> list[Any]:
+    """The charts of one or more batches' measures (`measures.batch_measures` rows, labelled by
+    batch): win rate by grid slot and by seat, race length (its distribution when `lengths`
+    gives every race's rounds, else the mean), the shared measures, then the ruleset's own a
+    chart per group (a heat map of items by variant when there are several variants)."""
+    alt = _alt()
+    labels = [label for label, _ in batches]
+    charts = []
+    for prefix, title in (("win.slot", "Win rate by grid slot (95% interval)"),
+                          ("win.seat", "Win rate by seat and bot (95% interval)")):
+        values = _batch_rows(batches, lambda r, p=prefix: str(r["name"]).startswith(p))
+        if values:
+            charts.append(_batch_bars(alt, values, title, "% of races", labels))
+    if lengths and any(lengths.values()):
+        charts.append(_lengths(alt, lengths, labels))
+    else:
+        values = _batch_rows(batches, lambda r: r["name"] == "rounds")
+        if values:
+            charts.append(_batch_bars(alt, values, "Race length (mean, 95% interval)", "rounds per race", labels))
+    rest = [(label, [r for r in rows if not str(r["name"]).startswith("win.") and r["name"] != "rounds"])
+            for label, rows in batches]
+    rates = _batch_rows(rest, lambda r: r["kind"] == "rate" and not _group(r["name"]))
+    means = _batch_rows(rest, lambda r: r["kind"] == "mean" and not _group(r["name"]))
+    if rates:
+        charts.append(_batch_bars(alt, rates, "Rates (95% interval)", "%", labels))
+    if means:
+        charts.append(_batch_bars(alt, means, "Per race (95% interval)", "mean per race", labels))
+    groups: list[str] = list(dict.fromkeys(_group(r["name"]) for _, rows in rest for r in rows if _group(r["name"])))
+    for g in groups:
+        values = _batch_rows(rest, lambda r, g=g: _group(r["name"]) == g)
+        kind = next(r["kind"] for _, rows in rest for r in rows if _group(r["name"]) == g)
+        unit = "% of trials" if kind == "rate" else "mean per race"
+        name = g.replace("_", " ")
+        if len(labels) > 1:
+            charts.append(_heatmap(alt, values, f"{name}: {unit}, by variant (colour: the estimate)",
+                                   f"{name} ({unit})", labels))
+        else:
+            charts.append(_batch_bars(alt, values, f"{name} (95% interval)", unit, labels))
+    return charts
+
+
+def _sweep_series(alt: Any, series: Mapping[str, Any]) -> Any:
+    """A sweep's metric against one varied value: line, points and the 95% interval band."""
+    values = [{"x": json.dumps(p["x"]) if not isinstance(p["x"], str) else p["x"], "rate": round(100 * p["rate"], 2),
+               "low": round(100 * p["low"], 2), "high": round(100 * p["high"], 2), "n": p["n"],
+               "rounds": p["rounds"]} for p in series["points"]]
+    order = [v["x"] for v in values]
+    x = alt.X("x:N", title=str(series["path"]), sort=order, axis=alt.Axis(labelAngle=0))
+    tip = [alt.Tooltip("x:N", title=str(series["path"])), alt.Tooltip("rate:Q", title="%", format=".1f"),
+           alt.Tooltip("low:Q", title="95% low", format=".1f"), alt.Tooltip("high:Q", title="95% high", format=".1f"),
+           alt.Tooltip("n:Q", title="sample"), alt.Tooltip("rounds:Q", title="mean rounds")]
+    base = alt.Chart(alt.Data(values=values)).encode(x=x)
+    band = base.mark_area(opacity=0.2, color=A_COLOUR).encode(y=alt.Y("low:Q", title="%"), y2="high:Q")
+    line = base.mark_line(color=A_COLOUR, point=True).encode(y="rate:Q", tooltip=tip)
+    err = base.mark_rule(color=A_COLOUR).encode(y="low:Q", y2="high:Q", tooltip=tip)
+    return (band + line + err).properties(
+        title={"text": f"{series['metric']} by {series['path']}", "subtitle": "band and bars: 95% interval"},
+        width=WIDTH, height=220)
+
+
+def sweep_chart(data: Mapping[str, Any], series: Sequence[Mapping[str, Any]]) -> Any:
+    """Every chart of a sweep report (`sweepreport.report_data`): the metric against each varied
+    value (`series`, `sweepreport.plot_series`), then every variant's measures (`batch_charts`)."""
+    alt = _alt()
+    charts = [_sweep_series(alt, s) for s in series if s["points"]]
+    batches = [(f"{v['variant']}: {v['label'] or '(as the pack is)'}", v.get("measures") or [])
+               for v in data["variants"]]
+    if any(rows for _, rows in batches):
+        charts += batch_charts(batches, data.get("lengths"))
+    unit = data.get("unit", "races")
+    title = {"text": f"Sweep of {data['pack']} ({data['ruleset']})",
+             "subtitle": f"{len(data['variants'])} variants x {data['races']} {unit} on {data['track']}, "
+                         f"bots {', '.join(data['bots'])}"}
+    return alt.vconcat(*charts).properties(title=title).resolve_scale(color="independent")
+
+
+def page(chart: Any, extra_html: str, style: str = "") -> str:
+    """One offline HTML page: the chart (scripts inlined, no network) then `extra_html`."""
+    html_page = chart.to_html(inline=True, embed_options={"actions": False})
+    head, _, tail = html_page.rpartition("</body>")  # the last one: the inlined scripts hold the word too
+    return head + style + extra_html + "\n</body>" + tail
+
+
+def batch_chart(measures: Sequence[Mapping[str, Any]], rounds: Sequence[int], title: str) -> Any:
+    """The charts of one batch (the editor's batch report): its measures and race lengths."""
+    alt = _alt()
+    return alt.vconcat(*batch_charts([("batch", measures)], {"batch": list(rounds)})).properties(title=title)
+
+
+def static(chart: Any, fmt: str) -> bytes:
+    """A chart as SVG or PNG (vl-convert, no browser)."""
+    import vl_convert as vlc
+
+    spec = json.loads(chart.to_json())
+    if fmt == "svg":
+        return str(vlc.vegalite_to_svg(spec)).encode("utf-8")
+    return bytes(vlc.vegalite_to_png(spec, scale=1.5))

@@ -160,13 +160,28 @@ def rate(ls: LadderSpec, races: Sequence[Race], results: Sequence[Any]) -> dict[
     }
 
 
-def run_ladder(ls: LadderSpec, jobs: int = 1, progress: Progress | None = None) -> dict[str, Any]:
-    """Play the ladder's races in `jobs` processes (engine/play/batch.py) and rate the bots."""
+def run_ladder(ls: LadderSpec, jobs: int = 1, progress: Progress | None = None,
+               stats: Any = None) -> dict[str, Any]:
+    """Play the ladder's races in `jobs` processes (engine/play/batch.py) and rate the bots;
+    with the ruleset's `stats` (`base.stats_of`), also every measure of the ladder's races."""
     from slipstream.engine.play.batch import run_many
 
     races = schedule(ls)
     results = run_many([r.spec for r in races], jobs, progress=progress)
-    return rate(ls, races, results)
+    rep = rate(ls, races, results)
+    if stats is not None:
+        rep["measures"] = ladder_measures(stats, results)
+    return rep
+
+
+def ladder_measures(stats: Any, results: Sequence[Any]) -> list[dict[str, Any]]:
+    """The shared and the ruleset's own measures over every race of the ladder (95% intervals),
+    less the win rates by seat: the bots rotate through the seats, so a seat names no bot."""
+    from slipstream.engine.play.measures import aggregate, batch_measures, shared_measures
+
+    races, figures = aggregate([m for m in (*shared_measures(r), *stats.measures(r))
+                                if not m.name.startswith("win.seat")] for r in results)
+    return batch_measures(races, figures)
 
 
 def format_ladder(rep: dict[str, Any]) -> str:
@@ -189,4 +204,8 @@ def format_ladder(rep: dict[str, Any]) -> str:
             lines.append(f"  {r['bot']:<{w}} {100 * r['rate']:5.1f}%  [{100 * r['low']:5.1f}%, "
                          f"{100 * r['high']:5.1f}%]  ({r['wins']}/{r['n']}, {r['cars']} cars)")
     lines.append(f"mean rounds per race: {rep['mean_rounds']}")
+    if rep.get("measures"):
+        from slipstream.engine.play.measures import format_measures
+
+        lines.append("every race of the ladder, " + format_measures(rep["measures"]))
     return "\n".join(lines)

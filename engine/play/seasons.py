@@ -25,6 +25,13 @@ from types import SimpleNamespace
 from typing import Any
 
 from slipstream.engine.packs.trackpack import house_options
+from slipstream.engine.play.base import stats_of
+from slipstream.engine.play.measures import (
+    aggregate,
+    batch_measures,
+    format_measures,
+    shared_measures,
+)
 from slipstream.engine.play.options import OptionSpec
 from slipstream.engine.play.protocol import SeasonPlan, SeasonSetting
 from slipstream.engine.play.racelog import ReplayReport, dumps, log_lines
@@ -153,6 +160,7 @@ class SeasonResult:
     stats: dict[str, Any]
     lines: list[str] = field(default_factory=list)
     digest: str = ""
+    measures: list[list[Any]] = field(default_factory=list)  # every race's (engine/play/measures.py)
 
 
 def default_tracks(pack: Any, races: int = 3) -> list[str]:
@@ -255,6 +263,8 @@ def run_season(rs: Any, champ: PointsChampionship, spec: SeasonSpec) -> SeasonRe
     races: list[RaceRecord] = []
     stats: dict[str, Any] = {}
     decisions = 0
+    measured = stats_of(rs)
+    per_race: list[list[Any]] = []  # every race's measures (engine/play/measures.py)
     for k, track in enumerate(spec.tracks):
         seed = race_seed(spec.seed, k)
         r = play_race(rs, RaceSpec(spec.pack, track, seed, spec.bots, spec.laps, spec.options, spec.setup,
@@ -264,6 +274,7 @@ def run_season(rs: Any, champ: PointsChampionship, spec: SeasonSpec) -> SeasonRe
         totals = [a + b for a, b in zip(totals, rec.points, strict=True)]
         decisions += r.decisions
         _add_stats(stats, r.stats, n)
+        per_race.append([*shared_measures(r), *measured.measures(r)])
         if spec.record:
             lines += log_lines(r.header, r.log, r.result)
             lines.append(dumps(_season_race(k, rec, totals, names)))
@@ -276,7 +287,7 @@ def run_season(rs: Any, champ: PointsChampionship, spec: SeasonSpec) -> SeasonRe
     return SeasonResult(spec, names, list(spec.bots), list(races[0].grid) if races else list(range(n)), order,
                         totals, races, sum(r.rounds for r in races), any(r.capped for r in races), decisions,
                         {k: dict(v) if isinstance(v, Counter) else v for k, v in stats.items()}, lines,
-                        hashlib.sha256("\n".join(lines).encode()).hexdigest() if lines else "")
+                        hashlib.sha256("\n".join(lines).encode()).hexdigest() if lines else "", per_race)
 
 
 # --------------------------------------------------------------------------------------- output
@@ -356,6 +367,8 @@ def summarise_seasons(champ: PointsChampionship, results: Sequence[Any]) -> dict
     if champ.finishers:
         s["finish_rate"] = round(finished / cars, 4) if cars else 0.0
     s["eliminations_by_cause"] = dict(sorted(out.items()))
+    # every race of every championship: the shared game measures and the ruleset's own
+    s["measures"] = batch_measures(*aggregate(ms for r in results for ms in getattr(r, "measures", ())))
     return s
 
 
@@ -373,6 +386,8 @@ def format_season_summary(champ: PointsChampionship, s: Mapping[str, Any]) -> st
         lines.append(f"finish rate: {100 * s['finish_rate']:.1f}% of cars")
     lines += ["eliminations by cause: " + (", ".join(f"{k} {v}" for k, v in s["eliminations_by_cause"].items()) or "none"),
               f"mean rounds per championship: {s['mean_rounds_per_season']}"]
+    if s.get("measures"):
+        lines.append("every race of the championships, " + format_measures(s["measures"]))
     return "\n".join(lines)
 
 

@@ -4,8 +4,9 @@ Per variant: races, the win rate of the pole slot, mean race length, the ruleset
 statistics, and for every varied item the win rate of players who bought / played / held it
 against those who did not. Each variant is compared with the first (the baseline) by a
 two-proportion z; a change is called clear only beyond the z that keeps the chance of any false
-call at 5% over all comparisons made (Bonferroni). Plots are SVG drawn here (no plotting
-library): a metric against the varied value with its interval band.
+call at 5% over all comparisons made (Bonferroni). The HTML report's charts are Altair's
+(engine/play/charts.py, the reports extra); without it, and for `--plot`, the plot of a metric
+against the varied value with its interval band is SVG drawn here.
 """
 
 from __future__ import annotations
@@ -102,8 +103,14 @@ def compare(metrics: Sequence[Mapping[str, Any]]) -> tuple[float, list[dict[str,
 
 
 def report_data(meta: Mapping[str, Any], variants: Sequence[tuple[int, str, Mapping[str, Any], str]],
-                records: Mapping[int, Sequence[Mapping[str, Any]]], rs: Any) -> dict[str, Any]:
-    """Everything the text, JSON, CSV and HTML reports show."""
+                records: Mapping[int, Sequence[Mapping[str, Any]]], rs: Any, lengths: bool = False,
+                pack_ref: str = "") -> dict[str, Any]:
+    """Everything the text, JSON, CSV and HTML reports show; with `lengths`, also every race's
+    rounds per variant (`lengths`, by the variant's chart label: the HTML's race length
+    distribution). `pack_ref` (the swept pack's folder or name) lets the measures name the
+    track's corners."""
+    from types import SimpleNamespace
+
     from slipstream.engine.play import measures as ms
     from slipstream.engine.play.base import stats_of
     from slipstream.engine.play.sweeps import as_result
@@ -119,7 +126,11 @@ def report_data(meta: Mapping[str, Any], variants: Sequence[tuple[int, str, Mapp
             ruleset_stats = stats_of(rs).summarise([as_result(r) for r in recs]) if recs else {}
         except (KeyError, TypeError, IndexError, AttributeError):
             ruleset_stats = {}
-        batch = _measures_of(stats_of(rs), [as_result(r) for r in recs], meta.get("unit") == "seasons")
+        races = [as_result(r) for r in recs]
+        if pack_ref:  # a stored race has no spec: the pack and track its corners are named from
+            for r in races:
+                r.spec = SimpleNamespace(pack=pack_ref, track=meta.get("track", ""))
+        batch = _measures_of(stats_of(rs), races, meta.get("unit") == "seasons")
         batches.append(batch)
         rows.append({"variant": idx + 1, "label": label, "values": dict(assignment), "digest": digest,
                      **m, "ruleset": ruleset_stats, "measures": ms.batch_measures(*batch)})
@@ -127,8 +138,17 @@ def report_data(meta: Mapping[str, Any], variants: Sequence[tuple[int, str, Mapp
     # every measure of each variant against variant 1 (Holm over the measures of each pair)
     changes = [{"variant": k, "clear": [r for r in ms.compare(batches[0], b) if r["clear"]]}
                for k, b in enumerate(batches) if k and batches[0][0] and b[0]]
-    return {**meta, "variants": rows, "corrected_z": round(zc, 3), "comparisons": diffs,
-            "measure_changes": changes}
+    out = {**meta, "variants": rows, "corrected_z": round(zc, 3), "comparisons": diffs,
+           "measure_changes": changes}
+    if lengths and meta.get("unit") != "seasons":
+        out["lengths"] = {variant_label(row): [int(r["rounds"]) for r in records.get(idx, [])]
+                          for row, (idx, *_rest) in zip(rows, variants, strict=True)}
+    return out
+
+
+def variant_label(v: Mapping[str, Any]) -> str:
+    """A variant as the charts name it."""
+    return f"{v['variant']}: {v['label'] or '(as the pack is)'}"
 
 
 def _measures_of(stats: Any, results: list[Any], seasons: bool) -> tuple[int, dict[str, Any]]:
@@ -281,6 +301,37 @@ def svg_plot(series: Mapping[str, Any], width: int = 640, height: int = 360) -> 
 
 
 def format_html(data: Mapping[str, Any]) -> str:
+    """The sweep as one HTML page that opens offline: with the reports extra, interactive
+    Altair charts (engine/play/charts.py: the varied values, win rates by slot and seat, race
+    length, the ruleset's figures) above the tables; without it, the plots drawn here as SVG."""
+    from slipstream.engine.play.charts import ChartsMissing, page, sweep_chart
+
+    try:
+        chart = sweep_chart(data, plot_series(data))
+    except ChartsMissing:
+        return _format_html(data, "\n".join(f"<figure>{svg_plot(s)}</figure>" for s in plot_series(data)))
+    body = _format_html(data, "")
+    inner = body[body.index("<h2>Variants</h2>"):body.rindex("</body>")]
+    measures = "".join(_measures_table(v) for v in data["variants"] if v.get("measures"))
+    style = ("<style>body{font-family:sans-serif;margin:1em} table{border-collapse:collapse} "
+             "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px;text-align:left}</style>")
+    return page(chart, inner + measures, style)
+
+
+def _measures_table(v: Mapping[str, Any]) -> str:
+    esc = html.escape
+
+    def show(r: Mapping[str, Any], x: float) -> str:
+        return f"{100 * x:.1f}%" if r["kind"] == "rate" else f"{x:.3g}"
+
+    rows = "".join(f"<tr><td><code>{esc(r['name'])}</code></td><td>{show(r, r['value'])}</td>"
+                   f"<td>[{show(r, r['low'])}, {show(r, r['high'])}]</td><td>{esc(r['label'])}</td></tr>"
+                   for r in v["measures"])
+    return (f"<h2>Variant {v['variant']}: every measure (95% interval)</h2><table><tr><th>measure</th>"
+            f"<th>estimate</th><th>95% interval</th><th>what</th></tr>{rows}</table>")
+
+
+def _format_html(data: Mapping[str, Any], plots: str) -> str:
     esc = html.escape
     rows = []
     for v in data["variants"]:
@@ -291,8 +342,11 @@ def format_html(data: Mapping[str, Any]) -> str:
                     f"<td>{uses}</td></tr>")
     clear = [c for c in data["comparisons"] if c["clear"]]
     verdict = "".join(f"<li>variant {c['variant'] + 1}: {esc(c['metric'])} {100 * c['baseline']:.1f}% &rarr; "
-                      f"{100 * c['rate']:.1f}% (z {c['z']})</li>" for c in clear) or "<li>no clear change</li>"
-    plots = "\n".join(f"<figure>{svg_plot(s)}</figure>" for s in plot_series(data))
+                      f"{100 * c['rate']:.1f}% (z {c['z']})</li>" for c in clear)
+    verdict += "".join(f"<li>variant {ch['variant'] + 1}: <code>{esc(r['name'])}</code> {r['a']['value']:.4g} &rarr; "
+                       f"{r['b']['value']:.4g} (Holm p {r['p_holm']:.4f} over the measures of the pair)</li>"
+                       for ch in data.get("measure_changes", ()) for r in ch["clear"])
+    verdict = verdict or "<li>no clear change</li>"
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sweep of {esc(data['pack'])}</title>
 <style>body{{font-family:sans-serif;margin:2em;max-width:70em}}table{{border-collapse:collapse}}

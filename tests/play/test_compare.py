@@ -158,6 +158,18 @@ def test_the_same_report_in_one_or_two_processes():
     assert json.loads(one[1]) == json.loads(two[1])
 
 
+def test_the_same_report_in_one_or_two_processes_and_on_a_dask_cluster(tmp_path):
+    b = fd_copy(tmp_path, 2)
+    args = (str(CONTENT / "formula-de"), str(b), "--races", "3", "--laps", "1", "--skill", "2",
+            "--skill-pairs", "greedy:random", "--format", "json")
+    reports = [run(*args, *extra) for extra in (("--jobs", "1"), ("--jobs", "2"),
+                                                 ("--scheduler", "local", "--jobs", "2"))]
+    assert [code for code, _ in reports] == [0, 0, 0], reports
+    one, two, dask = (json.loads(out) for _, out in reports)
+    assert one == two == dask
+    assert one["races"] == 3 and any(r["a"] != r["b"] for r in one["measures"])  # two packs that differ
+
+
 def test_skill_gap_from_head_to_head_races():
     code, out = run("formula-de", "formula-de", "--races", "2", "--skill", "6", "--skill-pairs", "greedy:random",
                     "--format", "json")

@@ -80,6 +80,15 @@ def test_formula_de_ladder() -> None:
     assert rep["ruleset"] == "formula-de"
     assert {r["bot"] for r in rep["ratings"]} == {"random", "greedy"}
     assert rep["races"] == 4
+    # every measure of the ladder's races by name, the ruleset's own among them; no seat win
+    # rates (the bots rotate through the seats)
+    names = {m["name"] for m in rep["measures"]}
+    assert {"rounds", "completion", "win.slot1", "finish_rate"} <= names
+    assert any(n.startswith("stops_missed.") for n in names) and not any(n.startswith("win.seat") for n in names)
+    races = {m["name"]: m for m in rep["measures"]}
+    assert races["win.slot1"]["n"] == 4 and races["rounds"]["n"] == 4
+    code, out = run("ladder", str(FD), "--bots", "random,greedy", "--races", "2", "--field", "0", "--laps", "1")
+    assert code == 0 and "every race of the ladder, measures (95% interval):" in out and "finish_rate" in out
 
 
 @pytest.mark.parametrize("args, message", [

@@ -144,8 +144,43 @@ def test_html_and_svg_reports(tmp_path):
                       "--html", str(html), "--plot", str(svg))
     assert code == 0, out
     page = html.read_text()
-    assert page.count("<svg") == 1 and "<polygon" in page and "card:manager.cost" in page
+    # Altair's charts (the reports extra), scripts inlined: the page opens without a network
+    assert "vegaEmbed" in page and 'src="http' not in page and "<polygon" not in page
+    for title in ("win rate of players who bought / held the item by card:manager.cost",
+                  "band and bars: 95% interval", "Win rate by grid slot (95% interval)",
+                  "Win rate by seat and bot (95% interval)", "Race length distribution"):
+        assert title in page
+    assert "Variant 3: every measure (95% interval)" in page
     assert svg.read_text().startswith("<svg") and svg.read_text().count("<circle") == 3
+
+
+def test_html_report_without_the_reports_extra_draws_its_plots(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "altair", None)  # as if the reports extra were not installed
+    html = tmp_path / "r.html"
+    code, out = sweep("--vary", "card:manager.cost=1..3", "--races", "2", "--db", str(tmp_path / "s.sqlite"),
+                      "--html", str(html), "--format", "csv")
+    assert code == 0, out
+    page = html.read_text()
+    assert page.count("<svg") == 1 and "<polygon" in page and "vegaEmbed" not in page
+    assert out.startswith("variant,label,metric")
+
+
+def test_formula_de_sweep_html_shows_its_figures_by_corner_as_heat_maps(tmp_path):
+    html = tmp_path / "r.html"
+    fd = Path(__file__).resolve().parents[2] / "content" / "formula-de"
+    code, out = sweep(str(fd), "--vary", "wear.yaml#races[0].tyres=2,4", "--races", "2", "--laps", "1",
+                      "--db", str(tmp_path / "s.sqlite"), "--html", str(html), "--format", "json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert "lengths" not in data  # only the HTML's distribution
+    names = {m["name"] for v in data["variants"] for m in v["measures"]}
+    corners = {n.split(".", 1)[1] for n in names if n.startswith(("stops_missed.", "overshoots."))}
+    assert corners and not any(c.startswith("corner ") or c.isdigit() for c in corners)  # corners by name
+    page = html.read_text()
+    # several variants: a heat map per group of the ruleset's figures, its legend naming the colour
+    assert "stops missed: mean per race, by variant (colour: the estimate)" in page
+    assert '"title": "stops missed (mean per race)"' in page and '"type": "rect"' in page
+    assert all(c in page for c in corners)
 
 
 def test_seasons_sweep_a_sponsor_and_count_its_holders(tmp_path):

@@ -45,6 +45,20 @@ def test_a_formula_de_batch_report_shows_the_rulesets_summary_text(qtbot, fd_win
     assert report.summary_box.isVisibleTo(report) and report.summary_text.toPlainText() == want
     assert "<h2>The ruleset's figures</h2><pre>" in report.html() and "finish rate" in report.html()
     assert BatchReportData.from_dict(data.to_dict()).text == want  # the cache keeps it
+    # every measure by name with its 95% interval, as `race --races` gives them for these seeds
+    from slipstream.engine.play.measures import batch_of, format_measures
+
+    measures = batch_of(rs.stats, results)
+    assert data.summary["measures"] == measures
+    names = [m["name"] for m in measures]
+    assert "finish_rate" in names and "win.slot1" in names and any(n.startswith("stops_missed.") for n in names)
+    assert report.measures_box.isVisibleTo(report) and report.measures_text.toPlainText() == format_measures(measures)
+    page = report.html()
+    assert "<h2>Game measures (95% interval)</h2>" in page and "finish_rate" in page
+    # the same Altair charts as `sweep --html` (the reports extra), scripts inlined
+    assert "vegaEmbed" in page and 'src="http' not in page
+    assert "Win rate by grid slot (95% interval)" in page and "Race length distribution" in page
+    assert "stops missed (95% interval)" in page
 
 
 def test_an_automobiles_batch_report_has_no_summary_text(qtbot, race_window):

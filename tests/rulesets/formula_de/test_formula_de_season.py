@@ -103,6 +103,11 @@ def test_several_championships_give_champion_rates_by_grid_slot_and_bot():
     assert sum(r["wins"] for r in s["champion_by_bot"]) == 3
     assert sum(r["wins"] for r in s["champion_by_slot"]) == 3
     assert {r["label"] for r in s["race_wins_by_bot"]} == {"greedy", "random"}
+    # every race's measures by name (one race a championship here), the ruleset's own among them
+    m = {r["name"]: r for r in s["measures"]}
+    assert m["rounds"]["n"] == 3 and m["win.slot1"]["n"] == 3 and m["finish_rate"]["n"] == 6
+    assert any(n.startswith("stops_missed.") and not n.split(".", 1)[1].isdigit() for n in m)  # corners by name
+    assert m["win.seat1"]["label"] == "win rate, seat 1 (greedy)"
 
 
 def test_automobiles_season_flags_are_a_usage_error_on_a_formula_de_pack():
