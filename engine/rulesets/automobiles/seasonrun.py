@@ -187,14 +187,13 @@ def race_measures(season: Season, bots: Sequence[str]) -> list[list[Any]]:
     alone: the shared ones (win rates by grid slot and seat, length, lead changes...) and
     Automobiles' own (wear, pit stops, standing still, cubes bought and played)."""
     from slipstream.engine.play.measures import shared_measures
-    from slipstream.engine.rulesets.automobiles.ruleset import AutomobilesStats
+    from slipstream.engine.rulesets.automobiles.stats import race_measures as own
 
-    own = AutomobilesStats()
     ids = [k.id for k in season.rules.kinds]
     out = []
     for r in season.races:
         view = _RaceView(list(bots), list(r.grid), list(r.finish), r.rounds, r.capped, r.stats, r.orders, ids)
-        out.append([*shared_measures(view), *own.measures(view)])
+        out.append([*shared_measures(view), *own(view)])
     return out
 
 
