@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -94,7 +94,7 @@ def _traits(effect: Any, rules: Any) -> set[str]:
 
 
 # Traits of an effect that only cost its holder something.
-COSTS_ONLY = frozenset({"wearing", "payer"})
+COSTS_ONLY: Final = frozenset({"wearing", "payer"})
 
 
 class _Shared:
@@ -160,7 +160,7 @@ def _memo_key(d: Decision) -> tuple[int, ...]:
     return tuple(map(id, d.options))
 
 
-_MEMO_MAX = 4096
+_MEMO_MAX: Final = 4096
 
 
 _SHARED: ByIdentity[Any, _Shared] = ByIdentity(_Shared)  # by ruleset
@@ -172,12 +172,12 @@ def _shared(rules: Any) -> _Shared:
 
 # The choosers whose key is always one of the decision's options (from its options, or a key
 # the decision always offers): `choose` returns their key as it is, and checks the others'.
-_OFFERED = frozenset({"c_turn", "c_action", "c_move", "c_drive", "c_shade", "c_remove",
+_OFFERED: Final = frozenset({"c_turn", "c_action", "c_move", "c_drive", "c_shade", "c_remove",
                       "c_move_cubes", "c_select", "c_draw_count", "c_distribute", "c_buy",
                       "c_purchase", "c_shop", "_first"})
 
 
-_NO_RULES = _Shared(None)
+_NO_RULES: Final = _Shared(None)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -15,7 +15,7 @@ import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Decision, Option, Rejection, opt
@@ -35,7 +35,7 @@ from slipstream.engine.rulesets.automobiles.state import (
 )
 from slipstream.engine.tracks.track import Track
 
-UNLIMITED_WEAR = 100_000
+UNLIMITED_WEAR: Final = 100_000
 
 
 class RulesTables:
@@ -559,7 +559,7 @@ class Game:
         self.advance()
 
 
-_ZN = ("bag", "active", "used", "discard", "revealed")
+_ZN: Final = ("bag", "active", "used", "discard", "revealed")
 
 
 def _below(getrandbits: Callable[[int], int], n: int) -> int:
