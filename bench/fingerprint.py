@@ -54,22 +54,24 @@ OPTION_MIX = (("weaving", True), ("momentum", "none"), ("turn_order", "position"
 
 def race_specs(n: int) -> list[Any]:
     """The bot mix: both tracks, every card set in turn, drivers in every other race."""
-    from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached
+    from slipstream.engine.play.races import RaceSpec, parse_setup
+    from slipstream.engine.play.registry import load_pack
 
-    sets = sorted(load_pack_cached("").card_sets)
+    sets = sorted(load_pack("").card_sets)
     out = []
     for seed in range(1, n + 1):
         opts = (("drivers_in_single_races", True),) if seed % 2 else ()
-        out.append(RaceSpec("", TRACKS[seed % 2], seed, SEATS[seed % len(SEATS)],
-                            card_set=sets[seed % len(sets)], options=opts))
+        out.append(RaceSpec("", TRACKS[seed % 2], seed, SEATS[seed % len(SEATS)], options=opts,
+                            setup=parse_setup({"card_set": sets[seed % len(sets)]})))
     return out
 
 
 def mixed_specs(n: int) -> list[Any]:
     """The option mix: race i drawn from random.Random(i)."""
-    from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached
+    from slipstream.engine.play.races import RaceSpec, parse_setup
+    from slipstream.engine.play.registry import load_pack
 
-    pack = load_pack_cached("")
+    pack = load_pack("")
     tracks = sorted(pack.tracks)
     sets = sorted(pack.card_sets)
     drivers = sorted(pack.drivers)
@@ -82,16 +84,17 @@ def mixed_specs(n: int) -> list[Any]:
             bots[0] = "lookahead:2"
         drv: tuple[str | None, ...] = tuple(r.sample(drivers, k)) if r.random() < 0.4 else ()
         opts = dict(r.sample(OPTION_MIX, r.randint(0, 2)))
-        out.append(RaceSpec("", r.choice(tracks), i, tuple(bots), r.choice(sets),
-                            r.choice((1, 1, 2)), tuple(sorted(opts.items())), drv))
+        track, card_set, laps = r.choice(tracks), r.choice(sets), r.choice((1, 1, 2))
+        out.append(RaceSpec("", track, i, tuple(bots), laps, tuple(sorted(opts.items())),
+                            parse_setup({"card_set": card_set, "drivers": drv})))
     return out
 
 
 def season_specs(n: int) -> list[Any]:
-    from slipstream.engine.rulesets.automobiles.runner import load_pack_cached
+    from slipstream.engine.play.registry import load_pack
     from slipstream.engine.rulesets.automobiles.seasonrun import SeasonSpec
 
-    sets = sorted(load_pack_cached("").card_sets)
+    sets = sorted(load_pack("").card_sets)
     return [SeasonSpec("", TRACKS, seed, SEASON_SEATS[seed % 2], card_set=sets[seed % len(sets)],
                        season_options=(("drivers", True),), keep_lines=True)
             for seed in range(1, n + 1)]
@@ -99,12 +102,12 @@ def season_specs(n: int) -> list[Any]:
 
 def hand_games(seeds: int) -> Iterator[tuple[str, Any, list[Any]]]:
     """(label, game, bots) of the hand positions: every action card x `seeds` seeds."""
+    from slipstream.engine.play.registry import load_pack
     from slipstream.engine.rulesets.automobiles.bots import GreedyBot
     from slipstream.engine.rulesets.automobiles.game import position_game
     from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
-    from slipstream.engine.rulesets.automobiles.runner import load_pack_cached
 
-    pack = load_pack_cached("")
+    pack = load_pack("")
     track = pack.tracks["first-oval"]
     drivers = sorted(pack.drivers)
     cards = sorted(c.id for c in pack.cards.values() if c.colour in ("yellow", "red", "purple", "blue", "green"))
@@ -138,9 +141,9 @@ def play_hand(g: Any, bots: list[Any], rounds: int = 3) -> None:
 
 def fingerprint(args: argparse.Namespace) -> dict[str, Any]:
     """Play everything in this process: {"labels", "digests", "lines", "replay_failure"}."""
+    from slipstream.engine.play.batch import run_many
     from slipstream.engine.play.racelog import dumps, log_lines
     from slipstream.engine.rulesets.automobiles.racelog import replay_lines
-    from slipstream.engine.rulesets.automobiles.runner import run_many
     from slipstream.engine.rulesets.automobiles.seasonrun import run_season
 
     labels: list[str] = []

@@ -48,11 +48,12 @@ from pathlib import Path
 from typing import Any
 
 from slipstream.engine.core.yamlsource import SourceMap
+from slipstream.engine.play.batch import run_many
+from slipstream.engine.play.races import RaceSpec, run_race
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
 from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
-from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_many
 from slipstream.engine.tracks.track import Track, parse_track
 
 TARGET = 10.0  # four-greedy races per CPU second on the oval
@@ -111,7 +112,9 @@ from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
 from slipstream.engine.rulesets.automobiles.racelog import log_lines, replay_lines
-from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_race
+from slipstream.engine.play.races import RaceSpec
+from slipstream.engine.play.registry import get as _get
+run_race = _get("automobiles").run_race  # the race a ruleset runs (both revisions have it)
 races, root = int(sys.argv[1]), Path(sys.argv[2]).resolve()
 try:  # the compiled accelerator of this side, if it has one (engine/core/accel.py)
     from slipstream.engine.core.accel import status
@@ -353,7 +356,6 @@ def _rss_mib() -> float:
 def memory_batch(total: int = 10_000, first: int = 1_000) -> None:
     """Resident memory after `first` races and every `first` races to `total` (no growth per race)."""
     from slipstream.engine.core.accel import status
-    from slipstream.engine.rulesets.automobiles.runner import run_race
 
     print(f"\nmemory: a {total:,}-race batch (4 greedy bots, first-oval, no logs kept), one process;"
           f" {status().line()}:")

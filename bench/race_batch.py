@@ -6,7 +6,7 @@ designer makes) and, measured in the same run: the time of the batch, the baseli
 same races one after another in this process without the GUI (ratio = speed-up), and the
 longest gap between ticks of a 20 ms timer on the GUI thread during the batch (the UI is
 responsive when that stays well under a few hundred ms). Checks the report's win-rate table
-against `stats.summarise` over `runner.run_race` for the same seeds.
+against `stats.summarise` over `play.races.run_race` for the same seeds.
 
     .venv/bin/python bench/race_batch.py [--races 1000] [--jobs 2] [--baseline 100]
 """
@@ -38,7 +38,8 @@ def main() -> int:
     app = QApplication([])
     from slipstream.editor.mainwindow import MainWindow
     from slipstream.editor.race.raceworker import ResultCache
-    from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_many, run_race
+    from slipstream.engine.play.batch import run_many
+    from slipstream.engine.play.races import RaceSpec, run_race
     from slipstream.engine.rulesets.automobiles.stats import summarise
 
     tmp = Path(tempfile.mkdtemp())
@@ -103,7 +104,7 @@ def main() -> int:
     print(f"  batch:    {elapsed:7.1f} s  ({args.races / elapsed:.1f} races/s)")
     print(f"  baseline: {serial:7.1f} s  serial, no GUI (from {n} races, before and after): "
           f"speed-up {serial / elapsed:.2f}x")
-    print(f"  baseline: {many:7.1f} s  engine runner.run_many, {args.jobs} jobs, no GUI: "
+    print(f"  baseline: {many:7.1f} s  engine play.batch.run_many, {args.jobs} jobs, no GUI: "
           f"batch takes {elapsed / many:.2f}x its time")
     print(f"  GUI timer ticks: {len(gaps)}, median gap {gaps[len(gaps) // 2]} ms, "
           f"longest gap {gaps[-1]} ms")

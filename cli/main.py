@@ -226,7 +226,7 @@ def schema(output: Path) -> None:
 
     Point your editor's YAML language server at them, or add a first line such as
     `# yaml-language-server: $schema=schemas/track.schema.json` to a file. The house-rules
-    schema of each installed ruleset (e.g. formula-de-rules.schema.json) is made from its
+    schema of each installed ruleset (RULESET-rules.schema.json) is made from its
     option spec.
     """
     import json

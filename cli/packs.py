@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from slipstream.engine.core import diagnostics as dg
+from slipstream.engine.core import plugins
 from slipstream.engine.editing.scaffold import ScaffoldError, new_pack, new_track
 from slipstream.engine.packs.data import thaw
 from slipstream.engine.packs.loader import bundled_packs, load_pack
@@ -77,15 +78,14 @@ def _json_row(c: CardRow) -> dict[str, Any]:
 @click.command()
 @click.argument("pack", required=False, default="base")
 @click.option("--set", "set_name", metavar="NAME",
-              help="Only the cards of one print sheet (id or name): for Automobiles a game with "
-                   "this card set (gears, wear and the set's five action cards), for "
-                   "speed-and-hazard one deck (action, hazard, nitrous, equipment).")
+              help="Only the cards of one print sheet (id or name), as the pack's ruleset groups "
+                   "them: e.g. the game of one card set, or one deck.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: a table for people; json: the same rows for tools.")
 def cards(pack: str, set_name: str | None, fmt: str) -> None:
-    """Print every card of PACK (a pack folder or `base`) with its numbers and text: colour,
-    cost, value and supply of Automobiles cards; deck, number, copies and price, and what the
-    card does in words, of speed-and-hazard cards.
+    """Print every card of PACK (a pack folder or `base`) with its numbers and text, in the
+    columns the pack's ruleset gives its cards (e.g. colour, cost, value and supply; or deck,
+    number, copies and price, and what the card does in words).
 
     Costs and values of the base pack are house values (see its description).
     """
@@ -142,13 +142,13 @@ def new() -> None:
               show_default=True, help="Folder to create the pack folder in.")
 @click.option("--ruleset", default="", metavar="ID",
               help="Ruleset of the pack (`slipstream rulesets` lists them; default: that of the packs "
-                   "it extends, else automobiles).")
+                   f"it extends, else {plugins.DEFAULT}).")
 @click.option("--extends", "extends", default=None, metavar="PACK,...",
               help="Comma-separated ids of the packs to build on ('' for none; default: the bundled "
                    "pack of the ruleset).")
 def new_pack_cmd(name: str, parent: Path, ruleset: str, extends: str | None) -> None:
-    """Create folder ID/ with pack.yaml, the files the ruleset's packs start with (Automobiles:
-    cards.yaml, cardsets.yaml, rules.yaml), a sample scenario in tests/ where the ruleset has
+    """Create folder ID/ with pack.yaml, the files the ruleset's packs start with (e.g. cards,
+    card sets and rules), a sample scenario in tests/ where the ruleset has
     scenarios, tracks/ and a copy of the schemas for editor completion (ID is NAME as a slug)."""
     ext = None if extends is None else tuple(x.strip() for x in extends.split(",") if x.strip())
     try:

@@ -70,7 +70,7 @@ def parse_bots(bots: str, rs: Any) -> list[str]:
     if not names:
         raise click.BadParameter(f"name at least one bot; bots: {', '.join(sorted(rs.bots))}",
                                  param_hint="--bots")
-    # a bot listed as NAME or as NAME:SETTING (speed-hazard's lookahead:4) is known by NAME
+    # a bot listed as NAME or as NAME:SETTING (e.g. lookahead:4) is known by NAME
     families = {k.partition(":")[0] for k in rs.bots}
     for b in names:
         base, _, setting = b.partition(":")
@@ -121,7 +121,7 @@ def default_bots(rs: Any) -> str:
 
 def pack_argument(pack: Path | str | None) -> str:
     """PACK as the registry takes it: "" for the bundled base pack when none is given, the
-    folder of a bundled pack named by its id (`base`, `formula-de`) when no such path exists,
+    folder of a bundled pack named by its id (e.g. `base`) when no such path exists,
     else the path as given."""
     if pack is None or str(pack) == "":
         return ""

@@ -58,6 +58,16 @@ def season_flags() -> Callable[[F], F]:
     return add
 
 
+def _tracks_help() -> str:
+    """`--tracks` help: how many races each installed ruleset's seasons take (`Championships.races`)."""
+    from slipstream.engine.play.registry import season_lengths
+
+    counts = ", ".join(f"{rs.name}: {lo}-{hi}" for rs, (lo, hi) in season_lengths())
+    return ("Tracks in race order: ids of the pack or track files"
+            + (f" ({counts} races)" if counts else "")
+            + "; default: the ruleset's usual season on the pack.")
+
+
 def _run_plan(plan: SeasonPlan) -> Any:
     """One season in any process (the plan names its ruleset)."""
     from slipstream.engine.play.registry import get
@@ -70,9 +80,7 @@ def _run_plan(plan: SeasonPlan) -> Any:
 
 @click.command()
 @click.argument("pack", required=False, type=click.Path(path_type=Path, file_okay=False))
-@click.option("--tracks", "tracks_arg", default="", metavar="A,B,C",
-              help="Tracks in race order: ids of the pack or track files (Automobiles: 3-5 races, "
-                   "Formula Dé-style: 1-20; default: the ruleset's usual season on the pack).")
+@click.option("--tracks", "tracks_arg", default="", metavar="A,B,C", help=_tracks_help())
 @click.option("--players", type=click.IntRange(1), help="Number of cars (default: the number of bots).")
 @click.option("--bots", default=None, metavar="BOT,BOT,...",
               help="Comma-separated bots by seat, repeated to fill --players (default: the ruleset's usual field).")

@@ -3,7 +3,7 @@
 `Schemas` resolves `$ref`s between the bundled schemas (by `$id`). `make_field` turns a schema
 into a widget: text, number, switch and choice fields for scalars, a row per property for
 objects (optional properties have a tick box that adds or removes them), an editable list for
-arrays, and a variant picker for `oneOf` (a number, `all` or `{up_to: N}` ...). A ruleset's
+arrays (a list of whole numbers, such as a die's faces, on one line), and a variant picker for `oneOf` (a number, `all` or `{up_to: N}` ...). A ruleset's
 pack panels may take over parts of its own schemas with hooks (`FieldHook`, loaded through the
 registry: a ruleset with card effects gives them its effect editor). Every field shows its schema
 description as a tooltip. Fields never own data: they emit `edited` and the pack view turns that into a command.
@@ -328,7 +328,7 @@ def is_scalar_field(field: Field) -> bool:
     """Fields that fit on one line beside a label or picker."""
     if isinstance(field, VariantField):
         return field.current is not None and is_scalar_field(field.current)
-    return isinstance(field, TextField | IntField | BoolField | ChoiceField | ConstField | RawField)
+    return isinstance(field, TextField | IntField | NumberListField | BoolField | ChoiceField | ConstField | RawField)
 
 
 class IntField(Field):
@@ -354,6 +354,62 @@ class IntField(Field):
 
     def focus_widget(self) -> QWidget:
         return self.spin
+
+
+class NumberListField(Field):
+    """A list of whole numbers (a die's faces, a card's speeds) on one line, the numbers parted
+    by spaces or commas: a line to read and type, not a column of spin boxes. A text that is
+    not all whole numbers is refused (the line shows the list again and says why)."""
+
+    def __init__(self, schema: Schema, item: Schema, value: Any) -> None:
+        super().__init__()
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.edit = QLineEdit()
+        self.edit.setObjectName("number-list")
+        lo, hi = item.get("minimum"), item.get("maximum")
+        bounds = f" from {lo} to {hi}" if lo is not None and hi is not None else ""
+        self.hint = f"whole numbers{bounds}, parted by spaces"
+        self.edit.setPlaceholderText(self.hint)
+        self.edit.setToolTip(f"{schema.get('description', '')} ({self.hint})".strip())
+        lay.addWidget(self.edit, 1)
+        self._value: list[int] = []
+        self.set_value(value)
+        self.edit.editingFinished.connect(self._finished)
+
+    def _finished(self) -> None:
+        parts = self.edit.text().replace(",", " ").split()
+        try:
+            values = [int(p) for p in parts]
+        except ValueError:
+            self.edit.setStyleSheet(ERROR_STYLE)
+            self.edit.setToolTip(f"{self.edit.text()!r} is not a list of {self.hint}; the list is unchanged")
+            self.set_value(self._value)
+            return
+        self.edit.setStyleSheet("")
+        if values != self._value:
+            self._value = values
+            self.edit.setText(_numbers(values))
+            self.edited.emit()
+
+    def value(self) -> Any:
+        return list(self._value)
+
+    def set_value(self, value: Any) -> None:
+        self._value = [v for v in value if isinstance(v, int) and not isinstance(v, bool)] \
+            if isinstance(value, list) else []
+        if self.edit.text() != _numbers(self._value):
+            self.edit.setText(_numbers(self._value))
+
+    def child(self, key: str | int) -> Field | None:
+        return self if isinstance(key, int) else None  # an entry's diagnostic outlines the line
+
+    def focus_widget(self) -> QWidget:
+        return self.edit
+
+
+def _numbers(values: list[int]) -> str:
+    return " ".join(str(v) for v in values)
 
 
 class BoolField(Field):
@@ -684,6 +740,9 @@ def make_field(s: Schemas, schema: Schema, base: str, value: Any, *, inline: boo
     if t == "boolean":
         return BoolField(schema, value)
     if t == "array":
+        item, _item_base = s.resolve(schema.get("items", {}), base)
+        if item.get("type") == "integer" and not ({"enum", "const", "oneOf", "anyOf"} & set(item)):
+            return NumberListField(schema, item, value)
         return ListField(s, schema, base, value)
     if t == "object" or "properties" in schema:
         return ObjectField(s, schema, base, value, frame=not inline)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QScrollArea,
     QUndoView,
@@ -55,18 +56,19 @@ FILTER = "Slipstream tracks (*.yaml *.yml);;All files (*)"
 
 
 def ruleset_templates() -> list[tuple[str, str, list[tuple[str, str]]]]:
-    """(id, name, templates) of every installed ruleset with starting tracks of its own."""
+    """(id, name, templates) of every installed ruleset: its own starting tracks, else the
+    shared shapes (what `slipstream new track --ruleset ID` writes for it)."""
+    from slipstream.engine.editing.scaffold import ScaffoldError, track_templates
     from slipstream.engine.play.registry import RulesetError, get, ids
 
     out = []
     for rid in ids():
         try:
-            rs = get(rid)
-        except (RulesetError, ImportError):
+            out.append((rid, get(rid).name, track_templates(rid)))
+        except (RulesetError, ScaffoldError, ImportError):
             continue
-        if rs.templates is not None:
-            out.append((rid, rs.name, list(rs.templates.names)))
     return out
+
 
 class MainWindow(QMainWindow):
     """One open track. `settings` and `recovery_dir` can be given (tests use temporary ones)."""
@@ -86,6 +88,9 @@ class MainWindow(QMainWindow):
         self.recovery_file: Path | None = None
         self._autosaved_state: object = None
         self.doc = TrackDocument.new()
+        # the ruleset a new track was started for (File > New > For ...), "" for any other
+        # document: the Test race dock picks a pack of it while the track names none itself
+        self.made_for = ""
         self.undo_stack = UndoStack(self)  # shows the open document's own history
         self.selection: Selection | None = None
         self.brush = 3
@@ -176,14 +181,16 @@ class MainWindow(QMainWindow):
         for name in TEMPLATES:
             new_menu.addAction(self._act(f"{TEMPLATE_NAMES[name]} template",
                                          lambda n=name: self.new_from_template(n), None, f"new-{name}"))
-        for rid, label, names in ruleset_templates():  # each ruleset's own starting tracks
+        self.new_menus: dict[str, QMenu] = {}  # ruleset id -> File > New > For <ruleset> (a new pack too)
+        for rid, label, names in ruleset_templates():  # each ruleset's starting tracks
             sub = new_menu.addMenu(f"For {label}")
+            self.new_menus[rid] = sub
             for tid, tname in names:
                 sub.addAction(self._act(f"{tname} template", lambda t=tid, r=rid: self.new_from_template(t, r),
                                         None, f"new-{rid}-{tid}"))
         self.act_open = self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, "open")
         file_menu.addAction(self.act_open)
-        install_pack_menu(self, file_menu)  # File > Open Pack… (editor/pack/packview.py)
+        install_pack_menu(self, file_menu)  # File > Open Pack…, New > For … > Pack… (editor/pack/packview.py)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.act_save = self._act("&Save", self.save, QKeySequence.StandardKey.Save, "save")
         self.act_save_as = self._act("Save &as…", self.save_as, QKeySequence("Ctrl+Shift+S"), "save-as")
@@ -533,7 +540,8 @@ class MainWindow(QMainWindow):
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
 
-    def _replace_document(self, doc: TrackDocument) -> None:
+    def _replace_document(self, doc: TrackDocument, made_for: str = "") -> None:
+        self.made_for = made_for
         recovery.remove(self.recovery_file)
         self.recovery_file = None
         self._autosaved_state = None
@@ -549,7 +557,7 @@ class MainWindow(QMainWindow):
         if self.maybe_save():
             doc = TrackDocument.new(track_data(ruleset, name) if ruleset else template(name))
             doc.saved = None  # a template is new work: unsaved until saved
-            self._replace_document(doc)
+            self._replace_document(doc, ruleset)
 
     def open_dialog(self) -> None:
         if not self.maybe_save():

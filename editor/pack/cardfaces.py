@@ -4,8 +4,8 @@
 `authoring` capability makes from a card's YAML data or from a loaded card; `paint_card`
 draws it into any rectangle with QPainter, so the same drawing serves the preview widget,
 PNG export (`card_png`) and the printable sheet (`cards_pdf`: poker-size cards, 3 x 3 per A4
-page, with cut marks). The strip under the band shows the face's `figures` (a speed-and-hazard
-card's number, km/h and copies; a card's cost, value and wear when it has no figures); a
+page, with cut marks). The strip under the band shows the face's `figures` (e.g. a card's
+number, km/h and copies; a card's cost, value and wear when it has no figures); a
 ruleset's pack panels may paint their own strip instead (`StripPainter`, see panels.py), e.g. a
 cost coin, money marks and wear cubes. Nothing here names a ruleset.
 """

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QInputDialog,
     QLabel,
     QMainWindow,
@@ -56,7 +57,10 @@ from slipstream.engine.editing.packdoc import (
     ReplaceFileText,
     SetValue,
     add_item,
+    change_inherited_row,
+    default_file,
     get_in,
+    inherited_rows,
     is_data_kind,
     item_lists,
     items,
@@ -65,6 +69,7 @@ from slipstream.engine.editing.packdoc import (
     parse_json_path,
     place_of,
     places,
+    row_key_field,
     row_kinds,
 )
 from slipstream.engine.play.protocol import Authoring, CardFace, DataTable, ItemKind
@@ -142,6 +147,15 @@ class YamlPanel(QWidget):
             self.edit.centerCursor()
 
 
+class _Tree(QTreeWidget):
+    """The item tree: its one column is as wide as its longest name (scrolling sideways, never
+    "…"), and at least as wide as the view, so a selection spans the row."""
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.header().setMinimumSectionSize(self.viewport().width())
+
+
 class PackWindow(QMainWindow):
     """One open pack. `open_track(path)` opens a track file in the track canvas."""
 
@@ -157,9 +171,12 @@ class PackWindow(QMainWindow):
         self._item_key: tuple[str, str, str] | None = None  # (rel, list key, id) of the selection
         self._pack: Any = None  # the last pack that loaded (its cube kinds name the card groups)
 
-        self.tree = QTreeWidget()
+        self.tree = _Tree()
         self.tree.setObjectName("pack-tree")
         self.tree.setHeaderHidden(True)
+        # long names scroll sideways rather than end in "…" (the column takes its widest entry)
+        self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.header().setStretchLastSection(False)
         # bound methods (not lambdas): Qt drops them with the window, so no late calls
         self.tree.currentItemChanged.connect(self._tree_selected)
         self.tree.itemDoubleClicked.connect(self._tree_activated)
@@ -191,7 +208,7 @@ class PackWindow(QMainWindow):
         split.addWidget(self.tabs)
         split.addWidget(side)
         split.setStretchFactor(1, 1)
-        split.setSizes([260, 640, 280])
+        split.setSizes([300, 600, 280])
         self.setCentralWidget(split)
 
         self.problems = ProblemsPanel()
@@ -546,6 +563,16 @@ class PackWindow(QMainWindow):
     def _table_widget(self, table: DataTable) -> QWidget:
         rel = self.doc.file_for(table.kind)
         fs = self.doc.state.file(rel) if rel is not None else None
+        inherited, key_field = self._inherited_rows(table, fs.data if fs is not None else None)
+        if inherited and (fs is None or fs.data is not None):
+            # the inherited rows first, then the pack's own (in its file, or a new one)
+            self.table = TableEditor(
+                table, fs.rel if fs is not None else default_file(table.kind), fs.data if fs is not None else None,
+                self.push, inherited=inherited, key_field=key_field,
+                change=partial(self._change_inherited, table.kind, key_field),
+                add=partial(self._add_row, table))
+            self.table.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+            return self.table
         if fs is None or fs.data is None:
             ik = self._item_kind_of(table)
             merged = table.kind in row_kinds(self.doc.state.ruleset)
@@ -558,6 +585,33 @@ class PackWindow(QMainWindow):
         self.table = TableEditor(table, fs.rel, fs.data, self.push)
         self.table.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         return self.table
+
+    def _inherited_rows(self, table: DataTable, own: Any) -> tuple[list[dict[str, Any]], str]:
+        """The rows of a table the pack inherits (merged through the packs it extends) and the
+        field naming a row, for a table whose rows an extending pack changes one by one; ([], "")
+        for the others."""
+        if table.key or table.kind not in row_kinds(self.ruleset()):
+            return [], ""
+        probe: list[Any] = []
+        for data in (own, (self.doc.inherited_file(table.kind) or ("", None))[1]):
+            try:
+                found = get_in(data, table.path) if data is not None else []
+            except (KeyError, IndexError, TypeError):
+                found = []
+            probe += found if isinstance(found, list) else []
+        key_field = row_key_field(probe, table.columns)
+        if not key_field:
+            return [], ""
+        return inherited_rows(self.doc, table.kind, table.path, key_field), key_field
+
+    def _change_inherited(self, kind: str, key_field: str, key: Any, field: str, value: Any, inherited: Any) -> None:
+        self.push(change_inherited_row(self.doc, kind, key_field, key, field, value, inherited))
+
+    def _add_row(self, table: DataTable, row: dict[str, Any]) -> None:
+        """A row added to a table the pack has no own file for: in a new file (add_item)."""
+        ik = self._item_kind_of(table)
+        key = ".".join(ik.path) if ik is not None else ""
+        self.push(add_item(self.doc, table.kind, row, key))
 
     def ruleset(self) -> str:
         """The ruleset the pack names in pack.yaml (the default ruleset when it names none)."""
@@ -890,8 +944,9 @@ def open_pack_window(path: str | Path, open_track: Callable[[Path], Any] | None 
 
 
 def install(window: QMainWindow, menu: Any) -> QAction:
-    """Add File > Open Pack… to the track editor's window: the pack opens in its own window,
-    and its tracks open in the track canvas (`window.open_path`)."""
+    """Add File > Open Pack… to the track editor's window, and File > New > For <ruleset> >
+    Pack… (a new pack of that ruleset, as `slipstream new pack --ruleset` makes it): the pack
+    opens in its own window, and its tracks open in the track canvas (`window.open_path`)."""
     windows: list[PackWindow] = []
 
     def open_pack(path: Path) -> PackWindow | None:
@@ -918,6 +973,39 @@ def install(window: QMainWindow, menu: Any) -> QAction:
         if name:
             open_pack(Path(name))
 
+    def new_pack(parent: Path, name: str, ruleset: str) -> PackWindow | None:
+        """`slipstream new pack NAME --ruleset ID --dir PARENT`, then open it."""
+        from slipstream.engine.editing.scaffold import ScaffoldError
+        from slipstream.engine.editing.scaffold import new_pack as scaffold
+
+        try:
+            made = scaffold(parent, name, ruleset=ruleset)
+        except (ScaffoldError, OSError) as exc:
+            QMessageBox.warning(window, APP, f"Cannot make the pack: {exc}")
+            return None
+        win = open_pack(made.root)
+        if win is not None:
+            win.statusBar().showMessage(f"New pack {made.root.name}: {len(made.files)} file(s) written", 8000)
+        return win
+
+    def new_pack_dialog(ruleset: str, label: str) -> None:
+        parent = QFileDialog.getExistingDirectory(window, f"Folder to hold the new {label} pack")
+        if not parent:
+            return
+        name, ok = QInputDialog.getText(window, f"New {label} pack", "Pack name:")
+        if ok and name.strip():
+            new_pack(Path(parent), name.strip(), ruleset)
+
+    # File > New > For <ruleset> > Pack…, for every ruleset the window offers starting tracks of
+    for rid, sub in getattr(window, "new_menus", {}).items():
+        label = sub.title().removeprefix("For ")
+        new = QAction("Pack…", window)
+        new.setObjectName(f"new-pack-{rid}")
+        new.triggered.connect(lambda _c=False, r=rid, lab=label: new_pack_dialog(r, lab))
+        window.addAction(new)
+        sub.addSeparator()
+        sub.addAction(new)
+
     act = QAction("Open &Pack…", window)
     act.setObjectName("open-pack")
     act.setShortcut(QKeySequence("Ctrl+Shift+O"))
@@ -925,5 +1013,6 @@ def install(window: QMainWindow, menu: Any) -> QAction:
     window.addAction(act)
     menu.addAction(act)
     window.open_pack = open_pack  # type: ignore[attr-defined]
+    window.new_pack = new_pack  # type: ignore[attr-defined]
     window.pack_windows = windows  # type: ignore[attr-defined]
     return act

@@ -8,6 +8,12 @@ minimal-splice save (engine/packs/splice.py: only the edited lines change) work 
 Cell types come from the file's schema: whole numbers, on/off ticks, text. A `spread` field (a
 die's faces) shows one cell per entry and one empty cell to add one; clearing a cell removes
 its entry. An optional field cleared in its cell is removed from the row.
+
+In a pack that extends another, a table whose rows merge one by one (the content model's
+`row_kinds`) shows the inherited rows first, as the parents merge them, then the pack's own: a
+cell changed in an inherited row becomes that row's `overrides:` entry in the pack's own file
+(`change`, engine/editing/packdoc.py `change_inherited_row`), and setting it back to the
+inherited value takes the override away again.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -34,6 +41,7 @@ from slipstream.engine.editing.packdoc import (
     RemoveItem,
     SetValue,
     get_in,
+    merge_rows,
     next_row,
 )
 from slipstream.engine.play.protocol import DataTable
@@ -41,6 +49,9 @@ from slipstream.engine.play.protocol import DataTable
 from ..forms import Schema, Schemas, humanise, schemas
 
 Push = Callable[[Command], None]
+# (row key, field, new value, inherited value): change one field of an inherited row
+ChangeInherited = Callable[[Any, str, Any, Any], None]
+INHERITED_INK = QColor("#6b6f73")  # an inherited value the pack does not change
 
 
 class TableEditor(QWidget):
@@ -48,19 +59,27 @@ class TableEditor(QWidget):
 
     message = Signal(str)  # a refused edit, in words (the window shows it in its status bar)
 
-    def __init__(self, spec: DataTable, rel: str, data: Any, push: Push, s: Schemas | None = None) -> None:
+    def __init__(self, spec: DataTable, rel: str, data: Any, push: Push, s: Schemas | None = None, *,
+                 inherited: list[dict[str, Any]] | None = None, key_field: str = "",
+                 change: ChangeInherited | None = None, add: Callable[[dict[str, Any]], None] | None = None) -> None:
         super().__init__()
         self.spec, self.rel, self.push = spec, rel, push
         self.s = s or schemas()
         self.mapping = bool(spec.key)
         self.row_schema, self.cell_schemas = self._schemas()
-        self.rows: list[Any] = []
+        # the rows the pack inherits (merged through its parents) and what names a row
+        self.inherited = [] if self.mapping else list(inherited or [])
+        self.key_field, self.change, self.add = key_field, change, add
+        self.base: list[dict[str, Any]] = []  # the inherited rows as this pack changes them
+        self.rows: list[Any] = []  # the pack's own rows
         self.keys: list[str] = []  # the mapping's keys, a row each
         self.columns: list[tuple[str, int | None]] = []  # (field, index of a spread entry or None)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
+        more = (" Grey rows are inherited: a change to one is kept as an override in the pack's own "
+                f"{rel}." if self.inherited else "")
         title = QLabel(f"<b>{spec.title}</b> ({rel}) — double-click a cell to change it; "
-                       f"Edit > Undo takes the change back.")
+                       f"Edit > Undo takes the change back.{more}")
         title.setWordWrap(True)
         lay.addWidget(title)
         self.table = QTableWidget()
@@ -116,29 +135,51 @@ class TableEditor(QWidget):
             headers = [humanise(self.spec.value)]
         else:
             self.rows = list(found) if isinstance(found, list) else []
+            changes = {k: data[k] for k in ("removes", "overrides") if isinstance(data, dict) and k in data}
+            self.base = merge_rows(self.inherited, changes, ("",), self.key_field) if self.inherited else []
             self.columns = [(c, None) for c in self.spec.columns]
             headers = [humanise(c) for c in self.spec.columns]
             if self.spec.spread:
-                longest = max((len(r.get(self.spec.spread) or []) for r in self.rows if isinstance(r, dict)), default=0)
+                longest = max((len(r.get(self.spec.spread) or []) for r in self.shown() if isinstance(r, dict)),
+                              default=0)
                 self.columns += [(self.spec.spread, i) for i in range(longest + 1)]
                 headers += [f"{humanise(self.spec.spread).rstrip('s')} {i + 1}" for i in range(longest + 1)]
         self.table.blockSignals(True)
         self.table.clear()
-        self.table.setRowCount(len(self.rows))
+        shown = self.shown()
+        self.table.setRowCount(len(shown))
         self.table.setColumnCount(len(self.columns))
         self.table.setHorizontalHeaderLabels(headers)
         self.table.setVerticalHeaderLabels(
-            [humanise(k) for k in self.keys] if self.mapping else [str(i + 1) for i in range(len(self.rows))])
-        for r in range(len(self.rows)):
+            [humanise(k) for k in self.keys] if self.mapping else
+            ["inherited"] * len(self.base) + [str(i + 1) for i in range(len(self.rows))])
+        for r in range(len(shown)):
             for c, (field, index) in enumerate(self.columns):
                 self.table.setItem(r, c, self._item(r, field, index))
         self.table.blockSignals(False)
         self.remove_button.setEnabled(bool(self.rows))
 
+    def shown(self) -> list[Any]:
+        """The rows on show: the inherited ones (as the pack changes them), then its own."""
+        return [*self.base, *self.rows]
+
+    def _original(self, r: int) -> dict[str, Any]:
+        """The inherited row shown in row `r` as the parents have it (before this pack's changes)."""
+        key = self.base[r].get(self.key_field)
+        return next((row for row in self.inherited if row.get(self.key_field) == key), {})
+
     def _item(self, r: int, field: str, index: int | None) -> QTableWidgetItem:
-        value = self._value(self.rows[r], field, index)
+        value = self._value(self.shown()[r], field, index)
         schema = self.cell_schemas.get(self.keys[r] if self.mapping else field, {})
         it = QTableWidgetItem()
+        if r < len(self.base):  # an inherited row: grey, and bold where this pack changes it
+            if self._value(self._original(r), field, index) == value:
+                it.setForeground(QBrush(INHERITED_INK))
+            else:
+                font = QFont()
+                font.setBold(True)
+                it.setFont(font)
+                it.setToolTip("changed by this pack (an override)")
         if schema.get("type") == "boolean" and index is None:
             it.setFlags(it.flags() & ~Qt.ItemFlag.ItemIsEditable | Qt.ItemFlag.ItemIsUserCheckable)
             it.setCheckState(Qt.CheckState.Checked if value else Qt.CheckState.Unchecked)
@@ -147,7 +188,7 @@ class TableEditor(QWidget):
             it.setText("" if value is None else _text(value))
             if isinstance(value, int) and not isinstance(value, bool):
                 it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if schema.get("description"):
+        if schema.get("description") and not it.toolTip():
             it.setToolTip(str(schema["description"]))
         return it
 
@@ -170,8 +211,12 @@ class TableEditor(QWidget):
     # --- editing -----------------------------------------------------------------------------
     def _cell_changed(self, it: QTableWidgetItem) -> None:
         r, c = it.row(), it.column()
-        if not (0 <= r < len(self.rows) and 0 <= c < len(self.columns)):
+        if not (0 <= r < len(self.shown()) and 0 <= c < len(self.columns)):
             return
+        if r < len(self.base):
+            self._inherited_changed(it, r, c)
+            return
+        r -= len(self.base)
         field, index = self.columns[c]
         if self.mapping:
             key = self.keys[r]
@@ -194,6 +239,41 @@ class TableEditor(QWidget):
                     return
                 value = parsed
         self.edit(r, key, index, value)
+
+    def _inherited_changed(self, it: QTableWidgetItem, r: int, c: int) -> None:
+        """A cell of an inherited row: the row's override in the pack's own file (a cleared cell
+        goes back to the inherited value)."""
+        field, index = self.columns[c]
+        schema = self.cell_schemas.get(field, {})
+        original = self._original(r)
+        current = self.base[r]
+        if field == self.key_field or self.change is None:
+            self.message.emit(f"{humanise(field)} names the inherited row: it cannot change here")
+            self.set_data(self._data)
+            return
+        if schema.get("type") == "boolean" and index is None:
+            value: Any = it.checkState() == Qt.CheckState.Checked
+        else:
+            text = it.text().strip()
+            value = DELETE if text == "" else _parse(text, schema)
+            if value is _BAD:
+                self.message.emit(f"{humanise(field)}: {text!r} is not {_kind(schema)}")
+                self.set_data(self._data)
+                return
+        if index is not None:  # one entry of a spread list: the override holds the whole list
+            values = list(current.get(field) or [])
+            if value is DELETE:
+                if index >= len(values):
+                    return
+                del values[index]
+            elif index < len(values):
+                values[index] = value
+            else:
+                values.append(value)
+            value = values
+        elif value is DELETE:
+            value = original.get(field)  # cleared: back to the inherited value
+        self.change(current.get(self.key_field), field, value, original.get(field))
 
     def edit(self, r: int, key: str, index: int | None, value: Any) -> None:
         """Set one cell of row `r` (DELETE: clear it) as one command."""
@@ -231,11 +311,19 @@ class TableEditor(QWidget):
         then changes what differs)."""
         if self.mapping:
             return
-        last = next_row(self.rows, self.spec.columns[0] if self.spec.columns else "")
+        last = next_row(self.shown(), self.spec.columns[0] if self.spec.columns else "")
+        if self._data is None and self.add is not None:  # no own file yet: the window starts one
+            self.add(last)
+            return
         self.push(InsertItem(self.rel, self.spec.path, last, None, f"Add a row to {self.spec.title}"))
 
     def remove_row(self) -> None:
-        r = self.table.currentRow()
+        """Remove the current own row (the last without one); an inherited row stays (a
+        `removes:` entry in the YAML leaves it out)."""
+        r = self.table.currentRow() - len(self.base)
+        if self.table.currentRow() >= 0 and r < 0:
+            self.message.emit("an inherited row is left out with `removes:` in the YAML tab")
+            return
         r = r if 0 <= r < len(self.rows) else len(self.rows) - 1
         if r >= 0 and not self.mapping:
             self.push(RemoveItem(self.rel, self.spec.path, r))

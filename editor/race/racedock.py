@@ -9,7 +9,8 @@ decides the ruleset (engine/play/registry.py): its options, race settings, bots 
 players fill the form, and what is shown of a race comes from the ruleset's panels
 (editor/race/racepanels.py), so any installed ruleset races here without code that names it.
 Opening a track picks a pack for it (editor/race/trackpack.py): the pack that holds the file,
-else a bundled pack of a ruleset the track names; the dock says which and why.
+else a bundled pack of a ruleset the track names (for a new track started by File > New > For
+RULESET, that ruleset); the dock says which and why.
 """
 
 from __future__ import annotations
@@ -332,6 +333,9 @@ class RacePanel(QWidget):
         data = doc.data if isinstance(doc.data, dict) else {}
         named = data.get("rulesets")
         rulesets = tuple(str(r) for r in named) if isinstance(named, list) else ()
+        made_for = getattr(self.main_window, "made_for", "")  # a new track of File > New > For ...
+        if not rulesets and doc.path is None and made_for:
+            rulesets = (made_for,)
         key = (str(doc.path), rulesets)
         if key == self._followed and not opened:
             return

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from slipstream.engine.core.diagnostics import Diagnostic
 from slipstream.engine.tracks.drawing import Point, TrackDrawing
+from slipstream.engine.tracks.pitdrawing import label_lane, place_pit
 from slipstream.engine.tracks.render import FILL, INK
 from slipstream.engine.tracks.track import NO_SPACE, Space, Track
 
@@ -297,8 +298,9 @@ class TrackScene(QGraphicsScene):
         font.setPixelSize(max(9, round(d.lane_width * SEGMENT_LABEL)))
         font.setBold(True)
         step = max(1, round(t.segments / 24 / 5) * 5) if t.segments > 24 else 1
-        for s in range(0, t.segments, step):
-            x, y = d.point(t.lanes - 0.5 + 0.6, s + 0.5)
+        pit = place_pit(d)
+        for s in range(0, t.segments, step):  # beyond an outside pit lane where it runs
+            x, y = d.point(label_lane(d, s + 0.5, t.lanes - 0.5 + 0.6, pit), s + 0.5)
             label = QGraphicsSimpleTextItem(str(s))
             label.setFont(font)
             label.setBrush(QColor("#ffffff"))

@@ -541,6 +541,107 @@ def _inherited(loader: PackLoader, near: Path, extends: list[str], kind: str,
     return None
 
 
+def row_key_field(rows: Iterable[Any], columns: Iterable[str]) -> str:
+    """The field an extending pack names a row of a table by (engine/packs/merge.py `rows`):
+    `id` where the rows have ids (a deck's cards), else the table's first column (a gear die's
+    `gear`, a wear row's `laps`)."""
+    if any(isinstance(r, dict) and "id" in r for r in rows):
+        return "id"
+    return next(iter(columns), "")
+
+
+def merge_rows(inherited: list[dict[str, Any]], data: Any, path: PathKey, key_field: str) -> list[dict[str, Any]]:
+    """`inherited` rows changed by one file's data as the loader merges them one by one: its
+    `removes`, then its `overrides`, then the rows it adds at `path`."""
+    out = [dict(r) for r in inherited]
+    if not isinstance(data, dict):
+        return out
+
+    def slug(ref: Any) -> Any:
+        return ref.rpartition(":")[2] if isinstance(ref, str) else ref
+
+    gone = {slug(r) for r in data.get("removes") or []}
+    out = [r for r in out if r.get(key_field) not in gone]
+    for o in data.get("overrides") or []:
+        if isinstance(o, dict) and key_field in o:
+            for r in out:
+                if r.get(key_field) == slug(o[key_field]):
+                    r.update({k: v for k, v in o.items() if k != key_field})
+    try:
+        own = get_in(data, path)
+    except (KeyError, IndexError, TypeError):
+        own = []
+    return out + [dict(r) for r in own if isinstance(r, dict)] if isinstance(own, list) else out
+
+
+def inherited_rows(doc: PackDocument, kind: str, path: PathKey, key_field: str) -> list[dict[str, Any]]:
+    """The rows at `path` of the data kind `kind` that the open pack inherits, merged one by one
+    through every pack it extends (depth first, in `extends` order); [] when it extends none."""
+    m = doc.state.file(MANIFEST)
+    ext = m.data.get("extends") if m is not None and isinstance(m.data, dict) else None
+    if doc._loader is None:
+        doc._loader = PackLoader(search=[doc.root.parent])
+    return _rows_of(doc._loader, doc.root, [str(x) for x in ext] if isinstance(ext, list) else [],
+                    kind, path, key_field, set())
+
+
+def _rows_of(loader: PackLoader, near: Path, extends: list[str], kind: str, path: PathKey, key_field: str,
+             seen: set[Path]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for pid in extends:
+        folder = loader.find(pid, near)
+        if folder is None or folder.resolve() in seen:
+            continue
+        seen.add(folder.resolve())
+        mdata = load_text((folder / MANIFEST).read_text(encoding="utf-8", errors="replace"), MANIFEST).data
+        more = mdata.get("extends") if isinstance(mdata, dict) else None
+        rows = _rows_of(loader, folder, [str(x) for x in more] if isinstance(more, list) else [],
+                        kind, path, key_field, seen)
+        for rel in _walk(folder):
+            if rel.split("/", 1)[0] == TESTS_DIR or rel == MANIFEST:
+                continue
+            fs = state_of(rel, (folder / rel).read_text(encoding="utf-8", errors="replace"))
+            if fs.kind == kind:
+                rows = merge_rows(rows, fs.data, path, key_field)
+        out += rows
+    return out
+
+
+def change_inherited_row(doc: PackDocument, kind: str, key_field: str, key: Any, field_name: str,
+                         value: Any, inherited: Any = DELETE) -> Command:
+    """The command changing one field of an inherited row (`key`) in the pack's own file of
+    `kind`: its `overrides:` entry for that row, added or set (a new file holding only it when
+    the pack has none). A value equal to the inherited one (`inherited`) takes the field out of
+    the override, and the override out when nothing else is left in it."""
+    label = f"Change inherited {key_field} {key}: {field_name.replace('_', ' ')}"
+    rel = doc.file_for(kind)
+    fs = doc.state.file(rel) if rel is not None else None
+    data = fs.data if fs is not None and isinstance(fs.data, dict) else {}
+    found = data.get("overrides")
+    overrides: list[Any] = found if isinstance(found, list) else []
+
+    def names(o: Any) -> bool:  # `scrape` or `speed-hazard:scrape`
+        ref = o.get(key_field) if isinstance(o, dict) else None
+        return (ref.rpartition(":")[2] if isinstance(ref, str) else ref) == key
+
+    at = next((i for i, o in enumerate(overrides) if names(o)), None)
+    same = value == inherited
+    if rel is not None and at is not None:
+        if same and set(overrides[at]) <= {key_field, field_name}:
+            return RemoveItem(rel, ("overrides",), at)
+        return SetValue(rel, ("overrides", at, field_name), DELETE if same else value, label)
+    entry = {key_field: key, field_name: value}
+    if rel is not None:
+        return InsertItem(rel, ("overrides",), entry, None, label)
+    rel = default_file(kind)
+    schema = doc.root / "schemas" / f"{kind}.schema.json"
+    if schema.is_file() and rel not in doc.disk:
+        from slipstream.engine.editing.scaffold import schema_line
+
+        doc.disk[rel] = schema_line(doc.root / rel, schema)
+    return Batch([AddFile(rel, {"slipstream": f"{kind}/1", "overrides": [entry]})], f"{label} (new file {rel})")
+
+
 def rebase(commands: Iterable[Step], rel: str, old: FileState | None, new: FileState) -> None:
     """After `reload_file`: the undo history's states that held the file as it was on disk
     hold it as it is now, so undoing an older edit does not bring back the old file."""

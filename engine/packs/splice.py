@@ -6,7 +6,9 @@ a changed list item (a card, a driver ...) is re-written on its own lines, a new
 inserted after its neighbour (on one line, however long, when that neighbour is one flow line:
 a table's row), a removed one loses its lines. Everything else - comments, key order, flow or
 block style, quoting, blank lines - stays byte for byte as it was. Items are
-matched by their `id` so a card keeps its lines when another card is added or removed.
+matched by their `id` so a card keeps its lines when another card is added or removed; items
+without ids (a table's rows) by their place, so rows changed and rows added at the end in one
+save are both spliced.
 
 New and rewritten parts get one stable, readable layout (`dump_data`): block mappings, short
 scalar mappings and lists in flow style (`{up_to: 2}`, `[3, 4]`), two-space indents, lists of
@@ -327,7 +329,9 @@ class _Splicer:
             for n, o, v in zip(items, old, new, strict=True):
                 self.item(n, o, v)
             return
-        if len(new) > len(old) and new[: len(old)] == old:
+        if len(new) > len(old):  # items changed in place (matched by position), more appended
+            for n, o, v in zip(items, old, new, strict=False):
+                self.item(n, o, v)
             at = self.line_end(self.end(items[-1]))
             lines: list[str] = []
             for v in new[len(old):]:

@@ -26,6 +26,7 @@ from slipstream.engine.play.stats import format_races, summarise_races
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from slipstream.engine.packs.trackpack import TracksOnly
     from slipstream.engine.play.protocol import (
         Authoring,
         BatchStats,
@@ -238,14 +239,12 @@ class OwnFileKinds:
         return out
 
 
-def house_rules_schemas(content: Any, name: str, options: Sequence[Any]) -> dict[str, dict[str, Any]]:
-    """The schema of a ruleset's house-rules file (`RULESET-rules/1`, when its content model
-    reads one: engine/packs/trackpack.py), generated from its option spec, by file name; a
+def house_rules_schemas(content: TracksOnly, name: str, options: Sequence[Any]) -> dict[str, dict[str, Any]]:
+    """The schema of a ruleset's house-rules file (`RULESET-rules/1`, which a track-pack content
+    model reads: engine/packs/trackpack.py `TracksOnly.rules_kind`), generated from its option spec, by file name; a
     ruleset (`name`, `options`) passes it to its `files` capability
     (`OwnFileKinds(..., generated=house_rules_schemas(CONTENT, NAME, OPTIONS))`)."""
-    kind = getattr(content, "rules_kind", None)
-    if not kind:
-        return {}
+    kind = content.rules_kind
     return {f"{kind}.schema.json": house_rules_schema(kind, name, list(options))}
 
 

@@ -112,6 +112,7 @@ class RaceResult(Protocol):
     log: list[dict[str, Any]]
     header: dict[str, Any]
     result: dict[str, Any]
+    setup: dict[str, Any]  # the settings as the game resolved them (`Setup.resolved`)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -148,6 +149,16 @@ class Setup(Protocol):
     def choices(self, pack: LoadedPack, key: str) -> list[tuple[str, str]]:
         """(value, label) of each choice a face may offer for `key` ([]: no list of choices,
         e.g. a setting per seat)."""
+        ...
+
+    def log_header(self, head: dict[str, Any], spec: RaceSpec, pack: LoadedPack, track: Track) -> dict[str, Any]:
+        """The race log's header with the settings written in as this ruleset records them
+        (`head` is the shared header, with the settings as given under `setup`)."""
+        ...
+
+    def resolved(self, game: Any) -> dict[str, Any]:
+        """The settings a race was run with, as the game resolved them (the card set a
+        `random` drew, the drivers dealt): a race result's `setup`."""
         ...
 
 
@@ -282,6 +293,8 @@ class Championships(Protocol):
     def settings(self) -> Sequence[SeasonSetting]: ...
     @property  # whether `--against` can compare the seasons of two packs
     def compares(self) -> bool: ...
+    @property  # the fewest and the most races of one season (`--tracks` names that many)
+    def races(self) -> tuple[int, int]: ...
 
     def tracks(self, pack: LoadedPack, options: Mapping[str, Any]) -> list[str]:
         """The tracks of a season when none are named."""

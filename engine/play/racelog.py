@@ -167,7 +167,7 @@ def race_setup(rs: Ruleset, n: int, text: str, head: dict[str, Any], origin: Pat
         pack = load_pack(path)
     except (ValueError, RuntimeError, OSError) as e:
         raise LogError(n, f"cannot load the pack: {one_line(str(e))}", "setup") from None
-    if getattr(pack, "ruleset", rs.id) != rs.id:
+    if pack.ruleset != rs.id:
         raise LogError(n, f"the pack is one of the {str(pack.ruleset)[:40]!r} ruleset, the log of {rs.id!r}", "header")
     track = pack.tracks.get(head["track"])
     if track is None:

@@ -49,6 +49,7 @@ class Result:
     log: list[dict[str, Any]] = field(default_factory=list)
     header: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] = field(default_factory=dict)
+    setup: dict[str, Any] = field(default_factory=dict)  # as the game resolved it (`Setup.resolved`)
 
 
 def seats_of(bots: Sequence[str]) -> list[SeatSpec]:
@@ -79,12 +80,19 @@ def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000) -> i
     return n
 
 
-def header(rs: Ruleset, spec: RaceSpec, pack: Any, track: Any) -> dict[str, Any]:
-    """Line 1 of a race log: what replays the race."""
-    return {"t": "race", "format": LOG_FORMAT, "ruleset": rs.id, "pack": pack.id,
+def header(rs: Ruleset, spec: RaceSpec, pack: Any, track: Any, seats: Sequence[SeatSpec] | None = None) -> dict[str, Any]:
+    """Line 1 of a race log, one for every ruleset: what replays the race. A ruleset with
+    setup keys writes its settings in (`Setup.log_header`); the others log them as `setup`."""
+    head = {"t": "race", "format": LOG_FORMAT, "ruleset": rs.id, "pack": pack.id,
             "pack_path": spec.pack, "digest": pack.digest, "track": track.id,
             "laps": spec.laps, "options": dict(spec.options), "setup": dict(spec.setup),
-            "seed": spec.seed, "seats": [{"name": s.name, "bot": s.bot} for s in seats_of(spec.bots)]}
+            "seed": spec.seed, "seats": [{"name": s.name, "bot": s.bot} for s in seats or seats_of(spec.bots)]}
+    return rs.setup.log_header(head, spec, pack, track) if rs.setup is not None else head
+
+
+def resolved_setup(rs: Ruleset, spec: RaceSpec, game: Any) -> dict[str, Any]:
+    """A result's `setup`: as the game resolved it, or as given for a ruleset without setup keys."""
+    return rs.setup.resolved(game) if rs.setup is not None else dict(spec.setup)
 
 
 def resolve_track(pack: Any, ref: str) -> Any:
@@ -128,7 +136,8 @@ def play_race(rs: Ruleset, spec: RaceSpec, pack: Any | None = None) -> Result:
                   grid=list(game.grid), standings=game.standings(),
                   rounds=int(result.get("rounds", 0)), capped=bool(result.get("capped", False)),
                   decisions=n, stats=dict(game.stats),
-                  log=list(game.log), header=header(rs, spec, pack, track), result=result)
+                  log=list(game.log), header=header(rs, spec, pack, track), result=result,
+                  setup=resolved_setup(rs, spec, game))
 
 
 def run_race(spec: RaceSpec) -> Any:

@@ -123,6 +123,12 @@ def season_settings() -> list[tuple[SeasonSetting, Ruleset]]:
     return list(out.values())
 
 
+def season_lengths() -> list[tuple[Ruleset, tuple[int, int]]]:
+    """Every installed ruleset with championships and how many races one of its seasons has
+    (`Championships.races`): what the season command's help says of `--tracks`."""
+    return [(rs, rs.seasons.races) for rs in _loadable() if rs.seasons is not None]
+
+
 def comparing() -> Ruleset | None:
     """The first installed ruleset whose championships compare two packs (`--against`)."""
     return next((rs for rs in _loadable() if rs.seasons is not None and rs.seasons.compares), None)

@@ -116,6 +116,7 @@ class SeasonSpec:
     options: tuple[tuple[str, Any], ...] = ()  # race options
     season_options: tuple[tuple[str, Any], ...] = ()
     record: bool = True
+    setup: tuple[tuple[str, Any], ...] = ()  # the ruleset's setup values, for every race
 
 
 @dataclass(slots=True)
@@ -198,11 +199,14 @@ def season_header(rs: Any, spec: SeasonSpec, pack: Any, config: Mapping[str, Any
     from slipstream.engine.play.logcheck import track_digest
 
     tracks = tracks if tracks is not None else [resolve_track(pack, t) for t in spec.tracks]
-    return {"t": "season", "format": FORMAT, "ruleset": rs.id, "pack": pack.id, "pack_path": spec.pack,
+    head = {"t": "season", "format": FORMAT, "ruleset": rs.id, "pack": pack.id, "pack_path": spec.pack,
             "digest": pack.digest, "tracks": list(spec.tracks), "laps": spec.laps,
             "options": dict(spec.options), "season_options": dict(config), "seed": spec.seed,
             "track_digests": [track_digest(t) for t in tracks],
             "seats": [{"name": s.name, "bot": s.bot} for s in seats_of(spec.bots)]}
+    if spec.setup:  # only a ruleset with setup keys has any (the other logs stay as they were)
+        head["setup"] = dict(spec.setup)
+    return head
 
 
 def _add_stats(total: dict[str, Any], stats: Mapping[str, Any], cars: int) -> None:
@@ -231,7 +235,7 @@ def record_of(champ: PointsChampionship, k: int, track: str, seed: int, r: Any,
     name_to_seat = {nm: i for i, nm in enumerate(r.names)}
     out = {name_to_seat[nm]: str(c) for nm, c in champ.out_of(r.result).items() if nm in name_to_seat}
     pts = race_points(config["season_points"], r.standings, out, bool(config["season_eliminated_score"]))
-    finished = int(dict(getattr(r, "stats", {}) or {}).get("finished", len(r.standings) - len(out)))
+    finished = int(dict(r.stats or {}).get("finished", len(r.standings) - len(out)))
     return RaceRecord(track, seed, list(r.grid), list(r.standings), out, pts, int(r.rounds), bool(r.capped),
                       finished)
 
@@ -253,7 +257,8 @@ def run_season(rs: Any, champ: PointsChampionship, spec: SeasonSpec) -> SeasonRe
     decisions = 0
     for k, track in enumerate(spec.tracks):
         seed = race_seed(spec.seed, k)
-        r = play_race(rs, RaceSpec(spec.pack, track, seed, spec.bots, spec.laps, spec.options, (), spec.record), pack)
+        r = play_race(rs, RaceSpec(spec.pack, track, seed, spec.bots, spec.laps, spec.options, spec.setup,
+                                   spec.record), pack)
         rec = record_of(champ, k, track, seed, r, config)
         races.append(rec)
         totals = [a + b for a, b in zip(totals, rec.points, strict=True)]
@@ -388,6 +393,7 @@ def _spec_from_header(rs: Any, champ: PointsChampionship, n: int, head: dict[str
         check_seed,
         need,
     )
+    from slipstream.engine.play.races import parse_setup
 
     if head.get("t") != "season" or head.get("format") != FORMAT:
         raise LogError(n, f"line {n} is not a {FORMAT} header")
@@ -397,6 +403,7 @@ def _spec_from_header(rs: Any, champ: PointsChampionship, n: int, head: dict[str
     if not tracks or len(tracks) > MAX_RACES or not all(isinstance(t, str) for t in tracks):
         raise LogError(n, f"the header's 'tracks' must be a list of 1 to {MAX_RACES} track ids")
     season_opts = need(head, "season_options", "dict", n)
+    setup = need(head, "setup", "dict", n) if "setup" in head else {}
     lo, hi = rs.players
     seats = check_seats(head, n, lo, hi, drivers=False)
     race_specs = [s for s in rs.options if s.scope == "race"]
@@ -407,7 +414,7 @@ def _spec_from_header(rs: Any, champ: PointsChampionship, n: int, head: dict[str
     return SeasonSpec(pack=head["pack_path"], tracks=tuple(tracks), seed=check_seed(head, n),
                       bots=check_bots(rs, seats, n),
                       laps=check_laps(head, n, optional=True), options=check_options(head, n, race_specs),
-                      season_options=tuple(sorted(season_opts.items())), record=True)
+                      season_options=tuple(sorted(season_opts.items())), record=True, setup=parse_setup(setup))
 
 
 def replay_season(rs: Any, champ: PointsChampionship, lines: list[str], origin: Any = None) -> ReplayReport:
@@ -424,7 +431,7 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str], origin: 
         parse,
         verify_header,
     )
-    from slipstream.engine.play.registry import load_pack
+    from slipstream.engine.play.registry import load_pack, setup_problems
 
     rows = numbered(lines)
     if not rows:
@@ -440,6 +447,9 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str], origin: 
             tracks = [resolve_track(pack, t) for t in spec.tracks]  # ids of the pack or track files
         except (ValueError, RuntimeError, OSError) as e:
             raise LogError(n0, f"cannot set the season up: {one_line(str(e))}", "setup") from None
+        problems = setup_problems(rs, pack, dict(spec.setup))
+        if problems:
+            raise LogError(n0, f"the header's setup: {one_line(problems[0][1], 200)}", "header")
         rebuilt = season_header(rs, spec, pack, config, tracks)
         rebuilt["pack_path"] = head["pack_path"]  # the log names its pack as it was written
         verify_header(n0, text0, head, rebuilt)
@@ -451,9 +461,10 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str], origin: 
     races: list[RaceRecord] = []
     for k, track in enumerate(spec.tracks):
         seed = race_seed(spec.seed, k)
-        race = RaceSpec(spec.pack, track, seed, spec.bots, spec.laps, spec.options, (), True)
+        race = RaceSpec(spec.pack, track, seed, spec.bots, spec.laps, spec.options, spec.setup, True)
         try:
-            game = rs.new_game(pack, tracks[k], seats_of(spec.bots), seed, dict(spec.options), spec.laps, {}, True)
+            game = rs.new_game(pack, tracks[k], seats_of(spec.bots), seed, dict(spec.options), spec.laps,
+                               dict(spec.setup), True)
         except ValueError as e:  # a combination the ruleset cannot set up (e.g. too many cars)
             return _fail(n0, text0, f"cannot set race {k + 1} up: {one_line(str(e))}", kind="setup")
         race_head = header(rs, race, pack, tracks[k])
@@ -493,9 +504,9 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str], origin: 
         got = log_lines(race_head, game.log, game.result())
         std = game.standings()
         result = game.result()
-        r = SimpleNamespace(names=names, grid=list(getattr(game, "grid", range(len(names)))), standings=std,
+        r = SimpleNamespace(names=names, grid=list(game.grid), standings=std,
                             result=result, rounds=int(result.get("rounds", 0)),
-                            capped=bool(result.get("capped", False)), stats=dict(getattr(game, "stats", {})))
+                            capped=bool(result.get("capped", False)), stats=dict(game.stats))
         rec = record_of(champ, k, track, seed, r, config)
         races.append(rec)
         totals = [a + b for a, b in zip(totals, rec.points, strict=True)]
@@ -529,6 +540,7 @@ class PointsSeasons:
     noun = "championship"
     settings: tuple[SeasonSetting, ...] = ()
     compares = False
+    races = (1, SEASON_RACES_MAX)
 
     def __init__(self, rs: Any, championship: PointsChampionship) -> None:
         self.rs = rs
@@ -542,8 +554,9 @@ class PointsSeasons:
     def problems(self, pack: Any, plan: SeasonPlan) -> list[tuple[str, str]]:
         """The tracks: 1 to SEASON_RACES_MAX races, each a track id of the pack or a track file
         (checked as the pack checks its own tracks)."""
-        if not 1 <= len(plan.tracks) <= SEASON_RACES_MAX:
-            return [("--tracks", f"a championship has 1 to {SEASON_RACES_MAX} races, got {len(plan.tracks)}")]
+        lo, hi = self.races
+        if not lo <= len(plan.tracks) <= hi:
+            return [("--tracks", f"a championship has {lo} to {hi} races, got {len(plan.tracks)}")]
         for t in plan.tracks:
             try:
                 resolve_track(pack, t)
@@ -558,7 +571,7 @@ class PointsSeasons:
         season_opts = tuple((k, v) for k, v in plan.options if k in names)
         return run_season(self.rs, self.championship, SeasonSpec(plan.pack, tuple(plan.tracks), plan.seed,
                                                                  tuple(plan.bots), plan.laps, race_opts,
-                                                                 season_opts, plan.record))
+                                                                 season_opts, plan.record, tuple(plan.setup)))
 
     def text(self, result: Any, pack: Any) -> str:
         return season_text(self.championship, result)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from slipstream.engine.play.base import view_of
 from slipstream.engine.play.decisions import Rejection
 from slipstream.engine.play.protocol import SeatSpec
-from slipstream.engine.play.races import Result, bot_seed, header, play_out
+from slipstream.engine.play.races import Result, bot_seed, header, play_out, resolved_setup
 
 if TYPE_CHECKING:
     from slipstream.engine.play.protocol import Bot, Game, Gauge, Mark, Ruleset
@@ -187,7 +187,7 @@ def run_on_track(job: tuple[RaceSpec, Any]) -> Result:
                   grid=list(game.grid), standings=game.standings(),
                   rounds=int(result.get("rounds", 0)), capped=bool(result.get("capped", False)),
                   decisions=n, stats=dict(game.stats), log=[],
-                  header=header(rs, spec, pack, track), result=result)
+                  header=header(rs, spec, pack, track), result=result, setup=resolved_setup(rs, spec, game))
 
 
 def play_bot_seats(game: Any, apply: Callable[[str], Any], bots: Mapping[int, Any],

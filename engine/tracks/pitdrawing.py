@@ -57,3 +57,17 @@ def place_pit(d: TrackDrawing) -> PitPlacement | None:
     span = float((exit_.first - (entry.last + 1)) % n) or 1.0
     lane_pos = -1.15 if pit.side == "inside" else track.lanes - 1 + 1.15
     return PitPlacement(d, pit, lane_pos, start, span)
+
+
+def label_lane(d: TrackDrawing, segment: float, lane_pos: float, pit: PitPlacement | None = None) -> float:
+    """The lane position at which to draw a segment number meant for `lane_pos` beside the
+    outermost lane: the same, or as far beyond the pit lane where an outside pit lane (with a
+    segment of room at each end, for its ramps) runs there. `pit`: `place_pit(d)`, when known."""
+    pit = pit if pit is not None else place_pit(d)
+    if pit is None or pit.pit.side == "inside":
+        return lane_pos
+    n = d.track.segments
+    into = (segment - pit.start + 1.0) % n
+    if into > pit.span + 2.0:
+        return lane_pos
+    return lane_pos + (pit.lane_pos - (d.track.lanes - 1))

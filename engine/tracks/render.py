@@ -9,6 +9,7 @@ from typing import NamedTuple
 from xml.sax.saxutils import escape
 
 from slipstream.engine.tracks.drawing import Point, TrackDrawing
+from slipstream.engine.tracks.pitdrawing import label_lane, place_pit
 from slipstream.engine.tracks.track import COLOUR_NAMES, PLAIN, Track
 
 FILL = {3: "#f6f5ef", 4: "#c2c4c6", 5: "#6b6f73", 6: "#202225", PLAIN: "#9aa0a6"}
@@ -151,8 +152,9 @@ def svg_pieces(
     # segment numbers along the outside
     out.append(Piece(None, '<g id="labels" font-size="%.1f" fill="#fff" text-anchor="middle" font-weight="bold">' % font))
     step = max(1, round(track.segments / 24 / 5) * 5) if track.segments > 24 else 1
-    for s in range(0, track.segments, step):
-        x, y = d.point(track.lanes - 0.5 + 0.45, s + 0.5)
+    pit = place_pit(d)
+    for s in range(0, track.segments, step):  # beyond an outside pit lane where it runs
+        x, y = d.point(label_lane(d, s + 0.5, track.lanes - 0.5 + 0.45, pit), s + 0.5)
         out.append(Piece(_box([(x, y)], font * (1 + 0.6 * len(str(s)))),
                          f'<text x="{x:.1f}" y="{y + font * 0.35:.1f}">{s}</text>', "label"))
     out.append(Piece(None, "</g>"))

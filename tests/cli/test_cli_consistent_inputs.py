@@ -1,6 +1,7 @@
 """Issue 31 item 5: every command that takes a pack takes a bundled pack's id (as `validate` and
 `cards` do); `test` counts malformed files, not their messages; `season --tracks` of a Formula
-Dé-style championship takes track files and the counts its help states."""
+Dé-style championship takes track files and the counts its help states (the help says, per
+installed ruleset, how many races its seasons take)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 from helpers import CONTENT
 
 from slipstream.cli.main import main
+from slipstream.engine.play.registry import get
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -74,4 +76,17 @@ def test_a_formula_de_championship_takes_track_files_and_1_to_20_races(tmp_path:
     code, out = run("season", "formula-de", "--laps", "1", "--tracks", str(CONTENT / "tracks-v2" / "redline-loop.yaml"))
     assert code == 2 and "T151" in out  # a track the ruleset cannot race: its diagnostics
     code, out = run("season", "--help")
-    assert "Automobiles: 3-5 races, Formula Dé-style: 1-20" in " ".join(out.split())
+    help_ = " ".join(out.split())
+    # the counts come from each ruleset's seasons (`Championships.races`), named by the ruleset
+    assert "Automobiles: 3-5, Formula Dé-style racing: 1-20, Speed-and-hazard racing: 1-20 races" in help_
+    for rid in ("automobiles", "formula-de", "speed-hazard"):
+        rs = get(rid)
+        assert rs.seasons is not None
+        lo, hi = rs.seasons.races
+        assert f"{rs.name}: {lo}-{hi}" in help_
+
+
+def test_an_automobiles_season_takes_the_counts_its_help_states():
+    for n in (2, 6):
+        code, out = run("season", "--tracks", ",".join(["first-oval"] * n))
+        assert code == 2 and "3 to 5 races" in out, out

@@ -22,7 +22,8 @@ _PLAY = r"""
 import hashlib, sys
 from slipstream.engine.core.accel import status
 from slipstream.engine.play.racelog import dumps
-from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached, run_race
+from slipstream.engine.play.races import RaceSpec, run_race
+from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 from slipstream.engine.rulesets.automobiles.seasonrun import SeasonSpec, run_season
 print(status().state)
 sets = sorted(load_pack_cached("").card_sets)
@@ -31,7 +32,7 @@ opts = ((), (("drivers_in_single_races", True),), (("weaving", True), ("momentum
         (("turn_order", "position"),))
 for seed in range(8):
     spec = RaceSpec("", ("first-oval", "road-course")[seed % 2], seed, seats[seed % 4],
-                    card_set=sets[seed % len(sets)], options=opts[seed % 4])
+                    options=opts[seed % 4], setup=(("card_set", sets[seed % len(sets)]),))
     r = run_race(spec)
     text = "\n".join([dumps(r.header), *(dumps(x) for x in r.log), dumps(r.result)])
     print(hashlib.sha256(text.encode()).hexdigest())

@@ -1,44 +1,67 @@
 """The Automobiles panels of the Test race dock, registered by the ruleset (`Ruleset.panels`).
 
-Turn frames with the planned cube route (raceframes.py), the player's piles and money, cube
-chips on the human seat's buttons, and a batch that counts heat per space (heatmap.py) for
-the report's heat maps. The dock reaches this module only through `racepanels.panels_for`.
+Turn frames with the planned cube route, the player's piles and money, cube chips on the
+human seat's buttons, and a batch that counts heat per space for the report's heat maps. The
+dock reaches this module only through `racepanels.panels_for` (the registry loads it by the
+string the ruleset names); it reaches Automobiles only through the registry too: its race
+view, setup and statistics capabilities, whose turn frames, piles, pack options and heat
+batch (beyond the protocol) these panels declare below as what they need.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, cast
 from weakref import WeakKeyDictionary
 
 from PySide6.QtGui import QColor
 
+from slipstream.engine.play import watch
 from slipstream.engine.play.batch import Pool
 from slipstream.engine.play.races import RaceSpec
-from slipstream.engine.rulesets.automobiles import heatmap, raceframes
-from slipstream.engine.rulesets.automobiles import runner as auto
+from slipstream.engine.play.registry import get, load_pack
 
 from ...race.racepanels import BatchRun, RacePanels
 
 NO_DISPLAY = "#d8d8d8"  # a cube kind whose pack gives it no `display` colour
+RULESET = "automobiles"
+
+
+class TurnView(Protocol):
+    """What these panels use of Automobiles' race view beyond the protocol."""
+
+    def frames(self, game: Any) -> Any: ...
+    def wear_owned(self, game: Any, seat: int) -> int: ...
+
+
+class HeatStats(Protocol):
+    """What these panels use of Automobiles' statistics beyond the protocol."""
+
+    def heat_batch(self, pool: Any, specs: Sequence[Any], track: Any, progress: Any = None,
+                   cancelled: Any = None) -> tuple[list[Any], Any, bool]: ...
+    def heat_from_dict(self, d: Any) -> Any: ...
+
+
+class PackOptions(Protocol):
+    def pack_options(self, pack: Any) -> dict[str, Any]: ...
+
+
+def _view(rs: Any) -> TurnView:
+    return cast(TurnView, rs.race_view)
+
+
+def _stats() -> HeatStats:
+    return cast(HeatStats, get(RULESET).stats)
 
 
 def cube_colours(pack: str) -> dict[str, str]:
     """Kind id -> the `display` colour each cube kind of the pack (folder, "" = base) gives."""
     try:
-        kinds = auto.load_pack_cached(pack).cube_kinds
-    except (ValueError, RuntimeError, OSError):
+        kinds = load_pack(pack).cube_kinds
+    except (ValueError, RuntimeError, OSError, AttributeError):
         return {}
     return {k.id: k.display for k in kinds.values() if k.display}
-
-
-def race_spec(spec: RaceSpec, bots: tuple[str, ...] | None = None) -> auto.RaceSpec:
-    """The Automobiles runner's spec of a generic one (its setup holds card set and drivers)."""
-    setup = dict(spec.setup)
-    return auto.RaceSpec(spec.pack, spec.track, spec.seed, tuple(bots or spec.bots),
-                         setup.get("card_set") or "", spec.laps, tuple(spec.options),
-                         tuple(setup.get("drivers") or ()), spec.record)
 
 
 def pile_text(d: dict[str, int] | None) -> str:
@@ -57,8 +80,9 @@ class AutomobilesPanels(RacePanels):
 
     def start(self, rs: Any, pack: Any, spec: RaceSpec, track: Any,
               humans: frozenset[int] = frozenset()) -> tuple[Any, dict[int, Any]]:
-        game, bots = raceframes.new_game(race_spec(spec), track, humans)
-        rec = raceframes.FrameRecorder(game)
+        # the game of the pack folder the spec names (as `slipstream race` plays it)
+        game, bots = watch.start(rs, load_pack(spec.pack), spec, track, humans)
+        rec = _view(rs).frames(game)
         self._colours[rec] = cube_colours(spec.pack)
         return rec, bots
 
@@ -69,10 +93,7 @@ class AutomobilesPanels(RacePanels):
         return int(rec.game.race.round)
 
     def pack_options(self, rs: Any, path: str) -> dict[str, Any]:
-        pack = auto.load_pack_cached(path)
-        sets = list(pack.card_sets)
-        opts = auto._ruleset(path, sets[0] if sets else "", ()).options
-        return {s.name: getattr(opts, s.name, s.default) for s in rs.options}
+        return cast(PackOptions, rs.setup).pack_options(load_pack(path))
 
     def frame_html(self, rec: Any, fr: Any, moved: bool, before: list[int], colour: str) -> str:
         p = fr.player
@@ -95,10 +116,10 @@ class AutomobilesPanels(RacePanels):
 
     def seat_html(self, rs: Any, rec: Any, seat: int, colour: str) -> str:
         g = rec.game
-        piles = raceframes.piles_of(g, seat)
+        piles = rec.piles(seat)
         pos = g.positions(False)[seat]
         return (f"<b style='color:{colour}'>You: P{seat + 1}</b><br>"
-                f"position {pos}, money ${g.money(seat)}, wear owned {raceframes.wear_owned(g, seat)}<br>"
+                f"position {pos}, money ${g.money(seat)}, wear owned {_view(rs).wear_owned(g, seat)}<br>"
                 f"<b>active</b>: {html.escape(pile_text(piles.active))}<br>"
                 f"<b>used</b>: {html.escape(pile_text(piles.used))}"
                 f"<br><b>discard</b>: {html.escape(pile_text(piles.discard))}"
@@ -116,15 +137,14 @@ class AutomobilesPanels(RacePanels):
     def run_batch(self, pool: Pool, specs: Sequence[RaceSpec], track: Any,
                   progress: Callable[[int], None] | None = None,
                   cancelled: Callable[[], bool] | None = None) -> BatchRun:
-        batch = heatmap.BatchPool(pool=pool).run([race_spec(s) for s in specs], track,
-                                                  progress=progress, cancelled=cancelled)
-        return BatchRun(batch.results, batch.heat, batch.cancelled)
+        results, heat, stopped = _stats().heat_batch(pool, specs, track, progress, cancelled)
+        return BatchRun(results, heat, stopped)
 
     def turns(self, result: Any) -> int:
         return int(sum(result.stats["turns"]))
 
     def heat_from_dict(self, d: Any) -> Any:
-        return heatmap.Heat.from_dict(d)
+        return _stats().heat_from_dict(d)
 
     def batch_text(self, rs: Any, summary: dict[str, Any]) -> str:
         """None: the report's own tables and heat maps show what `format_summary` prints."""

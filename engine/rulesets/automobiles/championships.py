@@ -66,6 +66,7 @@ class AutomobilesSeasons:
     noun = "season"
     settings = SETTINGS
     compares = True  # `--against`: every sponsor's holder race wins on two packs
+    races = (3, 5)  # RULES §5.3: three or more; five at most (house limit)
 
     def tracks(self, pack: Any, options: Mapping[str, Any]) -> list[str]:
         return default_tracks(pack)
@@ -74,8 +75,9 @@ class AutomobilesSeasons:
         from slipstream.engine.rulesets.automobiles.season import season_config
         from slipstream.engine.rulesets.automobiles.seasonrun import resolve_track
 
-        if not 3 <= len(plan.tracks) <= 5:
-            return [("--tracks", f"a season has 3 to 5 races, got {len(plan.tracks)}")]
+        lo, hi = self.races
+        if not lo <= len(plan.tracks) <= hi:
+            return [("--tracks", f"a season has {lo} to {hi} races, got {len(plan.tracks)}")]
         for t in plan.tracks:
             try:
                 resolve_track(pack, t)

@@ -16,12 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from slipstream.engine.play.batch import Pool
-from slipstream.engine.rulesets.automobiles.runner import (
-    RaceResult,
-    RaceSpec,
-    header,
-    load_pack_cached,
-)
+from slipstream.engine.play.races import RaceSpec, header
+from slipstream.engine.play.races import Result as RaceResult
+from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached, resolved
 from slipstream.engine.tracks.track import NO_SPACE, Track
 
 SECTIONS = 8  # parts of the lap for "colours used per lap section"
@@ -163,8 +160,9 @@ def heat_of_log(track: Track, log: Sequence[dict[str, Any]], start: Sequence[tup
 def run_on_track(spec: RaceSpec, track: Track) -> tuple[RaceResult, Heat]:
     """One bots-only race of `spec` on `track`; the result (without its log) and its heat.
 
-    The race is the one `runner.run_race` runs for the same spec when `track` is the pack's.
+    The race is the one `slipstream race` runs for the same spec when `track` is the pack's.
     """
+    from slipstream.engine.play.registry import get
     from slipstream.engine.rulesets.automobiles.raceframes import new_game
 
     game, bots = new_game(spec, track)
@@ -173,14 +171,12 @@ def run_on_track(spec: RaceSpec, track: Track) -> tuple[RaceResult, Heat]:
 
     n = play_out(game, [bots[i] for i in range(len(spec.bots))])
     race = game.race
-    rs = game.rules
+    pack = load_pack_cached(spec.pack)
     res = RaceResult(
-        spec=spec, card_set=rs.card_set, names=[s.name for s in game.seats], bots=list(spec.bots),
+        spec=spec, names=[s.name for s in game.seats], bots=list(spec.bots),
         grid=list(game.starting_order), standings=game.standings(), rounds=race.round,
         capped=race.capped, decisions=n, stats=race.stats, log=[],
-        header=header(spec, rs, track, rs.card_set, list(game.seats)),
-        drivers=[rs.drivers[p.driver].id if p.driver is not None else None for p in race.players],
-        result=game.result(), kind_ids=[k.id for k in rs.kinds])
+        header=header(get(pack.ruleset), spec, pack, track), result=game.result(), setup=resolved(game))
     return res, heat_of_log(track, game.log, start)
 
 

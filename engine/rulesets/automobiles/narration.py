@@ -142,7 +142,7 @@ def narrator_of(context: Any) -> Narrator:
 
 
 def _kind_labels(pack: str, card_set: str) -> dict[str, str]:
-    from slipstream.engine.rulesets.automobiles.runner import _ruleset
+    from slipstream.engine.rulesets.automobiles.racesetup import _ruleset
 
     try:
         rules = _ruleset(pack, card_set, ())
@@ -159,7 +159,7 @@ def describe(entry: Mapping[str, Any], context: Any = None) -> str | None:
 
 def race_json(res: Any) -> dict[str, Any]:
     """One race as JSON: standings with grid slots, rounds, decisions, wear and pit stops."""
-    return {"seed": res.spec.seed, "track": res.spec.track, "card_set": res.card_set,
+    return {"seed": res.spec.seed, "track": res.spec.track, "card_set": res.setup["card_set"],
             "standings": [{"place": i + 1, "name": res.names[p], "bot": res.bots[p],
                            "grid_slot": res.grid.index(p) + 1} for i, p in enumerate(res.standings)],
             "rounds": res.rounds, "capped": res.capped, "decisions": res.decisions,
@@ -170,9 +170,10 @@ def race_text(res: Any) -> str:
     """The turn-by-turn summary of one race (a line a turn) and the final standings."""
     names = res.names
     tell = narrator_of(res)
-    lines = [f"Race on {res.spec.track} with card set {res.card_set}, seed {res.spec.seed}",
+    drivers = res.setup["drivers"]
+    lines = [f"Race on {res.spec.track} with card set {res.setup['card_set']}, seed {res.spec.seed}",
              "grid: " + ", ".join(f"{i + 1}. {names[p]} ({res.bots[p]}"
-                                  + (f", {res.drivers[p]}" if res.drivers[p] else "") + ")"
+                                  + (f", {drivers[p]}" if drivers[p] else "") + ")"
                                   for i, p in enumerate(res.grid)), ""]
     cur: dict[str, Any] | None = None
     out_turns: list[str] = []

@@ -14,15 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from slipstream.engine.play.decisions import Rejection
+from slipstream.engine.play.races import RaceSpec, bot_seed
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.narration import narrator_of
-from slipstream.engine.rulesets.automobiles.roster import make_bot
-from slipstream.engine.rulesets.automobiles.runner import (
-    RaceSpec,
-    _ruleset,
+from slipstream.engine.rulesets.automobiles.racesetup import (
+    card_set_of,
     load_pack_cached,
-    resolve_card_set,
+    rules_for,
 )
+from slipstream.engine.rulesets.automobiles.roster import make_bot
 from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED, TurnState
 from slipstream.engine.tracks.track import Track
 
@@ -138,6 +138,9 @@ class FrameRecorder:
 
         return play_bot_seats(self.game, self.apply, bots, stop, max_decisions)
 
+    def piles(self, seat: int) -> Piles:
+        return piles_of(self.game, seat)
+
     def briefs(self) -> list[str]:
         return []  # the player panel shows the piles instead
 
@@ -223,16 +226,17 @@ class FrameRecorder:
 def new_game(spec: RaceSpec, track: Track, humans: frozenset[int] = frozenset()) -> tuple[Game, dict[int, Any]]:
     """The game of `spec` on `track` (any track, not only the pack's) and bots for its bot seats.
 
-    Seat names, bot seeds and the game seed are those of `runner.run_race`, so a race of bots
-    only here is the race `slipstream race` runs for the same spec.
+    Seat names, bot seeds and the game seed are those of engine/play/races.py's `play_race`,
+    so a race of bots only here is the race `slipstream race` runs for the same spec.
     """
-    load_pack_cached(spec.pack)
-    rs = _ruleset(spec.pack, resolve_card_set(spec), spec.options)
-    seats = [Seat(f"P{i + 1}", "human" if i in humans else b,
-                  spec.drivers[i] if i < len(spec.drivers) else None)
+    pack = load_pack_cached(spec.pack)
+    setup = dict(spec.setup)
+    rs = rules_for(pack, card_set_of(pack, setup.get("card_set") or "", spec.seed), dict(spec.options))
+    drivers = tuple(setup.get("drivers") or ())
+    seats = [Seat(f"P{i + 1}", "human" if i in humans else b, drivers[i] if i < len(drivers) else None)
              for i, b in enumerate(spec.bots)]
     game = Game(rs, track, seats, seed=spec.seed, laps=spec.laps, record=True)
-    bots = {i: make_bot(b, spec.seed * 1009 + i) for i, b in enumerate(spec.bots) if i not in humans}
+    bots = {i: make_bot(b, bot_seed(spec.seed, i)) for i, b in enumerate(spec.bots) if i not in humans}
     return game, bots
 
 

@@ -67,14 +67,11 @@ def _race_setup(n: int, text: str, head: dict[str, Any], origin: Path | None) ->
         one_line,
         verify_header,
     )
+    from slipstream.engine.play.protocol import SeatSpec
+    from slipstream.engine.play.races import RaceSpec, header, parse_setup
     from slipstream.engine.play.registry import get
+    from slipstream.engine.rulesets.automobiles.racesetup import _ruleset, load_pack_cached
     from slipstream.engine.rulesets.automobiles.roster import make_bot
-    from slipstream.engine.rulesets.automobiles.runner import (
-        RaceSpec,
-        _ruleset,
-        header,
-        load_pack_cached,
-    )
 
     if head.get("t") != "race" or head.get("format") != "racelog/1":
         raise LogError(n, f"line {n} is not a racelog/1 header", text=text[:300])
@@ -102,8 +99,9 @@ def _race_setup(n: int, text: str, head: dict[str, Any], origin: Path | None) ->
         if s.get("driver") is not None and s["driver"] not in known:
             raise LogError(n, f"the pack has no driver {s['driver'][:60]!r}", "header")
     seats = [Seat(s["name"], b, s.get("driver")) for s, b in zip(seat_data, bots, strict=True)]
-    spec = RaceSpec(path, track.id, seed, bots, cs, laps, opts, tuple(s.driver for s in seats))
-    rebuilt = header(spec, rs, track, cs, seats)
+    spec = RaceSpec(path, track.id, seed, bots, laps, opts,
+                    parse_setup({"card_set": cs, "drivers": tuple(s.driver for s in seats)}))
+    rebuilt = header(get(pack.ruleset), spec, pack, track, [SeatSpec(s.name, s.bot) for s in seats])
     rebuilt["pack_path"] = head["pack_path"]  # the log names its pack as it was written
     verify_header(n, text, head, rebuilt)
     return Game(rs, track, seats, seed=seed, laps=laps, record=True), SeatBots(make_bot, bots, seed)

@@ -8,7 +8,6 @@ file kinds, so the game, bots and scenarios are imported only when a race or tes
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,17 +16,6 @@ from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds,
 from slipstream.engine.play.protocol import SetupKey
 from slipstream.engine.rulesets.automobiles.contentcheck import CONTENT
 from slipstream.engine.rulesets.automobiles.options import OPTIONS
-
-
-def card_set_of(pack: Any, wanted: str, seed: int) -> str:
-    """The card set id a race uses: `wanted` by id or name, `random` by seed, or the first."""
-    if wanted == "random":
-        ids = sorted(pack.card_sets)
-        return random.Random(f"set-{seed}").choice(ids) if ids else ""
-    if wanted:
-        return str(pack.card_set(wanted).id)
-    return str(next(iter(pack.card_sets), ""))
-
 
 SCHEMAS = ("cards", "cardsets", "cubes", "drivers", "effect", "rules", "scenario", "season-scenario", "sponsors")
 
@@ -79,12 +67,10 @@ class Automobiles(BaseRuleset):
                  options: Mapping[str, Any], laps: int | None = None,
                  setup: Mapping[str, Any] | None = None, record: bool = True) -> Any:
         from slipstream.engine.rulesets.automobiles.game import Game, Seat
-        from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
+        from slipstream.engine.rulesets.automobiles.racesetup import card_set_of, rules_for
 
         setup = setup or {}
-        rules = ruleset_from_pack(pack, card_set_of(pack, setup.get("card_set") or "", seed) or None)
-        if options:
-            rules = rules.with_options(dict(options))
+        rules = rules_for(pack, card_set_of(pack, setup.get("card_set") or "", seed), options)
         drivers = tuple(setup.get("drivers") or ())
         game_seats = [Seat(s.name, s.bot, drivers[i] if i < len(drivers) else None)
                       for i, s in enumerate(seats)]
@@ -94,14 +80,6 @@ class Automobiles(BaseRuleset):
         from slipstream.engine.rulesets.automobiles.roster import make_bot
 
         return make_bot(name, seed)
-
-    def run_race(self, spec: Any) -> Any:
-        from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_race
-
-        setup = dict(spec.setup)
-        return run_race(RaceSpec(spec.pack, spec.track, spec.seed, tuple(spec.bots),
-                                 setup.get("card_set") or "", spec.laps, tuple(spec.options),
-                                 tuple(setup.get("drivers") or ()), spec.record))
 
     def describe(self, event: Mapping[str, Any], context: Any = None) -> str | None:
         from slipstream.engine.rulesets.automobiles.narration import narrator_of
@@ -154,12 +132,48 @@ class AutomobilesSetup:
         sets = [(str(sid), str(getattr(cs, "name", "") or sid)) for sid, cs in pack.card_sets.items()]
         return [*sets, ("random", "random (by seed)")]
 
+    def pack_options(self, pack: Any) -> dict[str, Any]:
+        """The value of every rule option in the pack (its rules file over the defaults), which
+        the editor's own panels show as the form's starting values."""
+        from slipstream.engine.rulesets.automobiles.racesetup import rules_for
+
+        sets = list(pack.card_sets)
+        opts = rules_for(pack, sets[0] if sets else "", {}).options
+        return {s.name: getattr(opts, s.name, s.default) for s in OPTIONS}
+
+    def log_header(self, head: dict[str, Any], spec: Any, pack: Any, track: Any) -> dict[str, Any]:
+        from slipstream.engine.rulesets.automobiles.racesetup import log_header
+
+        return log_header(head, spec, pack, track)
+
+    def resolved(self, game: Any) -> dict[str, Any]:
+        from slipstream.engine.rulesets.automobiles.racesetup import resolved
+
+        return resolved(game)
+
 
 class AutomobilesView(BaseRaceView):
-    """Where the cars are (the editor draws Automobiles races with its own panels)."""
+    """Where the cars are; for the editor's own Automobiles panels also turn frames (a frame
+    per turn of many decisions, with the planned cube route) and each player's piles."""
 
     def cars(self, game: Any) -> list[tuple[int, int]]:
         return [(p.car.lane, p.car.segment) for p in game.race.players]
+
+    def frames(self, game: Any) -> Any:
+        """A recorder of turn frames beside `game` (raceframes.py)."""
+        from slipstream.engine.rulesets.automobiles.raceframes import FrameRecorder
+
+        return FrameRecorder(game)
+
+    def piles(self, game: Any, seat: int) -> Any:
+        from slipstream.engine.rulesets.automobiles.raceframes import piles_of
+
+        return piles_of(game, seat)
+
+    def wear_owned(self, game: Any, seat: int) -> int:
+        from slipstream.engine.rulesets.automobiles.raceframes import wear_owned
+
+        return wear_owned(game, seat)
 
 
 class AutomobilesReports:
@@ -190,19 +204,34 @@ class AutomobilesStats:
         return format_summary(dict(summary))
 
     def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
-        return {}  # the editor's batch report counts heat per space itself (heatmap.py)
+        return {}  # the heat per space comes with the batch (heat_batch) for the editor's report
+
+    def heat_batch(self, pool: Any, specs: Sequence[Any], track: Any, progress: Any = None,
+                   cancelled: Any = None) -> tuple[list[Any], Any, bool]:
+        """Race `specs` on `track` in the pool's workers, counting where things happen per
+        space from each race's log (heatmap.py): (results, heat, cancelled)."""
+        from slipstream.engine.rulesets.automobiles.heatmap import BatchPool
+
+        batch = BatchPool(pool=pool).run(list(specs), track, progress=progress, cancelled=cancelled)
+        return batch.results, batch.heat, batch.cancelled
+
+    def heat_from_dict(self, d: Any) -> Any:
+        from slipstream.engine.rulesets.automobiles.heatmap import Heat
+
+        return Heat.from_dict(d)
 
     def item_users(self, result: Any, kind: str, item_id: str) -> dict[str, list[bool]]:
         """Who bought and who played the cubes of a card or cube kind; who drove a driver; who
         held a sponsor during a season."""
         from slipstream.engine.play.registry import load_pack
+        from slipstream.engine.rulesets.automobiles.racesetup import drivers_of, kind_ids
 
         n = len(result.bots)
         if kind == "sponsor":
             held = getattr(result, "sponsors_held", None)
             return {"held": [item_id in h for h in held]} if held is not None else {}
         if kind == "driver":
-            return {"held": [d == item_id for d in (result.drivers or [None] * n)]}
+            return {"held": [d == item_id for d in (drivers_of(result) or [None] * n)]}
         colour = item_id
         if kind == "card":
             card = load_pack(result.spec.pack).cards.get(item_id) if hasattr(result, "spec") else None
@@ -211,7 +240,7 @@ class AutomobilesStats:
             colour = card.colour
         elif kind != "cube":
             return {}
-        ids = list(result.kind_ids)
+        ids = kind_ids(result)
         if colour not in ids:
             return {"bought": [False] * n, "played": [False] * n}
         k = ids.index(colour)
@@ -221,7 +250,9 @@ class AutomobilesStats:
 
     def record(self, result: Any) -> dict[str, Any]:
         """The cube kinds of the race's counts and the drivers, for `summarise` of stored races."""
-        return {"kind_ids": list(result.kind_ids), "drivers": list(result.drivers)}
+        from slipstream.engine.rulesets.automobiles.racesetup import drivers_of, kind_ids
+
+        return {"kind_ids": kind_ids(result), "drivers": drivers_of(result)}
 
 
 class AutomobilesScenarios:

@@ -284,7 +284,7 @@ def scenario_paths(pack: Any) -> list[Path]:
 
 
 def run_pack_scenarios(pack_path: str, select: str = "") -> Report:
-    from slipstream.engine.rulesets.automobiles.runner import load_pack_cached
+    from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 
     try:
         pack = load_pack_cached(pack_path)

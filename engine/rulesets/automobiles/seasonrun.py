@@ -116,15 +116,14 @@ def resolve_track(pack: Any, ref: str) -> Track:
 def build(spec: SeasonSpec) -> tuple[Season, str, dict[str, Any]]:
     """The season of a spec (not yet played), its card set and its log header."""
     from slipstream.engine.play.logcheck import track_digest
-    from slipstream.engine.rulesets.automobiles.runner import (
-        RaceSpec,
+    from slipstream.engine.rulesets.automobiles.racesetup import (
         _ruleset,
+        card_set_of,
         load_pack_cached,
-        resolve_card_set,
     )
 
     pack = load_pack_cached(spec.pack)
-    cs = resolve_card_set(RaceSpec(spec.pack, "", spec.seed, spec.bots, spec.card_set))
+    cs = card_set_of(pack, spec.card_set, spec.seed)
     rs = _ruleset(spec.pack, cs, spec.options)
     tracks = [resolve_track(pack, t) for t in spec.tracks]
     config: SeasonConfig = season_config(pack, dict(spec.season_options))

@@ -7,11 +7,12 @@ from collections import Counter
 from typing import Any
 
 from slipstream.engine.play.stats import format_rate_lines, summarise_races
+from slipstream.engine.rulesets.automobiles.racesetup import kind_ids
 
 
 def summarise(results: list[Any], kind_names: list[str] | None = None) -> dict[str, Any]:
-    """Aggregate RaceResults (see runner.RaceResult): the shared rates, then wear, pit stops,
-    drafting and the most bought cubes."""
+    """Aggregate race results (engine/play/races.py `Result`, or stored records): the shared
+    rates, then wear, pit stops, drafting and the most bought cubes."""
     out = summarise_races(results)
     wear = pits = drafts = moves = player_races = turns = 0
     bought: Counter[str] = Counter()
@@ -23,7 +24,7 @@ def summarise(results: list[Any], kind_names: list[str] | None = None) -> dict[s
         moves += sum(st["moves"])
         turns += sum(st.get("turns", ()))
         player_races += len(r.bots)
-        names = getattr(r, "kind_ids", None) or kind_names
+        names = kind_ids(r) or kind_names
         for row in st["bought"]:
             for k, n in enumerate(row):
                 if n:

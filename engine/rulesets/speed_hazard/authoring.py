@@ -57,6 +57,8 @@ ALL = "all"
 
 def _amounts(values: Sequence[Any], joiner: str = "or") -> str:
     vs = [str(v) for v in values]
+    if not vs:  # a card being written, its amounts not given yet
+        return "?"
     return vs[0] if len(vs) == 1 else f"{', '.join(vs[:-1])} {joiner} {vs[-1]}"
 
 

@@ -153,7 +153,11 @@ def test_a_new_wear_row_in_a_pack_extending_formula_de_follows_the_inherited_tab
     qtbot.addWidget(w, before_close_func=lambda win: setattr(win.doc, "saved", win.doc.state))
     assert children(group(w, "Wear table")) == []
     w.select_group("wear")
-    assert w.table is None  # no own file: the pane says the inherited table is used
+    # no own file: the table shows the inherited rows (a change to one would be an override)
+    t = w.table
+    assert isinstance(t, TableEditor) and rows(t) == [["1", "4", "3", "2", "2", "2"], ["2", "5", "5", "4", "3", "3"]]
+    assert [t.table.verticalHeaderItem(r).text() for r in range(2)] == ["inherited", "inherited"]
+    assert w.doc.state.file("wear.yaml") is None and not w.doc.dirty
     w.new_item("wear")
     data = w.doc.state.file("wear.yaml").data
     # the pack's own file holds only its change (rows merge one by one with the inherited ones):

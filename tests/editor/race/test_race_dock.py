@@ -8,7 +8,8 @@ import time
 from helpers import click, wait_idle
 from PySide6.QtCore import QElapsedTimer, QTimer
 
-from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached, run_race
+from slipstream.engine.play.races import RaceSpec, run_race
+from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 
 from .conftest import SHOTS
 

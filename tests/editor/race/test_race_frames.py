@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from slipstream.engine.play.races import RaceSpec, run_race
 from slipstream.engine.rulesets.automobiles.heatmap import (
     COLOURS,
     Heat,
@@ -10,7 +11,7 @@ from slipstream.engine.rulesets.automobiles.heatmap import (
     run_on_track,
 )
 from slipstream.engine.rulesets.automobiles.raceframes import watch_race
-from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached, run_race
+from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 
 BOTS = ("greedy", "greedy", "greedy", "random")
 

@@ -12,13 +12,10 @@ from collections import Counter
 from pathlib import Path
 
 from slipstream.engine.play.racelog import log_lines
+from slipstream.engine.play.races import RaceSpec, run_race
+from slipstream.engine.play.races import Result as RaceResult
 from slipstream.engine.rulesets.automobiles.racelog import replay_lines
-from slipstream.engine.rulesets.automobiles.runner import (
-    RaceResult,
-    RaceSpec,
-    load_pack_cached,
-    run_race,
-)
+from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 
 PACK = str(Path(__file__).resolve().parents[2] / "packs" / "designer-cards")
 TRACKS = ("first-oval", "road-course")
@@ -48,13 +45,14 @@ def field(kind: str, seed: int) -> tuple[str, ...]:
 
 def spec(card_set: str, seed: int, bots: tuple[str, ...]) -> RaceSpec:
     """The race of `seed`: tracks alternate, bots as given."""
-    return RaceSpec(pack=PACK, track=TRACKS[seed % len(TRACKS)], seed=seed, bots=bots, card_set=card_set)
+    return RaceSpec(pack=PACK, track=TRACKS[seed % len(TRACKS)], seed=seed, bots=bots,
+                    setup=(("card_set", card_set),))
 
 
 def plays(res: RaceResult) -> Counter[str]:
     """How many cubes of each designer card were played in the race."""
     pack = load_pack_cached(PACK)
-    by_colour = dict(pack.card_set(res.card_set).cards)
+    by_colour = dict(pack.card_set(res.setup["card_set"]).cards)
     out: Counter[str] = Counter()
     for e in res.log:
         if e.get("t") == "event" and e.get("ev") == "play" and e.get("kind") in by_colour:

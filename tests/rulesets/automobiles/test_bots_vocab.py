@@ -16,6 +16,7 @@ import pytest
 
 from slipstream.engine.core.yamlsource import SourceMap
 from slipstream.engine.play.racelog import dumps
+from slipstream.engine.play.races import RaceSpec, run_race
 from slipstream.engine.rulesets.automobiles import bots
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot
 from slipstream.engine.rulesets.automobiles.content import base_pack
@@ -23,7 +24,6 @@ from slipstream.engine.rulesets.automobiles.draft import effect_score
 from slipstream.engine.rulesets.automobiles.game import position_game
 from slipstream.engine.rulesets.automobiles.racelog import replay_lines
 from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
-from slipstream.engine.rulesets.automobiles.runner import RaceSpec, run_race
 from slipstream.engine.tracks.track import parse_track
 
 FORMS = str(Path(__file__).resolve().parent / "scenarios" / "vocab-b")
@@ -130,7 +130,7 @@ def test_sponsor_scores_read_the_cube_kinds_as_before() -> None:
 @pytest.mark.parametrize("seats", [("random",) * 4, ("greedy", "greedy", "random"), ("lookahead:2", "greedy", "random")])
 def test_bots_race_with_the_new_forms_in_play(card_set: str, seats: tuple[str, ...]) -> None:
     for seed in (1, 2):
-        r = run_race(RaceSpec(FORMS, "first-oval", seed, seats, card_set=card_set, laps=1))
+        r = run_race(RaceSpec(FORMS, "first-oval", seed, seats, laps=1, setup=(("card_set", card_set),)))
         assert r.rounds >= 1 and r.decisions > 0
         lines = [dumps(r.header), *(dumps(x) for x in r.log), dumps(r.result)]
         rep = replay_lines(lines)
@@ -140,7 +140,7 @@ def test_bots_race_with_the_new_forms_in_play(card_set: str, seats: tuple[str, .
 def test_a_payment_is_told_in_words() -> None:
     from slipstream.engine.rulesets.automobiles.narration import narrator_of
 
-    r = run_race(RaceSpec(FORMS, "first-oval", 3, ("random",) * 4, card_set="forms-b-money", laps=1))
+    r = run_race(RaceSpec(FORMS, "first-oval", 3, ("random",) * 4, laps=1, setup=(("card_set", "forms-b-money"),)))
     pays = [e for e in r.log if e.get("ev") == "pay"]
     assert pays
     text = narrator_of(r)(pays[0])

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from slipstream.engine.play.racelog import dumps
+from slipstream.engine.play.races import RaceSpec, run_race
 from slipstream.engine.rulesets.automobiles import effects as fx
 from slipstream.engine.rulesets.automobiles import phases
-from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached, run_race
+from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 
 SEATS = (("greedy", "greedy", "greedy", "greedy"), ("greedy", "random", "greedy"))
 
@@ -19,7 +20,7 @@ SEATS = (("greedy", "greedy", "greedy", "greedy"), ("greedy", "random", "greedy"
 def specs() -> list[RaceSpec]:
     sets = sorted(load_pack_cached("").card_sets)
     return [RaceSpec("", ("first-oval", "road-course")[seed % 2], seed, SEATS[seed % 2],
-                     card_set=sets[seed % len(sets)],
+                     setup=(("card_set", sets[seed % len(sets)]),),
                      options=(("drivers_in_single_races", True),) if seed % 2 else ())
             for seed in range(1, 5)]
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from slipstream.cli.main import main
+from slipstream.engine.play.races import RaceSpec, run_race
 from slipstream.engine.play.registry import get
 from slipstream.engine.rulesets.automobiles.narration import Narrator, describe, narrator_of
 from slipstream.engine.rulesets.automobiles.raceframes import watch_race
-from slipstream.engine.rulesets.automobiles.runner import RaceSpec, load_pack_cached, run_race
+from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 
 BOTS = ("greedy", "greedy", "random", "random")
 
@@ -17,7 +18,7 @@ BOTS = ("greedy", "greedy", "random", "random")
 def races():
     # every card set of the base pack, so that every action cube and its effects show up
     for i, cs in enumerate(sorted(load_pack_cached("").card_sets)):
-        yield run_race(RaceSpec("", "first-oval", 20 + i, BOTS, cs))
+        yield run_race(RaceSpec("", "first-oval", 20 + i, BOTS, setup=(("card_set", cs),)))
 
 
 def test_every_event_kind_of_a_race_is_told_in_words():

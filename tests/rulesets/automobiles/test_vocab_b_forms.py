@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from slipstream.engine.rulesets.automobiles import effects, phases
-from slipstream.engine.rulesets.automobiles.runner import load_pack_cached
+from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 from slipstream.engine.rulesets.automobiles.scenarios import run_file, run_pack_scenarios
 
 PACK = Path(__file__).resolve().parent / "scenarios" / "vocab-b"

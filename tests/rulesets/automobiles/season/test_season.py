@@ -11,7 +11,7 @@ from slipstream.engine.rulesets.automobiles.bots import make_bot
 from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.draft import Draft, bracket_for, draw_pool, effect_score
 from slipstream.engine.rulesets.automobiles.game import Seat
-from slipstream.engine.rulesets.automobiles.runner import _ruleset
+from slipstream.engine.rulesets.automobiles.racesetup import _ruleset
 from slipstream.engine.rulesets.automobiles.season import (
     Season,
     SeasonConfig,
@@ -215,7 +215,7 @@ def test_sponsor_effects_change_the_collection_carried_into_the_next_race() -> N
 
 def test_a_stronger_sponsor_bracket_changes_more() -> None:
     """The same holder and collection: the doubled D3 gains twice the cubes of the base D3."""
-    from slipstream.engine.rulesets.automobiles.runner import _ruleset as rules_of
+    from slipstream.engine.rulesets.automobiles.racesetup import _ruleset as rules_of
 
     gained = {}
     for pack in ("", "tests/rulesets/automobiles/season/packs/strong-d3"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from slipstream.engine.rulesets.automobiles.bots import make_bot
 from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import UNLIMITED_WEAR, Seat
-from slipstream.engine.rulesets.automobiles.runner import _ruleset
+from slipstream.engine.rulesets.automobiles.racesetup import _ruleset
 from slipstream.engine.rulesets.automobiles.season import Season
 
 

@@ -104,7 +104,7 @@ def test_greedy_bot_thins_its_bag_with_a_sponsor_removal() -> None:
     from slipstream.engine.rulesets.automobiles.bots import GreedyBot
     from slipstream.engine.rulesets.automobiles.content import base_pack
     from slipstream.engine.rulesets.automobiles.game import position_game
-    from slipstream.engine.rulesets.automobiles.runner import _ruleset
+    from slipstream.engine.rulesets.automobiles.racesetup import _ruleset
     from slipstream.engine.rulesets.automobiles.state import BAG
 
     rs = _ruleset("", "", ())
