@@ -28,6 +28,7 @@ LAZY_COMMANDS = {
     "rulesets": "slipstream.cli.race:rulesets",
     "sweep": "slipstream.cli.sweep:sweep",
     "ladder": "slipstream.cli.ladder:ladder",
+    "import": "slipstream.cli.imports:import_cmd",
 }
 
 
@@ -156,7 +157,10 @@ def _validate_progress(stack: ExitStack) -> Callable[[int, int], None]:
 @click.option("--width", type=int, default=1600, show_default=True, help="Width of a PNG in pixels.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Format of any diagnostics.")
-def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fmt: str) -> None:
+@click.option("--backdrop", "with_backdrop", is_flag=True,
+              help="Draw the track's backdrop image under it (SVG only; the SVG refers to the image file).")
+def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fmt: str,
+           with_backdrop: bool = False) -> None:
     """Draw a track as SVG, PNG or PDF: spaces in gear colours, finish line and grid.
 
     The suffix of OUTPUT picks the format; PNG and PDF (the editor's printable PDF, tiled over
@@ -172,9 +176,12 @@ def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fm
     suffix = output.suffix.lower()
     if suffix not in (".svg", ".png", ".pdf"):
         raise click.UsageError(f"{output.name}: write .svg, .png or .pdf (the suffix picks the format)")
+    if with_backdrop and suffix != ".svg":
+        raise click.UsageError("--backdrop draws into SVG only (write .svg)")
+    underlay = _backdrop_svg(res.loaded.data, track, output) if with_backdrop else ""
     try:
         if suffix == ".svg":
-            atomic_write_text(output, track_svg(res.track, highlight=highlight))
+            atomic_write_text(output, track_svg(res.track, highlight=highlight, underlay=underlay))
         else:
             _write_picture(track, output, suffix, width, highlight)
     except OSError as e:
@@ -183,6 +190,26 @@ def render(track: Path, output: Path, highlight: tuple[str, ...], width: int, fm
     errors = [d for d in res.diagnostics if d.is_error]
     click.echo(f"wrote {output} ({res.track.name}: {len(res.track.spaces)} spaces"
                f"{', ' + str(len(errors)) + ' errors' if errors else ''})")
+
+
+def _backdrop_svg(data: Any, track: Path, output: Path) -> str:
+    """The SVG <image> of the track's backdrop, referring to the image from OUTPUT's folder;
+    a missing backdrop or image is a note on stderr and draws nothing."""
+    import os
+
+    from slipstream.engine.tracks.backdrop import backdrop_of, image_size, svg_image
+
+    b = backdrop_of(data)
+    if b is None:
+        click.echo("note: the track has no backdrop", err=True)
+        return ""
+    image = b.path(track)
+    size = image_size(image)
+    if size is None:
+        click.echo(f"note: backdrop image {image} is missing or not a PNG, JPEG or GIF; drawn without it", err=True)
+        return ""
+    href = Path(os.path.relpath(image.resolve(), output.resolve().parent)).as_posix()
+    return svg_image(b, href, size)
 
 
 def _gui_missing() -> bool:

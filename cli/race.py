@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from slipstream.engine.core import diagnostics as dg
+from slipstream.engine.play.extbots import external_problem, is_external, program_problem
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -73,6 +74,11 @@ def parse_bots(bots: str, rs: Any) -> list[str]:
     # a bot listed as NAME or as NAME:SETTING (e.g. lookahead:4) is known by NAME
     families = {k.partition(":")[0] for k in rs.bots}
     for b in names:
+        if is_external(b):  # cmd:PROGRAM [ARGS...] or http://HOST:PORT, [;SETTING=VALUE...] (docs/bots.md)
+            problem = external_problem(rs, b) or program_problem(b)
+            if problem:
+                raise click.BadParameter(problem, param_hint="--bots")
+            continue
         base, _, setting = b.partition(":")
         if b not in rs.bots and base not in families:
             raise click.BadParameter(f"unknown bot {b!r}; bots: {', '.join(sorted(rs.bots))}", param_hint="--bots")

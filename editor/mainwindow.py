@@ -32,6 +32,7 @@ from slipstream.engine.editing import commands as cmds
 from slipstream.engine.editing.commands import Command
 from slipstream.engine.editing.document import Change, TrackDocument, state_from_text
 from slipstream.engine.editing.scaffold import track_data
+from slipstream.engine.tracks.backdrop import backdrop_of
 from slipstream.engine.tracks.edits import centerline
 from slipstream.engine.tracks.render import track_svg
 from slipstream.engine.tracks.templates import TEMPLATE_NAMES, TEMPLATES, template
@@ -41,6 +42,8 @@ from .docklayout import hide_stray_tab_bars
 from .pack.packview import install as install_pack_menu
 from .race.racedock import install as install_race_docks
 from .track import printing, recovery
+from .track.backdrop import TOOL as BACKDROP_TOOL
+from .track.backdrop import BackdropLayer, BackdropPanel, BackdropTool, folder_of
 from .track.canvas import Selection, TrackScene, TrackView
 from .track.docks import GridPanel, ProblemsPanel, SourcePanel, TrackPanel
 from .track.v2panel import Track2Panel
@@ -130,6 +133,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["problems"]], [170], Qt.Orientation.Vertical)
         self.resizeDocks([self.docks["track"]], [330], Qt.Orientation.Horizontal)
         self._install_track2()
+        self._install_backdrop()
 
         self.status_counts = QLabel()
         self.status_counts.setObjectName("status-counts")
@@ -246,6 +250,7 @@ class MainWindow(QMainWindow):
             ("grid", "Grid", "Click a cell to add a grid slot there"),
             ("centreline", "Centreline", "Drag points; double-click the line to add one; right-click a point to delete it"),
             *TRACK2_TOOLS,
+            BACKDROP_TOOL,
         ):
             act = QAction(text, self)
             act.setCheckable(True)
@@ -288,6 +293,25 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["grid"], dock)
         self.docks["grid"].raise_()
         self.docks["track2"] = dock
+
+    def _install_backdrop(self) -> None:
+        """The backdrop image under the canvas, its dock and its drag tool (editor/track/backdrop.py)."""
+        def status(text: str) -> None:
+            self.statusBar().showMessage(text, 10_000)
+
+        self.backdrop_layer = BackdropLayer(self.scene)
+        self.backdrop_panel = BackdropPanel(self.push, self.seal, status)
+        self.backdrop_tool = BackdropTool(self.view, self.push, self.seal, lambda: self.doc, status)
+        dock = QDockWidget("Backdrop", self)
+        dock.setObjectName("dock-backdrop")
+        scroll = QScrollArea()  # as the Corners and pit dock: its form does not squeeze its neighbours
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.backdrop_panel)
+        dock.setWidget(scroll)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        self.tabifyDockWidget(self.docks["grid"], dock)
+        self.docks["grid"].raise_()
+        self.docks["backdrop"] = dock
 
     def set_tool(self, key: str) -> None:
         self.view.tool = key
@@ -346,6 +370,8 @@ class MainWindow(QMainWindow):
         self.track_panel.show_document(doc)
         self.track2_layers.show(track)
         self.track2_panel.show_document(doc)
+        self.backdrop_layer.show(backdrop_of(doc.data), folder_of(doc))
+        self.backdrop_panel.show_document(doc)
         self.grid_panel.show_document(doc)
         if self.docks["source"].isVisible() or rebuild:
             self.source.show_text(an.text, force=rebuild)

@@ -3,9 +3,10 @@
 It proves the plug-in protocol (engine/play/protocol.py): registered by id (through
 `SLIPSTREAM_RULESETS=toy=toyruleset:RULESET`, so worker processes and CLI runs find it too),
 it races with `slipstream race tests/toy` and in the editor's Test race dock, and no face names
-it. It offers two capabilities: a race view (where its cars are) and its own file kind,
-`toy-scenario/1`, whose schema `slipstream schema -o DIR` writes. Everything not written here
-comes from `BaseRuleset` and `TracksOnly`.
+it. It offers three capabilities: a race view (where its cars are), championships of points
+by place (`slipstream season`, engine/play/seasons.py) and its own file kind, `toy-scenario/1`,
+whose schema `slipstream schema -o DIR` writes. Everything not written here comes from
+`BaseRuleset`, `TracksOnly` and `PointsSeasons`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from slipstream.engine.packs.trackpack import TracksOnly, house_options
 from slipstream.engine.play.base import BaseRaceView, BaseRuleset, OwnFileKinds, house_rules_schemas
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.play.options import OptionSpec
+from slipstream.engine.play.seasons import PointsChampionship, PointsSeasons
 
 
 class ToyGame:
@@ -96,11 +98,14 @@ def schema_only(kind: str) -> Any:
     return lambda data, src: schema_diagnostics(kind, data, src)
 
 
+CHAMPIONSHIP = PointsChampionship((3, 2, 1), 2)  # HOUSE VALUES of the toy: points by place, races
+
+
 class Toy(BaseRuleset):
     id = "toy"
     name = "Toy race"
     content = TracksOnly("toy")
-    options = (OptionSpec("die", "int", 6, "Faces of the die.", minimum=2, maximum=20),)
+    options = (OptionSpec("die", "int", 6, "Faces of the die.", minimum=2, maximum=20), *CHAMPIONSHIP.options)
     players = (1, 6)
     bots = {"random": "rolls or creeps at random", "bold": "always rolls"}
     race_view = ToyView()
@@ -108,6 +113,9 @@ class Toy(BaseRuleset):
     files = OwnFileKinds({"toy-scenario": ((1,), schema_only("toy-scenario"))}, "toyschemas",
                          ("toy-scenario.schema.json",),
                          generated=house_rules_schemas(content, name, options))  # toy-rules/1
+
+    def __init__(self) -> None:
+        self.seasons = PointsSeasons(self, CHAMPIONSHIP)  # championships of points by place
 
     def new_game(self, pack: Any, track: Any, seats: Any, seed: int, options: Any, laps: Any = None,
                  setup: Any = None, record: bool = True) -> ToyGame:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.play.races import RaceSpec
+from slipstream.engine.play.watch import finish
 from slipstream.engine.tracks.track import Track
 
 from ..track.canvas import TrackView
@@ -70,6 +71,8 @@ class HumanSeat(QObject):
         self._bots_play()
 
     def stop(self) -> None:
+        if self.recorder is not None:  # external bots' processes end with the race
+            finish(self.bots, self.recorder.game)
         self.recorder = None
         self.overlay.show_targets([])
         self.changed.emit()
@@ -95,6 +98,8 @@ class HumanSeat(QObject):
     def _bots_play(self) -> None:
         assert self.recorder is not None
         self.recorder.play_bots(self.bots)
+        if self.recorder.game.pending is None:
+            finish(self.bots, self.recorder.game)
         self.overlay.show_targets(target_cells(self.decision))
         self.changed.emit()
 

@@ -48,6 +48,8 @@ from PySide6.QtWidgets import (
 from slipstream.editor.spinvalue import set_spin
 from slipstream.engine.play.base import view_of
 from slipstream.engine.play.batch import Pool
+from slipstream.engine.play.extbots import is_external, program_problem
+from slipstream.engine.play.logcheck import bot_problem
 from slipstream.engine.play.registry import RulesetError, for_pack, load_pack
 from slipstream.engine.play.watch import HUMAN
 from slipstream.engine.tracks.track import Track
@@ -69,6 +71,13 @@ from .raceworker import (
 from .trackpack import home_pack, is_bundled, pick
 
 SPEEDS = (("slow", 1200), ("normal", 600), ("fast", 250), ("fastest", 80))
+
+
+def seat_bot_name(box: QComboBox) -> str:
+    """The bot a seat box names: a listed one, or the text typed into it (an external bot)."""
+    text = box.currentText().strip()
+    i = box.findText(text)
+    return str(box.itemData(i)) if i >= 0 else text
 
 
 def _default_cache_dir() -> Path | None:
@@ -404,6 +413,10 @@ class RacePanel(QWidget):
         for i in range(hi):
             box = QComboBox()
             box.setObjectName(f"race-seat-{i + 1}")
+            box.setEditable(True)  # or a bot of one's own: cmd:PROGRAM, http://HOST:PORT
+            box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+            box.setToolTip("A bot of the ruleset, you (human), or your own bot: cmd:PROGRAM [ARGS] "
+                           "or http://HOST:PORT, with ;limit=SECONDS;fallback=BOT (docs/bots.md)")
             for name in [*sorted(rs.bots), HUMAN]:
                 box.addItem(name, name)
             box.setCurrentText(default[i % len(default)] if default else HUMAN)
@@ -469,7 +482,7 @@ class RacePanel(QWidget):
         n = self.players.value()
         setup = tuple(sorted((k, b.currentData()) for k, b in self.setup_boxes.items() if b.currentData()))
         return RaceSettings(pack=self.pack_path,
-                            bots=tuple(self.seat_boxes[i].currentData() for i in range(n)),
+                            bots=tuple(seat_bot_name(self.seat_boxes[i]) for i in range(n)),
                             seed=self.seed.value(), laps=self.laps.value() or None,
                             options=self.options(), races=self.races.value(), setup=setup)
 
@@ -506,6 +519,16 @@ class RacePanel(QWidget):
         if text:
             self.status.setText(text)
 
+    def _refuse_bots(self, bots: tuple[str, ...]) -> bool:
+        """Say in the status line why a seat's bot cannot race (a name typed into a seat box);
+        True when one cannot."""
+        for i, b in enumerate(bots):
+            problem = None if b == HUMAN else bot_problem(self.rs, b) or program_problem(b)
+            if problem:
+                self.status.setText(f"P{i + 1}: {problem}")
+                return True
+        return False
+
     def _bots_for_humans(self, bots: tuple[str, ...], keep: int = -1) -> tuple[str, ...]:
         """Bots for the human seats but `keep` (one person drives; a batch has none)."""
         stand_in = (list(self.rs.default_bots) or sorted(self.rs.bots))[0]
@@ -519,6 +542,8 @@ class RacePanel(QWidget):
         if track is None:
             return
         s = self.settings()
+        if self._refuse_bots(s.bots):
+            return
         self.play_button.setChecked(False)
         self.last_track = track
         if HUMAN in s.bots:
@@ -538,7 +563,7 @@ class RacePanel(QWidget):
         self.human.stop()
         self.last_mode = "watch"
         key = cache_key("watch", text, s)
-        hit = self.cache.get(key)
+        hit = None if any(is_external(b) for b in s.bots) else self.cache.get(key)  # a program may change
         if hit is not None and not isinstance(hit, BatchReportData):
             self._show_recorder(hit, "from the cache")
             return
@@ -585,12 +610,14 @@ class RacePanel(QWidget):
             return
         self.human.stop()
         s = self.settings()
+        if self._refuse_bots(s.bots):
+            return
         if HUMAN in s.bots:
             s = s.with_bots(self._bots_for_humans(s.bots))
         self.last_mode = "batch"
         self.last_track = track
         key = cache_key("batch", text, s)
-        hit = self.cache.get(key)
+        hit = None if any(is_external(b) for b in s.bots) else self.cache.get(key)  # a program may change
         if isinstance(hit, BatchReportData):
             self._show_batch(hit, track, "from the cache")
             return

@@ -46,7 +46,10 @@ class RacePanels:
     def watch(self, rs: Any, pack: Any, spec: RaceSpec, track: Any,
               stop: Callable[[], bool] | None = None) -> Any:
         rec, bots = self.start(rs, pack, spec, track)
-        rec.play_bots(bots, stop)
+        try:
+            rec.play_bots(bots, stop)
+        finally:
+            watch.finish(bots, rec.game)  # external bots' processes end with the race
         return rec
 
     def over(self, rec: Any) -> bool:

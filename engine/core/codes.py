@@ -3,7 +3,7 @@
 docs/diagnostics.md is generated from this table (`slipstream codes --markdown`), and a test
 keeps the two in step.
 
-Families: F files, Y YAML, S schema, T tracks, P packs, E effects, C scenarios.
+Families: F files, Y YAML, S schema, T tracks, I imports, P packs, E effects, C scenarios.
 """
 
 from __future__ import annotations
@@ -147,6 +147,16 @@ _TABLE: list[Code] = [
     Code("C108", "error", "bad inline track", "The inline track of a scenario is not a valid layout.", "Fix the layout strings; every lane covers the same number of segments."),
     Code("C109", "error", "bad car state", "A Formula Dé-style scenario gives a car a gear the pack lacks, a wear category the rules do not use, stops outside a corner or beyond what it requires, a lap beyond the race, a grid car more than a name, wear and losses, starting wear (`race_wear`) in a category the rules do not use, losses (`lost`) by anything but the five categories, `serviced: false` for a car in its own box, or `spun` for a car in the pit lane; a speed-and-hazard scenario gives a car a speed above its maximum outside nitrous, a speed or maximum not in steps of 10 km/h, a maximum above the cap, or a grid car more than a name.", "Set gear 1..6, wear by the categories of the rules in use (`pool` in the basic rules), stops only inside a corner."),
     Code("C110", "error", "bad scripted roll", "A scripted roll of a Formula Dé-style scenario is not a face of its die, or names the die of a gear the pack does not have; a scripted damage die of a speed-and-hazard scenario shows points no face of the pack's damage die shows.", "Script the black die with 1..20 and each gear's die with its faces (content/formula-de/gears.yaml)."),
+    # Imports of other tools' circuit files (engine/tracks/imports)
+    Code("I001", "error", "unreadable import file", "The file to import is not well-formed in its format: truncated or broken JSON, a line of a GP Online file with the wrong number of fields or a word where a number belongs.", "Fix the file at the position shown, or export it again from the tool that made it."),
+    Code("I002", "error", "unknown node type", "A GP Online node has a type number outside 0-7 (UNKNOWN, STRAIGHT, CURVE_2, CURVE_1, BLOCKED, FINISH, CURVE_3, PIT); type 0 (UNKNOWN) is read as a straight, with a warning.", "Give the node one of the listed types."),
+    Code("I003", "error", "dangling reference", "An edge, `next` step, grid slot, attribute, pit reference or special-space list names a node, space or cell that the file does not define.", "Define the missing node or correct the id."),
+    Code("I004", "error", "bad value in import file", "A field of the file has a value the format does not allow (a Heat cell in lane 3, a position used by more or fewer than two cells, a TTS lane outside 1..lanes, a missing field, a node defined twice); as a warning, a grid slot or corner that had to be skipped.", "Correct the value; docs/import.md lists what each format allows."),
+    Code("I005", "error", "no lanes found", "The spaces cannot be laid out as lanes: no finish line is marked, a space has no next space in its own lane (or several), or some spaces lie on no loop through the finish line.", "Mark one finish-line space per lane and make every space lead on to one space of its lane."),
+    Code("I006", "error", "step leads backwards", "Steps of the file go round in a circle without crossing the finish line, or positions along a lane do not rise from 0, so no step order fits a lap.", "Correct the direction of the step named, or the finish line."),
+    Code("I007", "warning", "step left out", "Laid out as lanes and segments, a step of the file would lead sideways or backwards, which a track/2 link cannot say; the imported track leaves it out.", "Check the step on the board; if it is real, add or lengthen spaces in the editor so it leads forward, then add it as a link."),
+    Code("I008", "error", "pit lane not a path", "The pit spaces do not form a single path with at least one entry from and one exit to the main track.", "Make each pit space lead on to exactly one other, from the entry to the exit."),
+    Code("I009", "warning", "corners overlap", "Two corners of the file cover shared segments once laid out; the later corner is shortened (or dropped when nothing is left).", "Check the corner's spaces in the imported track and adjust `from` / `to`."),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}

@@ -15,8 +15,11 @@ if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
 SCHEMA_PACKAGE = "slipstream.schemas"
-# the schemas of the formats every ruleset shares; the others come from the rulesets
-CORE_SCHEMAS = ("pack.schema.json", "track.schema.json", "track2.schema.json")
+# the schemas of the formats every ruleset shares (the messages of the external bot protocol,
+# docs/bots.md, among them); the others come from the rulesets
+BOT_SCHEMAS = ("bot-hello.schema.json", "bot-ready.schema.json", "bot-act.schema.json",
+               "bot-choose.schema.json", "bot-end.schema.json")
+CORE_SCHEMAS = ("pack.schema.json", "track.schema.json", "track2.schema.json", *BOT_SCHEMAS)
 
 
 @cache

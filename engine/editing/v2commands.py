@@ -135,3 +135,24 @@ class SetEntrySpeed(Command):
 
     def edit(self, data: Data) -> Data:
         return v2.set_entry_speed(data, self.index, self.value)
+
+
+class SetBackdrop(Command):
+    """Set fields of the backdrop (`{"image": ...}` places one; None removes it). Moving,
+    scaling, rotating or fading it merges into one step while the same fields change."""
+
+    def __init__(self, changes: dict[str, Any] | None) -> None:
+        super().__init__()
+        self.changes = changes
+        if changes is None:
+            self.text = "Remove backdrop"
+        elif "image" in changes:
+            self.text = f"Set backdrop image {changes['image']}"
+        else:
+            self.merge_key = ("backdrop", tuple(sorted(changes)))
+            self.text = "Change backdrop " + ", ".join(sorted(changes))
+
+    def edit(self, data: Data) -> Data:
+        from slipstream.engine.tracks.backdrop import set_backdrop
+
+        return set_backdrop(data, self.changes)

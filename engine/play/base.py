@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from slipstream.engine.play.protocol import (
         Authoring,
         BatchStats,
+        BotData,
         CardFace,
         CardRow,
         Cell,
@@ -72,6 +73,7 @@ class BaseRuleset:
     authoring: Authoring | None = None
     templates: TrackTemplates | None = None
     files: FileKinds | None = None
+    bot_data: BotData | None = None
     panels: Mapping[str, str] = {}  # no ruleset-specific panels: faces show their generic ones
 
     def track_checks(self, track: Any, data: Any, src: Any) -> list[Any]:

@@ -171,21 +171,22 @@ def run_ladder(ls: LadderSpec, jobs: int = 1, progress: Progress | None = None) 
 
 def format_ladder(rep: dict[str, Any]) -> str:
     """The ladder report as text: the ratings table, the 1v1 results and the field wins."""
+    w = max([16, *(len(r["bot"]) for r in rep["ratings"])])  # an external bot's name is long
     lines = [f"ladder on {rep['track']}: {rep['races']} races ({rep['races_per_pairing']} per pairing"
              + (f", mixed fields of {rep['field']} cars" if rep["field"] else "") + ")",
-             "rank  bot               rating   95% interval"]
+             f"rank  {'bot':<{w}}  rating   95% interval"]
     for r in rep["ratings"]:
-        lines.append(f"{r['rank']:>4}  {r['bot']:<16} {r['rating']:7.1f}   [{r['low']:.1f}, {r['high']:.1f}]")
+        lines.append(f"{r['rank']:>4}  {r['bot']:<{w}} {r['rating']:7.1f}   [{r['low']:.1f}, {r['high']:.1f}]")
     if rep["pairs"]:
         lines.append("one against one (wins of the first bot, 95% interval):")
         for p in rep["pairs"]:
-            lines.append(f"  {p['bot']:<16} vs {p['against']:<16} {100 * p['rate']:5.1f}%  "
+            lines.append(f"  {p['bot']:<{w}} vs {p['against']:<{w}} {100 * p['rate']:5.1f}%  "
                          f"[{100 * p['low']:5.1f}%, {100 * p['high']:5.1f}%]  ({p['wins']}/{p['n']})")
     f = rep["fields"]
     if f["races"]:
         lines.append(f"mixed fields of {f['cars']} cars ({f['races']} races), wins by bot:")
         for r in f["win_rate_by_bot"]:
-            lines.append(f"  {r['bot']:<16} {100 * r['rate']:5.1f}%  [{100 * r['low']:5.1f}%, "
+            lines.append(f"  {r['bot']:<{w}} {100 * r['rate']:5.1f}%  [{100 * r['low']:5.1f}%, "
                          f"{100 * r['high']:5.1f}%]  ({r['wins']}/{r['n']}, {r['cars']} cars)")
     lines.append(f"mean rounds per race: {rep['mean_rounds']}")
     return "\n".join(lines)

@@ -252,7 +252,12 @@ def check_bots(rs: Any, seats: Sequence[dict[str, Any]], line: int) -> tuple[str
 
 
 def bot_problem(rs: Any, name: str) -> str | None:
-    """Why `name` (`NAME` or `NAME:SETTING`) is not a bot of `rs`; None when it is."""
+    """Why `name` (`NAME` or `NAME:SETTING`, or an external bot `cmd:...`) is not a bot of
+    `rs`; None when it is."""
+    from slipstream.engine.play.extbots import external_problem, is_external
+
+    if is_external(name):
+        return external_problem(rs, name)
     base = name.partition(":")[0]
     if name not in rs.bots and base not in rs.bots:
         return f"{rs.name} has no bot {name[:60]!r} (bots: {', '.join(sorted(rs.bots))})"
@@ -269,10 +274,14 @@ class SeatBots:
     `human`, may take any legal option). `make(name, seed)` builds a bot."""
 
     def __init__(self, make: Callable[[str, int], Any], bots: Sequence[str], seed: int) -> None:
+        from slipstream.engine.play.extbots import is_external
         from slipstream.engine.play.races import bot_seed
 
         self.names = list(bots)
-        self.bots = [None if b == HUMAN else make(b, bot_seed(seed, i)) for i, b in enumerate(bots)]
+        # a person's seat and an external bot's (engine/play/extbots.py) are not re-run: the
+        # log's choices are the record of what they chose
+        self.bots = [None if b == HUMAN or is_external(b) else make(b, bot_seed(seed, i))
+                     for i, b in enumerate(bots)]
 
     def choice(self, game: Any) -> str | None:
         """What the bot of the deciding seat chooses now (None for a person's seat)."""

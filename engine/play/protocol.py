@@ -21,6 +21,7 @@ lacks it. A face asks `rs.seasons is None`; it never probes a ruleset for a memb
     authoring   Authoring       new-pack files, item kinds and tables of the pack editor, cards
     templates   TrackTemplates  starting tracks with what the ruleset needs (corners, pit lane)
     files       FileKinds       own file kinds with their checkers and JSON Schemas
+    bot_data    BotData         options as structured values for external bots (docs/bots.md)
 
 `panels` (face name -> "module:attribute") names optional ruleset-specific panels of a face;
 the registry loads them by that string (`registry.panels`).
@@ -491,6 +492,17 @@ class FileKinds(Protocol):
         ...
 
 
+class BotData(Protocol):
+    """What an external bot (engine/play/extbots.py, docs/bots.md) is told of each option
+    beyond its key and label: structured values, e.g. where a move stops, how many squares it
+    drives, what it costs. Without it a bot reads the keys and labels."""
+
+    def option_values(self, game: Any, decision: Decision) -> list[dict[str, Any]]:
+        """A JSON-able mapping per option of `decision` (the game's pending one), in its order;
+        only what the deciding seat may know."""
+        ...
+
+
 # ---------------------------------------------------------------------------------------------
 # The ruleset
 # ---------------------------------------------------------------------------------------------
@@ -536,6 +548,8 @@ class Ruleset(Protocol):
     def templates(self) -> TrackTemplates | None: ...
     @property
     def files(self) -> FileKinds | None: ...
+    @property
+    def bot_data(self) -> BotData | None: ...
     @property  # ruleset-specific panels of a face: face name (`editor`) -> "module:attribute"
     def panels(self) -> Mapping[str, str]: ...
 
@@ -577,7 +591,7 @@ class Ruleset(Protocol):
 CORE = ("id", "name", "options", "players", "bots", "default_bots", "content",
         "new_game", "make_bot", "describe", "view", "track_checks", "run_race", "replay")
 CAPABILITIES = ("setup", "race_view", "reports", "stats", "seasons", "scenarios", "authoring",
-                "templates", "files", "panels")
+                "templates", "files", "bot_data", "panels")
 REQUIRED = CORE + CAPABILITIES
 
 

@@ -187,6 +187,21 @@ def race_setup(rs: Ruleset, n: int, text: str, head: dict[str, Any], origin: Pat
     return game, SeatBots(rs.make_bot, bots, seed)
 
 
+def bot_line_problem(obj: dict[str, Any], bots: Any) -> str | None:
+    """Why a `t: bot` line cannot be in this race's log (None when it can): it names a seat
+    that an external bot plays."""
+    from slipstream.engine.play.extbots import is_external
+
+    seat = obj.get("p")
+    names = getattr(bots, "names", [])
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(names) \
+            or not is_external(str(names[seat])):
+        return "a `t: bot` line names no seat of an external bot"
+    if not isinstance(obj.get("fault"), str):
+        return "a `t: bot` line needs a string 'fault'"
+    return None
+
+
 def replay_race_rows(game: Any, bots: Any, first: tuple[int, str], rows: list[tuple[int, str]]) -> ReplayReport:
     """Apply the decisions of `rows` (the race's non-blank lines after its header, with their
     physical line numbers, the result line last) to `game`, each checked against the seat's
@@ -194,11 +209,18 @@ def replay_race_rows(game: Any, bots: Any, first: tuple[int, str], rows: list[tu
     from slipstream.engine.play.logcheck import LogError, parse
 
     n0, _ = first
+    kept = []
     for n, line in rows:
         try:
             obj = parse(n, line)
         except LogError as e:
             return _fail(e.line, line, e.message, kind=e.kind)
+        if obj.get("t") == "bot":  # an external bot's fault (engine/play/extbots.py): a note
+            problem = bot_line_problem(obj, bots)
+            if problem:
+                return _fail(n, line, problem, kind="malformed")
+            continue
+        kept.append((n, line))
         if obj.get("t") == "decision":
             choice = obj.get("choice")
             if not isinstance(choice, str):
@@ -212,6 +234,7 @@ def replay_race_rows(game: Any, bots: Any, first: tuple[int, str], rows: list[tu
             problem = bots.problem(seat, want, choice, n)
             if problem is not None:
                 return _fail(n, line, problem)
+    rows = kept
     got = dumps_all(game.log)
     if game.pending is None:
         got.append(dumps(game.result()))

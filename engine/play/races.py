@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.play.extbots import is_external
 from slipstream.engine.play.protocol import SeatSpec
 
 if TYPE_CHECKING:
@@ -134,15 +135,48 @@ def play_race(rs: Ruleset, spec: RaceSpec, pack: Any | None = None) -> Result:
     seats = seats_of(spec.bots)
     game = rs.new_game(pack, track, seats, spec.seed, dict(spec.options), spec.laps,
                        dict(spec.setup), spec.record)
-    bots = [rs.make_bot(b, bot_seed(spec.seed, i)) for i, b in enumerate(spec.bots)]
-    n = play_out(game, bots)
+    n, log = play_seats(rs, spec, game, track, pack)
     result = game.result()
     return Result(spec=spec, names=[s.name for s in seats], bots=list(spec.bots),
                   grid=list(game.grid), standings=game.standings(),
                   rounds=int(result.get("rounds", 0)), capped=bool(result.get("capped", False)),
                   decisions=n, stats=dict(game.stats),
-                  log=list(game.log), header=header(rs, spec, pack, track), result=result,
+                  log=log, header=header(rs, spec, pack, track), result=result,
                   setup=resolved_setup(rs, spec, game))
+
+
+def play_seats(rs: Ruleset, spec: RaceSpec, game: Game, track: Any, pack: Any = None) -> tuple[int, list[dict[str, Any]]]:
+    """Play `game` out with the seats' bots of `spec`: `play_bots`, told the options in force
+    (the pack's house rules, then the race's)."""
+    from slipstream.engine.packs.trackpack import house_options
+
+    options = {**house_options(pack), **dict(spec.options)}
+    return play_bots(rs, spec.bots, spec.seed, game, track, spec.laps, options)
+
+
+def play_bots(rs: Ruleset, names: Sequence[str], seed: int, game: Game, track: Any, laps: int | None = None,
+              options: Mapping[str, Any] | None = None) -> tuple[int, list[dict[str, Any]]]:
+    """Play `game` out with the bots `names` by seat, seeded by `bot_seed`, external ones too
+    (engine/play/extbots.py: their processes end on every way out); the number of decisions and
+    the race log, with a `t: bot` line where an external bot was at fault."""
+    if not any(is_external(b) for b in names):
+        bots = [rs.make_bot(b, bot_seed(seed, i)) for i, b in enumerate(names)]
+        return play_out(game, bots), list(game.log)
+    from slipstream.engine.play.extbots import (
+        RaceContext,
+        fault_lines,
+        finish_bots,
+        make_bots,
+        with_faults,
+    )
+
+    context = RaceContext(rs, track, seed, [s.name for s in seats_of(names)], laps, dict(options or {}))
+    ext = make_bots(rs, names, [bot_seed(seed, i) for i in range(len(names))], context)
+    try:
+        n = play_out(game, ext)
+    finally:
+        finish_bots(ext, game)
+    return n, with_faults(list(game.log), fault_lines(ext))
 
 
 def run_race(spec: RaceSpec) -> Any:

@@ -431,6 +431,7 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str], origin: 
         parse,
         verify_header,
     )
+    from slipstream.engine.play.racelog import bot_line_problem
     from slipstream.engine.play.registry import load_pack, setup_problems
 
     rows = numbered(lines)
@@ -455,6 +456,20 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str], origin: 
         verify_header(n0, text0, head, rebuilt)
     except LogError as e:
         return _fail(e.line, e.text or text0, e.message, kind=e.kind)
+    kept = rows[:1]
+    for row in rows[1:]:  # an external bot's fault notes (engine/play/extbots.py) are read past
+        if '"t":"bot"' in row[1]:
+            try:
+                obj = parse(*row)
+            except LogError as e:
+                return _fail(e.line, row[1], e.message, kind=e.kind)
+            if obj.get("t") == "bot":
+                problem = bot_line_problem(obj, SimpleNamespace(names=spec.bots))
+                if problem:
+                    return _fail(row[0], row[1], problem, kind="malformed")
+                continue
+        kept.append(row)
+    rows = kept
     names = [s.name for s in seats_of(spec.bots)]
     at = 1
     totals = [0] * len(names)

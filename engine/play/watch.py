@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.play.base import view_of
 from slipstream.engine.play.decisions import Rejection
+from slipstream.engine.play.extbots import RaceContext, finish_bots, is_external, seat_bot
 from slipstream.engine.play.protocol import SeatSpec
 from slipstream.engine.play.races import Result, bot_seed, header, play_out, resolved_setup
 
@@ -160,8 +161,20 @@ def start(rs: Ruleset, pack: Any, spec: RaceSpec, track: Any,
     """The game of `spec` on `track` and bots for its bot seats (seeded as `play_race` does)."""
     game = rs.new_game(pack, track, seats(spec, humans), spec.seed, dict(spec.options), spec.laps,
                        dict(spec.setup), True)
-    bots = {i: rs.make_bot(b, bot_seed(spec.seed, i)) for i, b in enumerate(spec.bots) if i not in humans}
-    return game, bots
+    if not any(is_external(b) for b in spec.bots):
+        return game, {i: rs.make_bot(b, bot_seed(spec.seed, i)) for i, b in enumerate(spec.bots) if i not in humans}
+    from slipstream.engine.packs.trackpack import house_options
+
+    context = RaceContext(rs, track, spec.seed, [s.name for s in seats(spec)], spec.laps,
+                          {**house_options(pack), **dict(spec.options)})
+    return game, {i: seat_bot(rs, b, i, bot_seed(spec.seed, i), context)
+                  for i, b in enumerate(spec.bots) if i not in humans}
+
+
+def finish(bots: Mapping[int, Any], game: Any) -> None:
+    """End the seats' external bot processes (engine/play/extbots.py), after the race or when
+    it is abandoned; built-in bots need nothing."""
+    finish_bots(list(bots.values()), game)
 
 
 def watch(rs: Ruleset, pack: Any, spec: RaceSpec, track: Any,
@@ -169,7 +182,10 @@ def watch(rs: Ruleset, pack: Any, spec: RaceSpec, track: Any,
     """Play a race of bots on `track` and keep its frames."""
     game, bots = start(rs, pack, spec, track)
     rec = Recorder(rs, game, [s.name for s in seats(spec)])
-    rec.play_bots(bots, stop)
+    try:
+        rec.play_bots(bots, stop)
+    finally:
+        finish(bots, game)
     return rec
 
 
@@ -181,7 +197,10 @@ def run_on_track(job: tuple[RaceSpec, Any]) -> Result:
     spec, track = job
     rs, pack = for_pack(spec.pack)
     game, bots = start(rs, pack, spec, track)
-    n = play_out(game, [bots[i] for i in range(len(spec.bots))])
+    try:
+        n = play_out(game, [bots[i] for i in range(len(spec.bots))])
+    finally:
+        finish(bots, game)
     result = game.result()
     return Result(spec=spec, names=[s.name for s in seats(spec)], bots=list(spec.bots),
                   grid=list(game.grid), standings=game.standings(),

@@ -47,10 +47,12 @@ def track_svg(
     cars: Sequence[tuple[int, int]] = (),
     title: bool = True,
     margin: float = 40.0,
+    underlay: str = "",
 ) -> str:
-    """An SVG document of the track. `highlight` marks spaces by name, `cars` places cars."""
+    """An SVG document of the track. `highlight` marks spaces by name, `cars` places cars;
+    `underlay` is SVG drawn over the background and under the track (a backdrop image)."""
     return "\n".join(p.text for p in svg_pieces(track, highlight=highlight, cars=cars, title=title,
-                                                     margin=margin))
+                                                     margin=margin, underlay=underlay))
 
 
 def svg_pieces(
@@ -60,6 +62,7 @@ def svg_pieces(
     cars: Sequence[tuple[int, int]] = (),
     title: bool = True,
     margin: float = 40.0,
+    underlay: str = "",
 ) -> list[Piece]:
     """The lines of `track_svg` as `Piece`s, so a printed page keeps only what it shows."""
     d = TrackDrawing(track)
@@ -77,6 +80,8 @@ def svg_pieces(
         Piece(None, f'<rect x="{x0 - margin:.1f}" y="{y0 - margin - head:.1f}" width="{w:.1f}" height="{h:.1f}" '
                'fill="#3f7d3a"/>'),
     ]
+    if underlay:
+        out.append(Piece(None, underlay))
     if title:
         out.append(Piece(None,
             f'<text x="{x0 - margin + 16:.1f}" y="{y0 - margin - head + 32:.1f}" font-size="22" fill="#fff" '

@@ -16,12 +16,13 @@ from typing import Any
 import yaml
 
 KEY_ORDER = ("slipstream", "id", "name", "laps", "rulesets", "lanes", "layout", "grid",
-             "corners", "links", "pit", "features", "geometry")
+             "corners", "links", "pit", "features", "geometry", "backdrop")
 CORNER_ORDER = ("name", "from", "to", "stops", "speed", "lane_speeds", "space_speeds", "chicane")
 PIT_ORDER = ("layout", "entries", "exits", "boxes", "lap_counts", "can_win", "side")
 ENTRY_ORDER = ("from", "to", "speed", "main")
 GEOMETRY_ORDER = ("centerline", "lane_width", "smooth")
 GRID_ORDER = ("lane", "segment", "money")
+BACKDROP_ORDER = ("image", "x", "y", "scale", "rotation", "opacity", "locked")
 
 
 def header_comments(text: str) -> str:
@@ -152,6 +153,8 @@ def dump_track(data: dict[str, Any], header: str = "") -> str:
                     lines += [f"    - {_flow(p)}\n" for p in gv]
                 else:
                     lines += _entry(gk, gv, "  ")
+        elif key == "backdrop" and isinstance(value, dict) and value:
+            lines.append(f"backdrop: {_flow({k: value[k] for k in _ordered(value, BACKDROP_ORDER)})}\n")
         else:
             lines += _entry(key, value)
     return "".join(lines)

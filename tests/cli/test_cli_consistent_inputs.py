@@ -8,17 +8,15 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import helpers
 import pytest
-from click.testing import CliRunner
 from helpers import CONTENT
 
-from slipstream.cli.main import main
 from slipstream.engine.play.registry import get
 
 
 def run(*args: str) -> tuple[int, str]:
-    res = CliRunner().invoke(main, list(args), catch_exceptions=False)
-    return res.exit_code, res.output
+    return helpers.run(*args, catch=False)  # an escaped exception fails the test
 
 
 @pytest.mark.parametrize("args", [
@@ -78,7 +76,9 @@ def test_a_formula_de_championship_takes_track_files_and_1_to_20_races(tmp_path:
     code, out = run("season", "--help")
     help_ = " ".join(out.split())
     # the counts come from each ruleset's seasons (`Championships.races`), named by the ruleset
-    assert "Automobiles: 3-5, Formula Dé-style racing: 1-20, Speed-and-hazard racing: 1-20 races" in help_
+    # (the toy ruleset of tests/toyruleset.py, registered for the tests, declares championships too)
+    assert ("Automobiles: 3-5, Formula Dé-style racing: 1-20, Speed-and-hazard racing: 1-20, Toy race: 1-20 races"
+            in help_)
     for rid in ("automobiles", "formula-de", "speed-hazard"):
         rs = get(rid)
         assert rs.seasons is not None

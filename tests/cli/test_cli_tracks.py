@@ -93,19 +93,12 @@ def test_python_dash_m_runs_the_cli():
 
 
 def test_every_track_schema_property_has_a_description():
+    from helpers import subschemas
+
     from slipstream.engine.core.schema import schema_files
 
-    def walk(node, path):
-        if isinstance(node, dict):
-            for key, sub in node.get("properties", {}).items():
-                assert isinstance(sub, dict) and ("description" in sub or "$ref" in sub), f"{path}.{key}"
-            for k, v in node.items():
-                walk(v, f"{path}.{k}")
-        elif isinstance(node, list):
-            for i, v in enumerate(node):
-                walk(v, f"{path}[{i}]")
-
-    walk(schema_files()["track.schema.json"], "$")
+    props = subschemas(schema_files()["track.schema.json"], ("properties",))
+    assert props and [p for p, sub in props if not (isinstance(sub, dict) and ("description" in sub or "$ref" in sub))] == []
 
 
 def test_render_draws_a_colour_legend_and_the_direction_of_travel(tmp_path):

@@ -12,7 +12,7 @@ import tokenize
 from pathlib import Path
 
 import pytest
-from helpers import CONTENT, ROOT
+from helpers import CONTENT, ROOT, subschemas
 from helpers import invoke as run
 
 from slipstream.engine.core import schemafast
@@ -275,22 +275,8 @@ PACK_SCHEMAS = ("pack", "cubes", "cards", "drivers", "sponsors", "cardsets", "ru
 def test_every_property_of_the_pack_schemas_has_a_description(name):
     schema = json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text())
     assert schema["$id"] == f"https://slipstream.invalid/schemas/{name}.schema.json"
-    missing = []
-
-    def walk(node: object, path: str) -> None:
-        if isinstance(node, dict):
-            for key in ("properties", "patternProperties"):
-                for prop, sub in node.get(key, {}).items():
-                    if not (isinstance(sub, dict) and sub.get("description")):
-                        missing.append(f"{path}.{prop}")
-            for k, v in node.items():
-                walk(v, f"{path}.{k}")
-        elif isinstance(node, list):
-            for i, v in enumerate(node):
-                walk(v, f"{path}[{i}]")
-
-    walk(schema, name)
-    assert missing == []
+    named = subschemas(schema, ("properties", "patternProperties"), name)
+    assert [p for p, sub in named if not (isinstance(sub, dict) and sub.get("description"))] == []
 
 
 def test_new_pack_refuses_the_id_of_a_pack_it_extends(tmp_path):

@@ -53,6 +53,8 @@ def installed(dist: Dist, tmp_path_factory: pytest.TempPathFactory) -> Installed
             toy = where / "toy-ruleset"
             shutil.copytree(HERE / "toy-ruleset", toy)
             shutil.copy2(ROOT / "tests" / "toyruleset.py", toy / "toyruleset.py")
+            shutil.copytree(ROOT / "tests" / "toyschemas", toy / "toyschemas",
+                            ignore=shutil.ignore_patterns("__pycache__"))
             checked(sh([*pip, toy], where))
             (where / "work").mkdir()
             (where / "done").write_text("")

@@ -132,6 +132,11 @@ def test_the_third_party_ruleset_races_and_replays(installed: Installed, tmp_pat
     log = tmp_path / "logs" / "race-4.jsonl"
     assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["ruleset"] == "toy"
     assert ok(installed, "replay", log, cwd=tmp_path).strip() == "identical"
+    # its championship, and its own schema shipped as package data of its distribution
+    assert "championship standings" in ok(installed, "season", "toy", "--bots", "bold,random", cwd=tmp_path)
+    ok(installed, "schema", "-o", "schemas", cwd=tmp_path)
+    assert json.loads((tmp_path / "schemas" / "toy-scenario.schema.json").read_text(encoding="utf-8")) == \
+        json.loads((ROOT / "tests" / "toyschemas" / "toy-scenario.schema.json").read_text(encoding="utf-8"))
     # found through its entry point: the module is the installed one, not the tests' copy
     where = checked(sh([installed.bin / "python", "-c", "import toyruleset; print(toyruleset.__file__)"],
                        installed.work)).strip()

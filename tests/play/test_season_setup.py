@@ -1,7 +1,8 @@
 """A points championship (engine/play/seasons.py) races with the ruleset's setup values, as a
 single race does: every race gets them, the season log records them and its replay uses them.
 
-The toy ruleset is given a setup key (the faces of its die) and points championships here."""
+The toy ruleset (which has points championships of its own) is given a setup key here, the
+faces of its die."""
 
 from __future__ import annotations
 
@@ -12,10 +13,8 @@ from typing import Any
 import toyruleset
 
 from slipstream.engine.play.protocol import SeasonPlan, SetupKey
-from slipstream.engine.play.seasons import PointsChampionship, PointsSeasons
 
 TOY = Path(__file__).resolve().parent.parent / "toy"
-CHAMPIONSHIP = PointsChampionship((3, 2, 1), 2)
 
 
 class DieSetup:
@@ -35,11 +34,9 @@ class DieSetup:
 
 
 class SetupToy(toyruleset.Toy):
-    options = (*toyruleset.Toy.options, *CHAMPIONSHIP.options)
-
     def __init__(self) -> None:
+        super().__init__()  # its championships (toyruleset.CHAMPIONSHIP: points 3-2-1, 2 races)
         self.setup = DieSetup()
-        self.seasons = PointsSeasons(self, CHAMPIONSHIP)
 
     def new_game(self, pack: Any, track: Any, seats: Any, seed: int, options: Any, laps: Any = None,
                  setup: Any = None, record: bool = True) -> Any:

@@ -8,12 +8,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import helpers
 import pytest
 import yaml
-from click.testing import CliRunner
 from helpers import CONTENT
-
-from slipstream.cli.main import main
 
 
 def floats(x):
@@ -30,8 +28,7 @@ def floats(x):
 
 
 def run(*args: str) -> tuple[int, str]:
-    res = CliRunner().invoke(main, list(args), catch_exceptions=False)
-    return res.exit_code, res.output
+    return helpers.run(*args, catch=False)  # an escaped exception fails the test
 
 
 def test_the_smallest_case_a_scripted_roll_and_a_board_size_written_as_floats(tmp_path: Path):

@@ -228,21 +228,9 @@ def test_a_track2_in_a_pack_gets_the_checks_of_the_packs_ruleset(tmp_path):
 
 
 def test_every_property_of_the_track2_schema_has_a_description():
+    from helpers import subschemas
+
     from slipstream.engine.core.schema import schema_files
 
-    missing = []
-
-    def walk(node, path):
-        if isinstance(node, dict):
-            for key in ("properties", "$defs"):
-                for name, sub in node.get(key, {}).items():
-                    if isinstance(sub, dict) and "description" not in sub:
-                        missing.append(f"{path}/{key}/{name}")
-            for k, v in node.items():
-                walk(v, f"{path}/{k}")
-        elif isinstance(node, list):
-            for i, v in enumerate(node):
-                walk(v, f"{path}/{i}")
-
-    walk(schema_files()["track2.schema.json"], "")
-    assert missing == []
+    named = subschemas(schema_files()["track2.schema.json"], ("properties", "$defs"))
+    assert [p for p, sub in named if isinstance(sub, dict) and "description" not in sub] == []

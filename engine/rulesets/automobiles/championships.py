@@ -72,9 +72,12 @@ class AutomobilesSeasons:
         return default_tracks(pack)
 
     def problems(self, pack: Any, plan: SeasonPlan) -> list[tuple[str, str]]:
+        from slipstream.engine.play.extbots import is_external
         from slipstream.engine.rulesets.automobiles.season import season_config
         from slipstream.engine.rulesets.automobiles.seasonrun import resolve_track
 
+        if any(is_external(b) for b in plan.bots):  # its seasons deal sponsors to the seats' bots
+            return [("--bots", "external bots (cmd:, http://) race single races of Automobiles, not its seasons yet")]
         lo, hi = self.races
         if not lo <= len(plan.tracks) <= hi:
             return [("--tracks", f"a season has {lo} to {hi} races, got {len(plan.tracks)}")]

@@ -167,9 +167,13 @@ def run_on_track(spec: RaceSpec, track: Track) -> tuple[RaceResult, Heat]:
 
     game, bots = new_game(spec, track)
     start = [(p.car.lane, p.car.segment) for p in game.race.players]
+    from slipstream.engine.play.extbots import finish_bots
     from slipstream.engine.rulesets.automobiles.bots import play_out
 
-    n = play_out(game, [bots[i] for i in range(len(spec.bots))])
+    try:
+        n = play_out(game, [bots[i] for i in range(len(spec.bots))])
+    finally:
+        finish_bots(list(bots.values()), game)
     race = game.race
     pack = load_pack_cached(spec.pack)
     res = RaceResult(

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from slipstream.engine.play.decisions import Rejection
+from slipstream.engine.play.extbots import RaceContext, finish_bots, is_external, seat_bot
 from slipstream.engine.play.races import RaceSpec, bot_seed
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.narration import narrator_of
@@ -236,6 +237,13 @@ def new_game(spec: RaceSpec, track: Track, humans: frozenset[int] = frozenset())
     seats = [Seat(f"P{i + 1}", "human" if i in humans else b, drivers[i] if i < len(drivers) else None)
              for i, b in enumerate(spec.bots)]
     game = Game(rs, track, seats, seed=spec.seed, laps=spec.laps, record=True)
+    if any(is_external(b) for b in spec.bots):  # a seat of a program (engine/play/extbots.py)
+        from slipstream.engine.play.registry import get
+
+        ruleset = get("automobiles")
+        context = RaceContext(ruleset, track, spec.seed, [s.name for s in seats], spec.laps, dict(spec.options))
+        return game, {i: seat_bot(ruleset, b, i, bot_seed(spec.seed, i), context)
+                      for i, b in enumerate(spec.bots) if i not in humans}
     bots = {i: make_bot(b, bot_seed(spec.seed, i)) for i, b in enumerate(spec.bots) if i not in humans}
     return game, bots
 
@@ -244,5 +252,8 @@ def watch_race(spec: RaceSpec, track: Track, stop: Callable[[], bool] | None = N
     """Play a bots-only race on `track` and keep its turn frames."""
     game, bots = new_game(spec, track)
     rec = FrameRecorder(game)
-    rec.play_bots(bots, stop)
+    try:
+        rec.play_bots(bots, stop)
+    finally:
+        finish_bots(list(bots.values()), game)
     return rec

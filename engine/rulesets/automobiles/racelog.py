@@ -147,6 +147,28 @@ def _replays_exactly(game: Game, bots: Any, texts: list[str]) -> bool:
             and texts[-1] == dumps(game.result()) and max(map(len, texts)) <= MAX_LINE)
 
 
+def _without_bot_lines(lines: list[str], n0: int, bots: Any) -> list[str] | ReplayReport:
+    """`lines` with each `t: bot` line (a note of an external bot's fault) blanked, its line
+    number kept; the report of a note that names no external bot's seat."""
+    from slipstream.engine.play.logcheck import LogError, parse
+    from slipstream.engine.play.racelog import bot_line_problem
+
+    out = list(lines)
+    for i in range(n0, len(lines)):
+        if '"t":"bot"' not in lines[i]:
+            continue
+        try:
+            obj = parse(i + 1, lines[i])
+        except LogError as e:
+            return ReplayReport(False, e.line, lines[i][:300], "", e.message, e.kind)
+        if obj.get("t") == "bot":
+            problem = bot_line_problem(obj, bots)
+            if problem:
+                return ReplayReport(False, i + 1, lines[i][:300], "", problem, "malformed")
+            out[i] = ""
+    return out
+
+
 def _replay_race(lines: list[str], first: tuple[int, str], head: dict[str, Any],
                  origin: Path | None = None) -> ReplayReport:
     """Replay from the header `first` (line number, text); `lines` are all physical lines."""
@@ -154,6 +176,11 @@ def _replay_race(lines: list[str], first: tuple[int, str], head: dict[str, Any],
 
     n0, text0 = first
     game, bots = _race_setup(n0, text0, head, origin)
+    if '"t":"bot"' in "".join(lines[n0:]):  # an external bot's faults (engine/play/extbots.py)
+        noted = _without_bot_lines(lines, n0, bots)
+        if isinstance(noted, ReplayReport):
+            return noted
+        lines = noted
     # the non-blank lines after the header (the header is physical line n0)
     if _replays_exactly(game, bots, [s for s in lines[n0:] if s and not s.isspace()]):
         return ReplayReport(True, 0, "", "", "identical", "identical")

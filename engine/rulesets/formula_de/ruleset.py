@@ -69,6 +69,37 @@ OPTIONS = (
 )
 
 
+class FormulaDeBotData:
+    """The options of a decision as values for external bots (docs/bots.md): a gear and the
+    wear a downshift costs, a move's stop (cell, squares driven, squares braked, squares lost
+    behind a blocking car, a flying start's swerve), the pit lane's squares and box, the split
+    of an overshoot's loss."""
+
+    def option_values(self, game: Any, decision: Any) -> list[dict[str, Any]]:
+        from slipstream.engine.rulesets.formula_de import rules
+
+        t = game.turn
+        if t is None:
+            return [{} for _ in decision.options]
+        out: list[dict[str, Any]] = []
+        for o in decision.options:
+            key = o.key
+            if t.phase == "gear":
+                g = int(key.split()[1])
+                out.append({"gear": g, "costs": rules.downshift_cost(game.cars[t.car].gear, g) or {}})
+            elif t.phase == "split":
+                _, a, _, b = key.split()
+                out.append({"tyres": int(a), "brakes": int(b)})
+            elif t.phase == "pit":
+                out.append({"pit": key == "pit", "squares": t.pit_steps if key == "pit" else 0})
+            else:
+                tg = t.targets[key]
+                sp = game.track.spaces[tg.node]
+                out.append({"cell": [sp.lane, sp.first], "squares": tg.steps, "brake": tg.brake,
+                            "blocked": tg.absorbed, "swerve": tg.swerve})
+        return out
+
+
 class FormulaDe(BaseRuleset):
     id = RULESET_ID
     name = "Formula Dé-style racing"
@@ -87,6 +118,7 @@ class FormulaDe(BaseRuleset):
                                                    "fd-scenario.schema.json"),
                                   generated=house_rules_schemas(self.content, self.name, self.options))  # formula-de-rules/1
         self.race_view = FormulaDeView()
+        self.bot_data = FormulaDeBotData()
         self.reports = FormulaDeReports(self)
         self.stats = FormulaDeStats()
         self.seasons = PointsSeasons(self, CHAMPIONSHIP)  # points by place (engine/play/seasons.py)
@@ -307,3 +339,4 @@ if TYPE_CHECKING:  # the type check proves it a whole ruleset (engine/play/proto
     from slipstream.engine.play.protocol import Ruleset
 
     _WHOLE: Ruleset = RULESET
+

@@ -51,7 +51,7 @@ def test_no_stray_tab_bar_sits_behind_the_canvas(qtbot, tmp_path) -> None:
         bars = _dock_tab_bars(window)
         tabs = [tuple(b.tabText(i) for i in range(b.count())) for b in bars]
         assert sorted(tabs) == sorted({*tabs}), tabs  # each tab group has one bar
-        assert {("Grid", "History", "Corners and pit"), ("Track", "Test race")} <= set(tabs), tabs
+        assert {("Grid", "History", "Corners and pit", "Backdrop"), ("Track", "Test race")} <= set(tabs), tabs
         for b in bars:
             where = QRect(b.mapTo(window, b.rect().topLeft()), b.size())
             assert not where.intersects(central), (tabs, where, central)

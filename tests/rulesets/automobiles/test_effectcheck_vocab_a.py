@@ -4,25 +4,16 @@ flags read but never raised or set, and a move named by `{moved: {of: NAME}}` th
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
+
+from helpers import effect_diags
 
 from slipstream.engine.packs.loader import load_pack
 
-MANIFEST = "slipstream: pack/1\nid: main\nname: M\nversion: 0.1.0\nextends: [base]\n"
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _diags(tmp_path: Path, effect: str) -> list[tuple[str, int, int, str, str | None]]:
-    root = tmp_path / "main"
-    root.mkdir()
-    (root / "pack.yaml").write_text(MANIFEST)
-    (root / "cards.yaml").write_text(
-        "slipstream: cards/1\ncards:\n  - id: tow-truck\n    name: Tow Truck\n    colour: purple\n"
-        "    cost: 3\n    value: 1\n    text: A test card.\n    effect:\n"
-        + textwrap.indent(textwrap.dedent(effect).strip("\n"), "      ") + "\n")
-    _, diags = load_pack(root)
-    return [(d.code, d.line, d.column, d.message, d.hint) for d in diags]
+_diags = effect_diags  # a card of a pack on base with this effect: its diagnostics
 
 
 def test_the_test_pack_of_the_new_forms_is_clean() -> None:

@@ -1,6 +1,7 @@
 """House rules in a Formula Dé-style pack (`formula-de-rules/1`, tests/rulesets/formula_de/packs/
 house-rules): races, championships, scenarios and the editor's race form read them, and
-`--option` overrides them."""
+`--option` overrides them (the pack validates, its scenarios and race logs: tests/rulesets/
+test_shared_races.py)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,6 @@ from slipstream.engine.play.registry import for_pack
 PACK = str(Path(__file__).parent / "packs" / "house-rules")
 
 
-def test_the_pack_validates_and_its_scenarios_play_by_its_house_rules():
-    assert run("validate", PACK)[0] == 0
-    code, out = run("test", PACK)
-    assert code == 0 and "2 passed, 0 failed" in out, out
-
-
 def test_a_race_of_the_pack_plays_by_its_house_rules_and_an_option_overrides_them():
     rs, pack = for_pack(PACK)
     assert dict(pack.house_options) == {"wear_model": "basic", "season_races": 2, "season_points": (4, 2, 1)}
@@ -29,14 +24,6 @@ def test_a_race_of_the_pack_plays_by_its_house_rules_and_an_option_overrides_the
     assert [c.wear for c in game.cars] == [{"pool": 18}, {"pool": 18}]
     game = rs.new_game(pack, track, seats_of(("greedy", "greedy")), 1, {"wear_model": "advanced"}, 1)
     assert set(game.cars[0].wear) == {"tyres", "brakes", "transmission", "body", "engine"}
-
-
-def test_race_logs_of_the_pack_replay(tmp_path):
-    code, out = run("race", PACK, "--laps", "1", "--bots", "greedy,random", "--seed", "4", "--log", str(tmp_path))
-    assert code == 0, out
-    lines = (tmp_path / "race-4.jsonl").read_text().splitlines()
-    assert json.loads(lines[0])["options"] == {}
-    assert run("replay", str(tmp_path / "race-4.jsonl")) == (0, "identical\n")
 
 
 def test_a_championship_takes_its_races_and_points_from_the_house_rules(tmp_path):

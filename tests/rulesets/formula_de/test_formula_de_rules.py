@@ -7,24 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from slipstream.engine.core.yamlsource import load_text
 from slipstream.engine.play.registry import load_pack
 from slipstream.engine.rulesets.formula_de import rules
 from slipstream.engine.rulesets.formula_de.game import FormulaDeGame
-from slipstream.engine.tracks.load import check_track_data
+
+from ..shared import inline_track
 
 ROOT = Path(__file__).parents[3]
 PACK = ROOT / "content" / "formula-de"
 
 
 def track(corners: str = "", lanes: int = 3, segments: int = 40, links: str = ""):
-    text = f"slipstream: track/2\nid: t\nlaps: 1\nrulesets: [formula-de]\nlanes: {lanes}\nlayout:\n"
-    text += "".join(f'  - "{"o " * segments}"\n' for _ in range(lanes))
-    text += "grid: [" + ", ".join(f"{{lane: {ln}, segment: {segments - 1 - k}}}"
-                                 for k in range(3) for ln in range(lanes)) + "]\n"
-    text += (f"corners:\n{corners}" if corners else "") + links
-    loaded = load_text(text, "t.yaml")
-    t, diags = check_track_data(loaded.data, loaded.source)
+    t, diags = inline_track("formula-de", corners, lanes, segments, laps=1, grid_rows=3, extra=links)
     assert t is not None, diags
     return t
 

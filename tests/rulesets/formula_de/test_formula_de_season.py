@@ -1,5 +1,8 @@
 """Formula Dé-style championships (`slipstream season content/formula-de`) and the per-corner
-batch statistics of `slipstream race content/formula-de --races N`."""
+batch statistics of `slipstream race content/formula-de --races N`. What the championships of
+every points-by-place ruleset share (races as single races, the season command, the golden
+season log and its broken copies) is in tests/rulesets/test_shared_season.py and
+test_shared_golden.py."""
 
 from __future__ import annotations
 
@@ -7,17 +10,15 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import pytest
 from helpers import run
 
-from slipstream.engine.play.racelog import replay_file, replay_lines
+from slipstream.engine.play.racelog import replay_lines
 from slipstream.engine.play.races import RaceSpec, run_race
-from slipstream.engine.play.registry import for_pack, load_pack
+from slipstream.engine.play.registry import for_pack
 from slipstream.engine.play.seasons import (
     RaceRecord,
     SeasonSpec,
     race_points,
-    race_seed,
     season_standings,
 )
 from slipstream.engine.play.seasons import run_season as play_season
@@ -61,21 +62,6 @@ def test_a_points_tie_goes_to_more_wins_then_more_second_places_then_the_last_ra
     assert season_standings([18, 18], races) == [1, 0]
 
 
-def test_a_championship_is_its_races_played_as_single_races_with_their_points():
-    res = run_season(rs(), SeasonSpec(PACK, ("tilleuls", "tilleuls"), 4, BOTS, laps=1))
-    totals = [0, 0, 0]
-    for k, rr in enumerate(res.races):
-        single = run_race(RaceSpec(PACK, "tilleuls", race_seed(4, k), BOTS, 1))
-        assert rr.standings == single.standings and rr.grid == single.grid
-        out = {single.names.index(n) for n in single.result["out"]}
-        assert set(rr.out) == out
-        for place, p in enumerate(single.standings):
-            totals[p] += 0 if p in out else [10, 8, 6][place]
-    assert res.points == totals
-    assert [res.points[p] for p in res.standings] == sorted(totals, reverse=True)
-    assert res.grid == res.races[0].grid
-
-
 def test_a_season_log_replays_identically_and_a_changed_total_is_found_on_its_line():
     res = run_season(rs(), SeasonSpec(PACK, ("tilleuls", "tilleuls"), 2, BOTS, laps=1,
                                       season_options=(("season_points", [5, 3, 1]),)))
@@ -99,12 +85,8 @@ def test_a_season_log_replays_identically_and_a_changed_total_is_found_on_its_li
     assert not rep.identical and "season result" in rep.message
 
 
-def test_slipstream_season_runs_a_formula_de_championship_in_text_and_json(tmp_path):
-    code, out = run("season", PACK, "--bots", "greedy,random", "--players", "3", "--laps", "1", "--seed", "5",
-                    "--option", "season_races=2", "--log", str(tmp_path))
-    assert code == 0, out
-    assert "Championship of 2 races (tilleuls, tilleuls)" in out and "championship standings" in out
-    assert run("replay", str(tmp_path / "season-5.jsonl")) == (0, "identical\n")
+def test_slipstream_season_gives_a_formula_de_championship_in_json():
+    # in text, with its log replayed: tests/rulesets/test_shared_season.py
     code, out = run("season", PACK, "--bots", "greedy,random", "--players", "3", "--laps", "1", "--seed", "5",
                     "--option", "season_races=2", "--format", "json")
     data = json.loads(out)
@@ -161,54 +143,3 @@ def test_race_batch_json_has_the_per_corner_figures():
     assert {"finish_rate", "eliminations_by_cause", "overshoots_by_corner", "stops_missed_by_corner",
             "corners", "win_rate_by_slot"} <= set(s)
     assert len(s["corners"]) == 8
-
-
-GOLDEN_SEASON = ROOT / "tests" / "rulesets" / "formula_de" / "golden-formula-de-season" / "two-races-one-lap.jsonl"
-
-
-@pytest.mark.parametrize("cwd", ["root", "elsewhere"])
-def test_the_golden_season_log_replays_identically(monkeypatch, tmp_path, cwd):
-    """Written from the repository root by `slipstream season content/formula-de --players 3
-    --bots greedy,random --laps 1 --option season_races=2 --seed 9 --log DIR`; regenerate it
-    so when the rules or the pack change on purpose. Its header names the pack from the
-    folder it was written in (as logs did before they named it from their own folder): it
-    replays from any working folder."""
-    monkeypatch.chdir(ROOT if cwd == "root" else tmp_path)
-    load_pack.cache_clear()  # packs are cached by the path as given, which names another folder now
-    lines = GOLDEN_SEASON.read_text(encoding="utf-8").splitlines()
-    assert json.loads(lines[0])["t"] == "season"
-    rep = replay_file(GOLDEN_SEASON)
-    assert rep.identical, f"{rep.message} at line {rep.line}"
-
-
-def test_broken_season_logs_end_in_a_report_never_a_traceback():
-    """Seeded mutants of the golden season log (lines dropped, cut, repeated, fields changed
-    or removed, header fields of every type): each gives a report naming a line."""
-    import random
-
-    lines = GOLDEN_SEASON.read_text(encoding="utf-8").splitlines()
-    rng = random.Random(14)
-    values = [None, True, -1, 10**30, "x", [], {}, [1, 2], 1.5, "P1"]
-    mutants = []
-    for _ in range(30):
-        ls = list(lines)
-        i = rng.randrange(len(ls))
-        how = rng.randrange(4)
-        if how == 0:
-            del ls[i]
-        elif how == 1:
-            ls[i] = ls[i][: rng.randrange(len(ls[i]))]
-        elif how == 2:
-            ls.insert(i, ls[rng.randrange(len(ls))])
-        else:
-            obj = json.loads(ls[i])
-            obj[rng.choice(sorted(obj))] = rng.choice(values)
-            ls[i] = json.dumps(obj, sort_keys=True, separators=(",", ":"))
-        mutants.append(ls)
-    head = json.loads(lines[0])
-    for key in ("tracks", "seats", "season_options", "options", "laps", "seed", "digest"):
-        mutants.append([json.dumps({**head, key: rng.choice(values)})] + lines[1:])
-    for ls in mutants:
-        rep = replay_lines(ls)
-        if ls != lines:
-            assert not rep.identical and rep.line >= 1 and rep.message

@@ -6,12 +6,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from slipstream.engine.core.yamlsource import load_text
 from slipstream.engine.play.registry import load_pack
 from slipstream.engine.rulesets.speed_hazard import rules
 from slipstream.engine.rulesets.speed_hazard.game import SpeedHazardGame
 from slipstream.engine.rulesets.speed_hazard.greedy import GreedyBot
-from slipstream.engine.tracks.load import check_track_data
+
+from ..shared import inline_track
 
 ROOT = Path(__file__).parents[3]
 PACK = ROOT / "content" / "speed-hazard"
@@ -21,13 +21,7 @@ PIT = ('pit:\n  layout: "o o o o"\n  entries:\n    - {from: "0:10", to: 0, speed
 
 
 def track(corners: str = "", lanes: int = 3, segments: int = 40, pit: str = ""):
-    text = f"slipstream: track/2\nid: t\nlaps: 3\nrulesets: [speed-hazard]\nlanes: {lanes}\nlayout:\n"
-    text += "".join(f'  - "{"o " * segments}"\n' for _ in range(lanes))
-    text += "grid: [" + ", ".join(f"{{lane: {ln}, segment: {segments - 1 - k}}}"
-                                 for k in range(2) for ln in range(lanes)) + "]\n"
-    text += (f"corners:\n{corners}" if corners else "") + pit
-    loaded = load_text(text, "t.yaml")
-    t, diags = check_track_data(loaded.data, loaded.source)
+    t, diags = inline_track("speed-hazard", corners, lanes, segments, laps=3, grid_rows=2, extra=pit)
     assert t is not None and not [d for d in diags if d.is_error], diags
     return t
 

@@ -1,16 +1,8 @@
-#!/usr/bin/env python3
-"""Mutation run over the speed-and-hazard rules: does a scenario fail when a rule is broken?
-
-    .venv/bin/python tests/tools/mutate_speed_hazard.py [-k TEXT] [--jobs N]
-
-Each mutant breaks one rule of docs/rules/speed-hazard.md in the source of one engine module
-(rules.py or game.py: the hazard count, the turn order, a ram's dice, the pit road's limits,
-...), or how content.py reads the pack's data (caught by the scenarios on the pack's data). The module is compiled from a patched copy of its source in a fresh process (the files on
-disk are never touched), and the pack's rule scenarios run there (`slipstream test
-content/speed-hazard`). A mutant is *caught* when a scenario fails; the run exits non-zero
-unless every mutant is caught. Not part of the normal test run (about two seconds per mutant);
-tests/tools/test_mutate_speed_hazard.py checks that every edit still applies. The machinery is
-that of tests/tools/mutate_formula_de.py, kept apart so the two rulesets stay independent.
+"""The mutants of the speed-and-hazard rules (tests/tools/mutate.py speed-hazard): each breaks one
+rule of docs/rules/speed-hazard.md in the source of one engine module (rules.py or game.py: the
+hazard count, the turn order, a ram's dice, the pit road's limits, ...), or how content.py reads
+the pack's data (caught by the scenarios on the pack's data). The pack's rule scenarios must fail
+(about two seconds per mutant).
 
 Left out as equivalent (no scenario can catch them): rounding the squares or the hazard count
 down instead of up (every speed and limit is a multiple of 10 km/h), dropping the "not the
@@ -20,33 +12,12 @@ occupied), and the flag that ends the move on entering the pit road (shopping en
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import subprocess
-import sys
-import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path
+from mutate import ROOT, Table, edit
 
-ROOT = Path(__file__).resolve().parents[2]
 PKG = "slipstream.engine.rulesets.speed_hazard."
 RULES, GAME, CONTENT = PKG + "rules", PKG + "game", PKG + "content"
 
-
-@dataclass(frozen=True)
-class Mutant:
-    module: str
-    old: str  # text of the module, replaced once
-    new: str
-
-    @property
-    def name(self) -> str:
-        return f"{self.module.rpartition('.')[2]}: {' '.join(self.new.split())[:70]}"
-
-
-M = Mutant
+M = edit
 MUTANTS = [
     M(RULES, "    return 0 if over <= 0 else -(-over // SQUARE_KMH)", "    return 0 if over <= 0 else 1"),
     M(RULES, '    return per_added if mode == "accelerated" else', '    return 1 if mode == "accelerated" else'),
@@ -160,82 +131,4 @@ MUTANTS = [
     M(CONTENT, 'tuple((k, int(d["pit"][k])) for k in', 'tuple((k, 1) for k in'),
 ]
 
-
-def mutated(src: str, m: Mutant) -> str | None:
-    """`src` with the mutant's edit, or None when its text is not there (a stale mutant)."""
-    return src.replace(m.old, m.new, 1) if m.old in src else None
-
-
-BOOT = r"""
-import importlib.abc, importlib.machinery, json, sys
-spec_in = json.loads(sys.argv[1])
-target = spec_in["module"]
-
-class Loader(importlib.machinery.SourceFileLoader):
-    def get_code(self, fullname):
-        src = self.get_data(self.path).decode("utf-8")
-        if spec_in["old"] not in src:
-            print(f"MUTANT-INVALID: the edit does not apply to {target}", file=sys.stderr)
-            sys.exit(99)
-        return compile(src.replace(spec_in["old"], spec_in["new"], 1), self.path, "exec", dont_inherit=True)
-
-class Finder(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname, path=None, target_=None):
-        if fullname != target:
-            return None
-        for f in sys.meta_path:
-            if f is self or not hasattr(f, "find_spec"):
-                continue
-            spec = f.find_spec(fullname, path, target_)
-            if spec is not None:
-                spec.loader = Loader(fullname, spec.origin)
-                return spec
-        return None
-
-sys.meta_path.insert(0, Finder())
-from slipstream.engine.play.registry import get
-report = get("speed-hazard").scenarios.run_folder(spec_in["pack"])
-failed = [r.id for r in report.results if not r.ok]
-print(json.dumps({"failed": failed, "malformed": len(report.diagnostics), "ran": len(report.results)}))
-sys.exit(1 if failed or report.diagnostics else 0)
-"""
-
-
-def run(m: Mutant) -> tuple[Mutant, str, str, float]:
-    t0 = time.perf_counter()
-    arg = json.dumps({"module": m.module, "old": m.old, "new": m.new, "pack": str(ROOT / "content" / "speed-hazard")})
-    # pure Python (SLIPSTREAM_PURE): a mutated source must be what runs, not the compiled
-    # accelerator built from the unmutated one (engine/core/accel.py)
-    proc = subprocess.run([sys.executable, "-c", BOOT, arg], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "SLIPSTREAM_PURE": "1"})
-    dt = time.perf_counter() - t0
-    if proc.returncode == 99:
-        return m, "INVALID", proc.stderr.strip().splitlines()[-1], dt
-    try:
-        out = json.loads(proc.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        # the engine raised: the scenarios did not pass either, but say so
-        return m, "caught", "crash: " + (proc.stderr.strip().splitlines() or ["?"])[-1], dt
-    if proc.returncode == 0:
-        return m, "NOT CAUGHT", "", dt
-    return m, "caught", ", ".join(out["failed"][:4]) + (" ..." if len(out["failed"]) > 4 else ""), dt
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-k", default="", help="only mutants whose name contains this")
-    ap.add_argument("--jobs", type=int, default=1)
-    args = ap.parse_args()
-    todo = [m for m in MUTANTS if args.k in m.name]
-    print(f"{len(todo)} mutants of the speed-and-hazard rules; scenarios: content/speed-hazard/tests")
-    bad = 0
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for m, result, detail, dt in pool.map(run, todo):
-            bad += result != "caught"
-            print(f"{result:11} {m.name:78} {detail} ({dt:.1f}s)", flush=True)
-    print(f"{len(todo) - bad} of {len(todo)} mutants caught")
-    return 1 if bad else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+TABLE = Table("speed-hazard", "the speed-and-hazard rules", MUTANTS, pack=ROOT / "content" / "speed-hazard")
