@@ -13,17 +13,22 @@ the slowest mutant with its time (saved too) against the median of the same run,
 peak resident memory. Exit status 1 when any mutant raised.
 
     .venv/bin/python bench/fuzz.py [--mutants 20000] [--logs 2000] [--seed 1] [--jobs 1] [--out DIR]
-                                   [--kinds KIND,KIND,...]
+                                   [--kinds KIND,KIND,...] [--skip N]
 
-The mutants are the same for any --jobs (they are made in the main process from the seed).
+The mutants are the same for any --jobs (they are made in the main process from the seed);
+`--skip N` starts at file mutant N + 1 of that sequence (to resume a run that was stopped).
+Ctrl-C (SIGINT) or SIGTERM ends the phase running (file or log mutants) early; the summary
+then covers the mutants done and says the run was stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import multiprocessing
 import os
 import resource
+import signal
 import statistics
 import sys
 import tempfile
@@ -42,6 +47,7 @@ _WORK = ""
 
 def _start_worker(work: str) -> None:
     global _BENCH, _WORK
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process stops the run
     _WORK = tempfile.mkdtemp(prefix="worker-", dir=work)
     _BENCH = Workbench(Path(_WORK))
 
@@ -65,8 +71,27 @@ def _save(out: Path, name: str, o: Outcome) -> Path:
     return p
 
 
+class Stopped(Exception):
+    """SIGTERM: stop as Ctrl-C does."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped
+
+
 def _drive(label: str, results: object, total: int, crashed: list[Outcome], out: Path,
-           times: list[float], slowest: list[Outcome]) -> None:
+           times: list[float], slowest: list[Outcome]) -> bool:
+    """Take the outcomes as they come; False when stopped by Ctrl-C or SIGTERM."""
+    try:
+        _take(label, results, total, crashed, out, times, slowest)
+    except (KeyboardInterrupt, Stopped):
+        print(f"\n{label}: stopped after {len(times):,} of {total:,}", file=sys.stderr)
+        return False
+    return True
+
+
+def _take(label: str, results: object, total: int, crashed: list[Outcome], out: Path,
+          times: list[float], slowest: list[Outcome]) -> None:
     start = time.perf_counter()
     for i, o in enumerate(results, start=1):  # type: ignore[call-overload]
         times.append(o.seconds)
@@ -92,11 +117,14 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--kinds", default="", help="only these file kinds, comma-separated (default: all)")
     ap.add_argument("--out", type=Path, help="folder for saved inputs (default: a new temp folder)")
+    ap.add_argument("--skip", type=int, default=0, help="start after this many file mutants (to resume a run)")
     args = ap.parse_args()
     logs = args.mutants // 10 if args.logs is None else args.logs
     kinds = [k for k in args.kinds.split(",") if k] or None
     if args.mutants < 0 or logs < 0 or args.jobs < 1 or (args.mutants == 0 and logs == 0):
         ap.error("--mutants and --logs must be at least 0 (one of them more), --jobs at least 1")
+    if not 0 <= args.skip <= args.mutants:
+        ap.error("--skip must be 0 to --mutants")
     if kinds and set(kinds) - set(KINDS):
         ap.error(f"unknown kinds {sorted(set(kinds) - set(KINDS))}; kinds: {', '.join(KINDS)}")
     out = args.out or Path(tempfile.mkdtemp(prefix="slipstream-fuzz-"))
@@ -109,28 +137,42 @@ def main() -> int:
     log_times: list[float] = []
     log_slowest: list[Outcome] = []
     start = time.perf_counter()
+    finished = True
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background
     with tempfile.TemporaryDirectory(prefix="slipstream-fuzz-work-") as work:
-        pool = None
-        if args.jobs == 1:
-            _start_worker(work)
-            files = map(_run, mutants(args.seed, args.mutants, kinds=kinds))
-            replays = map(_run_log, log_mutants(args.seed, logs, race_logs()))
-        else:
-            pool = multiprocessing.get_context("spawn").Pool(args.jobs, _start_worker, (work,))
-            files = pool.imap(_run, mutants(args.seed, args.mutants, kinds=kinds), chunksize=8)
-            replays = pool.imap(_run_log, log_mutants(args.seed, logs, race_logs()), chunksize=8)
-        if args.mutants:
-            _drive("file mutants", files, args.mutants, crashed, out, times, slowest)
+        # one pool per phase, ended (not drained) when the phase is stopped
+        phases = []
+        if args.mutants > args.skip:
+            phases.append(("file mutants", _run, itertools.islice(mutants(args.seed, args.mutants, kinds=kinds),
+                                                                  args.skip, None),
+                           args.mutants - args.skip, times, slowest))
         if logs:
-            _drive("log mutants", replays, logs, crashed, out, log_times, log_slowest)
-        if pool is not None:
-            pool.close()
-            pool.join()
+            phases.append(("log mutants", _run_log, None, logs, log_times, log_slowest))
+        for label, fn, items, count, ts, worst in phases:
+            if items is None:
+                items = log_mutants(args.seed, logs, race_logs())
+            pool = None
+            if args.jobs == 1:
+                _start_worker(work)
+                signal.signal(signal.SIGINT, signal.default_int_handler)  # this process is the worker
+                results = map(fn, items)
+            else:
+                pool = multiprocessing.get_context("spawn").Pool(args.jobs, _start_worker, (work,))
+                results = pool.imap(fn, items, chunksize=8)
+            try:
+                finished = _drive(label, results, count, crashed, out, ts, worst) and finished
+            finally:
+                if pool is not None:
+                    pool.terminate()
+                    pool.join()
     total = time.perf_counter() - start
     # KiB on Linux; with --jobs the largest worker
     rss = [resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
     peak_mb = max(rss) / 1024
-    print(f"file mutants: {len(times):,}, log mutants: {len(log_times):,} (seed {args.seed}) in {total:.0f} s")
+    skipped = f", after the first {args.skip:,} skipped" if args.skip else ""
+    print(f"file mutants: {len(times):,}{skipped}, log mutants: {len(log_times):,} (seed {args.seed}) "
+          f"in {total:.0f} s" + ("" if finished else " (stopped early: the counts are what was done)"))
     print(f"tracebacks: {len(crashed)} mutants")
     for o in crashed[:40]:
         for step, tb in o.failures:

@@ -29,6 +29,7 @@ LAZY_COMMANDS = {
     "sweep": "slipstream.cli.sweep:sweep",
     "ladder": "slipstream.cli.ladder:ladder",
     "import": "slipstream.cli.imports:import_cmd",
+    "compare": "slipstream.cli.compare:compare",
 }
 
 

@@ -237,12 +237,16 @@ def race(pack: Path | None, track_id: str | None, players: int | None, bots: str
         for r in results:
             _write(r, log_dir)
     summary = stats_of(rs).summarise(results)
+    from slipstream.engine.play.measures import batch_of, format_measures
+
+    summary["measures"] = batch_of(stats_of(rs), results)
     summary["seconds"] = round(elapsed, 3)
     summary["races_per_second"] = round(races / elapsed, 2) if elapsed else 0.0
     if fmt == "json":
         click.echo(json.dumps(summary, indent=2))
     else:
         click.echo(stats_of(rs).format_summary(summary))
+        click.echo(format_measures(summary["measures"]))
         click.echo(f"{races} races in {elapsed:.1f}s ({summary['races_per_second']} races/s, {jobs} job(s))")
 
 

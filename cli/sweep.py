@@ -162,12 +162,16 @@ def sweep(pack: Path | None, varies: tuple[str, ...], races: int, seasons: int |
 
 def _work_folder() -> Path:
     """The sweep's temporary folder (variant packs, workers' copies): removed when the command
-    ends, whether it finishes, fails or is interrupted (Ctrl-C, or SIGTERM turned into an exit)."""
+    ends, whether it finishes, fails or is interrupted (Ctrl-C, or SIGTERM turned into an exit).
+    Folders an earlier sweep left when it was killed outright (SIGKILL) are removed first."""
     import shutil
     import signal
     import threading
 
-    work = Path(tempfile.mkdtemp(prefix="slipstream-sweep-"))
+    from slipstream.engine.play.sweeps import make_work_folder, remove_stale_work_folders
+
+    remove_stale_work_folders()
+    work = make_work_folder()
     ctx = click.get_current_context()
     ctx.call_on_close(lambda: shutil.rmtree(work, ignore_errors=True))
     if threading.current_thread() is threading.main_thread():
@@ -217,7 +221,8 @@ def _run(store: Any, key: str, todo: list[Any], total: int, already: int, jobs: 
     except SchedulerMissing as e:
         raise click.UsageError(str(e)) from None
     except OSError as e:
-        click.echo(f"cannot reach the scheduler: {e}", err=True)
+        click.echo(f"cannot reach the scheduler: {e}" if scheduler is not None
+                   else f"cannot run the worker processes: {e}", err=True)
         sys.exit(1)
     finally:
         if bar is not None:

@@ -167,6 +167,10 @@ class BaseStats:
     def record(self, result: Any) -> dict[str, Any]:
         return {}
 
+    def measures(self, result: Any) -> list[Any]:
+        """The ruleset's own measures of one race (engine/play/measures.py; []: none)."""
+        return []
+
 
 SHARED_STATS = BaseStats()
 

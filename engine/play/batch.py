@@ -25,11 +25,23 @@ def context(method: str | None = None) -> Any:
     """The multiprocessing context batches use (`method` forces one, e.g. for tests)."""
     if method is not None:
         return mp.get_context(method)
-    if "forkserver" in mp.get_all_start_methods() and sys.platform != "darwin":
+    if "forkserver" in mp.get_all_start_methods() and sys.platform != "darwin" and _socket_fits():
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload([__name__])
         return ctx
     return mp.get_context("spawn")
+
+
+# The forkserver listens on a Unix socket in multiprocessing's temporary folder (under $TMPDIR);
+# such a path holds at most 107 bytes on Linux. With a deeper $TMPDIR, batches spawn instead.
+SOCKET_PATH_MAX = 107
+_SOCKET_NAME = len("/listener-") + 8
+
+
+def _socket_fits() -> bool:
+    from multiprocessing import util
+
+    return len(os.fsencode(util.get_temp_dir())) + _SOCKET_NAME <= SOCKET_PATH_MAX
 
 
 def usable_cpus() -> int:

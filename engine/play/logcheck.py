@@ -356,16 +356,39 @@ def _pack_candidates(logged: str, origin: Path | None) -> Iterator[str]:
             yield os.path.join(up, *parts[i:])
 
 
-def relative_pack_path(pack_path: str, folder: Path) -> str:
-    """`pack_path` (a folder, from the working folder) as a path from `folder`, where a log is
-    written; unchanged when it is "" (the bundled base pack) or not a folder (e.g. an id)."""
-    if not pack_path or not Path(pack_path).is_dir():
+def relative_pack_path(pack_path: str, folder: Path, file: bool = False) -> str:
+    """`pack_path` (a folder, from the working folder; a file when `file`) as a path from
+    `folder`, where a log is written; unchanged when it is "" (the bundled base pack) or not a
+    folder (e.g. an id)."""
+    if not pack_path or not (Path(pack_path).is_file() if file else Path(pack_path).is_dir()):
         return pack_path
     try:
         rel = os.path.relpath(os.path.abspath(pack_path), os.path.abspath(folder))
     except ValueError:  # another drive (Windows): an absolute path
         return Path(os.path.abspath(pack_path)).as_posix()
     return Path(rel).as_posix()
+
+
+def _track_file(ref: str) -> bool:
+    return ref.endswith((".yaml", ".yml")) and Path(ref).is_file()
+
+
+def relative_track_files(tracks: list[Any], folder: Path) -> list[Any]:
+    """A season header's `tracks` with every track file (a .yaml path, from the working folder)
+    made a path from `folder`, where the log is written, as `relative_pack_path` does for the
+    pack; track ids stay as they are."""
+    return [relative_pack_path(t, folder, file=True) if isinstance(t, str) and _track_file(t) else t
+            for t in tracks]
+
+
+def track_from_log(ref: str, pack: Any, origin: Path | None) -> str:
+    """Where to read a logged season track from: a track id of `pack` as it is, a track file
+    from the log's folder `origin` when it is there (how `write_log` records it), else as
+    written (from the working folder, how logs recorded it before)."""
+    if ref in pack.tracks or origin is None or os.path.isabs(ref):
+        return ref
+    there = Path(origin) / ref
+    return str(there) if there.is_file() else ref
 
 
 def track_digest(track: Any) -> str:

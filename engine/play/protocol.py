@@ -232,6 +232,12 @@ class BatchStats(Protocol):
         to read back ({}: nothing)."""
         ...
 
+    def measures(self, result: Any) -> list[Any]:
+        """The ruleset's own figures of one race as `engine/play/measures.Measure`s, with
+        names, labels, units and how they add up (a rate of trials, or a mean per race); the
+        shared ones (win rates, race length, lead changes) are not repeated here."""
+        ...
+
 
 class Scenarios(Protocol):
     """Rule scenarios (`slipstream test`, the pack editor's Scenarios panel)."""

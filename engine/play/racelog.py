@@ -37,19 +37,31 @@ def write_log(path: Path, lines: list[str]) -> None:
 
 
 def relocated(lines: list[str], folder: Path) -> list[str]:
-    """`lines` with the `pack_path` of every race or season header made relative to `folder`."""
-    from slipstream.engine.play.logcheck import relative_pack_path
+    """`lines` with the `pack_path` of every race or season header, and the track files a
+    season header names, made relative to `folder`."""
+    from slipstream.engine.play.logcheck import relative_pack_path, relative_track_files
 
     out = []
     cache: dict[str, str] = {}
+    files: dict[str, str] = {}  # track files of the season headers: as given -> from `folder`
     for text in lines:
         if '"pack_path":' in text:  # a header (an event line holds no such key)
             obj = json.loads(text)
-            old = obj.get("pack_path") if isinstance(obj, dict) and obj.get("t") in ("race", "season") else None
-            if isinstance(old, str) and old:
-                new = cache.setdefault(old, relative_pack_path(old, folder))
-                if new != old:
-                    text = dumps({**obj, "pack_path": new})
+            if isinstance(obj, dict) and obj.get("t") in ("race", "season"):
+                new = dict(obj)
+                old = obj.get("pack_path")
+                if isinstance(old, str) and old:
+                    new["pack_path"] = cache.setdefault(old, relative_pack_path(old, folder))
+                if obj.get("t") == "season" and isinstance(obj.get("tracks"), list):
+                    new["tracks"] = relative_track_files(obj["tracks"], folder)
+                    files.update((a, b) for a, b in zip(obj["tracks"], new["tracks"], strict=True)
+                                 if isinstance(a, str) and a != b)
+                if new != obj:
+                    text = dumps(new)
+        elif files and '"t":"season-race"' in text:  # a season's race names its track as the header does
+            obj = json.loads(text)
+            if isinstance(obj, dict) and obj.get("track") in files:
+                text = dumps({**obj, "track": files[obj["track"]]})
         out.append(text)
     return out
 

@@ -51,6 +51,7 @@ class Result:
     header: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] = field(default_factory=dict)  # as the game resolved it (`Setup.resolved`)
+    orders: list[list[int]] = field(default_factory=list)  # the order after every round, see play_out
 
 
 def seats_of(bots: Sequence[str]) -> list[SeatSpec]:
@@ -62,20 +63,29 @@ def bot_seed(seed: int, seat: int) -> int:
     return seed * 1009 + seat
 
 
-def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000) -> int:
-    """Let the bots play until the race ends; returns the number of decisions made. A game
-    with its own `play_out(bots, max_decisions)` (the same loop, compiled with the game: the
-    Automobiles one) plays it."""
-    own = getattr(game, "play_out", None)
+def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000,
+             orders: list[list[int]] | None = None) -> int:
+    """Let the bots play until the race ends; returns the number of decisions made. With
+    `orders`, appends the race order (`game.standings()`) each time a round ends and the final
+    standings, for the lead changes and last-round overtakes of engine/play/measures.py.
+    Without, a game with its own `play_out(bots, max_decisions)` (the same loop, compiled with
+    the game: the Automobiles one) plays it."""
+    own = getattr(game, "play_out", None) if orders is None else None
     if own is not None:
         return int(own(bots, max_decisions))
     n = 0
     choosers = [b.choose for b in bots]
     apply = game.apply
+    at = game.rounds if orders is not None else 0
     while True:
         d = game.pending
         if d is None:
+            if orders is not None:
+                orders.append(list(game.standings()))
             break
+        if orders is not None and game.rounds != at:
+            at = game.rounds
+            orders.append(list(game.standings()))
         key = choosers[d.player](game, d)
         r = apply(key)
         if r is not None:
@@ -135,33 +145,37 @@ def play_race(rs: Ruleset, spec: RaceSpec, pack: Any | None = None) -> Result:
     seats = seats_of(spec.bots)
     game = rs.new_game(pack, track, seats, spec.seed, dict(spec.options), spec.laps,
                        dict(spec.setup), spec.record)
-    n, log = play_seats(rs, spec, game, track, pack)
+    orders: list[list[int]] = []
+    n, log = play_seats(rs, spec, game, track, pack, orders)
     result = game.result()
     return Result(spec=spec, names=[s.name for s in seats], bots=list(spec.bots),
                   grid=list(game.grid), standings=game.standings(),
                   rounds=int(result.get("rounds", 0)), capped=bool(result.get("capped", False)),
                   decisions=n, stats=dict(game.stats),
                   log=log, header=header(rs, spec, pack, track), result=result,
-                  setup=resolved_setup(rs, spec, game))
+                  setup=resolved_setup(rs, spec, game), orders=orders)
 
 
-def play_seats(rs: Ruleset, spec: RaceSpec, game: Game, track: Any, pack: Any = None) -> tuple[int, list[dict[str, Any]]]:
+def play_seats(rs: Ruleset, spec: RaceSpec, game: Game, track: Any, pack: Any = None,
+               orders: list[list[int]] | None = None) -> tuple[int, list[dict[str, Any]]]:
     """Play `game` out with the seats' bots of `spec`: `play_bots`, told the options in force
     (the pack's house rules, then the race's)."""
     from slipstream.engine.packs.trackpack import house_options
 
     options = {**house_options(pack), **dict(spec.options)}
-    return play_bots(rs, spec.bots, spec.seed, game, track, spec.laps, options)
+    return play_bots(rs, spec.bots, spec.seed, game, track, spec.laps, options, orders)
 
 
 def play_bots(rs: Ruleset, names: Sequence[str], seed: int, game: Game, track: Any, laps: int | None = None,
-              options: Mapping[str, Any] | None = None) -> tuple[int, list[dict[str, Any]]]:
+              options: Mapping[str, Any] | None = None,
+              orders: list[list[int]] | None = None) -> tuple[int, list[dict[str, Any]]]:
     """Play `game` out with the bots `names` by seat, seeded by `bot_seed`, external ones too
     (engine/play/extbots.py: their processes end on every way out); the number of decisions and
-    the race log, with a `t: bot` line where an external bot was at fault."""
+    the race log, with a `t: bot` line where an external bot was at fault; with `orders`, the
+    race order after every round (`play_out`)."""
     if not any(is_external(b) for b in names):
         bots = [rs.make_bot(b, bot_seed(seed, i)) for i, b in enumerate(names)]
-        return play_out(game, bots), list(game.log)
+        return play_out(game, bots, orders=orders), list(game.log)
     from slipstream.engine.play.extbots import (
         RaceContext,
         fault_lines,
@@ -173,7 +187,7 @@ def play_bots(rs: Ruleset, names: Sequence[str], seed: int, game: Game, track: A
     context = RaceContext(rs, track, seed, [s.name for s in seats_of(names)], laps, dict(options or {}))
     ext = make_bots(rs, names, [bot_seed(seed, i) for i in range(len(names))], context)
     try:
-        n = play_out(game, ext)
+        n = play_out(game, ext, orders=orders)
     finally:
         finish_bots(ext, game)
     return n, with_faults(list(game.log), fault_lines(ext))

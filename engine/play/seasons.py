@@ -429,6 +429,7 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str], origin: 
         numbered,
         one_line,
         parse,
+        track_from_log,
         verify_header,
     )
     from slipstream.engine.play.racelog import bot_line_problem
@@ -445,7 +446,8 @@ def replay_season(rs: Any, champ: PointsChampionship, lines: list[str], origin: 
         try:
             pack = load_pack(spec.pack)
             config = champ.config(dict(spec.season_options))
-            tracks = [resolve_track(pack, t) for t in spec.tracks]  # ids of the pack or track files
+            # ids of the pack or track files (from the log's folder when the log names them so)
+            tracks = [resolve_track(pack, track_from_log(t, pack, origin)) for t in spec.tracks]
         except (ValueError, RuntimeError, OSError) as e:
             raise LogError(n0, f"cannot set the season up: {one_line(str(e))}", "setup") from None
         problems = setup_problems(rs, pack, dict(spec.setup))

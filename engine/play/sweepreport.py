@@ -104,11 +104,13 @@ def compare(metrics: Sequence[Mapping[str, Any]]) -> tuple[float, list[dict[str,
 def report_data(meta: Mapping[str, Any], variants: Sequence[tuple[int, str, Mapping[str, Any], str]],
                 records: Mapping[int, Sequence[Mapping[str, Any]]], rs: Any) -> dict[str, Any]:
     """Everything the text, JSON, CSV and HTML reports show."""
+    from slipstream.engine.play import measures as ms
     from slipstream.engine.play.base import stats_of
     from slipstream.engine.play.sweeps import as_result
 
     rows = []
     metrics = []
+    batches = []
     for idx, label, assignment, digest in variants:
         recs = list(records.get(idx, []))
         m = variant_metrics(recs)
@@ -117,10 +119,28 @@ def report_data(meta: Mapping[str, Any], variants: Sequence[tuple[int, str, Mapp
             ruleset_stats = stats_of(rs).summarise([as_result(r) for r in recs]) if recs else {}
         except (KeyError, TypeError, IndexError, AttributeError):
             ruleset_stats = {}
+        batch = _measures_of(stats_of(rs), [as_result(r) for r in recs], meta.get("unit") == "seasons")
+        batches.append(batch)
         rows.append({"variant": idx + 1, "label": label, "values": dict(assignment), "digest": digest,
-                     **m, "ruleset": ruleset_stats})
+                     **m, "ruleset": ruleset_stats, "measures": ms.batch_measures(*batch)})
     zc, diffs = compare(metrics)
-    return {**meta, "variants": rows, "corrected_z": round(zc, 3), "comparisons": diffs}
+    # every measure of each variant against variant 1 (Holm over the measures of each pair)
+    changes = [{"variant": k, "clear": [r for r in ms.compare(batches[0], b) if r["clear"]]}
+               for k, b in enumerate(batches) if k and batches[0][0] and b[0]]
+    return {**meta, "variants": rows, "corrected_z": round(zc, 3), "comparisons": diffs,
+            "measure_changes": changes}
+
+
+def _measures_of(stats: Any, results: list[Any], seasons: bool) -> tuple[int, dict[str, Any]]:
+    """The measures of a variant's stored races (none for seasons, whose records are not races)."""
+    from slipstream.engine.play import measures as ms
+
+    if seasons:
+        return 0, {}
+    try:
+        return ms.aggregate([*ms.shared_measures(r), *stats.measures(r)] for r in results)
+    except (KeyError, TypeError, IndexError, AttributeError):  # a store of an older version
+        return ms.aggregate(ms.shared_measures(r) for r in results)
 
 
 def _pct(r: Mapping[str, Any]) -> str:
@@ -139,6 +159,11 @@ def format_text(data: Mapping[str, Any]) -> str:
         for item, per in v["users"].items():
             for use, d in per.items():
                 lines.append(f"  {item} {use}: users win {_pct(d['users'])}; others {_pct(d['others'])}; z {d['z']}")
+    for v in data["variants"]:
+        if v.get("measures"):
+            from slipstream.engine.play.measures import format_measures
+
+            lines.append(f"variant {v['variant']} " + format_measures(v["measures"]))
     clear = [c for c in data["comparisons"] if c["clear"]]
     lines.append("")
     lines.append(f"against variant 1 ({len(data['comparisons'])} comparisons, clear beyond |z| > "
@@ -148,6 +173,10 @@ def format_text(data: Mapping[str, Any]) -> str:
     for c in clear:
         lines.append(f"  variant {c['variant'] + 1}: {c['metric']} {100 * c['baseline']:.1f}% -> "
                      f"{100 * c['rate']:.1f}% (z {c['z']}) CLEAR")
+    for ch in data.get("measure_changes", ()):
+        for r in ch["clear"]:
+            lines.append(f"  variant {ch['variant'] + 1}: {r['name']} {r['a']['value']:.4g} -> {r['b']['value']:.4g} "
+                         f"(Holm p {r['p_holm']:.4f} over the measures of the pair) CLEAR")
     return "\n".join(lines)
 
 

@@ -25,8 +25,10 @@ import copy
 import hashlib
 import itertools
 import json
+import os
 import re
 import shutil
+import socket
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -362,6 +364,62 @@ def bundle_of(variant: Variant) -> Bundle:
     return Bundle(files, variant.folder.name, variant.digest)
 
 
+_WORK_PREFIX = "slipstream-sweep-p"
+_WORK_NAME = re.compile(re.escape(_WORK_PREFIX) + r"(\d{1,10})-[\w-]+")
+_OWNER = ".owner"
+
+
+def make_work_folder(tmp: str | None = None) -> Path:
+    """A new temporary folder for one sweep's copies, named `slipstream-sweep-pPID-...` with an
+    `.owner` file (host and process id), so that a later sweep can tell it was left by a sweep
+    that was killed outright (SIGKILL) and remove it."""
+    work = Path(tempfile.mkdtemp(prefix=f"{_WORK_PREFIX}{os.getpid()}-", dir=tmp))
+    (work / _OWNER).write_text(json.dumps({"host": socket.gethostname(), "pid": os.getpid()}), encoding="utf-8")
+    return work
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's process (or a number the system cannot check): left alone
+    return True
+
+
+def remove_stale_work_folders(tmp: str | None = None) -> list[Path]:
+    """Remove the work folders of sweeps that no longer run: folders named by `make_work_folder`
+    in the temporary folder, owned by this user, whose `.owner` names this host and a process
+    that is gone. Anything else (another user's, another machine's, a running sweep's, a
+    folder without its `.owner` file) is left alone. Returns the folders removed."""
+    top = Path(tmp or tempfile.gettempdir())
+    removed: list[Path] = []
+    host, uid = socket.gethostname(), os.getuid() if hasattr(os, "getuid") else None
+    try:
+        entries = list(top.iterdir())
+    except OSError:
+        return removed
+    for p in entries:
+        m = _WORK_NAME.fullmatch(p.name)
+        if m is None:
+            continue
+        try:
+            st = p.lstat()
+            if not p.is_dir() or p.is_symlink() or (uid is not None and st.st_uid != uid):
+                continue
+            owner = json.loads((p / _OWNER).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(owner, dict) or owner.get("host") != host or owner.get("pid") != int(m[1]):
+            continue
+        if int(m[1]) == os.getpid() or _alive(int(m[1])):
+            continue
+        shutil.rmtree(p, ignore_errors=True)
+        removed.append(p)
+    return removed
+
+
 @cache
 def _materialised(digest: str, key: str, scratch: str) -> str:
     if scratch and Path(scratch).is_dir():
@@ -462,7 +520,8 @@ def record_of(variant: int, seed: int, res: Any, users: Mapping[str, Any],
     rec = {"variant": variant, "seed": seed, "names": list(res.names), "bots": list(res.bots),
            "grid": list(res.grid), "standings": list(res.standings), "rounds": int(res.rounds),
            "capped": bool(res.capped), "decisions": int(res.decisions), "stats": res.stats,
-           "kind_ids": [], "drivers": [], "users": dict(users)}
+           "kind_ids": [], "drivers": [], "users": dict(users),
+           "orders": [list(o) for o in getattr(res, "orders", None) or []]}  # lead changes (measures.py)
     rec.update(extra or {})
     return rec
 

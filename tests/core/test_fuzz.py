@@ -14,7 +14,16 @@ from __future__ import annotations
 
 import pytest
 
-from .fuzzing import KINDS, PACKS, Workbench, log_mutants, mutants, race_logs, run_log
+from .fuzzing import (
+    KINDS,
+    PACKS,
+    SCENARIO_KINDS,
+    Workbench,
+    log_mutants,
+    mutants,
+    race_logs,
+    run_log,
+)
 
 SEEDS = range(4)
 PER_SEED = 250
@@ -35,15 +44,9 @@ def bench(tmp_path_factory):
     return Workbench(tmp_path_factory.mktemp("fuzz"), dear_every=8)
 
 
-@pytest.fixture(scope="module")
-def steps_seen():
-    return set()
-
-
 @pytest.mark.parametrize("seed", SEEDS)
-def test_mutants_of_every_file_kind_end_in_diagnostics(bench, seed, steps_seen):
+def test_mutants_of_every_file_kind_end_in_diagnostics(bench, seed):
     outcomes = [bench.run(kind, rel, data) for kind, rel, data in mutants(seed, PER_SEED, LONGEST)]
-    steps_seen.update((KINDS[o.kind][0], s) for o in outcomes for s in o.steps)
     crashed = [(o.kind, o.rel, name, tb.strip().splitlines()[-1])
                for o in outcomes for name, tb in o.failures]
     assert crashed == []
@@ -61,14 +64,20 @@ def test_mutants_of_every_file_kind_end_in_diagnostics(bench, seed, steps_seen):
     assert sum(o.errors > 0 for o in checked) > len(checked) // 2
 
 
-def test_every_ruleset_was_tested_and_raced(steps_seen):
-    """Over the seeds, each pack's mutants that validated clean ran a scenario and a race."""
-    for key, name in PACKS.items():
-        if name is None:
-            continue
-        assert (key, "slipstream test on the mutant pack") in steps_seen, key
-        assert (key, "slipstream race on the mutant pack") in steps_seen, key
-        assert (key, "slipstream test") in steps_seen, key
+@pytest.mark.parametrize("key", [k for k, name in PACKS.items() if name is not None])
+def test_every_ruleset_was_tested_and_raced(tmp_path, key):
+    """Each pack's data mutants that validate clean run a scenario and a race, and a scenario
+    mutant runs `slipstream test` (self-contained, so that it holds however pytest-xdist
+    spreads the seeds over its workers)."""
+    bench = Workbench(tmp_path, dear_every=1)
+    data_kinds = [k for k, (pack, _) in KINDS.items() if pack == key and k not in SCENARIO_KINDS]
+    clean = next((o for o in (bench.run(*m) for m in mutants(7, 200, LONGEST, data_kinds)) if o.errors == 0), None)
+    assert clean is not None, f"no data mutant of {key} validated clean"
+    assert clean.failures == []
+    assert {"slipstream test on the mutant pack", "slipstream race on the mutant pack"} <= set(clean.steps)
+    scenario_kinds = [k for k, (pack, _) in KINDS.items() if pack == key and k in SCENARIO_KINDS]
+    scenario = bench.run(*next(mutants(7, 1, LONGEST, scenario_kinds)))
+    assert "slipstream test" in scenario.steps and scenario.failures == []
 
 
 def test_mutants_of_every_rulesets_logs_end_in_one_line_reports(tmp_path):

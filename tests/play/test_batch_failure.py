@@ -40,3 +40,21 @@ def test_a_batch_without_failures_keeps_its_workers(tmp_path):
     with Pool(2) as pool:
         assert pool.map(_work, [(str(tmp_path), i) for i in (1, 2, 3, 4)], chunk=1).results == [1, 2, 3, 4]
         assert pool._pool is not None  # kept for the next batch
+
+
+def test_a_deep_temporary_folder_still_runs_a_batch_in_processes(tmp_path):
+    """The forkserver's socket would not fit in a deep $TMPDIR (a Unix socket path holds 107
+    bytes): the batch spawns its workers instead of failing with "AF_UNIX path too long"."""
+    import os
+    import subprocess
+    import sys
+
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    code = ("from slipstream.engine.play.batch import Pool, context\n"
+            "with Pool(2) as pool:\n"
+            "    print(context().get_start_method(), pool.map(abs, [-1, -2, -3], chunk=1).results)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(deep)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split(None, 1) == ["spawn", "[1, 2, 3]\n"]

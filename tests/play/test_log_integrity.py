@@ -133,3 +133,45 @@ def test_a_pack_found_with_other_content_is_reported_as_a_digest_difference(logs
     log = edited(logs["formula-de"], lambda h: h.__setitem__("pack_path", "pack"), tmp_path / "race.jsonl")
     rep = replay_file(log)
     assert rep.kind == "header" and "pack digest" in rep.message, rep.message
+
+
+def test_an_automobiles_race_log_replays_from_any_working_folder(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(ROOT / "content" / "base", project / "content" / "base", ignore=shutil.ignore_patterns("tests"))
+    monkeypatch.chdir(project)
+    r = CliRunner().invoke(main, ["race", "content/base", "--bots", "greedy,random", "--seed", "2", "--laps", "1",
+                                  "--log", "logs"])
+    assert r.exit_code == 0, r.output
+    log = project / "logs" / "race-2.jsonl"
+    assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["pack_path"] == "../content/base"
+    monkeypatch.chdir(tmp_path)
+    assert replay_file(log).identical
+
+
+@pytest.mark.parametrize(("pack", "track", "races"), [
+    ("formula-de", "tracks/tilleuls.yaml", 1),
+    ("base", "tracks/first-oval.yaml", 3),
+])
+def test_a_season_log_naming_track_files_replays_from_any_working_folder(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch,
+                                                                         pack: str, track: str, races: int) -> None:
+    """`season --tracks FILE` records each track file from the log's folder, as it records the
+    pack, in the header and in every season-race line (it was recorded from the working folder,
+    so the log replayed only from there)."""
+    project = tmp_path / "project"
+    # a folder name no other test uses: packs are cached by the path given, in this process
+    folder = f"season-files-{pack}"
+    shutil.copytree(ROOT / "content" / pack, project / folder, ignore=shutil.ignore_patterns("tests"))
+    shutil.copy(project / folder / track, project / "mine.yaml")
+    monkeypatch.chdir(project)
+    r = CliRunner().invoke(main, ["season", folder, "--tracks", ",".join(["mine.yaml"] * races), "--laps", "1",
+                                  "--bots", "greedy,greedy", "--log", "logs"])
+    assert r.exit_code == 0, r.output
+    log = project / "logs" / "season-1.jsonl"
+    assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["tracks"] == ["../mine.yaml"] * races
+    monkeypatch.chdir(tmp_path)
+    rep = replay_file(log)
+    assert rep.identical, rep.message
+    r = CliRunner().invoke(main, ["replay", str(log)])
+    assert r.exit_code == 0 and r.output.strip() == "identical", r.output

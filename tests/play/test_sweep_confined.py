@@ -4,6 +4,7 @@ and a sweep removes its temporary pack copies when it ends (also on error or int
 from __future__ import annotations
 
 import hashlib
+import multiprocessing.util
 import shutil
 import tempfile
 from pathlib import Path
@@ -39,6 +40,9 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copy(BASE / "cards" / "garage.yaml", home / "outside" / "garage.yaml")
     tmp = tmp_path / "tmp"
     tmp.mkdir()
+    # multiprocessing keeps one temporary folder per process (a forkserver's socket is there):
+    # made now, it stays outside tmp, which the worker deletes after this test
+    multiprocessing.util.get_temp_dir()
     monkeypatch.setattr(tempfile, "tempdir", str(tmp))
     monkeypatch.setenv("TMPDIR", str(tmp))
     monkeypatch.chdir(home)

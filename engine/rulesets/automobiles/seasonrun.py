@@ -11,7 +11,7 @@ its header and decisions and reports the first line that differs.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -210,8 +210,10 @@ def replay_season_lines(lines: list[str], origin: Path | None = None) -> ReplayR
         numbered,
         one_line,
         parse,
+        track_from_log,
         verify_header,
     )
+    from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 
     rows = numbered(lines)
     if not rows:
@@ -221,10 +223,14 @@ def replay_season_lines(lines: list[str], origin: Path | None = None) -> ReplayR
         head = parse(n0, text0)
         spec = _spec_from_header(n0, head, origin)
         try:
+            # track files from the log's folder when the log names them so (write_log)
+            pack = load_pack_cached(spec.pack)
+            spec = replace(spec, tracks=tuple(track_from_log(t, pack, origin) for t in spec.tracks))
             season, _cs, head2 = build(spec)
         except (ValueError, TypeError, OverflowError, KeyError, RuntimeError, OSError) as e:
             raise LogError(n0, f"cannot set the season up: {one_line(str(e))}", "setup") from None
-        head2["pack_path"] = head["pack_path"]  # the log names its pack as it was written
+        head2["pack_path"] = head["pack_path"]  # the log names its pack and track files as written
+        head2["tracks"] = head["tracks"]  # (the track_digests check their content)
         verify_header(n0, text0, head, head2)
         choices = []
         for n, text in rows[1:]:

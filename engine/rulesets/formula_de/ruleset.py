@@ -281,6 +281,24 @@ class FormulaDeStats(BaseStats):
                       f"{c['stops_missed'] / races:7.2f}" for c in corners]
         return "\n".join(lines)
 
+    def measures(self, result: Any) -> list[Any]:
+        """Finish rate (cars), pit stops, eliminations by cause, and per corner by name the
+        stops missed and the overshoots, per race."""
+        from slipstream.engine.play.measures import MEAN, RATE, Measure, corner_label, corner_names
+
+        st = result.stats
+        names = corner_names(result)
+        out = [Measure("finish_rate", "finish rate (cars that finish)", RATE, float(st.get("finished", 0)),
+                       float(st.get("cars", len(result.names))), "cars"),
+               Measure("pit_stops", "pit stops per race", MEAN, float(st.get("pit_stops", 0)), unit="stops")]
+        out += [Measure(f"eliminations.{k}", f"eliminations by {k} per race", MEAN, float(v), unit="cars")
+                for k, v in sorted(st.get("out", {}).items())]
+        out += [Measure(f"stops_missed.{corner_label(names, k)}", f"stops missed at {corner_label(names, k)} per race",
+                        MEAN, float(v), unit="stops") for k, v in sorted(st.get("missed_at", {}).items())]
+        out += [Measure(f"overshoots.{corner_label(names, k)}", f"overshoots at {corner_label(names, k)} per race",
+                        MEAN, float(v), unit="overshoots") for k, v in sorted(st.get("overshoots_at", {}).items())]
+        return out
+
     def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
         """Per-race means of the corner counts of a batch, as maps keyed `corner:INDEX`."""
         races = max(1, int(summary.get("races", 1)))

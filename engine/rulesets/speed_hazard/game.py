@@ -101,7 +101,8 @@ class SpeedHazardGame:
         self.log: list[dict[str, Any]] = []
         self.stats: dict[str, Any] = {"wrecks": 0, "hazards": 0, "hazards_by_corner": Counter(), "pit_visits": 0,
                                       "rams": Counter(), "bumps": 0, "nitrous": 0, "finished": 0,
-                                      "wrecks_at": Counter(), "rams_at": Counter()}  # by square name
+                                      "wrecks_at": Counter(), "rams_at": Counter(),  # by square name
+                                      "hazard_cards": Counter(), "damage": 0, "luck_spent": 0}  # cards by name
         self.rounds = 0
         self.capped = False
         self.over = False
@@ -480,6 +481,7 @@ class SpeedHazardGame:
     def _redraw(self, t: Turn) -> None:
         car = self.cars[t.car]
         car.luck -= 1
+        self.stats["luck_spent"] += 1
         i, kind = t.drawn, t.drawn_kind
         t.drawn = -1
         self.event("luck", p=t.car, left=car.luck)
@@ -527,6 +529,7 @@ class SpeedHazardGame:
     def _apply_hazard(self, t: Turn, i: int) -> None:
         card: HazardCard = self.decks.hazards[i]
         car = self.cars[t.car]
+        self.stats["hazard_cards"][card.name] += 1
         if card.insanity and card.keep:
             if self.has(car, "sane"):
                 self.event("insanity-ignored", p=t.car, card=card.id)
@@ -557,6 +560,7 @@ class SpeedHazardGame:
         rolled = [faces[self.rng.randrange(len(faces))] for _ in range(dice)]
         armour = sum(self.equip_by_id[e].armour for e in car.equipment)
         pts = rules.damage_points(rolled, armour)
+        self.stats["damage"] += pts
         car.maximum = max(0, car.maximum - rules.SQUARE_KMH * pts)
         car.speed = rules.capped_speed(car.speed, car.maximum, car.nitrous)
         self.event("damage", p=car.seat, dice=rolled, points=pts, maximum=car.maximum, speed=car.speed, why=why)

@@ -176,6 +176,31 @@ class SpeedHazardStats(BaseStats):
     def heat(self, summary: Mapping[str, Any]) -> dict[str, dict[str, float]]:
         return views.heat(summary)
 
+    def measures(self, result: Any) -> list[Any]:
+        """Wrecks, pit visits, hazard cards (all, by curve name, by card name), damage, rams
+        by kind, forced rear-ends and nitrous, per race; races a car finished."""
+        from slipstream.engine.play.measures import MEAN, RATE, Measure, corner_label, corner_names
+
+        st = result.stats
+        names = corner_names(result)
+        out = [Measure("finished", "races a car finished (not all wrecked)", RATE, float(bool(st.get("finished", 0)))),
+               Measure("wrecks", "wrecks per race", MEAN, float(st.get("wrecks", 0)), unit="cars"),
+               Measure("pit_visits", "pit visits per race", MEAN, float(st.get("pit_visits", 0)), unit="visits"),
+               Measure("hazards", "hazard cards owed per race", MEAN, float(st.get("hazards", 0)), unit="cards"),
+               Measure("bumps", "forced rear-ends per race", MEAN, float(st.get("bumps", 0)), unit="bumps"),
+               Measure("nitrous", "nitrous used per race", MEAN, float(st.get("nitrous", 0)), unit="uses")]
+        if "damage" in st:
+            out.append(Measure("damage", "damage points taken per race", MEAN, float(st["damage"]), unit="points"))
+        if "luck_spent" in st:
+            out.append(Measure("luck_spent", "luck tokens spent per race", MEAN, float(st["luck_spent"]), unit="tokens"))
+        out += [Measure(f"hazards.{corner_label(names, k)}", f"hazard cards at {corner_label(names, k)} per race",
+                        MEAN, float(v), unit="cards") for k, v in sorted(st.get("hazards_by_corner", {}).items())]
+        out += [Measure(f"hazard_cards.{k}", f"hazard card {k} taken per race", MEAN, float(v), unit="cards")
+                for k, v in sorted(st.get("hazard_cards", {}).items())]
+        out += [Measure(f"rams.{k}", f"rams ({k}) per race", MEAN, float(v), unit="rams")
+                for k, v in sorted(st.get("rams", {}).items())]
+        return out
+
     def summarise(self, results: Sequence[Any]) -> dict[str, Any]:
         s = super().summarise(results)
         by_corner: Counter[str] = Counter()

@@ -28,3 +28,19 @@ def test_lookahead_answers_the_pit_lane_offer_and_drives_through_the_pit_lane():
         game.apply(key)
     assert seen == {"pit", "gear"}  # offered the pit lane, entered it and chose gears in it
     assert game.standings()
+
+
+def test_race_and_season_with_lookahead_bots_run_through_the_pit_lane(tmp_path):
+    """The commands of the report: `race --bots lookahead` and `season --bots lookahead,lookahead`
+    (a two-lap race on the bundled pack, where the pit lane is offered)."""
+    from click.testing import CliRunner
+
+    from slipstream.cli.main import main
+
+    for args in (["race", PACK, "--bots", "lookahead,lookahead", "--laps", "2", "--seed", "2"],
+                 ["season", PACK, "--bots", "lookahead,lookahead", "--laps", "2", "--tracks", "tilleuls",
+                  "--log", str(tmp_path)]):
+        r = CliRunner().invoke(main, args, catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+    log = (tmp_path / "season-1.jsonl").read_text(encoding="utf-8")
+    assert '"kind":"pit"' in log  # the offer was made to a lookahead seat and answered
