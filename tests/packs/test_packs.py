@@ -160,22 +160,49 @@ def test_pre_commit_hooks_run_the_validate_command():
         assert h["entry"].startswith("slipstream validate") and h["language"] == "python"
 
 
+def _seed_grams():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("seed_grams", ROOT / "tests" / "tools" / "seed_grams.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _strings(node: object):
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _strings(v)
+
+
 def test_texts_are_our_own_words():
-    """No 8 words in a row of a card, driver or sponsor text appear in the seed rule texts."""
+    """No 8 words in a row of any text of the bundled packs of every ruleset (cards, drivers,
+    sponsors, hazards, descriptions, scenario notes) or of docs/ appear in the seed rule texts.
+    The seeds are not committed: tests/packs/seed-8grams.bin holds a digest of each 8-word run
+    (tests/tools/seed_grams.py writes it), and matches it when the seeds are beside the clone."""
+    import yaml
+
+    sg = _seed_grams()
     seeds = ROOT.parent / "shared" / "seeds"
-    if not seeds.is_dir():
-        pytest.skip("the seed texts are not beside this checkout")
-    words = re.findall(r"[a-z0-9']+", " ".join(
-        f.read_text(errors="ignore") for f in sorted(seeds.glob("*.txt"))).lower())
-    grams = {tuple(words[i:i + 8]) for i in range(len(words) - 7)}
-    pack = base_pack()
-    texts = [*(c.text for c in pack.cards.values()), *(d.text for d in pack.drivers.values()),
-             *(s.text for s in pack.sponsors.values())]
-    copied = []
-    for text in texts:
-        w = re.findall(r"[a-z0-9']+", text.lower())
-        copied += [" ".join(w[i:i + 8]) for i in range(len(w) - 7) if tuple(w[i:i + 8]) in grams]
+    if any(seeds.glob("*.txt")):
+        assert sg.load() == sg.load_bytes(sg.seed_digests(seeds)), "rerun tests/tools/seed_grams.py"
+    grams = sg.load()
+    assert len(grams) > 20_000
+    texts = [(str(f.relative_to(ROOT)), t) for f in sorted(CONTENT.rglob("*.yaml"))
+             for t in _strings(yaml.safe_load(f.read_text(encoding="utf-8")))]
+    texts += [(str(f.relative_to(ROOT)), f.read_text(encoding="utf-8")) for f in sorted((ROOT / "docs").rglob("*.md"))]
+    assert any("hazard" in f for f, _ in texts) and any("formula-de" in f for f, _ in texts)
+    copied = [(f, " ".join(r)) for f, t in texts for r in sg.runs(t) if sg.digest(r) in grams]
     assert copied == []
+    if any(seeds.glob("*.txt")):  # and a run of the seeds themselves is found
+        first = sorted(seeds.glob("*.txt"))[0].read_text(errors="ignore")
+        assert all(sg.digest(r) in grams for r in sg.runs(first)[:50])
 
 
 def test_every_rule_option_is_set_in_base_and_documented():

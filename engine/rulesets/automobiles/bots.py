@@ -9,14 +9,13 @@ classify cube kinds by their effect data (moves, removals), never by a card's na
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Decision
-from slipstream.engine.play.races import play_out
 from slipstream.engine.rulesets.automobiles.effects import Ctx, count_spec
 from slipstream.engine.rulesets.automobiles.game import Game
 from slipstream.engine.rulesets.automobiles.gearplan import GearPlanner
@@ -94,7 +93,7 @@ def _traits(effect: Any, rules: Any) -> set[str]:
 
 
 # Traits of an effect that only cost its holder something.
-COSTS_ONLY = frozenset({"wearing", "payer"})
+COSTS_ONLY: Final = frozenset({"wearing", "payer"})
 
 
 class _Shared:
@@ -113,11 +112,42 @@ class _Shared:
         self.list_traits: dict[int, tuple[Any, set[str]]] = {}  # id of an effect list -> (it, traits)
         self.ranks: dict[str, float] = {}
         self.cube_keys: dict[str, tuple[float, int]] = {}  # key -> (rank, class) (`_move_cubes`)
-        self.acts: tuple[Any, ...] | None = None
+        self.acts: KindTable | None = None
         # by the bot's Buy settings: the Buy values by key, and the Buy choices by options
         self.values: dict[Any, tuple[dict[str, tuple[float, ...]], dict[Any, Any]]] = {}
         self.picks: dict[Any, Any] = {}  # move-cubes choices by options
         self.removals: dict[Any, Any] = {}  # what the remove choice reads by options
+
+
+Hand = tuple[str | None, str | None, str | None]  # `GreedyBot._hand_plays`
+
+
+class KindTable:
+    """The kinds of a ruleset by how the Action and Buy choices treat them (`_kinds_of`): the
+    wear kind, the play key of each kind, the non-moving actions (kind, key, cleaner) and the
+    moving ones (kind, key), the kind of each buy key, whether the Action options follow the
+    active pile (no `strict_play`), whether "play K" is then offered for a kind in it, the
+    non-moving and moving actions so offered, and `_hand_plays` by hand. Typed fields, not a
+    tuple: the compiled choices read them natively."""
+
+    __slots__ = ("rules", "wear", "play", "still", "movers", "buy", "follow", "offer", "still_open",
+                 "movers_open", "hands")
+
+    def __init__(self, rules: Any, wear: int, play: list[str], still: tuple[tuple[int, str, bool], ...],
+                 movers: tuple[tuple[int, str], ...], buy: dict[str, int], follow: bool,
+                 offer: list[bool], still_open: tuple[tuple[int, str, bool], ...],
+                 movers_open: tuple[tuple[int, str], ...]) -> None:
+        self.rules = rules
+        self.wear = wear
+        self.play = play
+        self.still = still
+        self.movers = movers
+        self.buy = buy
+        self.follow = follow
+        self.offer = offer
+        self.still_open = still_open
+        self.movers_open = movers_open
+        self.hands: dict[tuple[int, ...], Hand] = {}
 
 
 def _memo_key(d: Decision) -> tuple[int, ...]:
@@ -129,7 +159,7 @@ def _memo_key(d: Decision) -> tuple[int, ...]:
     return tuple(map(id, d.options))
 
 
-_MEMO_MAX = 4096
+_MEMO_MAX: Final = 4096
 
 
 _SHARED: ByIdentity[Any, _Shared] = ByIdentity(_Shared)  # by ruleset
@@ -141,12 +171,12 @@ def _shared(rules: Any) -> _Shared:
 
 # The choosers whose key is always one of the decision's options (from its options, or a key
 # the decision always offers): `choose` returns their key as it is, and checks the others'.
-_OFFERED = frozenset({"c_turn", "c_action", "c_move", "c_drive", "c_shade", "c_remove",
+_OFFERED: Final = frozenset({"c_turn", "c_action", "c_move", "c_drive", "c_shade", "c_remove",
                       "c_move_cubes", "c_select", "c_draw_count", "c_distribute", "c_buy",
                       "c_purchase", "c_shop", "_first"})
 
 
-_NO_RULES = _Shared(None)
+_NO_RULES: Final = _Shared(None)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -173,7 +203,7 @@ class GreedyBot(Bot):
         self._plan_placed = -1
         self._plan_hand: list[int] = []
         self._planner: GearPlanner | None = None
-        self._acts: tuple[Any, ...] | None = None
+        self._acts: KindTable | None = None
         self._cube_keys: dict[str, tuple[float, int]] = {}  # key -> (rank, class) (`_move_cubes`)
         self._values: dict[str, tuple[float, ...]] = {}  # Buy values by key (`_values_of`)
         self._buys: dict[Any, Any] = {}  # Buy choices by options (`_memo_key`)
@@ -283,8 +313,8 @@ class GreedyBot(Bot):
             acts = self._kind_table(g)
         p = g.race.players[d.player]
         z = p.zones[ACTIVE]
-        if acts[6]:
-            got = acts[10].get(tuple(z))
+        if acts.follow:
+            got = acts.hands.get(tuple(z))
             if got is None:
                 got = self._hand_plays(acts, z)
             near, far, mover = got
@@ -292,7 +322,7 @@ class GreedyBot(Bot):
             if near is not None:
                 if near is far:
                     return near
-                wear = acts[1]
+                wear = acts.wear
                 if wear >= 0 and (z[wear] + p.zones[DISCARD][wear]) > 0:
                     return near
             if far is not None:
@@ -300,12 +330,12 @@ class GreedyBot(Bot):
             # 2. gear cubes along the best plan (kept while the turn goes as planned)
             kind = self._next_gear(g, d, z)
             if kind >= 0:
-                return acts[2][kind] if acts[7][kind] else d.options[0].key
+                return acts.play[kind] if acts.offer[kind] else d.options[0].key
             # 3. moving action cards extend the route
             if mover is not None:
                 return mover
             return self._ability_or_end(d)
-        _rs, wear, play, still, movers = acts[:5]
+        wear, play, still, movers = acts.wear, acts.play, acts.still, acts.movers
         keys: set[str] | None = None  # the option keys, collected when first needed
         if wear >= 0 and z[wear]:
             keys = {o.key for o in d.options}
@@ -337,16 +367,18 @@ class GreedyBot(Bot):
         return self._ability_or_end(d)
 
     @staticmethod
-    def _hand_plays(acts: tuple[Any, ...], z: list[int]) -> tuple[str | None, str | None, str | None]:
+    def _hand_plays(acts: KindTable, z: list[int]) -> Hand:
         """What the Action choice plays from hand `z` without `strict_play`, before and after
         the plan: (the key of steps 1 with wear near (in hand or discarded), the key of step 1
         without, the moving action of step 3), None where it plays nothing. Kept by hand."""
-        _rs, wear, play, _still, _movers, _buy, _open, offer, still_open, movers_open, hands = acts
-        near = far = mover = None
+        wear, play, offer, hands = acts.wear, acts.play, acts.offer, acts.hands
+        near: str | None = None
+        far: str | None = None
+        mover: str | None = None
         if wear >= 0 and z[wear] and offer[wear]:
             near = far = play[wear]
         else:
-            for k, key, cleaner in still_open:
+            for k, key, cleaner in acts.still_open:
                 if z[k]:
                     if near is None:
                         near = key
@@ -355,7 +387,7 @@ class GreedyBot(Bot):
                         break
             if near is far:
                 near = None  # the same without wear near: no need to look
-        for k, key in movers_open:
+        for k, key in acts.movers_open:
             if z[k]:
                 mover = key
                 break
@@ -398,14 +430,14 @@ class GreedyBot(Bot):
                 end = True
         return "end" if end else d.options[0].key
 
-    def _kind_table(self, g: Game) -> tuple[Any, ...]:
+    def _kind_table(self, g: Game) -> KindTable:
         """The kinds by how the choices treat them, worked out once per ruleset: (rules, wear
         kind, play key of each kind, non-moving actions (kind, key, cleaner), moving actions
         (kind, key), kind of each buy key, whether the Action options follow the active pile
         (no `strict_play`), whether "play K" is then offered for a kind in it, and the
         non-moving and moving actions so offered)."""
         got = self._acts
-        if got is None or got[0] is not g.rules:
+        if got is None or got.rules is not g.rules:
             if self._sh.rules is not g.rules:
                 self._bind(g.rules)
             sh = self._sh
@@ -418,10 +450,11 @@ class GreedyBot(Bot):
             self._acts = got
         return got
 
-    def _kinds_of(self, g: Game) -> tuple[Any, ...]:
+    def _kinds_of(self, g: Game) -> KindTable:
         rs = g.rules
         play = [f"play {kind.id}" for kind in rs.kinds]
-        still, movers = [], []
+        still: list[tuple[int, str, bool]] = []
+        movers: list[tuple[int, str]] = []
         for k, kind in enumerate(rs.kinds):
             if kind.role == "action":
                 if "mover" in self.traits(g, k):
@@ -432,10 +465,8 @@ class GreedyBot(Bot):
         effect = set(rs.with_effect)
         offer = [k in effect and (rs.options.wear_card_playable or kind.role != "wear")
                  for k, kind in enumerate(rs.kinds)]
-        hands: dict[tuple[int, ...], tuple[str | None, str | None, str | None]] = {}  # `_hand_plays`
-        return (rs, rs.wear, play, tuple(still), tuple(movers), buy, not rs.options.strict_play,
-                offer, tuple(x for x in still if offer[x[0]]), tuple(x for x in movers if offer[x[0]]),
-                hands)
+        return KindTable(rs, rs.wear, play, tuple(still), tuple(movers), buy, not rs.options.strict_play,
+                         offer, tuple(x for x in still if offer[x[0]]), tuple(x for x in movers if offer[x[0]]))
 
     def plan(self, g: Game, me: int) -> list[tuple[int, str]]:
         """Best sequence of (gear kind, target cell key) from the route head (gearplan.py)."""
@@ -765,7 +796,7 @@ class GreedyBot(Bot):
         owned (the counts where it changes), or () for a key that buys nothing."""
         if not key.startswith("buy "):
             return ()
-        k = self._kind_table(g)[5].get(key)
+        k = self._kind_table(g).buy.get(key)
         if k is None:
             k = g.rules.kind(key[4:])
         return tuple(self._buy_value(g, k, w) for w in (0, 4, 6))
@@ -831,6 +862,27 @@ def make_bot(name: str, seed: int) -> Bot:
         return BOTS[name](seed)
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
+
+
+def play_out(game: Game, bots: Sequence[Any], max_decisions: int = 200_000) -> int:
+    """Let the bots play until the race ends; returns the number of decisions made
+    (`engine.play.races.play_out` for an Automobiles game, here so that a compiled build runs
+    the loop of every decision with native calls to the game and to bots of this module)."""
+    n = 0
+    while True:
+        d = game.pending
+        if d is None:
+            break
+        bot = bots[d.player]
+        # the same call; on a `Bot` the compiled build makes it a native one
+        key = bot.choose(game, d) if isinstance(bot, Bot) else bot.choose(game, d)
+        r = game.apply(key)
+        if r is not None:
+            raise AssertionError(f"the bot of seat {d.player} chose an illegal option: {r}")
+        n += 1
+        if n > max_decisions:
+            raise AssertionError("race did not end")
+    return n
 
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "play_out"]

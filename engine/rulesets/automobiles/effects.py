@@ -12,7 +12,7 @@ import operator
 from collections.abc import Mapping, Sequence
 from itertools import compress
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -35,15 +35,15 @@ if TYPE_CHECKING:
     from slipstream.engine.rulesets.automobiles.game import Game
     from slipstream.engine.rulesets.automobiles.rules import Ruleset
 
-ZONE_ALIASES: dict[str, tuple[int, ...]] = {
+ZONE_ALIASES: Final[dict[str, tuple[int, ...]]] = {
     "bag": (BAG,), "active": (ACTIVE,), "used": (USED,), "track": (USED,), "discard": (DISCARD,),
     "revealed": (REVEALED,), "board": (ACTIVE, USED, DISCARD),
     "owned": (BAG, ACTIVE, USED, DISCARD),
 }
-DEST = {"bag": BAG, "active": ACTIVE, "used": USED, "discard": DISCARD}
+DEST: Final = {"bag": BAG, "active": ACTIVE, "used": USED, "discard": DISCARD}
 # `ctx.sel` key prefix of the zones of the cubes a `select` picked (one per cube, in order), so
 # that `distribute` sends each from where it lies
-SELECT_ZONES = "zones:"
+SELECT_ZONES: Final = "zones:"
 
 
 # A compiled build (engine/core/accel.py) binds calls between functions of one module at build
@@ -155,7 +155,7 @@ class EffectList(Frame):
         return None
 
 
-_MAPPINGS = (dict, Mapping)  # built once (`dict | Mapping` would build a union per call)
+_MAPPINGS: Final = (dict, Mapping)  # built once (`dict | Mapping` would build a union per call)
 
 
 @swappable
@@ -173,7 +173,7 @@ def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
     g.stack.append(EffectList(effects, ctx, steps))
 
 
-_STEPS: dict[int, tuple[Any, tuple[tuple[Any, Any], ...]]] = {}  # id(list) -> (list, steps)
+_STEPS: Final[dict[int, tuple[Any, tuple[tuple[Any, Any], ...]]]] = {}  # id(list) -> (list, steps)
 
 
 def steps_of(effects: Sequence[Any]) -> tuple[tuple[Any, Any], ...]:
@@ -208,7 +208,7 @@ def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-_ZONES: dict[Any, tuple[int, ...]] = {}  # zone spec -> zone indices, worked out once
+_ZONES: Final[dict[Any, tuple[int, ...]]] = {}  # zone spec -> zone indices, worked out once
 
 
 def zones_of(spec: Any) -> tuple[int, ...]:
@@ -519,7 +519,7 @@ def colours(g: Game, spec: Any, ctx: Ctx) -> set[int] | None:
     raise EffectError(f"unknown colour rule {op!r}")
 
 
-_COMPARE = {"lt": operator.lt, "le": operator.le, "eq": operator.eq, "ne": operator.ne,
+_COMPARE: Final = {"lt": operator.lt, "le": operator.le, "eq": operator.eq, "ne": operator.ne,
             "ge": operator.ge, "gt": operator.gt}
 
 
@@ -943,14 +943,14 @@ class Cubes(Frame):
             g.stack.pop()
 
 
-ZONE_NAMES_ = ("bag", "active", "used", "discard", "revealed")
-_VERBS = {"remove": "remove", "move_cubes": "move", "select": "select"}
-STOP = opt("stop")
-DRAW = opt("draw", "draw a cube")
-_CUBE_OPTIONS: dict[tuple[str, int, str], Option] = {}
+ZONE_NAMES_: Final = ("bag", "active", "used", "discard", "revealed")
+_VERBS: Final = {"remove": "remove", "move_cubes": "move", "select": "select"}
+STOP: Final = opt("stop")
+DRAW: Final = opt("draw", "draw a cube")
+_CUBE_OPTIONS: Final[dict[tuple[str, int, str], Option]] = {}
 
 
-_CUBE_TEXTS: dict[tuple[str, bool, int], str] = {}
+_CUBE_TEXTS: Final[dict[tuple[str, bool, int], str]] = {}
 
 
 def cube_text(verb: str, optional: bool, left: int) -> str:
@@ -1334,8 +1334,8 @@ class Shop(Frame):
 # ---------------------------------------------------------------------------------------------
 
 
-_USES: dict[int, tuple[Any, frozenset[str]]] = {}  # id(ruleset) -> (ruleset, features)
-LATER_AT = ("next_turn_start", "next_action")  # `schedule` times beyond this turn
+_USES: Final[dict[int, tuple[Any, frozenset[str]]]] = {}  # id(ruleset) -> (ruleset, features)
+LATER_AT: Final = ("next_turn_start", "next_action")  # `schedule` times beyond this turn
 
 
 def uses(rules: Ruleset) -> frozenset[str]:
@@ -1605,7 +1605,7 @@ def cars_number(g: Game, arg: str, ctx: Ctx) -> int:
     raise EffectError(f"unknown cars count {arg!r}")
 
 
-MOVED = ("steps", "spaces", "cars_passed", "crossings")
+MOVED: Final = ("steps", "spaces", "cars_passed", "crossings")
 
 
 def record_move(g: Game, m: Move) -> None:
@@ -1792,7 +1792,7 @@ def lane_rule(g: Game, spec: Mapping[str, Any], ctx: Ctx) -> LaneRule | None:
     return LaneRule(bool(spec.get("straight")), lanes, at_most)
 
 
-ADJACENT = {"ahead_adjacent": "ahead", "beside": "beside", "behind_adjacent": "behind"}
+ADJACENT: Final = {"ahead_adjacent": "ahead", "beside": "beside", "behind_adjacent": "behind"}
 
 
 @swappable

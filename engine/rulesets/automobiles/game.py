@@ -15,7 +15,7 @@ import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Decision, Option, Rejection, opt
@@ -35,7 +35,7 @@ from slipstream.engine.rulesets.automobiles.state import (
 )
 from slipstream.engine.tracks.track import Track
 
-UNLIMITED_WEAR = 100_000
+UNLIMITED_WEAR: Final = 100_000
 
 
 class RulesTables:
@@ -182,6 +182,13 @@ class Game:
                 return
         self.pending = None
         self.race.over = True
+
+    def play_out(self, bots: Sequence[Any], max_decisions: int = 200_000) -> int:
+        """`engine.play.races.play_out` for this game (it hands the race over): the same loop in
+        bots.py, compiled with the game and the bots, so every decision is native calls."""
+        from slipstream.engine.rulesets.automobiles.bots import play_out
+
+        return play_out(self, bots, max_decisions)
 
     def copy(self, record: bool = False) -> Game:
         """A cheap independent copy (for bots that look ahead)."""
@@ -559,7 +566,7 @@ class Game:
         self.advance()
 
 
-_ZN = ("bag", "active", "used", "discard", "revealed")
+_ZN: Final = ("bag", "active", "used", "discard", "revealed")
 
 
 def _below(getrandbits: Callable[[int], int], n: int) -> int:

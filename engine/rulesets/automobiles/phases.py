@@ -6,7 +6,7 @@ hooks and scheduled effects run at the points named in docs/effects.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from slipstream.engine.play.decisions import Decision, opt
 from slipstream.engine.rulesets.automobiles.effects import (
@@ -28,13 +28,13 @@ from slipstream.engine.rulesets.automobiles.state import (
 if TYPE_CHECKING:
     from slipstream.engine.rulesets.automobiles.game import Game
 
-HOOKS_ON_PIT = {"decline", "end_before_draw", "end_draw", "end_after_draw"}
-ABILITY = opt("ability", "use your driver's ability")
-END_ACTION = opt("end", "end the Action phase")
-END_BUY = opt("end", "end the Buy phase")
-TURN_OPTIONS = (opt("standard", "standard turn"),
+HOOKS_ON_PIT: Final = {"decline", "end_before_draw", "end_draw", "end_after_draw"}
+ABILITY: Final = opt("ability", "use your driver's ability")
+END_ACTION: Final = opt("end", "end the Action phase")
+END_BUY: Final = opt("end", "end the Buy phase")
+TURN_OPTIONS: Final = (opt("standard", "standard turn"),
                 opt("pit", "pit stop: remove the wear in your active pile"))
-_HELD = bytes([0] + [1] * 255)  # `bytes.translate` table: a cube count → 1 if it is not 0
+_HELD: Final = bytes([0] + [1] * 255)  # `bytes.translate` table: a cube count → 1 if it is not 0
 
 
 def keep_decision(g: Game, key: tuple[Any, ...], d: Decision) -> None:

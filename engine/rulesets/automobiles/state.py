@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
-BAG, ACTIVE, USED, DISCARD, REVEALED = range(5)
-ZONE_NAMES = ("bag", "active", "used", "discard", "revealed")
-ZONE_INDEX = {n: i for i, n in enumerate(ZONE_NAMES)}
+BAG: Final = 0  # the zones of a player, in this order (constants: compiled code inlines them)
+ACTIVE: Final = 1
+USED: Final = 2
+DISCARD: Final = 3
+REVEALED: Final = 4
+ZONE_NAMES: Final = ("bag", "active", "used", "discard", "revealed")
+ZONE_INDEX: Final = {n: i for i, n in enumerate(ZONE_NAMES)}
 
 
 @dataclass(slots=True)

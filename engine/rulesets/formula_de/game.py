@@ -13,14 +13,14 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.formula_de import rules
 from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables, wear_for
-from slipstream.engine.rulesets.formula_de.moves import exits, reach, reach_swerving
+from slipstream.engine.rulesets.formula_de.moves import ByTrack, exits, reach, reach_swerving
 from slipstream.engine.rulesets.formula_de.pitlane import (
     QUICK_STOP_GEAR,
     QUICK_STOP_NEXT,
@@ -30,7 +30,6 @@ from slipstream.engine.rulesets.formula_de.pitlane import (
     pit_route,
 )
 from slipstream.engine.tracks.corners import corner_at
-from slipstream.engine.tracks.movegraph import ByIdentity
 from slipstream.engine.tracks.neighbours import (
     cell_ahead,
     cells_beside,
@@ -38,7 +37,7 @@ from slipstream.engine.tracks.neighbours import (
 )
 from slipstream.engine.tracks.track import Track
 
-ROUND_CAP = 400
+ROUND_CAP: Final = 400
 
 
 def _neighbours_(track: Track) -> tuple[list[list[int]], list[list[int]]]:
@@ -56,7 +55,7 @@ def _neighbours_(track: Track) -> tuple[list[list[int]], list[list[int]]]:
     return out
 
 
-_neighbour_nodes = ByIdentity(_neighbours_)
+_neighbour_nodes = ByTrack(_neighbours_)
 
 
 def _copy_car(car: Car) -> Car:
@@ -68,7 +67,7 @@ def _copy_car(car: Car) -> Car:
                car.next_gears, car.spun, car.tyre_toll)
 
 
-NO_CORNER = -1
+NO_CORNER: Final = -1
 
 
 @dataclass(slots=True)
@@ -696,7 +695,7 @@ class FormulaDeGame:
 
     def neighbour_table(self) -> list[list[int]]:
         """Per square the squares whose cars a car standing there risks a collision with."""
-        return _neighbour_nodes(self.track)[self.diagonal]
+        return _neighbour_nodes.get(self.track)[self.diagonal]
 
     def _collisions(self, car: Car) -> None:
         """Every neighbour rolls once, then the mover once per neighbour, last; a neighbour

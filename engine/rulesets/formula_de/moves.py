@@ -8,12 +8,37 @@ car leaving a corner with too few stops keeps to the lane of the first square pa
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from slipstream.engine.tracks.corners import corner_at
-from slipstream.engine.tracks.movegraph import ByIdentity, successors
+from slipstream.engine.tracks.movegraph import successors
 from slipstream.engine.tracks.track import Corner, Track
+
+T = TypeVar("T")
+
+
+class ByTrack(Generic[T]):
+    """A table derived from a track, made once per track and kept by its identity for a few
+    tracks (as `movegraph.ByIdentity`). The race's modules read theirs at every decision: as a
+    class of a compiled module (build_support/slipstream_accel.py) the look-up stays a native
+    call, where an interpreted cache's call costs about what it saves."""
+
+    def __init__(self, fn: Callable[[Track], T], size: int = 8) -> None:
+        self.fn = fn
+        self.size = size
+        self.items: dict[int, tuple[Track, T]] = {}
+
+    def get(self, track: Track) -> T:
+        hit = self.items.get(id(track))
+        if hit is not None and hit[0] is track:
+            return hit[1]
+        value = self.fn(track)
+        if len(self.items) >= self.size:
+            self.items.pop(next(iter(self.items)))
+        self.items[id(track)] = (track, value)
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,14 +65,15 @@ def _corner_ends_(track: Track) -> list[Corner | None]:
     return out
 
 
-_corner_ends = ByIdentity(_corner_ends_)
+_corner_ends = ByTrack(_corner_ends_)
+_successors = ByTrack(successors)  # movegraph's own, looked up in its cache once per track
 
 
 def exits(track: Track, start: int, steps: int, corner: int, stops: int) -> list[Exit]:
     """The corners a move of `steps` squares from segment `start` leaves with too few stops.
     `corner`/`stops` are the corner the car stands in and the stops it made there."""
     n = track.segments
-    ends = _corner_ends(track)
+    ends = _corner_ends.get(track)
     out: list[Exit] = []
     for j in range(steps):
         c = ends[(start + j) % n]
@@ -72,7 +98,7 @@ def reach(track: Track, node: int, roll: int, occupied: Collection[int], lock_af
     first leaves an under-stopped corner) the car keeps to its lane. The list stops at the
     last k with a square. `trail` (when given) gets, per step, each state (square, locked) and
     the states it was reached from."""
-    succ = successors(track)
+    succ = _successors.get(track)
     spaces = track.spaces
     layers: list[list[int]] = [[node]]
     frontier: set[tuple[int, bool]] = {(node, False)}
@@ -104,7 +130,7 @@ def reach_swerving(track: Track, node: int, roll: int, occupied: Collection[int]
     lane between (the swerve is how the car gets round the cars ahead; see Readings). With
     `most` >= 0 every square of the move stays at most that many lanes from the start lane.
     `trail` as for `reach`, the flag of a state being whether the car has swerved."""
-    succ = successors(track)
+    succ = _successors.get(track)
     spaces = track.spaces
     home = spaces[node].lane
     layers: list[list[int]] = [[node]]

@@ -8,15 +8,16 @@ arguments, so every rule can be tested alone.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Final
 
 # how many gears a downshift may skip at most (so 6th -> 1st is never allowed)
-MAX_SKIP = 3
+MAX_SKIP: Final = 3
 # a blocked car absorbing more squares than this is eliminated
-MAX_ABSORB = 7
+MAX_ABSORB: Final = 7
 # the black-die rolls that cost an engine point when the engine is strained
-ENGINE_DAMAGE_MAX = 4
+ENGINE_DAMAGE_MAX: Final = 4
 # in a 1-lap race, losing more tyre points than this in all eliminates the car
-ONE_LAP_TYRE_LIMIT = 4
+ONE_LAP_TYRE_LIMIT: Final = 4
 
 
 def downshift_cost(old: int, new: int) -> dict[str, int] | None:
@@ -91,10 +92,10 @@ def start_roll(roll: int, black_die: int) -> str:
     return "flying" if roll == black_die else "normal"
 
 
-FLYING_START_SQUARES = 4
+FLYING_START_SQUARES: Final = 4
 # how many lanes from its start lane a flying start may take the car, in all (the seed's
 # "1 or 2 lanes"; option `flying_start_swerve`)
-SWERVE_LANES = 2
+SWERVE_LANES: Final = 2
 
 
 def grid_order(cars: Sequence[int], roll: Callable[[], int]) -> tuple[list[int], list[dict[str, object]]]:

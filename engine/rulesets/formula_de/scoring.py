@@ -10,19 +10,18 @@ score; `split_choice` is greedy's split of an overshoot's loss; `pit_choice` its
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.formula_de import rules
 from slipstream.engine.rulesets.formula_de.game import Car, FormulaDeGame, Target
-from slipstream.engine.rulesets.formula_de.moves import exits, required_stops
+from slipstream.engine.rulesets.formula_de.moves import ByTrack, exits, required_stops
 from slipstream.engine.tracks.corners import corner_at, next_corner
-from slipstream.engine.tracks.movegraph import ByIdentity
 from slipstream.engine.tracks.track import Corner, Track
 
-OUT = -1000.0
-WEAR = 2.5  # squares a wear point is worth
-STOP = 4.0  # worth of a stop still owed
+OUT: Final = -1000.0
+WEAR: Final = 2.5  # squares a wear point is worth
+STOP: Final = 4.0  # worth of a stop still owed
 
 
 def score(game: FormulaDeGame, car: Car, t: Target, gear: int, occ: dict[int, int]) -> float:
@@ -36,14 +35,14 @@ def _node_facts_(track: Track) -> list[tuple[int, Corner | None, Corner | None]]
     return [(sp.first, corner_at(track, sp.first), next_corner(track, sp.first)) for sp in track.spaces]
 
 
-_node_facts = ByIdentity(_node_facts_)
+_node_facts = ByTrack(_node_facts_)
 # value before the corner penalties, and the (stops owed, room) of each penalty, and the brake
 # points left to meet it
 Prepared = tuple[float, tuple[int, int] | None, tuple[int, int] | None, int]
 # what ending a move of so many squares on a square means, whatever the braking: eliminated
 # by a corner left, squares owed past corners, the value before wear and corner penalties
 Place = tuple[bool, int, float, tuple[int, int] | None, tuple[int, int] | None]
-NOT_PREPARED: Prepared = (OUT, None, None, 0)
+NOT_PREPARED: Final[Prepared] = (OUT, None, None, 0)
 
 
 class Scorer:
@@ -53,7 +52,7 @@ class Scorer:
 
     def __init__(self, game: FormulaDeGame, car: Car, occ: dict[int, int]) -> None:
         self.game, self.car, self.occ = game, car, occ
-        self.facts = _node_facts(game.track)
+        self.facts = _node_facts.get(game.track)
         self.n = game.track.segments
         self.start = game.track.spaces[car.node].first
         self.tyres = game.points(car, "tyres")
@@ -64,7 +63,7 @@ class Scorer:
         # each neighbour: a 1-in-20 roll for it and one for us; the last body point is the car
         self.near_cost = 0.5 + (8.0 if body <= 1 else 1.0)
         self.wear = game.wear_view(car)
-        self.need = _slowest(game.tables.gears)
+        self.slow = _slowest(game.tables.gears)
         self.places: dict[tuple[int, int], Place] = {}
         # per squares driven: the corners left under-stopped, whether one eliminates, squares owed
         self.left: dict[int, tuple[list[Any], bool, int]] = {}
@@ -72,7 +71,7 @@ class Scorer:
         self.prepared: dict[tuple[int, int, int, int], Prepared] = {}
         # the per-track tables `_place` reads (looked up once, not per square)
         self.neighbours = game.neighbour_table()
-        self.exit_memo = _exit_cache(game.track)
+        self.exit_memo = _exit_cache.get(game.track)
 
     def _place(self, node: int, steps: int) -> Place:
         game, car = self.game, self.car
@@ -149,11 +148,11 @@ class Scorer:
         """`prepare`'s value less the penalties for standing too fast before a corner in `gear`."""
         value, first, second, brakes = p
         if first is not None and first[0] > 0:
-            over = self.need(gear, first[0]) - first[1]
+            over = self.slow.need(gear, first[0]) - first[1]
             if over > 0:
                 value -= WEAR * over + (50.0 if over > brakes else 0.0)
         if second is not None and second[0] > 0:
-            over = self.need(gear, second[0]) - second[1]
+            over = self.slow.need(gear, second[0]) - second[1]
             if over > 0:
                 value -= WEAR * over + (50.0 if over > brakes else 0.0)
         return value
@@ -162,19 +161,38 @@ class Scorer:
         """The best score among the destinations of `roll` (those `FormulaDeGame.targets`
         offers, from `layers` of that roll or a larger one) for a car driving on in `gear`.
         A destination scores at most its squares less its braking plus the bonus for a stop,
-        so the scan, least braking first, stops where that bound cannot beat the best so far."""
+        so the scan, least braking first, stops where that bound cannot beat the best so far.
+        (`destinations`, written out: this runs for every face of every gear die.)"""
         prepared = self.prepared
         best = float("-inf")
-        for node, steps, brake, absorbed in destinations(layers, roll, self.brakes):
-            if steps - WEAR * brake + STOP <= best:
-                break
-            key = (node, steps, brake, absorbed)
-            p = prepared.get(key)
-            if p is None:
-                p = prepared[key] = self.prepare_at(node, steps, brake, absorbed)
-            v = self.finish(p, gear)
-            if v > best:
-                best = v
+        far = min(len(layers) - 1, roll)
+        if far == roll:
+            for k in range(roll, max(-1, roll - self.brakes - 1), -1):
+                brake = roll - k
+                bound = k - WEAR * brake + STOP
+                for node in layers[k]:
+                    if bound <= best:
+                        return best
+                    key = (node, k, brake, 0)
+                    p = prepared.get(key)
+                    if p is None:
+                        p = prepared[key] = self.prepare_at(node, k, brake, 0)
+                    v = self.finish(p, gear)
+                    if v > best:
+                        best = v
+        else:
+            absorbed = roll - far
+            bound = far - WEAR * 0 + STOP
+            for node in layers[far]:
+                if bound <= best:
+                    return best
+                key = (node, far, 0, absorbed)
+                p = prepared.get(key)
+                if p is None:
+                    p = prepared[key] = self.prepare_at(node, far, 0, absorbed)
+                v = self.finish(p, gear)
+                if v > best:
+                    best = v
         return best
 
 
@@ -191,33 +209,35 @@ def destinations(layers: list[list[int]], roll: int, brakes: int) -> Iterator[tu
             yield node, far, 0, roll - far
 
 
-def _slowest_(gears: tuple[tuple[int, ...], ...]) -> Any:
-    """need(gear, turns): the fewest squares a car in `gear` drives over the next `turns` turns,
-    shifting down one gear a turn for free."""
-    table: dict[tuple[int, int], int] = {}
+class Slowest:
+    """`need(gear, turns)`: the fewest squares a car in `gear` drives over the next `turns`
+    turns, shifting down one gear a turn for free (per gear dice, worked out once)."""
 
-    def need(gear: int, turns: int) -> int:
-        hit = table.get((gear, turns))
+    def __init__(self, gears: tuple[tuple[int, ...], ...]) -> None:
+        self.gears = gears
+        self.table: dict[tuple[int, int], int] = {}
+
+    def need(self, gear: int, turns: int) -> int:
+        hit = self.table.get((gear, turns))
         if hit is None:
-            hit = table[gear, turns] = sum(min(gears[max(0, gear - 1 - i)]) for i in range(1, turns + 1))
+            gears = self.gears
+            hit = self.table[gear, turns] = sum(min(gears[max(0, gear - 1 - i)]) for i in range(1, turns + 1))
         return hit
 
-    return need
+
+_slowest_tables: dict[int, tuple[tuple[tuple[int, ...], ...], Slowest]] = {}
 
 
-_slowest_tables: dict[int, tuple[Any, Any]] = {}
-
-
-def _slowest(gears: tuple[tuple[int, ...], ...]) -> Any:
+def _slowest(gears: tuple[tuple[int, ...], ...]) -> Slowest:
     hit = _slowest_tables.get(id(gears))
     if hit is None or hit[0] is not gears:
-        hit = _slowest_tables[id(gears)] = (gears, _slowest_(gears))
+        hit = _slowest_tables[id(gears)] = (gears, Slowest(gears))
     return hit[1]
 
 
 def _exits(game: FormulaDeGame, start: int, steps: int, corner: int, stops: int) -> list[Any]:
     """`moves.exits`, kept per track: a pure function of the track and its arguments."""
-    cache = _exit_cache(game.track)
+    cache = _exit_cache.get(game.track)
     key = (start, steps, corner, stops)
     hit = cache.get(key)
     if hit is None:
@@ -225,7 +245,11 @@ def _exits(game: FormulaDeGame, start: int, steps: int, corner: int, stops: int)
     return hit
 
 
-_exit_cache: ByIdentity[dict[tuple[int, int, int, int], list[Any]]] = ByIdentity(lambda track: {})
+def _new_exit_memo(track: Track) -> dict[tuple[int, int, int, int], list[Any]]:
+    return {}
+
+
+_exit_cache: ByTrack[dict[tuple[int, int, int, int], list[Any]]] = ByTrack(_new_exit_memo)
 
 
 def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str]) -> dict[str, float]:
