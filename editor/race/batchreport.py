@@ -325,7 +325,12 @@ class BatchReport(QWidget):
         row.addWidget(self.metric_box, 1)
         right.addLayout(row)
         right.addWidget(self.heat_view, 3)
-        right.addWidget(self.legend)
+        self.legend_bar = QLabel()  # the colour scale the legend's words read
+        self.legend_bar.setObjectName("report-heat-scale")
+        leg = QHBoxLayout()
+        leg.addWidget(self.legend_bar)
+        leg.addWidget(self.legend, 1)
+        right.addLayout(leg)
         grid = QGridLayout()
         lb = QGroupBox("Lane use (where turns end)")
         QVBoxLayout(lb).addWidget(self.lane_table)
@@ -408,7 +413,10 @@ class BatchReport(QWidget):
         self.heat_view.setScene(scene)
         self._scene = scene
         self.heat_view.fitInView(scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-        self.legend.setText(f"{METRICS[metric]}: pale = 0, dark red = "
+        from .heatoverlay import legend_pixmap
+
+        self.legend_bar.setPixmap(legend_pixmap(1.0, 160))
+        self.legend.setText(f"{METRICS[metric]}, {self.data.heat.races} races: pale = 0, dark red = "
                             + (f"{100 * top:.0f}%" if metric == "drafting" else f"{top:.3g} (square-root scale)")
                             + ("; grey = fewer than 5 moves" if metric == "drafting" else ""))
 

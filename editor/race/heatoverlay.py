@@ -17,6 +17,9 @@ from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QGraphicsItem,
+    QGraphicsPixmapItem,
+    QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
     QGraphicsView,
@@ -94,14 +97,18 @@ class HeatOverlay:
         self.items = []
         self.shown = {}
 
-    def show(self, track: Track, d: TrackDrawing, values: Mapping[str, float]) -> float:
+    def show(self, track: Track, d: TrackDrawing, values: Mapping[str, float], title: str = "") -> float:
         """Draw every zone of `values` coloured by value (0 palest, the largest darkest) with its
-        value written on it; returns the largest value."""
+        value written on it and a corner's name above its value; with `title` (what the map
+        counts, with its unit), a legend too: the colour scale from 0 to the largest value.
+        Returns the largest value."""
         self.clear()
         top = max([float(v) for v in values.values()] + [0.0])
         font = QFont("DejaVu Sans")
         font.setPixelSize(max(8, round(d.lane_width * 0.55)))
         font.setBold(True)
+        small = QFont("DejaVu Sans")
+        small.setPixelSize(max(7, round(d.lane_width * 0.4)))
         for key, v in values.items():
             z = zone(d, track, key)
             if z is None:
@@ -121,8 +128,44 @@ class HeatOverlay:
             label.setZValue(Z_HEAT + 0.1)
             self.scene.addItem(label)
             self.items += [poly, label]
+            if key.startswith("corner:"):
+                tag = QGraphicsSimpleTextItem(name)
+                tag.setFont(small)
+                tag.setBrush(label.brush())
+                t = tag.boundingRect()
+                tag.setPos(mid[0] - t.width() / 2, mid[1] - r.height() / 2 - t.height())
+                tag.setZValue(Z_HEAT + 0.1)
+                self.scene.addItem(tag)
+                self.items.append(tag)
             self.shown[key] = float(v)
+        if title:
+            self._legend(d, title, top)
         return top
+
+    def _legend(self, d: TrackDrawing, title: str, top: float) -> None:
+        """The colour scale at the top left of the track, at screen size whatever the zoom: what
+        the map counts (its title, with its unit) and the values its ends stand for."""
+        x0, y0, _x1, _y1 = d.bounds
+        bar = QGraphicsPixmapItem(legend_pixmap(top, 200, 12))
+        bar.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        text = QGraphicsSimpleTextItem(f"{title}\n0 … {top:.3g} (pale … dark red)")
+        font = QFont("DejaVu Sans")
+        font.setPixelSize(12)
+        text.setFont(font)
+        text.setBrush(QColor("#ffffff"))
+        text.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        back = QGraphicsRectItem(QRectF(-6, -4, max(212, text.boundingRect().width() + 12),
+                                        text.boundingRect().height() + 24))
+        back.setBrush(QColor(0, 0, 0, 170))
+        back.setPen(QPen(Qt.PenStyle.NoPen))
+        back.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        m = d.lane_width
+        for item in (back, text, bar):
+            item.setPos(x0 - m, y0 - m)
+            item.setZValue(Z_HEAT + 0.2)
+            self.scene.addItem(item)
+            self.items.append(item)
+        bar.setOffset(0, text.boundingRect().height() + 4)
 
 
 def track_scene(track: Track) -> tuple[QGraphicsScene, TrackDrawing]:
@@ -272,7 +315,7 @@ class MapPane(QWidget):
         if not self.on_canvas.isChecked() or not self.maps or sc.track is None or sc.drawing is None:
             self.canvas_overlay.clear()
             return
-        self.canvas_overlay.show(sc.track, sc.drawing, self.current())
+        self.canvas_overlay.show(sc.track, sc.drawing, self.current(), self.box.currentText())
 
     def resizeEvent(self, event) -> None:  # noqa: ANN001, N802 - Qt API
         super().resizeEvent(event)

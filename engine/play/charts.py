@@ -226,6 +226,18 @@ def _heatmap(alt: Any, values: list[dict[str, Any]], title: str, what: str, labe
     return (rects + text).properties(title=title, width=max(120, 90 * len(labels)), height=max(40, 20 * items))
 
 
+def _fill_counts(values: list[dict[str, Any]], labels: Sequence[str],
+                 batches: Sequence[tuple[str, Sequence[Mapping[str, Any]]]]) -> list[dict[str, Any]]:
+    """`values` with a 0 row (interval [0, 0]) for each item a variant has no row for: the
+    races of a batch that never report a count count 0 (engine/play/measures.py)."""
+    races = {label: next((r["n"] for r in rows if r["name"] == "rounds"), 0) for label, rows in batches}
+    have = {(v["name"], v["batch"]) for v in values}
+    items = list(dict.fromkeys((v["name"], v["item"]) for v in values))
+    return values + [{"item": item, "name": name, "batch": label, "value": 0.0, "low": 0.0, "high": 0.0,
+                      "n": races.get(label, 0)}
+                     for name, item in items for label in labels if (name, label) not in have]
+
+
 def _lengths(alt: Any, lengths: Mapping[str, Sequence[int]], labels: Sequence[str]) -> Any:
     values = [{"rounds": n, "batch": label} for label in labels for n in lengths.get(label, ())]
     colour = alt.Color("batch:N", scale=alt.Scale(domain=list(labels), range=PALETTE[:len(labels)]),
@@ -273,6 +285,8 @@ def batch_charts(batches: Sequence[tuple[str, Sequence[Mapping[str, Any]]]],
         unit = "% of trials" if kind == "rate" else "mean per race"
         name = g.replace("_", " ")
         if len(labels) > 1:
+            if kind == "mean":  # a count a variant never recorded is 0 there, not unknown
+                values = _fill_counts(values, labels, batches)
             charts.append(_heatmap(alt, values, f"{name}: {unit}, by variant (colour: the estimate)",
                                    f"{name} ({unit})", labels))
         else:

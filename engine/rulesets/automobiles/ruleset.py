@@ -260,29 +260,10 @@ class AutomobilesStats:
 
     def measures(self, result: Any) -> list[Any]:
         """Wear and pit stops per player, drafting and standing-still rates, and the cubes
-        bought and played by kind, per race."""
-        from slipstream.engine.play.measures import MEAN, RATE, Measure
-        from slipstream.engine.rulesets.automobiles.racesetup import kind_ids
+        bought and played by kind, per race (stats.race_measures)."""
+        from slipstream.engine.rulesets.automobiles.stats import race_measures
 
-        st = result.stats
-        players = max(1, len(result.bots))
-        turns, pits, moves = sum(st.get("turns", ())), sum(st["pits"]), sum(st["moves"])
-        out = [Measure("wear", "wear gained per player", MEAN, sum(st["wear"]) / players, unit="wear"),
-               Measure("pit_stops", "pit stops per player", MEAN, pits / players, unit="stops"),
-               Measure("drafting", "moves ending in the draft", RATE, float(sum(st["drafts"])), float(moves), "moves")]
-        if turns:
-            out.append(Measure("standing_still", "standard turns with no space entered", RATE,
-                               float(turns - pits - moves), float(turns), "turns"))
-        ids = kind_ids(result)
-        for key, what in (("bought", "bought"), ("plays", "played")):
-            per: dict[str, int] = {}
-            for row in st.get(key, ()):
-                for k, n in enumerate(row):
-                    name = ids[k] if k < len(ids) else str(k)
-                    per[name] = per.get(name, 0) + n
-            out += [Measure(f"{what}.{k}", f"{k} cubes {what} per race", MEAN, float(v), unit="cubes")
-                    for k, v in sorted(per.items())]
-        return out
+        return race_measures(result)
 
     def record(self, result: Any) -> dict[str, Any]:
         """The cube kinds of the race's counts and the drivers, for `summarise` of stored races."""

@@ -23,9 +23,10 @@ in the last race.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from slipstream.engine.play.decisions import Decision, Rejection, opt
@@ -117,6 +118,10 @@ class RaceRecord:
     capped: bool
     supply: list[int]  # cubes per kind (stock + every collection) at the start of the race
     stock_left: dict[str, int]  # the stock at the end of the race (unlimited wear left out)
+    # the race's counts (wear, pits, cubes bought and played...) and the race order after every
+    # round, the final standings last: what the batch measures read (engine/play/measures.py)
+    stats: dict[str, Any] = field(default_factory=dict)
+    orders: list[list[int]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -187,6 +192,8 @@ class Season:
         self._pick_i = 0
         self._draft_finish: list[int] = []
         self.races_supply: list[int] = []
+        self._orders: list[list[int]] = []  # the current race's order after every round
+        self._round = 0
         if self.config.drivers and rules.drivers and not any(self.drivers):
             ids = [d.id for d in rules.drivers]
             self.rng.shuffle(ids)
@@ -223,8 +230,12 @@ class Season:
             return Rejection("race-over", "the season is over; no decision is pending")
         if self.stage in ("race", "sponsors"):
             assert self.game is not None
-            r = self.game.apply(key)
+            g = self.game
+            r = g.apply(key)
             if r is None:
+                if self.stage == "race" and g.pending is not None and g.rounds != self._round:
+                    self._round = g.rounds
+                    self._orders.append(list(g.standings()))
                 self.decision_count += 1
                 self.advance()
             return r
@@ -341,6 +352,7 @@ class Season:
         purchase = r == 0 or self.config.grid_purchase
         g.stack.append(RaceFrame("purchase" if purchase else "draw"))
         g.advance()
+        self._orders, self._round = [], g.rounds
 
     def _zone(self, row: Sequence[int]) -> dict[str, int]:
         return {self.rules.kinds[k].id: c for k, c in enumerate(row) if c}
@@ -380,7 +392,8 @@ class Season:
         self.races.append(RaceRecord(g.track.id, self.race_seeds[self.race_no], list(self.grid), finish, pts,
                                      list(self.sponsors), g.race.round, g.race.capped, self.races_supply,
                                      {k.id: g.race.stock[k.index] for k in self.rules.kinds
-                                      if not (k.index == self.rules.wear and self.rules.options.unlimited_wear)}))
+                                      if not (k.index == self.rules.wear and self.rules.options.unlimited_wear)},
+                                     copy.deepcopy(g.race.stats), [*self._orders, list(finish)]))
         self.collect(g)
         if self.record:
             self.log.append({"t": "result", "race": self.race_no + 1,

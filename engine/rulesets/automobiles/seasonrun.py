@@ -11,6 +11,7 @@ its header and decisions and reports the first line that differs.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,8 @@ class SeasonResult:
     digest: str = ""  # sha256 of the whole log (empty without a log)
     # (after race, player, sponsor, cubes removed, cubes gained) for every sponsor applied
     sponsor_changes: list[Any] = field(default_factory=list)
+    # every race's measures: the shared game measures and the ruleset's own (engine/play/measures.py)
+    measures: list[list[Any]] = field(default_factory=list)
 
     # A season reads like a race result (season sweeps, engine/play/sweeps.py): standings are
     # the season standings, the grid the first race's, rounds and decisions summed.
@@ -161,7 +164,37 @@ def run_season(spec: SeasonSpec) -> SeasonResult:
                         points=list(season.points), drivers=list(season.drivers), races=season.races,
                         drafts=season.drafts, decisions=n, supply=supply,
                         lines=lines if spec.keep_lines else [], digest=digest,
-                        sponsor_changes=list(season.sponsor_changes))
+                        sponsor_changes=list(season.sponsor_changes),
+                        measures=race_measures(season, spec.bots))
+
+
+@dataclass(slots=True)
+class _RaceView:
+    """One race of a season as the batch measures read a race result."""
+
+    bots: list[str]
+    grid: list[int]
+    standings: list[int]
+    rounds: int
+    capped: bool
+    stats: dict[str, Any]
+    orders: list[list[int]]
+    kind_ids: list[str]
+
+
+def race_measures(season: Season, bots: Sequence[str]) -> list[list[Any]]:
+    """The measures of every race of a played season, as `race --races` gives them for a race
+    alone: the shared ones (win rates by grid slot and seat, length, lead changes...) and
+    Automobiles' own (wear, pit stops, standing still, cubes bought and played)."""
+    from slipstream.engine.play.measures import shared_measures
+    from slipstream.engine.rulesets.automobiles.stats import race_measures as own
+
+    ids = [k.id for k in season.rules.kinds]
+    out = []
+    for r in season.races:
+        view = _RaceView(list(bots), list(r.grid), list(r.finish), r.rounds, r.capped, r.stats, r.orders, ids)
+        out.append([*shared_measures(view), *own(view)])
+    return out
 
 
 def play_external(season: Season, spec: SeasonSpec) -> tuple[int, list[tuple[int, dict[str, Any]]]]:

@@ -15,6 +15,7 @@ from collections import Counter
 from statistics import NormalDist
 from typing import Any
 
+from slipstream.engine.play.measures import aggregate, batch_measures, format_measures
 from slipstream.engine.play.stats import Rate, bots_text, wilson
 
 
@@ -125,6 +126,8 @@ def summarise_seasons(results: list[Any]) -> dict[str, Any]:
         "win_rate_by_driver": [Rate(d, driver_w[d], driver_n[d]).as_dict() for d in sorted(driver_n)],
         "sponsors": sponsors,
         "flag_z": round(flag_z, 3),
+        # every race of every season: the shared game measures and Automobiles' own
+        "measures": batch_measures(*aggregate(ms for r in results for ms in getattr(r, "measures", ()))),
     }
 
 
@@ -204,6 +207,8 @@ def format_season_summary(s: dict[str, Any], sponsor_names: dict[str, str] | Non
             lines.append(f"over-strong sponsors (holders win clearly more than their grid slots predict): "
                          f"{', '.join(strong)}")
     lines.append(f"mean rounds per race: {s['mean_rounds']}")
+    if s.get("measures"):
+        lines.append("every race of the seasons, " + format_measures(s["measures"]))
     return "\n".join(lines)
 
 

@@ -50,3 +50,29 @@ def format_summary(s: dict[str, Any]) -> str:
         lines.append(f"turns standing still (standard turns, no space entered): {100 * s['still_turn_rate']:.1f}%")
     lines.append("most bought cubes: " + ", ".join(f"{k} ({n})" for k, n in s["most_bought"]))
     return "\n".join(lines)
+
+
+def race_measures(result: Any) -> list[Any]:
+    """Wear and pit stops per player, drafting and standing-still rates, and the cubes bought and
+    played by kind, of one race (a race result, or a season's race as seasonrun gives it)."""
+    from slipstream.engine.play.measures import MEAN, RATE, Measure
+
+    st = result.stats
+    players = max(1, len(result.bots))
+    turns, pits, moves = sum(st.get("turns", ())), sum(st["pits"]), sum(st["moves"])
+    out = [Measure("wear", "wear gained per player", MEAN, sum(st["wear"]) / players, unit="wear"),
+           Measure("pit_stops", "pit stops per player", MEAN, pits / players, unit="stops"),
+           Measure("drafting", "moves ending in the draft", RATE, float(sum(st["drafts"])), float(moves), "moves")]
+    if turns:
+        out.append(Measure("standing_still", "standard turns with no space entered", RATE,
+                           float(turns - pits - moves), float(turns), "turns"))
+    ids = kind_ids(result)
+    for key, what in (("bought", "bought"), ("plays", "played")):
+        per: dict[str, int] = {}
+        for row in st.get(key, ()):
+            for k, n in enumerate(row):
+                name = ids[k] if k < len(ids) else str(k)
+                per[name] = per.get(name, 0) + n
+        out += [Measure(f"{what}.{k}", f"{k} cubes {what} per race", MEAN, float(v), unit="cubes")
+                for k, v in sorted(per.items())]
+    return out

@@ -141,6 +141,9 @@ def test_batch_keeps_the_ui_responsive_and_equals_slipstream_race(qtbot, race_wi
     assert shown == [[r["label"], f"{100 * r['rate']:.1f}%", f"{100 * r['low']:.1f}% – {100 * r['high']:.1f}%",
                       f"{r['wins']}/{r['n']}"] for r in cli_summary["win_rate_by_slot"]]
     assert data.heat.races == races and sum(data.heat.turn_ends) == data.heat.turns > 0
+    # the heat map on screen has its colour scale beside the words that read it
+    assert not report.legend_bar.pixmap().isNull()
+    assert report.legend.text().startswith(f"Turns ending here (per race), {races} races: pale = 0, dark red = ")
 
     dock = race_window.docks["batch-report"]
     assert dock.isVisible()
@@ -149,6 +152,7 @@ def test_batch_keeps_the_ui_responsive_and_equals_slipstream_race(qtbot, race_wi
     qtbot.wait(100)
     SHOTS.mkdir(parents=True, exist_ok=True)
     report.export_png(SHOTS / "batch-report.png")
+    assert report.grab().save(str(SHOTS / "editor-heat-automobiles-report.png"))
     report.export_heat_png(SHOTS / "heat-map-turn-ends.png", "turn_ends")
     report.export_heat_png(SHOTS / "heat-map-wear.png", "wear")
     report.export_html(SHOTS / "batch-report.html")

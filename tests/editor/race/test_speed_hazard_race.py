@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 from helpers import click
+from PySide6.QtWidgets import QGraphicsPixmapItem, QGraphicsSimpleTextItem
 
 from slipstream.engine.play.races import RaceSpec
 from slipstream.engine.play.registry import for_pack
@@ -83,6 +84,17 @@ def test_the_batch_report_maps_hazards_per_curve_and_wrecks_per_square_as_the_ba
     assert pane.overlay is not None and pane.overlay.shown == hazards  # every curve of the loop has a zone
     pane.on_canvas.setChecked(True)
     assert pane.canvas_overlay.shown == hazards
+    # on the canvas: every curve with a zone named, and a legend saying what the colours count
+    texts = [i.text() for i in pane.canvas_overlay.items if isinstance(i, QGraphicsSimpleTextItem)]
+    named = [c.name for c in track.corners if f"corner:{c.index}" in hazards]
+    assert named and all(n in texts for n in named)
+    top = max(hazards.values())
+    assert f"Hazard cards per race, by curve\n0 … {top:.3g} (pale … dark red)" in texts
+    assert any(isinstance(i, QGraphicsPixmapItem) for i in pane.canvas_overlay.items)  # the colour scale
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    w.resize(1400, 900)
+    qtbot.wait(100)
+    assert w.view.grab().save(str(SHOTS / "editor-heat-speed-hazard-canvas.png"))
     pane.box.setCurrentText("Wrecks per race, by square")
     assert pane.overlay.shown == data.maps["Wrecks per race, by square"]
     pane.box.setCurrentText("Hazard cards per race, by curve")

@@ -130,3 +130,36 @@ def test_season_statistics_name_sponsors_by_their_card() -> None:
     assert r.exit_code == 0, r.output
     rows = [ln for ln in r.output.splitlines() if re.match(r"  [a-f][1-3] ", ln)]
     assert rows and all(re.match(r"  [a-f][1-3] [A-Z][\w ]+ I{1,3} +\d", ln) for ln in rows), rows
+
+
+def test_many_seasons_show_the_shared_measures_and_automobiles_own() -> None:
+    """Every race of the seasons is measured as `race --races` measures a race alone."""
+    args = ("season", "--players", "3", "--bots", "greedy,random", "--seed", "2", "--laps", "1", "--seasons", "3")
+    r = run(*args, "--format", "json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    m = {row["name"]: row for row in data["measures"]}
+    for name in ("rounds", "completion", "lead_changes", "last_round_overtakes", "win.slot1", "win.seat3",
+                 "wear", "pit_stops", "drafting", "standing_still"):
+        assert name in m, name
+    assert any(n.startswith("played.") for n in m) and any(n.startswith("bought.") for n in m)
+    assert m["rounds"]["n"] == data["races"] == 9
+    assert round(m["rounds"]["value"], 2) == data["mean_rounds"]
+    assert m["completion"]["n"] == 9
+    # one winner a race: the win rates by grid slot add up to the races
+    assert sum(row["successes"] for n, row in m.items() if n.startswith("win.slot")) == 9
+    text = run(*args)
+    assert text.exit_code == 0, text.output
+    assert "every race of the seasons, measures" in text.output and "wear gained per player" in text.output
+
+
+def test_a_season_race_keeps_its_order_after_every_round() -> None:
+    from slipstream.engine.rulesets.automobiles.seasonrun import SeasonSpec, run_season
+
+    res = run_season(SeasonSpec("", ("first-oval", "first-oval"), 5, ("greedy",) * 3, laps=1))
+    for rr in res.races:
+        # as `races.play_out` gives them: the order at the end of every round but the last, then the finish
+        assert rr.orders[-1] == rr.finish
+        assert len(rr.orders) == rr.rounds
+        assert sum(rr.stats["moves"]) > 0
+    assert len(res.measures) == len(res.races)
