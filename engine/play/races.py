@@ -67,12 +67,7 @@ def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000,
              orders: list[list[int]] | None = None) -> int:
     """Let the bots play until the race ends; returns the number of decisions made. With
     `orders`, appends the race order (`game.standings()`) each time a round ends and the final
-    standings, for the lead changes and last-round overtakes of engine/play/measures.py.
-    Without, a game with its own `play_out(bots, max_decisions)` (the same loop, compiled with
-    the game: the Automobiles one) plays it."""
-    own = getattr(game, "play_out", None) if orders is None else None
-    if own is not None:
-        return int(own(bots, max_decisions))
+    standings, for the lead changes and last-round overtakes of engine/play/measures.py."""
     n = 0
     choosers = [b.choose for b in bots]
     apply = game.apply

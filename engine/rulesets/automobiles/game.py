@@ -183,13 +183,6 @@ class Game:
         self.pending = None
         self.race.over = True
 
-    def play_out(self, bots: Sequence[Any], max_decisions: int = 200_000) -> int:
-        """`engine.play.races.play_out` for this game (it hands the race over): the same loop in
-        bots.py, compiled with the game and the bots, so every decision is native calls."""
-        from slipstream.engine.rulesets.automobiles.bots import play_out
-
-        return play_out(self, bots, max_decisions)
-
     def copy(self, record: bool = False) -> Game:
         """A cheap independent copy (for bots that look ahead)."""
         # a game of no seats and no setup (a few objects), then every field taken from this one
