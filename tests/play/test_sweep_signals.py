@@ -38,7 +38,14 @@ def start(home: Path, tmp: Path, races: int, jobs: int = 1) -> subprocess.Popen[
     cmd = [sys.executable, "-m", "slipstream.cli.main", "sweep", "p", "--races", str(races),
            "--bots", "greedy,greedy", "--db", "s.sqlite", "--vary", "card:manager.cost=1,2",
            "--jobs", str(jobs), "--chunk", "1", "--format", "json"]
-    return subprocess.Popen(cmd, cwd=home, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # as a shell starts a job in the foreground: Ctrl-C's signal not ignored, even when this run
+    # of the tests was started in the background (which ignores SIGINT, and children inherit it)
+    return subprocess.Popen(cmd, cwd=home, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_foreground)
+
+
+def _foreground() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def racing(tmp: Path, proc: subprocess.Popen[bytes]) -> Path:
