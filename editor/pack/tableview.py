@@ -54,6 +54,20 @@ ChangeInherited = Callable[[Any, str, Any, Any], None]
 INHERITED_INK = QColor("#6b6f73")  # an inherited value the pack does not change
 
 
+def _with_entry(values: Any, index: int, value: Any) -> list[Any] | None:
+    """A spread list (a die's faces) with entry `index` set to `value`, appended past the end,
+    or taken out for DELETE; None when there is nothing to take out."""
+    out = list(values or [])
+    if value is DELETE:
+        if index >= len(out):
+            return None
+        del out[index]
+    elif index < len(out):
+        out[index] = value
+    else:
+        out.append(value)
+    return out
+
 class TableEditor(QWidget):
     """One `DataTable` of one file: a cell per number, edits pushed as commands."""
 
@@ -261,15 +275,9 @@ class TableEditor(QWidget):
                 self.set_data(self._data)
                 return
         if index is not None:  # one entry of a spread list: the override holds the whole list
-            values = list(current.get(field) or [])
-            if value is DELETE:
-                if index >= len(values):
-                    return
-                del values[index]
-            elif index < len(values):
-                values[index] = value
-            else:
-                values.append(value)
+            values = _with_entry(current.get(field), index, value)
+            if values is None:
+                return
             value = values
         elif value is DELETE:
             value = original.get(field)  # cleared: back to the inherited value
@@ -288,15 +296,9 @@ class TableEditor(QWidget):
             return
         row = self.rows[r] if isinstance(self.rows[r], dict) else {}
         if index is not None:
-            values = list(row.get(key) or [])
-            if value is DELETE:
-                if index >= len(values):
-                    return
-                del values[index]
-            elif index < len(values):
-                values[index] = value
-            else:
-                values.append(value)
+            values = _with_entry(row.get(key), index, value)
+            if values is None:
+                return
             self.push(SetValue(self.rel, (*base, key), values, f"Set {label} {index + 1}"))
             return
         if value is DELETE and self._required(key):
