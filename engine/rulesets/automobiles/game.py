@@ -183,8 +183,9 @@ class Game:
         self.pending = None
         self.race.over = True
 
-    def copy(self, record: bool = False) -> Game:
-        """A cheap independent copy (for bots that look ahead)."""
+    def copy(self, record: bool = False, rng: random.Random | None = None) -> Game:
+        """A cheap independent copy (for bots that look ahead); with `rng`, the copy draws from
+        that generator instead of a copy of this game's."""
         # a game of no seats and no setup (a few objects), then every field taken from this one
         # (not object.__new__, which a compiled Game refuses: engine/core/accel.py)
         g = Game(self.rules, self.track, (), self.seed, record=record, setup=False, drivers=False)
@@ -194,7 +195,7 @@ class Game:
         memo: dict[int, Any] = {}
         g.stack = [f.clone(memo) for f in self.stack]
         g.pending = self.pending
-        g.race = self.race.copy()
+        g.race = self.race.copy(rng)
         g.drivers_draft = self.drivers_draft
         g.starting_order = self.starting_order
         return g

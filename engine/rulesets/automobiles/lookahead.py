@@ -16,11 +16,53 @@ fewer than one each, greedy's choice and the first other options are tried).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot
 from slipstream.engine.rulesets.automobiles.game import Game
 from slipstream.engine.rulesets.automobiles.state import ACTIVE
+
+
+class _LazyRandom(random.Random):
+    """A generator that seeds itself only when first drawn from: a playout bot is reset with a
+    new seed for every rollout but rarely draws (seeding costs about as much as a dozen
+    decisions). Every draw goes through `random` or `getrandbits`, so what it gives after
+    `seed(s)` is what `random.Random(s)` gives."""
+
+    _pending: Any = None  # the seed not applied yet
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self.gauss_next = None
+        if a is None:  # from the system: now, as random.Random does
+            self._pending = None
+            super().seed(a, version)
+        else:
+            self._pending = (a, version)
+
+    def _settle(self) -> None:
+        a, version = self._pending
+        self._pending = None
+        super().seed(a, version)
+
+    def random(self) -> float:
+        if self._pending is not None:
+            self._settle()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        if self._pending is not None:
+            self._settle()
+        return super().getrandbits(k)
+
+    def getstate(self) -> Any:
+        if self._pending is not None:
+            self._settle()
+        return super().getstate()
+
+    def setstate(self, state: Any) -> None:
+        self._pending = None
+        super().setstate(state)
 
 
 class LookaheadBot(GreedyBot):
@@ -38,6 +80,7 @@ class LookaheadBot(GreedyBot):
         super().__init__(seed)
         self.budget = self.DEFAULT_BUDGET if budget is None else budget
         self._players: list[GreedyBot] = []
+        self._rng = random.Random(0)  # the generator of every rollout, seeded afresh for each
         self.rollouts = 0  # rollouts played so far (for cost figures)
 
     # ------------------------------------------------------------------ deciding
@@ -73,8 +116,9 @@ class LookaheadBot(GreedyBot):
     def rollout(self, g: Game, me: int, key: str, seed: int) -> float:
         """Score of one playout of `key`: greedy bots in every seat, fresh draws from `seed`."""
         self.rollouts += 1
-        c = g.copy()
-        c.race.rng = random.Random(seed)
+        rng = self._rng
+        rng.seed(seed)  # the draws of random.Random(seed); the copy takes no generator state
+        c = g.copy(rng=rng)
         players = self._playout_bots(len(c.race.players), seed)
         stop = c.race.stats["turns"][me] + self.HORIZON
         c.apply(key)
@@ -90,7 +134,9 @@ class LookaheadBot(GreedyBot):
 
     def _playout_bots(self, n: int, seed: int) -> list[GreedyBot]:
         while len(self._players) < n:
-            self._players.append(GreedyBot(0))
+            b = GreedyBot(0)
+            b.rng = _LazyRandom(0)
+            self._players.append(b)
         for i, b in enumerate(self._players[:n]):
             b.reset(seed + i)
         return self._players

@@ -138,9 +138,12 @@ class RaceState:
     turns_taken: int = 0
     stats: dict[str, Any] = field(default_factory=dict)
 
-    def copy(self) -> RaceState:
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+    def copy(self, rng: random.Random | None = None) -> RaceState:
+        """An independent copy; with `rng`, the copy draws from that generator instead of a copy
+        of this race's (a look-ahead rollout seeds its own: no generator state is copied)."""
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
         return RaceState([p.copy() for p in self.players], self.stock[:], self.order[:],
                          self.laps, rng, self.round, self.turn_pos,
                          self.turn.copy() if self.turn else None, self.final_round, self.over,
