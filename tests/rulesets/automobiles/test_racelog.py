@@ -23,6 +23,14 @@ def test_there_are_golden_logs_with_weaving_and_drivers() -> None:
     assert sum(any(s["driver"] for s in h["seats"]) for h in heads) >= 3
 
 
+def test_a_golden_log_pins_the_look_ahead_bots_choices() -> None:
+    # replaying plays the header's bots again: a look-ahead seat (two budgets, with drivers)
+    # must choose as when the log was recorded (d3adda9), through every speed change
+    heads = [json.loads(p.read_text().splitlines()[0]) for p in GOLDEN]
+    look = [h for h in heads if any(s["bot"].startswith("lookahead:") for s in h["seats"])]
+    assert look and len({s["bot"] for s in look[0]["seats"]}) == 3
+
+
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
 def test_golden_log_replays_identically(path: Path) -> None:
     rep = replay_file(path)
