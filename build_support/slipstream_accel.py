@@ -40,6 +40,8 @@ ACCEL = ("engine/rulesets/automobiles/state.py", "engine/rulesets/automobiles/mo
          "engine/rulesets/automobiles/gearplan.py", "engine/rulesets/automobiles/game.py",
          "engine/rulesets/automobiles/bots.py", "engine/rulesets/automobiles/effects.py",
          "engine/rulesets/automobiles/phases.py",
+         # the Automobiles look-ahead bot's rollouts (its loop of greedy decisions)
+         "engine/rulesets/automobiles/lookahead.py",
          # the Formula Dé and speed-hazard races (4 greedy bots: the game, the bot and its moves)
          "engine/rulesets/formula_de/game.py", "engine/rulesets/formula_de/scoring.py",
          "engine/rulesets/formula_de/moves.py", "engine/rulesets/formula_de/bots.py",

@@ -16,7 +16,9 @@ fewer than one each, greedy's choice and the first other options are tried).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot
@@ -24,6 +26,8 @@ from slipstream.engine.rulesets.automobiles.game import Game
 from slipstream.engine.rulesets.automobiles.state import ACTIVE
 
 
+# Not compiled: a subclass of the standard generator (engine/core/accel.py compiles this module).
+@mypyc_attr(native_class=False)
 class _LazyRandom(random.Random):
     """A generator that seeds itself only when first drawn from: a playout bot is reset with a
     new seed for every rollout but rarely draws (seeding costs about as much as a dozen
@@ -65,20 +69,22 @@ class _LazyRandom(random.Random):
         super().setstate(state)
 
 
+# Compiled with the bots (engine/core/accel.py); tests and benches subclass it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LookaheadBot(GreedyBot):
     """Greedy play, with rollouts at the turn choice and in the Buy phase."""
 
-    name = "lookahead"
-    DEFAULT_BUDGET = 24
-    HORIZON = 3  # own turns played to the end in a rollout (this one included)
-    SEARCHED = frozenset({"turn", "buy", "purchase"})
-    WEAR_COST = 1.0  # segments a wear cube owned is worth
-    FINISH_BONUS = 1000.0
-    REL = 1.0  # with rivals > 1: segments of the leading rival's distance taken off the score
+    name: ClassVar[str] = "lookahead"
+    DEFAULT_BUDGET: ClassVar[int] = 24
+    HORIZON: ClassVar[int] = 3  # own turns played to the end in a rollout (this one included)
+    SEARCHED: ClassVar[frozenset[str]] = frozenset({"turn", "buy", "purchase"})
+    WEAR_COST: ClassVar[float] = 1.0  # segments a wear cube owned is worth
+    FINISH_BONUS: ClassVar[float] = 1000.0
+    REL: ClassVar[float] = 1.0  # with rivals > 1: segments of the leading rival's distance taken off the score
 
     def __init__(self, seed: int = 0, budget: int | None = None) -> None:
         super().__init__(seed)
-        self.budget = self.DEFAULT_BUDGET if budget is None else budget
+        self.budget: int = self.DEFAULT_BUDGET if budget is None else budget
         self._players: list[GreedyBot] = []
         self._rng = random.Random(0)  # the generator of every rollout, seeded afresh for each
         self.rollouts = 0  # rollouts played so far (for cost figures)
@@ -101,14 +107,22 @@ class LookaheadBot(GreedyBot):
     def search(self, g: Game, d: Decision) -> str:
         """The option with the best mean rollout score (ties: greedy's own choice)."""
         default = super().choose(g, d)
-        keys = [default, *(k for k in d.keys() if k != default)]
+        keys = [default]
+        for k in d.keys():
+            if k != default:
+                keys.append(k)
         if self.budget < len(keys):  # a small budget tries greedy's choice and the first others
             keys = keys[:max(2, self.budget)]
         samples = max(1, self.budget // len(keys))
-        seeds = [self.rng.getrandbits(64) for _ in range(samples)]
+        getrandbits = self.rng.getrandbits
+        seeds = [getrandbits(64) for _ in range(samples)]
         best, best_score = default, float("-inf")
+        me = d.player
         for key in keys:
-            score = sum(self.rollout(g, d.player, key, s) for s in seeds) / samples
+            total = 0.0  # summed in the seeds' order, as sum() did: the same floats
+            for s in seeds:
+                total += self.rollout(g, me, key, s)
+            score = total / samples
             if score > best_score + 1e-9:
                 best, best_score = key, score
         return best
@@ -120,12 +134,14 @@ class LookaheadBot(GreedyBot):
         rng.seed(seed)  # the draws of random.Random(seed); the copy takes no generator state
         c = g.copy(rng=rng)
         players = self._playout_bots(len(c.race.players), seed)
-        stop = c.race.stats["turns"][me] + self.HORIZON
+        stop: int = c.race.stats["turns"][me] + self.HORIZON
         c.apply(key)
-        turns = c.race.stats["turns"]
+        turns: list[int] = c.race.stats["turns"]
         steps = 0
-        while c.pending is not None and turns[me] < stop:
+        while True:
             d = c.pending
+            if d is None or turns[me] >= stop:
+                break
             c.apply(players[d.player].choose(c, d))
             steps += 1
             if steps > 5000:  # a safety net: a playout this long has gone astray
@@ -133,13 +149,14 @@ class LookaheadBot(GreedyBot):
         return self.evaluate(c, me)
 
     def _playout_bots(self, n: int, seed: int) -> list[GreedyBot]:
-        while len(self._players) < n:
+        players = self._players
+        while len(players) < n:
             b = GreedyBot(0)
             b.rng = _LazyRandom(0)
-            self._players.append(b)
-        for i, b in enumerate(self._players[:n]):
-            b.reset(seed + i)
-        return self._players
+            players.append(b)
+        for i in range(n):
+            players[i].reset(seed + i)
+        return players
 
     # ------------------------------------------------------------------ scoring
     def evaluate(self, g: Game, me: int) -> float:
@@ -149,10 +166,16 @@ class LookaheadBot(GreedyBot):
         rs = g.rules
         p = race.players[me]
         score = float(g.distance(me))
-        if self.REL and len(race.players) > 2:
-            score -= self.REL * max(g.distance(i) for i in range(len(race.players)) if i != me)
-        if rs.wear >= 0:
-            score -= self.WEAR_COST * sum(z[rs.wear] for z in p.zones)
+        n = len(race.players)
+        if self.REL and n > 2:
+            lead = max(g.distance(i) for i in range(n) if i != me)
+            score -= self.REL * lead
+        w = rs.wear
+        if w >= 0:
+            owned = 0
+            for z in p.zones:
+                owned += z[w]
+            score -= self.WEAR_COST * owned
         if race.over:
             score += self.FINISH_BONUS if g.standings()[0] == me else -self.FINISH_BONUS
         return score
