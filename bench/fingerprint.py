@@ -49,13 +49,12 @@ import hashlib
 import json
 import os
 import random
-import shutil
-import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from checkouts import HERE, CheckoutError, revision, run_json, temp_dir
 
 TRACKS = ("first-oval", "road-course")
 SEATS = (("greedy", "greedy", "greedy", "greedy"), ("greedy", "random", "greedy"),
@@ -316,27 +315,13 @@ def ruleset_of(label: str) -> str:
     return first if first in PACKS else "automobiles"
 
 
-def _shim(root: Path, into: Path) -> Path:
-    """A folder whose `slipstream` package maps onto the checkout at `root` (no install)."""
-    pkg = into / "slipstream"
-    pkg.mkdir(parents=True)
-    for part in ("engine", "schemas", "content"):
-        (pkg / part).symlink_to(root / part, target_is_directory=True)
-    return into
-
-
 def run_side(root: Path, args: argparse.Namespace, tmp: Path, name: str) -> dict[str, Any]:
     """The fingerprint of the checkout at `root`, played by this script in a fresh process."""
-    shim = _shim(root, tmp / f"shim-{name}")
-    env = {**os.environ, "PYTHONPATH": str(shim), "SLIPSTREAM_CACHE_DIR": tempfile.mkdtemp(dir=tmp)}
-    argv = [sys.executable, str(Path(__file__).resolve()), "--worker", "--races", str(args.races),
-            "--mixed", str(args.mixed), "--seasons", str(args.seasons), "--hands", str(args.hands),
-            "--other-races", str(args.other_races), "--other-seasons", str(args.other_seasons),
-            "--ruleset", ",".join(args.rulesets), "--jobs", str(args.jobs)] + (["--replay"] if args.replay else [])
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=shim)
-    if done.returncode != 0:
-        raise SystemExit(f"fingerprint ({name}) failed:\n{done.stderr[-2000:]}")
-    result: dict[str, Any] = json.loads(done.stdout)
+    argv = ["--worker", "--races", str(args.races), "--mixed", str(args.mixed), "--seasons", str(args.seasons),
+            "--hands", str(args.hands), "--other-races", str(args.other_races),
+            "--other-seasons", str(args.other_seasons), "--ruleset", ",".join(args.rulesets),
+            "--jobs", str(args.jobs)] + (["--replay"] if args.replay else [])
+    result: dict[str, Any] = run_json(Path(__file__).resolve(), argv, tmp, name, root=root)
     return result
 
 
@@ -386,34 +371,27 @@ def main() -> int:
         return 0
     if not args.baseline:
         return report("this checkout", fingerprint(args), args)
-    here = Path(__file__).resolve().parent.parent
-    tmp = Path(tempfile.mkdtemp(prefix="slipstream-fingerprint-"))
-    wt = tmp / "baseline"
-    try:
-        done = subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", "-q", str(wt), args.baseline],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            print(f"cannot check out {args.baseline}: {done.stderr.strip()}", file=sys.stderr)
+    with temp_dir("slipstream-fingerprint-") as tmp:
+        try:
+            with revision(args.baseline, tmp) as wt:
+                mine = run_side(HERE, args, tmp, "this")
+                theirs = run_side(wt, args, tmp, "baseline")
+        except CheckoutError as e:
+            print(f"cannot check out {args.baseline}: {e}", file=sys.stderr)
             return 2
-        mine = run_side(here, args, tmp, "this")
-        theirs = run_side(wt, args, tmp, "baseline")
-        bad = report("this checkout", mine, args) | report(f"{args.baseline}", theirs, args)
-        a, b = mine["digests"], theirs["digests"]
-        if a == b:
-            print("identical")
-            return bad
-        if mine["labels"] != theirs["labels"]:
-            print(f"DIFFERENT: {len(a)} logs here, {len(b)} at {args.baseline} (the packs differ)")
-            return 1
-        differ = [label for label, x, y in zip(mine["labels"], a, b, strict=True) if x != y]
-        by = {rid: sum(ruleset_of(x) == rid for x in differ) for rid in args.rulesets}
-        where = ", ".join(f"{rid} {n}" for rid, n in by.items() if n)
-        print(f"DIFFERENT: {len(differ)} of {len(a)} logs differ ({where}), the first is {differ[0]}")
+    bad = report("this checkout", mine, args) | report(f"{args.baseline}", theirs, args)
+    a, b = mine["digests"], theirs["digests"]
+    if a == b:
+        print("identical")
+        return bad
+    if mine["labels"] != theirs["labels"]:
+        print(f"DIFFERENT: {len(a)} logs here, {len(b)} at {args.baseline} (the packs differ)")
         return 1
-    finally:
-        subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force", str(wt)], check=False,
-                       capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
+    differ = [label for label, x, y in zip(mine["labels"], a, b, strict=True) if x != y]
+    by = {rid: sum(ruleset_of(x) == rid for x in differ) for rid in args.rulesets}
+    where = ", ".join(f"{rid} {n}" for rid, n in by.items() if n)
+    print(f"DIFFERENT: {len(differ)} of {len(a)} logs differ ({where}), the first is {differ[0]}")
+    return 1
 
 
 if __name__ == "__main__":
