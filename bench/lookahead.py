@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import checkouts  # bench/checkouts.py (bench/ is on the path of a script run from it)
+
 
 def races(bots: tuple[str, ...], n: int) -> dict[str, Any]:
     """Races per CPU second, the look-ahead seat's rollouts, wins and CPU seconds spent in its
@@ -94,19 +96,10 @@ def describe(res: dict[str, Any], budget: int, n: int) -> list[str]:
     return lines
 
 
-def _shim(root: Path, into: Path) -> Path:
-    """A folder whose `slipstream` package maps onto the checkout at `root` (no install)."""
-    pkg = into / "slipstream"
-    pkg.mkdir(parents=True)
-    for part in ("engine", "schemas", "content"):
-        (pkg / part).symlink_to(root / part, target_is_directory=True)
-    return into
-
-
 def run_side(root: Path, tmp: Path, name: str, args: argparse.Namespace) -> dict[str, Any]:
     shim = tmp / f"shim-{name}"
     if not shim.exists():
-        _shim(root.resolve(), shim)
+        checkouts.shim(root.resolve(), shim)
     env = {**os.environ, "PYTHONPATH": str(shim)}
     argv = [sys.executable, str(Path(__file__).resolve()), "--worker", "--races", str(args.races),
             "--budget", str(args.budget)]
