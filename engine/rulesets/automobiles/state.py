@@ -3,6 +3,11 @@
 Zones hold cube counts per kind index (cubes of one kind are interchangeable, RULES §1.1).
 Every cube is in exactly one zone of one player or in the stock. Copies are explicit and
 shallow where data is immutable, so bots can afford to look ahead.
+
+The classes are dataclasses (fields, equality, repr) with their `__init__` written out: the one
+`dataclass` would generate is plain Python even in the compiled build, where a written one is
+native (these are made at every turn, placement and look-ahead copy); each takes the fields
+in their order, with the same defaults (a fresh list, dict or set where a field has a factory).
 """
 
 from __future__ import annotations
@@ -26,6 +31,11 @@ class Car:
     segment: int
     lap: int  # finish-line crossings; the grid stands on lap -1 unless at segment 0
 
+    def __init__(self, lane: int, segment: int, lap: int) -> None:
+        self.lane = lane
+        self.segment = segment
+        self.lap = lap
+
     def copy(self) -> Car:
         return Car(self.lane, self.segment, self.lap)
 
@@ -38,6 +48,13 @@ class Memory:
     flags: set[str] = field(default_factory=set)
     once: set[Any] = field(default_factory=set)  # keys of `once` (per race, or (key, round))
     later: list[tuple[str, str, Any]] = field(default_factory=list)  # (at, key, effect list)
+
+    def __init__(self, counters: dict[str, int] | None = None, flags: set[str] | None = None,
+                 once: set[Any] | None = None, later: list[tuple[str, str, Any]] | None = None) -> None:
+        self.counters = {} if counters is None else counters
+        self.flags = set() if flags is None else flags
+        self.once = set() if once is None else once
+        self.later = [] if later is None else later
 
     def copy(self) -> Memory:
         return Memory(dict(self.counters), set(self.flags), set(self.once), self.later[:])
@@ -55,6 +72,18 @@ class PlayerState:
     # race-long effect state (race counters, flags, `once` keys, effects scheduled for a later
     # turn; docs/effects.md "State beyond the turn"); None until an effect first needs it
     memory: Memory | None = None
+
+    def __init__(self, seat: int, name: str, bot: str, zones: list[list[int]], car: Car,
+                 driver: int | None = None, sponsor: str | None = None,
+                 memory: Memory | None = None) -> None:
+        self.seat = seat
+        self.name = name
+        self.bot = bot
+        self.zones = zones
+        self.car = car
+        self.driver = driver
+        self.sponsor = sponsor
+        self.memory = memory
 
     def copy(self) -> PlayerState:
         return PlayerState(self.seat, self.name, self.bot, [z[:] for z in self.zones],
@@ -76,6 +105,15 @@ class Placement:
     spaces: tuple[int, ...]  # space indices entered, in order
     crossings: int  # finish-line crossings on the way
     from_car: bool = False  # started from the car again (option placement_chain: false)
+
+    def __init__(self, kind: int, lane: int, segment: int, spaces: tuple[int, ...], crossings: int,
+                 from_car: bool = False) -> None:
+        self.kind = kind
+        self.lane = lane
+        self.segment = segment
+        self.spaces = spaces
+        self.crossings = crossings
+        self.from_car = from_car
 
 
 @dataclass(slots=True)
@@ -104,6 +142,37 @@ class TurnState:
     prices: dict[int, int] | None = None  # modify_turn.prices: kind -> change of its Buy price
     buy_limit: int | None = None  # modify_turn.buy_limit: purchases allowed in this Buy phase
     bought: int = 0  # purchases made in this Buy phase
+
+    def __init__(self, player: int, stage: str = "start", pit: bool = False,
+                 placements: list[Placement] | None = None, entered: list[int] | None = None,
+                 counters: dict[str, int] | None = None, drafting_flag: bool = False,
+                 gear_spaces: Any = None, stand_in: dict[int, tuple[Any, Any]] | None = None,
+                 scheduled: dict[str, tuple[str, Any, Any]] | None = None,
+                 positions_action: dict[int, int] | None = None, position_car_start: int = 0,
+                 decline_wear: int = 0, hooks_used: set[str] | None = None, spent: int = 0,
+                 moved: bool = False, extra: dict[str, Any] | None = None,
+                 prices: dict[int, int] | None = None, buy_limit: int | None = None,
+                 bought: int = 0) -> None:
+        self.player = player
+        self.stage = stage
+        self.pit = pit
+        self.placements = [] if placements is None else placements
+        self.entered = [] if entered is None else entered
+        self.counters = {} if counters is None else counters
+        self.drafting_flag = drafting_flag
+        self.gear_spaces = gear_spaces
+        self.stand_in = {} if stand_in is None else stand_in
+        self.scheduled = {} if scheduled is None else scheduled
+        self.positions_action = {} if positions_action is None else positions_action
+        self.position_car_start = position_car_start
+        self.decline_wear = decline_wear
+        self.hooks_used = set() if hooks_used is None else hooks_used
+        self.spent = spent
+        self.moved = moved
+        self.extra = extra
+        self.prices = prices
+        self.buy_limit = buy_limit
+        self.bought = bought
 
     def copy(self) -> TurnState:
         t = TurnState(self.player, self.stage, self.pit, [Placement(p.kind, p.lane, p.segment,
@@ -137,6 +206,25 @@ class RaceState:
     capped: bool = False
     turns_taken: int = 0
     stats: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(self, players: list[PlayerState], stock: list[int], order: list[int], laps: int,
+                 rng: random.Random, round: int = 1, turn_pos: int = 0,
+                 turn: TurnState | None = None, final_round: bool = False, over: bool = False,
+                 capped: bool = False, turns_taken: int = 0,
+                 stats: dict[str, Any] | None = None) -> None:
+        self.players = players
+        self.stock = stock
+        self.order = order
+        self.laps = laps
+        self.rng = rng
+        self.round = round
+        self.turn_pos = turn_pos
+        self.turn = turn
+        self.final_round = final_round
+        self.over = over
+        self.capped = capped
+        self.turns_taken = turns_taken
+        self.stats = {} if stats is None else stats
 
     def copy(self, rng: random.Random | None = None) -> RaceState:
         """An independent copy; with `rng`, the copy draws from that generator instead of a copy
