@@ -112,10 +112,9 @@ class FormulaDe(BaseRuleset):
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
 
     def __init__(self) -> None:
-        self.files = OwnFileKinds({"gears": ((1,), schema_only("gears")), "wear": ((1,), schema_only("wear")),
-                                   "fd-scenario": ((1,), schema_only("fd-scenario"))},
-                                  SCHEMA_PACKAGE, ("gears.schema.json", "wear.schema.json",
-                                                   "fd-scenario.schema.json"),
+        own = ("gears", "wear", "wear-categories", "corner-kinds", "weather", "fd-scenario")
+        self.files = OwnFileKinds({k: ((1,), schema_only(k)) for k in own},
+                                  SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in own),
                                   generated=house_rules_schemas(self.content, self.name, self.options))  # formula-de-rules/1
         self.race_view = FormulaDeView()
         self.bot_data = FormulaDeBotData()
