@@ -76,8 +76,8 @@ class FDContent(TracksOnly):
     """Tracks merged as for any track pack, plus the two table kinds."""
 
     kinds = ("gears", "wear", "wear-categories", "corner-kinds", "weather")
-    # gear dice by gear, wear rows by laps, categories and corner kinds by id; weather whole
-    row_kinds = ("gears", "wear", "wear-categories", "corner-kinds")
+    # gear dice by gear, wear rows by laps, categories, corner kinds and weather conditions by id
+    row_kinds = ("gears", "wear", "wear-categories", "corner-kinds", "weather")
     pack_type = FDPack
 
     def build(self, b: Build) -> TrackPack:
@@ -147,30 +147,44 @@ def _tables(b: Build, gears_f: Any, wear_f: Any, parent: FDPack | None,
         return {}
     cat_rows = rows(b, design_f["wear-categories"], "categories", "id", "wear category", old.get("wear-categories", ()))
     kind_rows = rows(b, design_f["corner-kinds"], "kinds", "id", "corner kind", old.get("corner-kinds", ()))
-    design = _design(b, cat_rows, kind_rows, design_f["weather"], old_t.design if old_t else PRINTED_DESIGN,
+    wx_rows = rows(b, design_f["weather"], "conditions", "id", "weather condition", old.get("weather", ()))
+    design = _design(b, cat_rows, kind_rows, wx_rows, design_f["weather"], old_t.design if old_t else PRINTED_DESIGN,
                      wear_rows, len(by_gear))
     if design is None:
         return {}
     wear = FrozenMap({int(r.key): FrozenMap({c: int(r.data.get(c, 0)) for c in design.names}) for r in wear_rows})
     tables = Tables(tuple(by_gear[k] for k in sorted(by_gear)), black, wear, pool, design)
     return {"tables": tables, "rows": FrozenMap({"gears": tuple(gear_rows), "wear": tuple(wear_rows),
-                                                 "wear-categories": tuple(cat_rows), "corner-kinds": tuple(kind_rows)})}
+                                                 "wear-categories": tuple(cat_rows), "corner-kinds": tuple(kind_rows),
+                                                 "weather": tuple(wx_rows)})}
 
 
-def _design(b: Build, cat_rows: list[Row], kind_rows: list[Row], weather_f: Any, inherited: Design,
-            wear_rows: list[Row], gears: int) -> Design | None:
+def _design(b: Build, cat_rows: list[Row], kind_rows: list[Row], wx_rows: list[Row], weather_f: Any,
+            inherited: Design, wear_rows: list[Row], gears: int) -> Design | None:
     """The pack's categories, corner kinds and weather: its rows over the inherited ones (the
-    printed ones when no pack of the lineage declares any), the weather its own file's or the
-    inherited; None when a check fails (designcheck.py reports why)."""
+    printed ones when no pack of the lineage declares any); the weather's conditions by id as
+    rows, its `start` and its schedule or deck this pack's when it gives them (a schedule
+    replaces an inherited deck and a deck a schedule), else the inherited; None when a check
+    fails (designcheck.py reports why)."""
     from slipstream.engine.rulesets.formula_de.designcheck import check_design
 
-    if not check_design(b, cat_rows, kind_rows, weather_f, wear_rows, gears):
+    own = dict(weather_f.data) if weather_f is not None else {}
+    old = inherited.weather
+    if old is not None and weather_f is not None:  # what the pack does not give, inherited
+        if "start" not in own:
+            own["start"] = old.start
+        if "schedule" not in own and "deck" not in own:
+            if old.schedule:
+                own["schedule"] = [{w: k, "weather": c} for w, k, c in old.schedule]
+            elif old.deck:
+                own["deck"] = {"every": old.every, "cards": [{"weather": c} for c in old.deck]}
+    if not check_design(b, cat_rows, kind_rows, wx_rows, weather_f, own, wear_rows, gears):
         return None
     cats = tuple(category(r.data) for r in cat_rows) or inherited.categories
     kinds = tuple(corner_kind(r.data) for r in kind_rows) or inherited.kinds
-    wx = inherited.weather
+    wx = old
     if weather_f is not None:
-        wx = weather(weather_f.data, weather_f.data.get("conditions") or ())
+        wx = weather(own, [r.data for r in wx_rows])
     design = Design(cats, kinds, wx)
     return PRINTED_DESIGN if design == PRINTED_DESIGN else design
 

@@ -13,7 +13,7 @@ has, each with the line and column of the reference (docs/diagnostics.md):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from slipstream.engine.packs.loader import Build
@@ -21,8 +21,8 @@ from slipstream.engine.packs.merge import Row
 from slipstream.engine.rulesets.formula_de.designdata import PRINTED, PRINTED_CATEGORIES, PRINTED_KINDS
 
 
-def check_design(b: Build, cat_rows: Sequence[Row], kind_rows: Sequence[Row], weather_f: Any,
-                 wear_rows: Sequence[Row], gears: int) -> bool:
+def check_design(b: Build, cat_rows: Sequence[Row], kind_rows: Sequence[Row], wx_rows: Sequence[Row],
+                 weather_f: Any, wx: Mapping[str, Any], wear_rows: Sequence[Row], gears: int) -> bool:
     """Report every misuse; True when there is none."""
     before = len(b.diags)
     ids = [str(r.key) for r in cat_rows] or [c.id for c in PRINTED_CATEGORIES]
@@ -75,32 +75,33 @@ def check_design(b: Build, cat_rows: Sequence[Row], kind_rows: Sequence[Row], we
                      f"for {n} stops", hint="one kind per number of stops is the default")
             defaults.setdefault(n, str(r.key))
     if weather_f is not None:
-        _check_weather(b, weather_f, known, hint, gears)
+        _check_weather(b, weather_f, wx_rows, wx, known, hint, gears)
     return len(b.diags) == before
 
 
-def _check_weather(b: Build, f: Any, known: set[str], hint: str, gears: int) -> None:
+def _check_weather(b: Build, f: Any, wx_rows: Sequence[Row], wx: Mapping[str, Any], known: set[str], hint: str,
+                   gears: int) -> None:
+    """The weather's conditions (this pack's and inherited, `wx_rows`) and what names them in
+    this pack's file, or inherited into it (`wx`)."""
     data, file = f.data, f.file
-    conds = data.get("conditions") or []
-    names: list[str] = []
-    for i, c in enumerate(conds):
-        if c["id"] in names:
-            b.diag("P052", file, ("conditions", i, "id"), f"weather {c['id']!r} is declared twice")
-        names.append(c["id"])
+    names = [str(r.key) for r in wx_rows]
+    if not names:
+        b.diag("P052", file, (), "the weather has no conditions", hint="declare them under `conditions:`")
+    for r in wx_rows:
+        c = r.data
         if int(c.get("max_gear", 0)) > gears:
-            b.diag("P052", file, ("conditions", i, "max_gear"), f"weather {c['id']!r}: max gear {c['max_gear']}, "
-                   f"the pack has gears 1 to {gears}")
+            b.at("P052", r.origin, ("max_gear",), f"weather {r.key!r}: max gear {c['max_gear']}, "
+                 f"the pack has gears 1 to {gears}")
         for cat, costs in (c.get("turn") or {}).items():
             if cat not in known:
-                b.diag("P050", file, ("conditions", i, "turn", cat), f"weather {c['id']!r}: no category {cat!r}",
-                       key=True, hint=hint)
+                b.at("P050", r.origin, ("turn", cat), f"weather {r.key!r}: no category {cat!r}", key=True, hint=hint)
             elif len(costs) > gears:
-                b.diag("P052", file, ("conditions", i, "turn", cat), f"weather {c['id']!r} costs turns of "
-                       f"{len(costs)} gears; the pack has {gears}")
+                b.at("P052", r.origin, ("turn", cat), f"weather {r.key!r} costs turns of "
+                     f"{len(costs)} gears; the pack has {gears}")
     whint = "conditions: " + ", ".join(names)
     refs: list[tuple[tuple[str | int, ...], Any]] = []
-    if "start" in data:
-        refs.append((("start",), data["start"]))
+    if wx.get("start") is not None and wx["start"] not in names:
+        refs.append((("start",) if "start" in data else ("conditions",), wx["start"]))
     refs += [(("schedule", i, "weather"), e["weather"]) for i, e in enumerate(data.get("schedule") or [])]
     refs += [(("deck", "cards", i, "weather"), c["weather"]) for i, c in enumerate((data.get("deck") or {}).get("cards", []))]
     for path, ref in refs:

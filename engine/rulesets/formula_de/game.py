@@ -393,6 +393,14 @@ class FormulaDeGame:
         low = [g for g in gears if g <= top]
         return low or gears[:1]
 
+    def _cap_text(self, car: Car) -> str:
+        """Why a gear the rules allow is above this turn's limit."""
+        why = [f"with no {cat} left, gear {limp} at most" for cat, limp in self.design.limps if self.points(car, cat) == 0]
+        cond = self.condition()
+        if cond is not None and cond.max_gear:
+            why.append(f"in the {cond.id}, gear {cond.max_gear} at most")
+        return "; ".join(why) or "the gear is limited this turn"
+
     def condition(self) -> Any:
         """The weather condition now (None without weather)."""
         wx = self.design.weather
@@ -431,7 +439,9 @@ class FormulaDeGame:
         if d.kind == "gear" and parts[0] == "gear" and parts[1].isdigit():
             g = int(parts[1])
             cost = self.design.downshift_cost(car.gear, g)
-            if not car.started:
+            if self.gear_caps and g in self._gears(car, len(self.tables.gears)):
+                reason = self._cap_text(car)
+            elif not car.started:
                 reason = "the first turn is driven in 1st gear"
             elif car.spun:
                 reason = "a car that spun drives on in 1st gear"

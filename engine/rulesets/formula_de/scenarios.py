@@ -167,11 +167,19 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     tables: Tables | None = pack.tables
     if tables is None:
         return None, [diag(src, "C100", (), "the pack has no gear dice or wear table (P043)")]
+    design = tables.design
+    items = {"category": list(design.names), "corner-kind": [k.id for k in design.kinds],
+             "weather": [*(design.weather.conditions if design.weather is not None else ()),
+                         *(("deck",) if design.weather is not None and design.weather.deck else ()),
+                         *(("schedule",) if design.weather is not None and design.weather.schedule else ())]}
     for i, cov in enumerate(data["covers"]):
-        rid = cov.partition(":")[2]
-        if rid not in RULES:
+        what, _, rid = cov.partition(":")
+        if what == "rule" and rid not in RULES:
             diags.append(diag(src, "C105", ("covers", i), f"covers unknown rule {rid!r}",
                                hint="rule ids: docs/formula-de-scenarios.md"))
+        elif what != "rule" and rid not in items.get(what, ()):
+            diags.append(diag(src, "C105", ("covers", i), f"covers {what} {rid!r}, which the pack does not have",
+                               hint=f"{what}: " + (", ".join(items.get(what, ())) or "none")))
     diags += check_options(data, src, ruleset)
     cars = data["cars"]
     opts = {**house_options(pack), **(data.get("options") or {})}  # the pack's house rules, then its own
@@ -194,6 +202,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     n = len(cars)
     if data.get("turn", 0) >= n:
         diags.append(diag(src, "C106", ("turn",), f"turn names car {data['turn']} but there are {n} cars"))
+    if "round" in data and squares and squares[0] is None:
+        diags.append(diag(src, "C106", ("round",), "`round` needs cars set on squares (`at:`); a race from its grid starts in round 1"))
     if "turn" in data and squares and squares[0] is None:
         diags.append(diag(src, "C106", ("turn",), "`turn` needs cars set on squares (`at:`); from the grid the race order decides"))
     ex = data["expect"]
@@ -406,6 +416,7 @@ def build_game(sc: Prepared) -> tuple[ScenarioGame, ScriptedDice | None]:
         g.wx_round, g.wx_pile = 0, []
         if g.design.weather is not None:
             g.weather = g.design.weather.start
+        g.rounds = int(d.get("round", 1))
         _place(g, sc)
     full = g.race_wear()
     for i, c in enumerate(d["cars"]):
