@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from slipstream.engine.core.diagnostics import make
@@ -145,8 +146,12 @@ def _tables(b: Build, gears_f: Any, wear_f: Any, parent: FDPack | None,
         return {}
     if black is None or pool is None:
         return {}
-    cat_rows = rows(b, design_f["wear-categories"], "categories", "id", "wear category", old.get("wear-categories", ()))
-    kind_rows = rows(b, design_f["corner-kinds"], "kinds", "id", "corner kind", old.get("corner-kinds", ()))
+    # a pack extending one that plays the printed categories or corner kinds inherits them as
+    # rows (printed/), so it changes them with `overrides:` and adds its own after them
+    cats_old = old.get("wear-categories", ()) or (printed_rows("categories") if parent is not None else ())
+    kinds_old = old.get("corner-kinds", ()) or (printed_rows("kinds") if parent is not None else ())
+    cat_rows = rows(b, design_f["wear-categories"], "categories", "id", "wear category", cats_old)
+    kind_rows = rows(b, design_f["corner-kinds"], "kinds", "id", "corner kind", kinds_old)
     wx_rows = rows(b, design_f["weather"], "conditions", "id", "weather condition", old.get("weather", ()))
     design = _design(b, cat_rows, kind_rows, wx_rows, design_f["weather"], old_t.design if old_t else PRINTED_DESIGN,
                      wear_rows, len(by_gear))
@@ -157,6 +162,27 @@ def _tables(b: Build, gears_f: Any, wear_f: Any, parent: FDPack | None,
     return {"tables": tables, "rows": FrozenMap({"gears": tuple(gear_rows), "wear": tuple(wear_rows),
                                                  "wear-categories": tuple(cat_rows), "corner-kinds": tuple(kind_rows),
                                                  "weather": tuple(wx_rows)})}
+
+
+_PRINTED_FILES = {"categories": "categories.yaml", "kinds": "corner-kinds.yaml"}
+_printed: dict[str, tuple[Row, ...]] = {}
+
+
+def printed_rows(list_key: str) -> tuple[Row, ...]:
+    """The printed categories (`categories`) or corner kinds (`kinds`) as rows of the ruleset's
+    data files in printed/ (the same as designdata.PRINTED_*, which a test keeps so)."""
+    if list_key not in _printed:
+        from importlib import resources
+
+        from slipstream.engine.core.yamlsource import load_file
+        from slipstream.engine.packs.data import Origin, freeze
+
+        name = _PRINTED_FILES[list_key]
+        path = resources.files("slipstream.engine.rulesets.formula_de") / "printed" / name
+        data = load_file(Path(str(path))).data
+        _printed[list_key] = tuple(Row(item["id"], RULESET_ID, freeze(item), Origin(f"printed/{name}", (list_key, i)))
+                                   for i, item in enumerate(data[list_key]))
+    return _printed[list_key]
 
 
 def _design(b: Build, cat_rows: list[Row], kind_rows: list[Row], wx_rows: list[Row], weather_f: Any,

@@ -18,7 +18,10 @@ from typing import Any
 
 from slipstream.engine.packs.loader import Build
 from slipstream.engine.packs.merge import Row
-from slipstream.engine.rulesets.formula_de.designdata import PRINTED, PRINTED_CATEGORIES, PRINTED_KINDS
+from slipstream.engine.rulesets.formula_de.designdata import (
+    PRINTED,
+    PRINTED_CATEGORIES,
+)
 
 
 def check_design(b: Build, cat_rows: Sequence[Row], kind_rows: Sequence[Row], wx_rows: Sequence[Row],
@@ -53,7 +56,6 @@ def check_design(b: Build, cat_rows: Sequence[Row], kind_rows: Sequence[Row], wx
             if col != "laps" and col not in known:
                 b.at("P050", w.origin, (col,), f"wear row for {w.key} laps: no category {col!r}", key=True,
                      hint=hint + " (declare new ones in a wear-categories/1 file)")
-    kinds = [str(r.key) for r in kind_rows] or [k.id for k in PRINTED_KINDS]
     defaults: dict[int, str] = {}
     for r in kind_rows:
         d = r.data

@@ -88,9 +88,9 @@ class ScriptedDice:
     def weather(self, pile: Sequence[str]) -> int:
         """A weather card drawn: the next scripted name, among the cards left."""
         rolls = self.left.get("weather")
-        if not rolls or rolls[0] not in pile:
+        if not rolls or str(rolls[0]) not in pile:
             raise DiceOut("weather" if not rolls else f"weather (no {rolls[0]!r} card left in the deck)")
-        return list(pile).index(rolls.pop(0))
+        return list(pile).index(str(rolls.pop(0)))
 
     def unused(self) -> dict[str, list[int]]:
         return {k: v for k, v in self.left.items() if v}
