@@ -209,3 +209,23 @@ def test_weather_misuse_is_p052(tmp_path: Path) -> None:
 def test_unused_designer_forms_leave_the_bundled_pack_as_printed() -> None:
     loaded, _ = load_pack(Path(__file__).resolve().parents[3] / "content" / "formula-de")
     assert loaded is not None and loaded.tables.design is PRINTED_DESIGN  # type: ignore[attr-defined]
+
+
+def test_every_designer_item_comes_into_play_in_a_few_bot_races() -> None:
+    """bench/designer_cards.py --ruleset formula-de plays 1,000s of these; CI a few dozen, one
+    in five played twice (the same bytes) and replayed."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from collections import Counter
+
+    from fd_designer_races import ITEMS
+    from fd_designer_races import PACKS as RACE_PACKS
+    from fd_designer_races import checked_race, field
+
+    seen: Counter[str] = Counter()
+    for kind, count in (("random", 16), ("greedy", 8)):
+        for seed in range(count):
+            _res, n = checked_race(RACE_PACKS[seed % 2], seed, field(kind, seed), replay=seed % 5 == 0)
+            seen.update(n)
+    assert [it for it in ITEMS if not seen[it]] == []
