@@ -76,8 +76,6 @@ class FormulaDeBotData:
     of an overshoot's loss."""
 
     def option_values(self, game: Any, decision: Any) -> list[dict[str, Any]]:
-        from slipstream.engine.rulesets.formula_de import rules
-
         t = game.turn
         if t is None:
             return [{} for _ in decision.options]
@@ -86,7 +84,7 @@ class FormulaDeBotData:
             key = o.key
             if t.phase == "gear":
                 g = int(key.split()[1])
-                out.append({"gear": g, "costs": rules.downshift_cost(game.cars[t.car].gear, g) or {}})
+                out.append({"gear": g, "costs": dict(game.design.downshift_cost(game.cars[t.car].gear, g) or {})})
             elif t.phase == "split":
                 _, a, _, b = key.split()
                 out.append({"tyres": int(a), "brakes": int(b)})
