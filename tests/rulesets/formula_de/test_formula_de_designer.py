@@ -229,3 +229,26 @@ def test_every_designer_item_comes_into_play_in_a_few_bot_races() -> None:
             _res, n = checked_race(RACE_PACKS[seed % 2], seed, field(kind, seed), replay=seed % 5 == 0)
             seen.update(n)
     assert [it for it in ITEMS if not seen[it]] == []
+
+
+def test_a_pack_extending_the_bundled_one_changes_a_printed_cost_by_override(tmp_path: Path) -> None:
+    """The printed categories are inherited as rows: braking at 2 brake points a square halves
+    how far a car with 3 brake points may brake (1 square)."""
+    from slipstream.engine.rulesets.formula_de.game import FormulaDeGame
+
+    root = tmp_path / "p"
+    (root / "tracks").mkdir(parents=True)
+    (root / "pack.yaml").write_text("slipstream: pack/1\nid: hard-brakes\nname: Hard brakes\nversion: 0.1.0\n"
+                                    "ruleset: formula-de\nextends: [formula-de]\n", encoding="utf-8")
+    (root / "categories.yaml").write_text(
+        "slipstream: wear-categories/1\noverrides:\n"
+        "  - {id: brakes, costs: {brake: 2, downshift: [0, 1, 1], blocked: [1, 2, 3, 3, 3, 3, 3]}}\n", encoding="utf-8")
+    pack, diags = load_pack(root)
+    assert diags == [] and pack is not None
+    design = pack.tables.design  # type: ignore[attr-defined]
+    assert design.brake_per == 2 and design.names[:5] == ("tyres", "brakes", "transmission", "body", "engine")
+    g = FormulaDeGame(pack.tracks["tilleuls"], pack.tables, ["A"], 1, 1, {})  # type: ignore[attr-defined]
+    car = g.cars[0]
+    car.started, car.gear, car.node = True, 3, g.track.space_at(1, 2).index  # type: ignore[union-attr]
+    steps = sorted({t.steps for t in g.targets(car, 6).values()})
+    assert steps == [5, 6]  # 3 brake points pay for one square at 2 a square
