@@ -219,9 +219,8 @@ def test_every_designer_item_comes_into_play_in_a_few_bot_races() -> None:
     sys.path.insert(0, str(Path(__file__).parent))
     from collections import Counter
 
-    from fd_designer_races import ITEMS
+    from fd_designer_races import ITEMS, checked_race, field
     from fd_designer_races import PACKS as RACE_PACKS
-    from fd_designer_races import checked_race, field
 
     seen: Counter[str] = Counter()
     for kind, count in (("random", 16), ("greedy", 8)):
