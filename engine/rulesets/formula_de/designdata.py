@@ -19,9 +19,6 @@ from slipstream.engine.tracks.track import Track
 # (overshoots, spins, the box), brakes (braking, the split), transmission (no skip without a
 # point), body and engine; a pack's categories must include them
 PRINTED: Final = ("tyres", "brakes", "transmission", "body", "engine")
-# the events that take wear points, and what each cost is counted by
-CONSUMERS: Final = ("turn", "brake", "overshoot", "downshift", "blocked", "collision", "blocking",
-                    "engine_damage")
 MAX_SKIP: Final = 3  # a downshift skips at most 3 gears (rules.MAX_SKIP)
 
 
@@ -229,11 +226,6 @@ class Design:
         if found is not None:
             return found
         return CornerKind(f"{n}-stop", n, 0 if n <= 1 else 1 if n == 2 else 2)
-
-    @property
-    def printed(self) -> bool:
-        """True when nothing differs from the printed rules (the race takes its short ways)."""
-        return self.categories == PRINTED_CATEGORIES and self.weather is None and not self.limps
 
 
 PRINTED_DESIGN: Final = Design()
