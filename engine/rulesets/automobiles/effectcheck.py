@@ -516,7 +516,7 @@ def money_and_lane_checks(label: str, sub: tuple[Any, ...], effect: Any, path: P
 
 
 def reaction_checks(label: str, effect: Any, path: PathKey, src: SourceMap) -> list[Diagnostic]:
-    """E122: a `watch` that can never fire (in a sponsor, inside another watch, `on: enters`
+    """E122: a `watch` that can never fire (in a sponsor, inside another watch, `when: enters`
     without colours) or `who: mover` outside a watch's list; E123: `play_if` anywhere but the
     first step of a card's effect; E124: a form bound to the player's own turn where it gets
     nothing (`gain_money`, `modify_turn` with `lasts: race`, `{last_turn: ...}` between races;
@@ -545,8 +545,8 @@ def reaction_checks(label: str, effect: Any, path: PathKey, src: SourceMap) -> l
                 elif in_watch:
                     at("E122", kp, "`watch` inside a watch's list: a trigger that arms a trigger",
                        "arm both from the card itself", key=True)
-                if x.get("on") == "enters" and "colours" not in x:
-                    at("E122", kp, "`watch` with `on: enters` names no space colours, so it never fires",
+                if x.get("when") == "enters" and "colours" not in x:
+                    at("E122", kp, "`watch` with `when: enters` names no space colours, so it never fires",
                        "add `colours: [6]` (the gear colours of the spaces watched)", key=True)
                 walk(x, kp, True, False)
                 continue

@@ -1925,7 +1925,7 @@ def watch_events(g: Game, mover: int, spaces: Sequence[int] | None) -> None:
         out = []
         for w in mem.watches:
             key, spec, last, behind = w
-            on = spec["on"]
+            on = spec["when"]
             hit: list[int] = []
             if on == "passed":
                 now = cars_behind(g, owner)
