@@ -20,7 +20,13 @@ from typing import Any, Final
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Decision, Option, Rejection, opt
 from slipstream.engine.rulesets.automobiles import movement as mv
-from slipstream.engine.rulesets.automobiles.effects import Ctx, EffectList, Frame, reactive_forms, watch_events
+from slipstream.engine.rulesets.automobiles.effects import (
+    Ctx,
+    EffectList,
+    Frame,
+    reactive_forms,
+    watch_events,
+)
 from slipstream.engine.rulesets.automobiles.phases import RaceFrame
 from slipstream.engine.rulesets.automobiles.rules import Ruleset
 from slipstream.engine.rulesets.automobiles.state import (
