@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Races with the designer pack's cards in play (issue 17's acceptance run), or with a
-ruleset's designer items in play (`--ruleset formula-de`: issue 34).
+"""Races with the designer packs' cards in play (the acceptance runs of issues 17 and 34), or
+with a ruleset's designer items in play (`--ruleset formula-de`: issue 34).
 
-    .venv/bin/python bench/designer_cards.py [--random 1000] [--greedy 200] [--seed 0] [--replay-every 10]
+    .venv/bin/python bench/designer_cards.py [--random 1000] [--greedy 200] [--seed 0] [--replay-every 10] [--pack DIR ...]
     .venv/bin/python bench/designer_cards.py --ruleset formula-de [--random 1000] [--greedy 200]
 
 Plays `--random` races of 2-5 random bots, `--greedy` races of 2-4 greedy bots and
-`--lookahead` races of a look-ahead bot against two greedy ones on the base tracks (alternating), spread evenly over every card set of tests/packs/designer-cards, seeds
+`--lookahead` races of a look-ahead bot against two greedy ones on the base tracks (alternating), spread evenly over every card set of each designer pack (tests/packs/designer-cards and
+tests/packs/designer-cards-2 unless `--pack` names others; each pack gets the full counts), seeds
 counting up from `--seed`. Every `--replay-every`-th race is played twice (byte-identical log)
 and its log replayed. Prints progress, the number of cubes played per designer card (each
 card must be played, else that is an error too), races that reached the round cap, and exits
@@ -44,13 +45,23 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0, help="seed of the first race (default 0)")
     ap.add_argument("--replay-every", type=int, default=10, metavar="K",
                     help="play twice and replay every K-th race (default 10; 0: none)")
-    ap.add_argument("--pack", default=designer_races.PACK, help="the pack folder (default: the designer pack)")
+    ap.add_argument("--pack", action="append", metavar="DIR",
+                    help="a pack folder (repeatable; default: both designer packs)")
     ap.add_argument("--ruleset", default="automobiles", choices=("automobiles", "formula-de"),
                     help="whose designer content to race (default automobiles: the designer cards)")
     a = ap.parse_args()
     if a.ruleset == "formula-de":
         return items_batch(a)
-    designer_races.PACK = a.pack
+    failed = 0
+    for pack in a.pack or list(designer_races.PACKS):
+        designer_races.PACK = pack
+        print(f"== {Path(pack).name}")
+        failed += run_pack(a)
+    return 1 if failed else 0
+
+
+def run_pack(a: argparse.Namespace) -> int:
+    """The batch for the pack `designer_races.PACK`; 1 on any error."""
     sets = card_sets()
     cards = designer_cards()
     kinds = (("random", a.random), ("greedy", a.greedy), ("lookahead", a.lookahead))
