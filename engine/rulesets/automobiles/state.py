@@ -48,16 +48,25 @@ class Memory:
     flags: set[str] = field(default_factory=set)
     once: set[Any] = field(default_factory=set)  # keys of `once` (per race, or (key, round))
     later: list[tuple[str, str, Any]] = field(default_factory=list)  # (at, key, effect list)
+    # `watch` triggers armed by this player: (key, spec, turn stamp of the last firing, the
+    # players behind the car when last looked), replaced whole, never changed in place
+    watches: list[tuple[str, Any, int, frozenset[int]]] = field(default_factory=list)
+    modifiers: list[Any] = field(default_factory=list)  # `modify_turn` args with `lasts: race`
 
     def __init__(self, counters: dict[str, int] | None = None, flags: set[str] | None = None,
-                 once: set[Any] | None = None, later: list[tuple[str, str, Any]] | None = None) -> None:
+                 once: set[Any] | None = None, later: list[tuple[str, str, Any]] | None = None,
+                 watches: list[tuple[str, Any, int, frozenset[int]]] | None = None,
+                 modifiers: list[Any] | None = None) -> None:
         self.counters = {} if counters is None else counters
         self.flags = set() if flags is None else flags
         self.once = set() if once is None else once
         self.later = [] if later is None else later
+        self.watches = [] if watches is None else watches
+        self.modifiers = [] if modifiers is None else modifiers
 
     def copy(self) -> Memory:
-        return Memory(dict(self.counters), set(self.flags), set(self.once), self.later[:])
+        return Memory(dict(self.counters), set(self.flags), set(self.once), self.later[:],
+                      self.watches[:], self.modifiers[:])
 
 
 @dataclass(slots=True)
