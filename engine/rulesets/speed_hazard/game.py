@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.speed_hazard import rules
@@ -56,6 +56,12 @@ class Car:
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return _deepcopy_fields(self, memo)
 
+    def copy(self) -> Car:
+        """What deepcopy makes of the car, by hand: its own tokens, equipment and insanities."""
+        return Car(self.seat, self.node, self.progress, self.speed, self.maximum, self.luck, dict(self.tokens),
+                   list(self.equipment), list(self.insanity), self.in_pit, self.pit_seq, self.pit_node,
+                   self.wreck, self.nitrous, self.reversed, self.free_corner, self.goal)
+
 
 @dataclass(slots=True)
 class Turn:
@@ -79,12 +85,22 @@ class Turn:
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return _deepcopy_fields(self, memo)
 
+    def copy(self, opts: dict[str, Any]) -> Turn:
+        """What deepcopy makes of the turn, by hand, with `opts` (those of the game's copy)."""
+        return Turn(self.car, self.card, self.phase, opts, self.text, self.steps, list(self.passed), self.rammed,
+                    self.ended, self.owed, self.drawn, self.drawn_kind, self.points, list(self.offer),
+                    self.dropped, self.drops)
+
 
 class SpeedHazardGame:
     """One race; `pending` is the decision to make, `apply` makes it."""
 
     def __init__(self, track: Track, decks: Decks, names: Sequence[str], seed: int, laps: int,
-                 options: Mapping[str, Any], record: bool = True) -> None:
+                 options: Mapping[str, Any], record: bool = True, source: SpeedHazardGame | None = None,
+                 source_log: bool = True) -> None:
+        if source is not None:  # a copy of `source` (`copy`, `fork`): nothing dealt, all taken
+            self._take(source, source_log)
+            return
         self.track, self.decks, self.names, self.laps = track, decks, list(names), laps
         self.o_leaving = bool(options.get("check_leaving_curve", False))
         self.o_beside = bool(options.get("ram_beside", False))
@@ -325,7 +341,7 @@ class SpeedHazardGame:
             self._pending = Decision(p, "card", opts, f"{self.names[p]}: choose your card in secret")
             return self._pending
         t = self.turn
-        self._pending = Decision(t.car, t.phase, tuple(Option(k, v[0]) for k, v in t.opts.items()), t.text)
+        self._pending = Decision(t.car, t.phase, tuple([Option(k, v[0]) for k, v in t.opts.items()]), t.text)
         return self._pending
 
     def apply(self, key: str) -> Rejection | None:
@@ -619,11 +635,12 @@ class SpeedHazardGame:
                 return self._after_move(t)
             nodes = self.step_nodes(car)
             opts: dict[str, Any] = {}
+            b = self.b
             for x in nodes:
                 if x >= self.m:
                     opts["pit"] = ("enter the pit road", self._enter_pit, x)
                 else:
-                    opts[f"to {self.where(x)}"] = (f"step to {self.where(x)}", self._step, x)
+                    opts[b.to_key[x]] = (b.to_text[x], self._step, x)
             if t.card.kind == "ram" and not t.rammed:
                 opts.update(self._ram_options(car))
             if not nodes:
@@ -662,7 +679,8 @@ class SpeedHazardGame:
         car.node = x
         self._advance(car, -1 if car.reversed else 1)
         t.steps += 1
-        self.event("step", p=t.car, to=self.where(x))
+        if self.record:
+            self.event("step", p=t.car, to=self.where(x))
         if not car.reversed and car.progress >= car.goal:
             return self._win(car)
         self._curve_checks(t, car, before, x)
@@ -1083,8 +1101,58 @@ class SpeedHazardGame:
     # --- the protocol -----------------------------------------------------------------------
 
     def copy(self) -> SpeedHazardGame:
-        memo = {id(self.track): self.track, id(self.decks): self.decks, id(self.b): self.b}
-        return copy.deepcopy(self, memo)
+        """An independent copy of the race: what deepcopy makes of it (its log and generator
+        included), field by field by hand, sharing only what no play changes (the track, the
+        cards, the board tables)."""
+        return SpeedHazardGame(self.track, self.decks, (), 0, self.laps, {}, self.record, self, True)
+
+    def fork(self) -> SpeedHazardGame:
+        """A copy for a look-ahead's rollout: as `copy`, but with an empty log, no generator
+        (the rollout deals its own) and nothing recorded."""
+        return SpeedHazardGame(self.track, self.decks, (), 0, self.laps, {}, False, self, False)
+
+    def _take(self, g: SpeedHazardGame, log: bool) -> None:
+        """Every field of `g` into this game, as deepcopy would copy it: a list, dict or car
+        that play changes is copied; the track, cards and tables no play changes are shared.
+        A field not named here (one added later) is deep-copied."""
+        self.track, self.decks, self.names, self.laps = g.track, g.decks, list(g.names), g.laps
+        self.o_leaving, self.o_beside, self.o_nitrous, self.o_accel = g.o_leaving, g.o_beside, g.o_nitrous, g.o_accel
+        self.o_start_square, self.o_wall, self.o_uturn = g.o_start_square, g.o_wall, g.o_uturn
+        self.o_uturn_lanes, self.o_reverse_laps, self.o_all_pits = g.o_uturn_lanes, g.o_reverse_laps, g.o_all_pits
+        if log:
+            self.rng = copy.deepcopy(g.rng)
+            self.record = g.record
+            self.log = copy.deepcopy(g.log)
+        else:
+            self.rng = None
+            self.record = False
+            self.log = []
+        self.stats = {k: Counter(v) if isinstance(v, Counter) else copy.deepcopy(v) for k, v in g.stats.items()}
+        self.rounds, self.capped, self.over, self.winner = g.rounds, g.capped, g.over, g.winner
+        self.wrecked = list(g.wrecked)
+        self.choosing = list(g.choosing)
+        self._hidden = dict(g._hidden)
+        self.queue = list(g.queue)
+        self.pit_counter = g.pit_counter
+        self._pending = g._pending  # frozen
+        self.n, self.b, self.m = g.n, g.b, g.m
+        self.equip_by_id, self.actions = g.equip_by_id, g.actions  # frozen cards, never changed
+        self.hazard_deck, self.hazard_used = list(g.hazard_deck), list(g.hazard_used)
+        self.nitrous_deck, self.nitrous_used = list(g.nitrous_deck), list(g.nitrous_used)
+        self.equip_deck = list(g.equip_deck)
+        self.token_kinds = g.token_kinds  # never changed
+        self.supply = dict(g.supply)
+        self.on_board = dict(g.on_board)
+        self.wall_squares = g.wall_squares
+        self.grid = list(g.grid)
+        self.cars = [c.copy() for c in g.cars]
+        t = g.turn
+        self.turn = None if t is None else t.copy(
+            {k: tuple([_rebound(x, g, self) for x in v]) for k, v in t.opts.items()})
+        fields = g.__dict__ if hasattr(g, "__dict__") else type(g).__mypyc_attrs__  # type: ignore[attr-defined,unused-ignore]
+        for name in fields:
+            if name not in _TAKEN:
+                setattr(self, name, copy.deepcopy(getattr(g, name)))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SpeedHazardGame:
         """What copy.deepcopy would make of the game's fields, also for a compiled game
@@ -1112,6 +1180,15 @@ class SpeedHazardGame:
                 "rounds": self.rounds, "capped": self.capped,
                 "winner": self.names[self.winner] if self.winner >= 0 else None,
                 "wrecks": [self.names[i] for i in self.wrecked]}
+
+
+# the fields `SpeedHazardGame._take` copies by hand (tests/rulesets/speed_hazard check it names them all)
+_TAKEN: Final = frozenset((
+    "track", "decks", "names", "laps", "o_leaving", "o_beside", "o_nitrous", "o_accel", "o_start_square", "o_wall",
+    "o_uturn", "o_uturn_lanes", "o_reverse_laps", "o_all_pits", "rng", "record", "log", "stats", "rounds", "capped",
+    "over", "winner", "wrecked", "choosing", "_hidden", "queue", "pit_counter", "_pending", "n", "b", "m",
+    "equip_by_id", "actions", "hazard_deck", "hazard_used", "nitrous_deck", "nitrous_used", "equip_deck",
+    "token_kinds", "supply", "on_board", "wall_squares", "grid", "cars", "turn"))
 
 
 def _rebound(x: Any, old: SpeedHazardGame, new: SpeedHazardGame) -> Any:

@@ -29,6 +29,7 @@ PIT_MAXIMUM = 80  # pits at or below this maximum
 BIG = 100.0
 DAMAGE_POINT = 3.0  # squares a point of maximum speed is worth
 MAX_BRAKE = 40  # the Brake card's largest step (the pack's brake amounts)
+MEMO_CAP = 200_000  # speed values kept per track before the memo starts afresh
 
 
 def _ahead_(track: Track) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -81,10 +82,29 @@ def _entry(game: Any) -> tuple[int, int] | None:
 
 
 def speed_value(game: Any, car: Any, s: int) -> float:
-    """Worth of driving at `s` km/h this turn."""
+    """Worth of driving at `s` km/h this turn (worked out once per square, speed and what else
+    it depends on, and kept with the track's board: the bots and look-ahead rollouts ask for
+    the same values again and again)."""
+    b = game.b
+    node = car.node
+    grip = sum(game.equip_by_id[e].grip for e in car.equipment) if car.equipment else 0
+    hi = b.corner[node]
+    # what the value reads of the car beyond its square: the curve it drives through freely,
+    # whether it heads for the pit road, its speed now (when accelerating on a curve square)
+    key = (node, s, grip, hi >= 0 and car.free_corner == game.track.corners[hi].index, wants_pit(game, car),
+           car.speed if hi >= 0 and s > car.speed else -1, game.o_accel)
+    memo = b.values
+    v = memo.get(key)
+    if v is None:
+        if len(memo) >= MEMO_CAP:
+            memo.clear()
+        v = memo[key] = _speed_value(game, car, s, grip)
+    return v
+
+
+def _speed_value(game: Any, car: Any, s: int, grip: int) -> float:
     track = game.track
     seg, lane = game.b.seg[car.node], game.b.lane[car.node]
-    grip = sum(game.equip_by_id[e].grip for e in car.equipment) if car.equipment else 0
     k = rules.squares(s)
     value = k + MOMENTUM * k
     d, ci, lims = _ahead(track)[seg]
@@ -151,8 +171,6 @@ class GreedyBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.nitrous = True  # draws nitrous when it pays
-        self._occ: dict[int, int] = {}
-        self._pit_lane: int | None = None
 
     def choose(self, game: Any, d: Decision) -> str:
         fn = getattr(self, "_" + d.kind.replace("-", "_"), None)
@@ -235,44 +253,62 @@ class GreedyBot:
     # --- moving --------------------------------------------------------------------------------
 
     def _step(self, game: Any, car: Any, keys: list[str]) -> str:
-        self._occ = game.blocked()
-        self._pit_lane = None
-        if wants_pit(game, car):
-            e = next((e for e in game.track.pit.entries if e.main), None)
-            self._pit_lane = game.b.lane[game.b.by_name[e.cell]] if e is not None and e.cell in game.b.by_name else 0
-        return max(keys, key=lambda k: self._step_value(game, car, k))
-
-    def _step_value(self, game: Any, car: Any, key: str) -> float:
-        if key == "pit":
-            return BIG if wants_pit(game, car) else -BIG
-        if key.startswith("ram "):
-            return self._ram_worth(game, car, key)
+        """The best-rated step, the first of equals: away from tokens, curve hazards and
+        blocked squares, toward the pit road when it heads there, else the faster lane of a
+        curve close ahead."""
         b = game.b
-        x = game.turn.opts[key][2]
-        v = 0.0
-        if x in game.on_board:
-            v -= 3.0
-        c_new, c_old = b.corner[x], b.corner[car.node]
-        lim = game.limit(car, x)
-        if c_new >= 0 and lim is not None:
-            if c_old != c_new and (c_old < 0 or car.free_corner != c_old):
-                v -= HAZARD * rules.hazards_over(car.speed, lim)
-            elif b.lane[x] < b.lane[car.node] and car.speed > lim:
-                v -= HAZARD
-            v += lim / 100.0
-        occ = self._occ
-        free = sum(1 for y in b.main[x] if y not in occ)
-        left = rules.squares(car.speed) - game.turn.steps - 1
-        if left > 0 and free == 0:
-            v -= 3.0
-        v += 0.1 * free
-        if self._pit_lane is not None:
-            v -= 0.5 * abs(b.lane[x] - self._pit_lane)
-        else:
-            d, ci, lims = _ahead(game.track)[b.seg[x]]
-            if ci >= 0 and d <= 6:
-                v += 0.02 * lims[b.lane[x]]  # the faster lane of the curve ahead
-        return v
+        occ = game.blocked()
+        pit_lane: int | None = None
+        pitting = wants_pit(game, car)
+        if pitting:
+            e = next((e for e in game.track.pit.entries if e.main), None)
+            pit_lane = b.lane[b.by_name[e.cell]] if e is not None and e.cell in b.by_name else 0
+        t = game.turn
+        opts = t.opts
+        node, speed = car.node, car.speed
+        c_old, lane_old = b.corner[node], b.lane[node]
+        entering = c_old < 0 or car.free_corner != c_old  # a new curve entered here costs hazards
+        grip = sum(game.equip_by_id[e].grip for e in car.equipment) if car.equipment else 0
+        left = rules.squares(speed) - t.steps - 1
+        ahead = _ahead(game.track)
+        on_board = game.on_board
+        best, best_v = keys[0], 0.0
+        first = True
+        for key in keys:
+            if key == "pit":
+                v = BIG if pitting else -BIG
+            elif key.startswith("ram "):
+                v = self._ram_worth(game, car, key)
+            else:
+                x = opts[key][2]
+                v = 0.0
+                if x in on_board:
+                    v -= 3.0
+                c_new = b.corner[x]
+                lim = b.limit[x]
+                if c_new >= 0 and lim >= 0:
+                    lim += grip
+                    if c_old != c_new and entering:
+                        v -= HAZARD * rules.hazards_over(speed, lim)
+                    elif b.lane[x] < lane_old and speed > lim:
+                        v -= HAZARD
+                    v += lim / 100.0
+                free = 0
+                for y in b.main[x]:
+                    if y not in occ:
+                        free += 1
+                if left > 0 and free == 0:
+                    v -= 3.0
+                v += 0.1 * free
+                if pit_lane is not None:
+                    v -= 0.5 * abs(b.lane[x] - pit_lane)
+                else:
+                    d, ci, lims = ahead[b.seg[x]]
+                    if ci >= 0 and d <= 6:
+                        v += 0.02 * lims[b.lane[x]]  # the faster lane of the curve ahead
+            if first or v > best_v:
+                best, best_v, first = key, v, False
+        return best
 
     def _ram_after(self, game: Any, car: Any, keys: list[str]) -> str:
         return max(keys, key=lambda k: self._ram_worth(game, car, k))

@@ -42,6 +42,7 @@ class LookaheadBot:
         self.budget = max(1, budget)
         self.horizon = horizon
         self.greedy = GreedyBot(seed)
+        self.stand_in = GreedyBot(0)  # the greedy bot of every seat in the rollouts
 
     def choose(self, game: Any, d: Decision) -> str:
         keys = d.keys()
@@ -64,13 +65,7 @@ class LookaheadBot:
         me = d.player
         # the race's log and generator are not the rollout's: left out of the copy (a
         # generator's state is 625 numbers to copy; the rollout deals its own dice)
-        log, rng = game.log, game.rng
-        game.log, game.rng = [], None
-        try:
-            g = game.copy()
-        finally:
-            game.log, game.rng = log, rng
-        g.record = False
+        g = game.fork()
         rng = random.Random(seed)
         for deck in (g.hazard_deck, g.nitrous_deck, g.equip_deck):
             rng.shuffle(deck)
@@ -79,14 +74,14 @@ class LookaheadBot:
             others = sorted((set(g._hidden) | set(g.choosing)) - {me})
             g._hidden, g.choosing, g._pending = {}, [me, *others], None
         stop = g.rounds + self.horizon + 1
-        bots = [GreedyBot(seed + p) for p in range(len(g.cars))]
+        bot = self.stand_in  # every seat's: greedy keeps nothing from one decision to the next
         r = g.apply(key)
         assert r is None, r
         n = 0
         while (p := g.pending) is not None and n < DECISION_CAP:
             if p.kind == "card" and g.rounds >= stop:
                 break
-            g.apply(bots[p.player].choose(g, p))
+            g.apply(bot.choose(g, p))
             n += 1
         return score(g, me)
 

@@ -107,6 +107,10 @@ class Board:
         self.fwd, self.back, self.main = graphs(track)
         self.ahead, self.diag, self.behind, self.diag_b, self.level = cells(track)
         self.by_name = {s.name: s.index for s in sp}
+        self.to_key = [f"to {s.name}" for s in sp]  # a step's option key and text, per square
+        self.to_text = [f"step to {s.name}" for s in sp]
+        # greedy.speed_value's results on this track, by square, speed and what else they read
+        self.values: dict[tuple[int, int, int, bool, bool, int, str], float] = {}
 
 
 board = ByIdentity(Board)
