@@ -279,7 +279,8 @@ class SpeedHazardGame:
 
     def _reveal(self) -> None:
         cards = {p: self._card_of(p, k) for p, k in self._hidden.items()}
-        self.event("reveal", cards={str(p): k for p, k in sorted(self._hidden.items())})
+        if self.record:
+            self.event("reveal", cards={str(p): k for p, k in sorted(self._hidden.items())})
 
         def key(p: int) -> tuple[int, ...]:
             c = self.cars[p]
@@ -288,7 +289,8 @@ class SpeedHazardGame:
             return rules.order_key(cards[p].number + late, c.speed, c.progress, lane, c.pit_seq, p)
 
         self.queue = sorted(self._hidden, key=key)
-        self.event("order", order=list(self.queue))  # a copy: the queue empties as the cars move
+        if self.record:
+            self.event("order", order=list(self.queue))  # a copy: the queue empties as the cars move
         self._next_car()
 
     def _card_of(self, p: int, key: str) -> ActionCard:
@@ -313,7 +315,8 @@ class SpeedHazardGame:
                 car.equipment.remove(card.equipment)
                 self.equip_deck.append(card.equipment)
             self.turn = Turn(p, card)
-            self.event("turn", p=p, card=card.id, speed=car.speed, maximum=car.maximum)
+            if self.record:
+                self.event("turn", p=p, card=card.id, speed=car.speed, maximum=car.maximum)
             self._begin(self.turn)
             if self._in_turn():
                 return  # the turn waits for a decision
@@ -351,19 +354,24 @@ class SpeedHazardGame:
         if d.option(key) is None:
             return Rejection("not-an-option", f"{key!r} is not an option now", tuple(d.keys()))
         self.log.append({"t": "decision", "p": d.player, "kind": d.kind, "choice": key})
+        self.play(d, key)
+        return None
+
+    def play(self, d: Decision, key: str) -> None:
+        """`apply` without its checks and its log line: for look-ahead rollouts, whose bots
+        choose among the options of `d`, the decision pending now."""
         self._pending = None
         if d.kind == "card":
             self._hidden[self.choosing.pop(0)] = key
             if not self.choosing:
                 self._reveal()
-            return None
+            return
         t = self.turn
         assert t is not None
         _, fn, *args = t.opts[key]
         t.opts = {}
         fn(t, *args)
         self._settle()
-        return None
 
     def _ask(self, t: Turn, phase: str, text: str, opts: dict[str, Any]) -> None:
         t.phase, t.text, t.opts = phase, text, opts
@@ -413,13 +421,15 @@ class SpeedHazardGame:
     def _brake(self, t: Turn, x: int) -> None:
         car = self.cars[t.car]
         car.speed -= x
-        self.event("speed", p=t.car, speed=car.speed, why="brake")
+        if self.record:
+            self.event("speed", p=t.car, speed=car.speed, why="brake")
         self._move_on(t)
 
     def _accelerate(self, t: Turn, x: int) -> None:
         car = self.cars[t.car]
         car.speed += x
-        self.event("speed", p=t.car, speed=car.speed, why="accelerate")
+        if self.record:
+            self.event("speed", p=t.car, speed=car.speed, why="accelerate")
         self._accel_in_curve(t, car, x)
         self._after_speed_up(t)
 
@@ -516,7 +526,8 @@ class SpeedHazardGame:
         c = self.b.corner[node] if node >= 0 else -1
         key = str(c) if c >= 0 else "pit" if car.in_pit else "straight"
         self.stats["hazards_by_corner"][key] += n
-        self.event("hazards", p=car.seat, n=n, at=key)
+        if self.record:
+            self.event("hazards", p=car.seat, n=n, at=key)
 
     def _draw_hazard(self, t: Turn) -> bool:
         """Draw one owed hazard card; True when it waits for a keep / redraw decision."""
@@ -532,7 +543,8 @@ class SpeedHazardGame:
             return False
         i = self.hazard_deck.pop(0)
         card = self.decks.hazards[i]
-        self.event("hazard", p=t.car, card=card.id)
+        if self.record:
+            self.event("hazard", p=t.car, card=card.id)
         if car.luck > 0 and not self.insane(car, "no-luck"):
             t.drawn, t.drawn_kind = i, "hazard"
             self._ask(t, "luck", f"{self.names[t.car]} drew {card.name}: keep it or spend a luck token?",
@@ -842,7 +854,8 @@ class SpeedHazardGame:
     def _end_turn(self, t: Turn) -> None:
         car = self.cars[t.car]
         if t.steps and self.turn is t:
-            self.event("move", p=t.car, steps=t.steps, to="pit" if car.in_pit else self.where(car.node) if car.node >= 0 else "-")
+            if self.record:
+                self.event("move", p=t.car, steps=t.steps, to="pit" if car.in_pit else self.where(car.node) if car.node >= 0 else "-")
         if car.nitrous and self.o_nitrous == "turn" and not car.wreck:
             self._nitrous_off(car)
         t.opts = {}

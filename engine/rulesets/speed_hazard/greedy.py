@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.speed_hazard import rules
@@ -23,13 +23,13 @@ from slipstream.engine.tracks.corners import speed_limit
 from slipstream.engine.tracks.movegraph import ByIdentity
 from slipstream.engine.tracks.track import Track
 
-HAZARD = 4.0  # squares a hazard card is worth
-MOMENTUM = 0.35  # worth of a square of speed carried into the next turn
-PIT_MAXIMUM = 80  # pits at or below this maximum
-BIG = 100.0
-DAMAGE_POINT = 3.0  # squares a point of maximum speed is worth
-MAX_BRAKE = 40  # the Brake card's largest step (the pack's brake amounts)
-MEMO_CAP = 200_000  # speed values kept per track before the memo starts afresh
+HAZARD: Final = 4.0  # squares a hazard card is worth
+MOMENTUM: Final = 0.35  # worth of a square of speed carried into the next turn
+PIT_MAXIMUM: Final = 80  # pits at or below this maximum
+BIG: Final = 100.0
+DAMAGE_POINT: Final = 3.0  # squares a point of maximum speed is worth
+MAX_BRAKE: Final = 40  # the Brake card's largest step (the pack's brake amounts)
+MEMO_CAP: Final = 200_000  # speed values kept per track before the memo starts afresh
 
 
 def _ahead_(track: Track) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -134,24 +134,37 @@ def _speed_value(game: Any, car: Any, s: int, grip: int) -> float:
     return value
 
 
+def _nitrous_deck_(decks: Any) -> tuple[list[tuple[int, int]], float, int]:
+    """What nitrous_value reads of a nitrous deck: (speed added, cards adding it) in the deck's
+    order, the expected damage points of all its explosions, and its size."""
+    die = decks.setup.die
+    per_die = sum(die) / len(die)
+    by_adds: dict[int, int] = {}
+    dice = 0
+    for c in decks.nitrous:
+        by_adds[c.adds] = by_adds.get(c.adds, 0) + 1
+        dice += c.damage
+    return list(by_adds.items()), DAMAGE_POINT * per_die * dice, len(decks.nitrous)
+
+
+_last_nitrous: list[Any] = [None, None]  # the last decks asked for and their summary
+
+
 def nitrous_value(game: Any, car: Any) -> float:
     """Expected worth of a nitrous draw: the speed each card of the deck gives, less its damage
     dice (a click adds nothing; no redraws counted)."""
-    cards = game.decks.nitrous
-    die = game.decks.setup.die
-    per_die = sum(die) / len(die)
-    safe = game.has(car, "nitrous_safe")
+    last = _last_nitrous
+    if last[0] is not game.decks:
+        last[1] = _nitrous_deck_(game.decks)
+        last[0] = game.decks
+    by_adds, explosions, cards = last[1]
     if not cards:
         return -BIG
-    by_adds: dict[int, int] = {}
-    dice = 0
-    for c in cards:
-        by_adds[c.adds] = by_adds.get(c.adds, 0) + 1
-        dice += c.damage
-    total = sum(n * speed_value(game, car, car.speed + adds) for adds, n in by_adds.items())
+    safe = game.has(car, "nitrous_safe")
+    total = sum(n * speed_value(game, car, car.speed + adds) for adds, n in by_adds)
     if not safe:
-        total -= DAMAGE_POINT * per_die * dice
-    return total / len(cards)
+        total -= explosions
+    return total / cards
 
 
 @cache

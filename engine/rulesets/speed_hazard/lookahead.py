@@ -19,21 +19,21 @@ the bot's generator is seeded by the race, and its rollouts draw nothing from th
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.speed_hazard import rules
 from slipstream.engine.rulesets.speed_hazard.greedy import GreedyBot, speed_value
 
-KINDS = frozenset({"card", "brake", "accelerate"})
-HORIZON = 1  # rounds after the current one that a rollout plays
-SPEED = 0.5  # worth of the next turn's speed value (greedy's estimate) at the horizon
-MAXIMUM = 0.8  # worth of 10 km/h of maximum
-RIVALS = 0.3  # weight of the rivals' mean score, subtracted
-WRECK = 60.0
-WIN = 1000.0
-MARGIN = 1.0  # mean score another option must gain over greedy's choice to be taken
-DECISION_CAP = 5_000  # per rollout (a round is a few dozen decisions)
+KINDS: Final = frozenset({"card", "brake", "accelerate"})
+HORIZON: Final = 1  # rounds after the current one that a rollout plays
+SPEED: Final = 0.5  # worth of the next turn's speed value (greedy's estimate) at the horizon
+MAXIMUM: Final = 0.8  # worth of 10 km/h of maximum
+RIVALS: Final = 0.3  # weight of the rivals' mean score, subtracted
+WRECK: Final = 60.0
+WIN: Final = 1000.0
+MARGIN: Final = 1.0  # mean score another option must gain over greedy's choice to be taken
+DECISION_CAP: Final = 5_000  # per rollout (a round is a few dozen decisions)
 
 
 class LookaheadBot:
@@ -81,7 +81,7 @@ class LookaheadBot:
         while (p := g.pending) is not None and n < DECISION_CAP:
             if p.kind == "card" and g.rounds >= stop:
                 break
-            g.apply(bot.choose(g, p))
+            g.play(p, bot.choose(g, p))  # an option of p: no check, no log line
             n += 1
         return score(g, me)
 
