@@ -360,12 +360,17 @@ class SpeedHazardGame:
     def play(self, d: Decision, key: str) -> None:
         """`apply` without its checks and its log line: for look-ahead rollouts, whose bots
         choose among the options of `d`, the decision pending now."""
-        self._pending = None
         if d.kind == "card":
+            self._pending = None
             self._hidden[self.choosing.pop(0)] = key
             if not self.choosing:
                 self._reveal()
             return
+        self.play_turn(key)
+
+    def play_turn(self, key: str) -> None:
+        """`play` of a decision of the car whose turn it is: `key` one of `turn.opts`."""
+        self._pending = None
         t = self.turn
         assert t is not None
         _, fn, *args = t.opts[key]

@@ -186,11 +186,30 @@ class GreedyBot:
         self.nitrous = True  # draws nitrous when it pays
 
     def choose(self, game: Any, d: Decision) -> str:
-        fn = getattr(self, "_" + d.kind.replace("-", "_"), None)
-        keys = d.keys()
-        if fn is None or len(keys) == 1:
+        return self.pick(game, d.player, d.kind, d.keys())
+
+    def pick(self, game: Any, player: int, kind: str, keys: list[str]) -> str:
+        """`choose` from the parts of the decision (look-ahead rollouts ask without one): the
+        method named after the kind rates the options; the first option when there is one or
+        the kind has no method."""
+        if len(keys) == 1:
             return keys[0]
-        key = fn(game, game.cars[d.player], keys)
+        car = game.cars[player]
+        if kind == "step":
+            key = self._step(game, car, keys)
+        elif kind == "card":
+            key = self._card(game, car, keys)
+        elif kind == "accelerate":
+            key = self._accelerate(game, car, keys)
+        elif kind == "brake":
+            key = self._brake(game, car, keys)
+        elif kind == "luck":
+            key = self._luck(game, car, keys)
+        else:
+            fn = getattr(self, "_" + kind.replace("-", "_"), None)
+            if fn is None:
+                return keys[0]
+            key = fn(game, car, keys)
         return key if key in keys else keys[0]
 
     # --- choosing a card ----------------------------------------------------------------

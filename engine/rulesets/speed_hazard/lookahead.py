@@ -78,10 +78,15 @@ class LookaheadBot:
         r = g.apply(key)
         assert r is None, r
         n = 0
-        while (p := g.pending) is not None and n < DECISION_CAP:
-            if p.kind == "card" and g.rounds >= stop:
-                break
-            g.play(p, bot.choose(g, p))  # an option of p: no check, no log line
+        while n < DECISION_CAP and not g.over:
+            t = g.turn
+            if t is not None and t.opts:  # the pending decision of the car whose turn it is
+                g.play_turn(bot.pick(g, t.car, t.phase, list(t.opts)))  # no check, no log line
+            else:
+                p = g.pending
+                if p is None or p.kind == "card" and g.rounds >= stop:
+                    break
+                g.play(p, bot.choose(g, p))
             n += 1
         return score(g, me)
 

@@ -79,13 +79,21 @@ def reach_ram(track: Track, node: int, steps: int, reversed_: bool, beside: bool
         near.append(level)
     layer = {node}
     for k in range(steps + 1):
-        if any(y in cars for x in layer for rows in near for y in rows[x]):
-            return True
+        for x in layer:
+            for rows in near:
+                for y in rows[x]:
+                    if y in cars:
+                        return True
         if k == steps:
             break
-        layer = {y for x in layer for y in succ[x] if y not in blocked}
-        if not layer:
+        nxt: set[int] = set()
+        for x in layer:
+            for y in succ[x]:
+                if y not in blocked:
+                    nxt.add(y)
+        if not nxt:
             return False
+        layer = nxt
     return False
 
 
