@@ -24,11 +24,14 @@ from typing import Any, Final
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.speed_hazard import rules
 from slipstream.engine.rulesets.speed_hazard.content import ActionCard, Decks, Equipment, HazardCard
-from slipstream.engine.rulesets.speed_hazard.moves import board, reach_ram
+from slipstream.engine.rulesets.speed_hazard.moves import board, reach_ram_on
 from slipstream.engine.tracks.track import Track
 
 ROUND_CAP = 300
 NO_CORNER = -1
+# the last option made for each key (a step's, a luck decision's, ...): most decisions offer
+# options made before, and making one is the cost of an interpreted call
+_OPTIONS: Final[dict[str, Option]] = {}
 
 
 @dataclass(slots=True)
@@ -271,8 +274,8 @@ class SpeedHazardGame:
             need = 1 if self.o_start_square else 2
             return sum(car.tokens.values()) > 0 and rules.squares(car.speed) >= need
         if a.kind == "ram":
-            return reach_ram(self.track, car.node, rules.squares(car.speed), car.reversed, self.o_beside,
-                             self.blocked(), self.targets_map(car.seat))
+            return reach_ram_on(self.b, car.node, rules.squares(car.speed), car.reversed, self.o_beside,
+                                self.blocked(), self.targets_map(car.seat))
         if a.kind == "u-turn":
             return bool(self.u_turn_paths(car, False))  # cars in the way do not count (Readings 32)
         return False
@@ -344,7 +347,13 @@ class SpeedHazardGame:
             self._pending = Decision(p, "card", opts, f"{self.names[p]}: choose your card in secret")
             return self._pending
         t = self.turn
-        self._pending = Decision(t.car, t.phase, tuple([Option(k, v[0]) for k, v in t.opts.items()]), t.text)
+        options: list[Option] = []
+        for k, v in t.opts.items():
+            o = _OPTIONS.get(k)
+            if o is None or o.text != v[0]:
+                o = _OPTIONS[k] = Option(k, v[0])  # options are frozen: shared by every decision
+            options.append(o)
+        self._pending = Decision(t.car, t.phase, tuple(options), t.text)
         return self._pending
 
     def apply(self, key: str) -> Rejection | None:

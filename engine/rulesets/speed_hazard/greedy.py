@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.speed_hazard import rules
+from slipstream.engine.rulesets.speed_hazard.game import Car, SpeedHazardGame
 from slipstream.engine.tracks.corners import speed_limit
 from slipstream.engine.tracks.movegraph import ByIdentity
 from slipstream.engine.tracks.track import Track
@@ -64,7 +65,7 @@ def _ahead(track: Track) -> list[tuple[int, int, tuple[int, ...]]]:
     return table
 
 
-def wants_pit(game: Any, car: Any) -> bool:
+def wants_pit(game: SpeedHazardGame, car: Car) -> bool:
     if game.track.pit is None:
         return False
     left = car.goal - car.progress
@@ -81,7 +82,7 @@ def _entry(game: Any) -> tuple[int, int] | None:
     return (sp.first, e.speed or 0) if sp is not None and e is not None else None
 
 
-def speed_value(game: Any, car: Any, s: int) -> float:
+def speed_value(game: SpeedHazardGame, car: Car, s: int) -> float:
     """Worth of driving at `s` km/h this turn (worked out once per square, speed and what else
     it depends on, and kept with the track's board: the bots and look-ahead rollouts ask for
     the same values again and again)."""
@@ -284,7 +285,7 @@ class GreedyBot:
 
     # --- moving --------------------------------------------------------------------------------
 
-    def _step(self, game: Any, car: Any, keys: list[str]) -> str:
+    def _step(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
         """The best-rated step, the first of equals: away from tokens, curve hazards and
         blocked squares, toward the pit road when it heads there, else the faster lane of a
         curve close ahead."""
@@ -293,9 +294,11 @@ class GreedyBot:
         pit_lane: int | None = None
         pitting = wants_pit(game, car)
         if pitting:
-            e = next((e for e in game.track.pit.entries if e.main), None)
+            pit = game.track.pit
+            e = next((e for e in pit.entries if e.main), None) if pit is not None else None
             pit_lane = b.lane[b.by_name[e.cell]] if e is not None and e.cell in b.by_name else 0
         t = game.turn
+        assert t is not None
         opts = t.opts
         node, speed = car.node, car.speed
         c_old, lane_old = b.corner[node], b.lane[node]
@@ -396,7 +399,5 @@ def _card(game: Any, key: str) -> Any:
 
 
 def _side(game: Any, car: Any) -> set[int]:
-    from slipstream.engine.rulesets.speed_hazard.moves import cells
-
-    ahead, diag, behind, diag_b, level = cells(game.track)
-    return set(diag_b[car.node] if car.reversed else diag[car.node]) | (set(level[car.node]) if game.o_beside else set())
+    b = game.b
+    return set(b.diag_b[car.node] if car.reversed else b.diag[car.node]) | (set(b.level[car.node]) if game.o_beside else set())

@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.speed_hazard import rules
+from slipstream.engine.rulesets.speed_hazard.game import SpeedHazardGame
 from slipstream.engine.rulesets.speed_hazard.greedy import GreedyBot, speed_value
 
 KINDS: Final = frozenset({"card", "brake", "accelerate"})
@@ -65,7 +66,7 @@ class LookaheadBot:
         me = d.player
         # the race's log and generator are not the rollout's: left out of the copy (a
         # generator's state is 625 numbers to copy; the rollout deals its own dice)
-        g = game.fork()
+        g: SpeedHazardGame = game.fork()
         rng = random.Random(seed)
         for deck in (g.hazard_deck, g.nitrous_deck, g.equip_deck):
             rng.shuffle(deck)

@@ -71,12 +71,16 @@ def reach_ram(track: Track, node: int, steps: int, reversed_: bool, beside: bool
               blocked: Collection[int], cars: Mapping[int, int]) -> bool:
     """Can a car on `node` driving up to `steps` squares over free squares stand, at some point
     of its move, where it may ram one of `cars` (Readings 8)?"""
-    fwd, back, main = graphs(track)
-    succ = back if reversed_ else main
-    ahead, diag, behind, diag_b, level = cells(track)
-    near = [behind, diag_b] if reversed_ else [ahead, diag]
+    return reach_ram_on(board(track), node, steps, reversed_, beside, blocked, cars)
+
+
+def reach_ram_on(b: Board, node: int, steps: int, reversed_: bool, beside: bool,
+                 blocked: Collection[int], cars: Mapping[int, int]) -> bool:
+    """`reach_ram` over the track's board `b`."""
+    succ = b.back if reversed_ else b.main
+    near = [b.behind, b.diag_b] if reversed_ else [b.ahead, b.diag]
     if beside:
-        near.append(level)
+        near.append(b.level)
     layer = {node}
     for k in range(steps + 1):
         for x in layer:
