@@ -343,8 +343,14 @@ class SpeedHazardGame:
             if not self.choosing:
                 return None
             p = self.choosing[0]
-            opts = tuple(Option(k, f"{a.name} ({a.number})") for k, a in self.card_options(p))
-            self._pending = Decision(p, "card", opts, f"{self.names[p]}: choose your card in secret")
+            cards: list[Option] = []
+            for k, a in self.card_options(p):
+                text = f"{a.name} ({a.number})"
+                o = _OPTIONS.get(k)
+                if o is None or o.text != text:
+                    o = _OPTIONS[k] = Option(k, text)
+                cards.append(o)
+            self._pending = Decision(p, "card", tuple(cards), f"{self.names[p]}: choose your card in secret")
             return self._pending
         t = self.turn
         options: list[Option] = []

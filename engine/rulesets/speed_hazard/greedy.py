@@ -151,7 +151,7 @@ def _nitrous_deck_(decks: Any) -> tuple[list[tuple[int, int]], float, int]:
 _last_nitrous: list[Any] = [None, None]  # the last decks asked for and their summary
 
 
-def nitrous_value(game: Any, car: Any) -> float:
+def nitrous_value(game: SpeedHazardGame, car: Car) -> float:
     """Expected worth of a nitrous draw: the speed each card of the deck gives, less its damage
     dice (a click adds nothing; no redraws counted)."""
     last = _last_nitrous
@@ -215,7 +215,7 @@ class GreedyBot:
 
     # --- choosing a card ----------------------------------------------------------------
 
-    def _card(self, game: Any, car: Any, keys: list[str]) -> str:
+    def _card(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
         best, best_v = keys[0], -1e9
         for key in keys:
             a = _card(game, key)
@@ -224,7 +224,7 @@ class GreedyBot:
                 best, best_v = key, v
         return best
 
-    def _card_value(self, game: Any, car: Any, a: Any, key: str) -> float:
+    def _card_value(self, game: SpeedHazardGame, car: Car, a: Any, key: str) -> float:
         v0 = car.speed
         if a.kind == "brake":
             return max(speed_value(game, car, v0 - x) for x in rules.brake_amounts(a.amounts, v0)) + 0.1
@@ -244,10 +244,10 @@ class GreedyBot:
             return base + (0.6 if behind else -0.5)
         return -50.0  # u-turn: never on purpose
 
-    def _ram_now(self, game: Any, car: Any) -> bool:
+    def _ram_now(self, game: SpeedHazardGame, car: Car) -> bool:
         return any(self._ram_worth(game, car, k) > 0 for k in game._ram_options(car))
 
-    def _ram_worth(self, game: Any, car: Any, key: str) -> float:
+    def _ram_worth(self, game: SpeedHazardGame, car: Car, key: str) -> float:
         node = game.b.by_name[key.split()[1]]
         q = game.targets_map(car.seat).get(node)
         if q is None:
@@ -263,10 +263,10 @@ class GreedyBot:
 
     # --- the card's own decision -------------------------------------------------------------
 
-    def _brake(self, game: Any, car: Any, keys: list[str]) -> str:
+    def _brake(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
         return max(keys, key=lambda k: speed_value(game, car, car.speed - int(k.split()[1])))
 
-    def _accelerate(self, game: Any, car: Any, keys: list[str]) -> str:
+    def _accelerate(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
         def worth(k: str) -> float:
             if k == "nitrous":
                 return nitrous_value(game, car) if self.nitrous else -BIG
@@ -391,13 +391,13 @@ def _equipment_worth(game: Any, eid: str) -> float:
         + (0.5 if e.nitrous_safe else 0) + 0.5 * len(e.immune)
 
 
-def _card(game: Any, key: str) -> Any:
+def _card(game: SpeedHazardGame, key: str) -> Any:
     kind, _, cid = key.partition(" ")
     if kind == "equip":
         return game.equip_by_id[cid].action
     return next(a for a in game.actions if a.id == cid)
 
 
-def _side(game: Any, car: Any) -> set[int]:
+def _side(game: SpeedHazardGame, car: Car) -> set[int]:
     b = game.b
     return set(b.diag_b[car.node] if car.reversed else b.diag[car.node]) | (set(b.level[car.node]) if game.o_beside else set())

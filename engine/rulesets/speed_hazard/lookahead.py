@@ -1,4 +1,4 @@
-"""The `lookahead:N` bot of the speed-and-hazard ruleset: Monte Carlo rollouts over `game.copy()`.
+"""The `lookahead:N` bot of the speed-and-hazard ruleset: Monte Carlo rollouts over `game.fork()`.
 
 At the decisions that set the speed of a turn (the secret card, the Brake and Accelerate
 amounts, a nitrous draw) it tries every option N times: on a copy of the race it makes the
@@ -14,6 +14,11 @@ from a new generator, and at the secret choice the cards other seats chose this 
 forgotten (the greedy stand-ins choose again). The same N rollout seeds serve every option of
 a decision (common random numbers), so options are compared on the same luck. Deterministic:
 the bot's generator is seeded by the race, and its rollouts draw nothing from the race's own.
+
+A rollout is cheap where it can be without changing a choice (issue 36): `fork()` copies only
+what play changes and leaves the log and generator behind, nothing is recorded, one greedy bot
+stands in for every seat (greedy keeps nothing between decisions), and the decisions of the car
+whose turn it is are answered from the turn's options without building a Decision or a log line.
 """
 
 from __future__ import annotations
