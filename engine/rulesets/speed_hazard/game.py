@@ -376,12 +376,16 @@ class SpeedHazardGame:
         """`apply` without its checks and its log line: for look-ahead rollouts, whose bots
         choose among the options of `d`, the decision pending now."""
         if d.kind == "card":
-            self._pending = None
-            self._hidden[self.choosing.pop(0)] = key
-            if not self.choosing:
-                self._reveal()
-            return
-        self.play_turn(key)
+            self.choose_card(key)
+        else:
+            self.play_turn(key)
+
+    def choose_card(self, key: str) -> None:
+        """`play` of a card decision: `key` the secret card of the seat choosing now."""
+        self._pending = None
+        self._hidden[self.choosing.pop(0)] = key
+        if not self.choosing:
+            self._reveal()
 
     def play_turn(self, key: str) -> None:
         """`play` of a decision of the car whose turn it is: `key` one of `turn.opts`."""

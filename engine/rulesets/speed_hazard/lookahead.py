@@ -49,8 +49,12 @@ class LookaheadBot:
         self.horizon = horizon
         self.greedy = GreedyBot(seed)
         self.stand_in = GreedyBot(0)  # the greedy bot of every seat in the rollouts
+        # the other seats' secret cards in the rollouts of the decision `secret_of`
+        self.secret: list[str] = []
+        self.secret_of: Decision | None = None
 
     def choose(self, game: Any, d: Decision) -> str:
+        self.secret_of = None
         keys = d.keys()
         fallback = self.greedy.choose(game, d)
         if len(keys) == 1 or d.kind not in KINDS:
@@ -84,6 +88,22 @@ class LookaheadBot:
         r = g.apply(key)
         assert r is None, r
         n = 0
+        if d.kind == "card":
+            # the other seats choose their cards now, the same in every rollout of the decision:
+            # greedy's card reads the board and the cars, not the decks, dice or secret cards
+            if self.secret_of is not d:
+                picks: list[str] = []
+                while g.choosing:
+                    p = g.pending
+                    assert p is not None and p.kind == "card"
+                    picks.append(bot.choose(g, p))
+                    g.play(p, picks[-1])
+                    n += 1
+                self.secret, self.secret_of = picks, d
+            else:
+                for pick in self.secret:
+                    g.choose_card(pick)
+                    n += 1
         while n < DECISION_CAP and not g.over:
             t = g.turn
             if t is not None and t.opts:  # the pending decision of the car whose turn it is
