@@ -366,7 +366,7 @@ class SpeedHazardGame:
         d = self.pending
         if d is None:
             return Rejection("race-over", "the race is over")
-        if d.option(key) is None:
+        if not any(o.key == key for o in d.options):
             return Rejection("not-an-option", f"{key!r} is not an option now", tuple(d.keys()))
         self.log.append({"t": "decision", "p": d.player, "kind": d.kind, "choice": key})
         self.play(d, key)
@@ -1164,7 +1164,15 @@ class SpeedHazardGame:
             self.rng = None
             self.record = False
             self.log = []
-        self.stats = {k: Counter(v) if isinstance(v, Counter) else copy.deepcopy(v) for k, v in g.stats.items()}
+        stats: dict[str, Any] = {}
+        for k, v in g.stats.items():
+            if isinstance(v, Counter):
+                counts: Counter[Any] = Counter()
+                dict.update(counts, v)  # Counter(v) is the same, through Counter.update's checks
+                stats[k] = counts
+            else:
+                stats[k] = v if isinstance(v, int) else copy.deepcopy(v)
+        self.stats = stats
         self.rounds, self.capped, self.over, self.winner = g.rounds, g.capped, g.over, g.winner
         self.wrecked = list(g.wrecked)
         self.choosing = list(g.choosing)

@@ -187,7 +187,7 @@ class GreedyBot:
         self.nitrous = True  # draws nitrous when it pays
 
     def choose(self, game: Any, d: Decision) -> str:
-        return self.pick(game, d.player, d.kind, d.keys())
+        return self.pick(game, d.player, d.kind, [o.key for o in d.options])
 
     def pick(self, game: Any, player: int, kind: str, keys: list[str]) -> str:
         """`choose` from the parts of the decision (look-ahead rollouts ask without one): the

@@ -78,7 +78,10 @@ class LookaheadBot:
         g: SpeedHazardGame = game.fork()
         rng = random.Random(seed)
         for deck in (g.hazard_deck, g.nitrous_deck, g.equip_deck):
-            rng.shuffle(deck)
+            if SHUFFLE_OK:
+                shuffle(rng, deck)
+            else:
+                rng.shuffle(deck)
         g.rng = random.Random(rng.getrandbits(63))
         if d.kind == "card":  # forget the secret choices already made this round
             others = sorted((set(g._hidden) | set(g.choosing)) - {me})
@@ -115,6 +118,34 @@ class LookaheadBot:
                 g.play(p, bot.choose(g, p))
             n += 1
         return score(g, me)
+
+
+def shuffle(rng: random.Random, x: list[Any]) -> None:
+    """`rng.shuffle(x)` as the standard library does it (the same draws of `getrandbits`, the
+    same swaps), in compiled code; used only where `SHUFFLE_OK` says it matches."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _shuffles_as_random() -> bool:
+    """Does `shuffle` deal as this Python's random.shuffle (same order, same generator state)?"""
+    for n in (0, 1, 2, 7, 40, 300):
+        a, b = list(range(n)), list(range(n))
+        r, q = random.Random(n), random.Random(n)
+        r.shuffle(a)
+        shuffle(q, b)
+        if a != b or r.getrandbits(64) != q.getrandbits(64):
+            return False
+    return True
+
+
+SHUFFLE_OK: Final = _shuffles_as_random()
 
 
 def car_score(g: Any, car: Any) -> float:
