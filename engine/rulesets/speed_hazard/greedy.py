@@ -30,7 +30,7 @@ PIT_MAXIMUM: Final = 80  # pits at or below this maximum
 BIG: Final = 100.0
 DAMAGE_POINT: Final = 3.0  # squares a point of maximum speed is worth
 MAX_BRAKE: Final = 40  # the Brake card's largest step (the pack's brake amounts)
-MEMO_CAP: Final = 200_000  # speed values kept per track before the memo starts afresh
+MEMO_CAP: Final = 20_000  # cars' tables of speed values kept per track before the memo starts afresh
 
 
 def _ahead_(track: Track) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -82,28 +82,42 @@ def _entry(game: Any) -> tuple[int, int] | None:
     return (sp.first, e.speed or 0) if sp is not None and e is not None else None
 
 
-def speed_value(game: SpeedHazardGame, car: Car, s: int) -> float:
-    """Worth of driving at `s` km/h this turn (worked out once per square, speed and what else
-    it depends on, and kept with the track's board: the bots and look-ahead rollouts ask for
-    the same values again and again)."""
+def speed_values(game: SpeedHazardGame, car: Car) -> dict[int, float]:
+    """The worths of the speeds `car` could drive at this turn worked out so far (speed ->
+    `speed_value`), kept with the track's board by what they read of the car: its square, its
+    grip, the curve it drives through freely, whether it heads for the pit road and (on a
+    curve, where accelerating costs) its speed now. The bots and look-ahead rollouts ask for
+    the same values again and again."""
     b = game.b
     node = car.node
     grip = sum(game.equip_by_id[e].grip for e in car.equipment) if car.equipment else 0
     hi = b.corner[node]
-    # what the value reads of the car beyond its square: the curve it drives through freely,
-    # whether it heads for the pit road, its speed now (when accelerating on a curve square)
-    key = (node, s, grip, hi >= 0 and car.free_corner == game.track.corners[hi].index, wants_pit(game, car),
-           car.speed if hi >= 0 and s > car.speed else -1, game.o_accel)
+    key = (node, grip, hi >= 0 and car.free_corner == game.track.corners[hi].index, wants_pit(game, car),
+           car.speed if hi >= 0 else -1, game.o_accel)
     memo = b.values
-    v = memo.get(key)
-    if v is None:
+    table = memo.get(key)
+    if table is None:
         if len(memo) >= MEMO_CAP:
             memo.clear()
-        v = memo[key] = _speed_value(game, car, s, grip)
+        table = memo[key] = {}
+    return table
+
+
+def value_in(table: dict[int, float], game: SpeedHazardGame, car: Car, s: int) -> float:
+    """`speed_value(game, car, s)` with `table` = `speed_values(game, car)` in hand."""
+    v = table.get(s)
+    if v is None:
+        v = table[s] = _speed_value(game, car, s)
     return v
 
 
-def _speed_value(game: Any, car: Any, s: int, grip: int) -> float:
+def speed_value(game: SpeedHazardGame, car: Car, s: int) -> float:
+    """Worth of driving at `s` km/h this turn."""
+    return value_in(speed_values(game, car), game, car, s)
+
+
+def _speed_value(game: Any, car: Any, s: int) -> float:
+    grip = sum(game.equip_by_id[e].grip for e in car.equipment) if car.equipment else 0
     track = game.track
     seg, lane = game.b.seg[car.node], game.b.lane[car.node]
     k = rules.squares(s)
@@ -151,7 +165,7 @@ def _nitrous_deck_(decks: Any) -> tuple[list[tuple[int, int]], float, int]:
 _last_nitrous: list[Any] = [None, None]  # the last decks asked for and their summary
 
 
-def nitrous_value(game: SpeedHazardGame, car: Car) -> float:
+def nitrous_value(game: SpeedHazardGame, car: Car, table: dict[int, float] | None = None) -> float:
     """Expected worth of a nitrous draw: the speed each card of the deck gives, less its damage
     dice (a click adds nothing; no redraws counted)."""
     last = _last_nitrous
@@ -162,7 +176,9 @@ def nitrous_value(game: SpeedHazardGame, car: Car) -> float:
     if not cards:
         return -BIG
     safe = game.has(car, "nitrous_safe")
-    total = sum(n * speed_value(game, car, car.speed + adds) for adds, n in by_adds)
+    if table is None:
+        table = speed_values(game, car)
+    total = sum(n * value_in(table, game, car, car.speed + adds) for adds, n in by_adds)
     if not safe:
         total -= explosions
     return total / cards
@@ -217,26 +233,30 @@ class GreedyBot:
 
     def _card(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
         best, best_v = keys[0], -1e9
+        table = speed_values(game, car)
         for key in keys:
             a = _card(game, key)
-            v = self._card_value(game, car, a, key)
+            v = self._card_value(game, car, a, key, table)
             if v > best_v:
                 best, best_v = key, v
         return best
 
-    def _card_value(self, game: SpeedHazardGame, car: Car, a: Any, key: str) -> float:
+    def _card_value(self, game: SpeedHazardGame, car: Car, a: Any, key: str,
+                    table: dict[int, float] | None = None) -> float:
         v0 = car.speed
+        if table is None:
+            table = speed_values(game, car)
         if a.kind == "brake":
-            return max(speed_value(game, car, v0 - x) for x in rules.brake_amounts(a.amounts, v0)) + 0.1
+            return max(value_in(table, game, car, v0 - x) for x in rules.brake_amounts(a.amounts, v0)) + 0.1
         if a.kind == "accelerate":
             amounts = rules.accelerate_amounts(a.amounts, v0, car.maximum, car.in_pit)
             if car.in_pit:
                 return 10.0 - (0.5 if key.startswith("equip") else 0.0)
-            best = max((speed_value(game, car, v0 + x) for x in amounts), default=-50.0)
+            best = max((value_in(table, game, car, v0 + x) for x in amounts), default=-50.0)
             if a.nitrous and self.nitrous:
-                best = max(best, nitrous_value(game, car))
+                best = max(best, nitrous_value(game, car, table))
             return best - (1.0 if key.startswith("equip") else 0.0)
-        base = speed_value(game, car, v0)
+        base = value_in(table, game, car, v0)
         if a.kind == "ram":
             return base + (1.5 if self._ram_now(game, car) and car.maximum > 50 else -1.0)
         if a.kind == "sabotage":
@@ -264,13 +284,16 @@ class GreedyBot:
     # --- the card's own decision -------------------------------------------------------------
 
     def _brake(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
-        return max(keys, key=lambda k: speed_value(game, car, car.speed - int(k.split()[1])))
+        table = speed_values(game, car)
+        return max(keys, key=lambda k: value_in(table, game, car, car.speed - int(k.split()[1])))
 
     def _accelerate(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
+        table = speed_values(game, car)
+
         def worth(k: str) -> float:
             if k == "nitrous":
-                return nitrous_value(game, car) if self.nitrous else -BIG
-            return speed_value(game, car, car.speed + int(k.split()[1]))
+                return nitrous_value(game, car, table) if self.nitrous else -BIG
+            return value_in(table, game, car, car.speed + int(k.split()[1]))
         return max(keys, key=worth)
 
     def _luck(self, game: Any, car: Any, keys: list[str]) -> str:

@@ -121,8 +121,9 @@ class Board:
         self.by_name = {s.name: s.index for s in sp}
         self.to_key = [f"to {s.name}" for s in sp]  # a step's option key and text, per square
         self.to_text = [f"step to {s.name}" for s in sp]
-        # greedy.speed_value's results on this track, by square, speed and what else they read
-        self.values: dict[tuple[int, int, int, bool, bool, int, str], float] = {}
+        # greedy.speed_value's results on this track: per square and what else they read of
+        # the car (greedy.speed_values), speed -> worth
+        self.values: dict[tuple[int, int, bool, bool, int, str], dict[int, float]] = {}
 
 
 board = ByIdentity(Board)
