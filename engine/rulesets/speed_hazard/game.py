@@ -1156,10 +1156,12 @@ class SpeedHazardGame:
         self.o_leaving, self.o_beside, self.o_nitrous, self.o_accel = g.o_leaving, g.o_beside, g.o_nitrous, g.o_accel
         self.o_start_square, self.o_wall, self.o_uturn = g.o_start_square, g.o_wall, g.o_uturn
         self.o_uturn_lanes, self.o_reverse_laps, self.o_all_pits = g.o_uturn_lanes, g.o_reverse_laps, g.o_all_pits
+        # what deepcopy would share or map: the game to this copy (a generator may name it)
+        memo: dict[int, Any] = {id(g): self, id(g.track): g.track, id(g.decks): g.decks, id(g.b): g.b}
         if log:
-            self.rng = copy.deepcopy(g.rng)
+            self.rng = copy.deepcopy(g.rng, memo)
             self.record = g.record
-            self.log = copy.deepcopy(g.log)
+            self.log = copy.deepcopy(g.log, memo)
         else:
             self.rng = None
             self.record = False
@@ -1171,7 +1173,7 @@ class SpeedHazardGame:
                 dict.update(counts, v)  # Counter(v) is the same, through Counter.update's checks
                 stats[k] = counts
             else:
-                stats[k] = v if isinstance(v, int) else copy.deepcopy(v)
+                stats[k] = v if isinstance(v, int) else copy.deepcopy(v, memo)
         self.stats = stats
         self.rounds, self.capped, self.over, self.winner = g.rounds, g.capped, g.over, g.winner
         self.wrecked = list(g.wrecked)
@@ -1197,7 +1199,7 @@ class SpeedHazardGame:
         fields = g.__dict__ if hasattr(g, "__dict__") else type(g).__mypyc_attrs__  # type: ignore[attr-defined,unused-ignore]
         for name in fields:
             if name not in _TAKEN:
-                setattr(self, name, copy.deepcopy(getattr(g, name)))
+                setattr(self, name, copy.deepcopy(getattr(g, name), memo))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SpeedHazardGame:
         """What copy.deepcopy would make of the game's fields, also for a compiled game
