@@ -233,7 +233,8 @@ def _decks(b: Build, own: dict[str, Any], parent: SHPack | None,
     try:
         got = {k: _READERS[k](rd, card_rows[k], own[k]) for k in CARD_KINDS if own[k] is not None}
         setup = _read_setup(b, own["car-setup"]) if own["car-setup"] is not None else None
-        kinds = {t.id for t in (setup or old.setup).tokens} if (setup or old) is not None else set()  # type: ignore[union-attr]
+        known = setup if setup is not None else old.setup if old is not None else None
+        kinds = {t.id for t in known.tokens} if known is not None else set()
         for file, path, kind in rd.tokens:
             if kind not in kinds:
                 rd.error("E203", file, path, f"no token kind {kind!r} in the car setup",

@@ -23,7 +23,14 @@ from typing import Any
 
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.speed_hazard import rules
-from slipstream.engine.rulesets.speed_hazard.content import ActionCard, Cond, Decks, Effect, Equipment, HazardCard
+from slipstream.engine.rulesets.speed_hazard.content import (
+    ActionCard,
+    Cond,
+    Decks,
+    Effect,
+    Equipment,
+    HazardCard,
+)
 from slipstream.engine.rulesets.speed_hazard.moves import board, reach_ram
 from slipstream.engine.tracks.track import Track
 

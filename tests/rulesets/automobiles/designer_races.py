@@ -19,6 +19,7 @@ from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 
 PACK = str(Path(__file__).resolve().parents[2] / "packs" / "designer-cards")
 TRACKS = ("first-oval", "road-course")
+GROUPS = ("yellow", "red", "purple", "blue", "green")  # how bench/designer_cards.py lists the cards
 
 
 def card_sets() -> list[str]:

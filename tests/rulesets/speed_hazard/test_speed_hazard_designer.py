@@ -110,3 +110,25 @@ def test_each_wrong_version_of_an_item_fails_one_of_its_scenarios(item: str, tmp
         mine = [r for r in rep.results if item in r.covers]
         assert mine, item
         assert not all(r.ok for r in mine), f"{item}: no scenario notices {old!r} -> {new!r}"
+
+
+def test_the_rules_page_shows_the_designer_items_as_written() -> None:
+    """The examples of docs/rules/speed-hazard.md, "Designing new content", are the designer
+    pack's items: the same steps, choices and conditions."""
+    import re
+
+    import yaml
+
+    doc = (PACK.parents[2] / "docs" / "rules" / "speed-hazard.md").read_text()
+    section = doc.split("## Designing new content", 1)[1].split("\n## ", 1)[0]
+    shown = []
+    for block in re.findall(r"```yaml\n(.*?)```", section, re.S):
+        data = yaml.safe_load(block.replace("text: ...", "text: x"))
+        shown += data["cards"] if isinstance(data, dict) else data
+    raw = {}
+    for name in PREFIX:
+        raw |= {c["id"]: c for c in yaml.safe_load((PACK / name).read_text())["cards"]}
+    assert len(shown) >= 6
+    for card in shown:
+        for key in ("effects", "on_keep", "choices", "needs", "kind", "number"):
+            assert card.get(key) == raw[card["id"]].get(key), (card["id"], key)
