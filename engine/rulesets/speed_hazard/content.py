@@ -352,7 +352,7 @@ def _action(rd: _Reader, file: str, path: tuple[Any, ...], c: dict[str, Any], ci
     if kind in KNOWN_KINDS and own:
         rd.error("E204", file, (*path, "effects" if "effects" in c else "choices"),
                  f"a {kind} card does what the rules say; `effects` and `choices` belong to a kind of the pack's own",
-                 hint="give the card a new `kind` (e.g. `boost`) to make it do its effects", key=True)
+                 hint="give the card a kind of its own (e.g. `hop`) to make it do its effects", key=True)
     elif kind not in KNOWN_KINDS and not own:
         rd.error("E204", file, (*path, "kind"), f"{kind!r} is no kind of the rules, and the card has no `effects` or `choices`",
                  hint="kinds of the rules: " + ", ".join(KNOWN_KINDS) + "; a new kind does its `effects`")

@@ -647,7 +647,8 @@ class SpeedHazardGame:
                 self.event("insanity", p=t.car, card=card.id)
         else:
             self.hazard_used.append(i)
-        self.effects(t, car, card.effects, "hazard", i)
+        if card.effects:
+            self.effects(t, car, card.effects, "hazard", i)
 
     def _slow(self, car: Car, kmh: int, why: str) -> None:
         car.speed = max(0, car.speed - kmh)
