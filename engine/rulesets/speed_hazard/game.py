@@ -557,8 +557,8 @@ class SpeedHazardGame:
             elif op == "move":
                 t.extra += e.n
                 self.event("extra-squares", p=car.seat, squares=e.n)
-            elif op == "reshuffle":
-                self.nitrous_deck += self.nitrous_used + [card]
+            elif op == "reshuffle":  # (the card is among the used ones when the step stands in an `if`)
+                self.nitrous_deck += self.nitrous_used + ([] if card in self.nitrous_used else [card])
                 self.nitrous_used = []
                 self.rng.shuffle(self.nitrous_deck)
                 self.event("nitrous-click", p=car.seat)

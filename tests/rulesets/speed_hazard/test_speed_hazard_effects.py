@@ -115,3 +115,20 @@ def test_each_misuse_of_a_step_is_a_diagnostic_at_its_place(tmp_path: Path, file
 
 def test_a_pack_using_no_step_of_its_own_loads_as_before(tmp_path: Path) -> None:
     assert _diags(tmp_path, {"hazards.yaml": HAZARD.format("      - {damage: 1}\n      - {draw: hazard, count: 2}\n")}) == []
+
+
+def test_a_reshuffle_inside_an_if_puts_the_card_back_once(tmp_path: Path) -> None:
+    pack = tmp_path / "p"
+    (pack / "tests").mkdir(parents=True)
+    (pack / "pack.yaml").write_text("slipstream: pack/1\nid: p\nname: P\nversion: 0.1.0\nruleset: speed-hazard\n"
+                                    "extends: [speed-hazard]\n")
+    (pack / "nitrous.yaml").write_text(
+        "slipstream: nitrous-deck/1\ncards:\n  - id: maybe-click\n    name: Maybe click\n    count: 1\n"
+        "    effects: [{if: {speed_at_least: 50}, then: [{reshuffle: nitrous}], else: [{boost: 20}]}]\n")
+    (pack / "tests" / "maybe-click.yaml").write_text(
+        "slipstream: sh-scenario/1\nid: maybe-click\ndescription: at 50 km/h the card clicks\n"
+        "covers: [nitrous:maybe-click]\ntrack: {lanes: 1, squares: 100}\ncars: [{at: '0:0', speed: 50}]\n"
+        "decks: {nitrous: [maybe-click]}\nplay: [{car: 0, card: card accelerate}]\ndecisions: [nitrous]\n"
+        "expect:\n  cars: [{at: '0:5', speed: 50}]\n  decks: {nitrous: {size: 13}, nitrous_discard: {size: 0}}\n")
+    rep = run_pack_scenarios(str(pack), RULESET)
+    assert not rep.diagnostics and [r.ok for r in rep.results] == [True], [(r.id, r.problems) for r in rep.results]
