@@ -41,3 +41,15 @@ def test_every_event_of_a_designer_race_is_told() -> None:
         untold |= {e["ev"] for e in res.log
                    if e["t"] == "event" and e["ev"] not in ("step", "order") and not RULESET.describe(e)}
     assert untold == set()
+
+
+def test_designer_races_keep_every_invariant_at_every_decision() -> None:
+    from slipstream.engine.play.registry import load_pack
+    from slipstream.engine.rulesets.speed_hazard.invariants import checked_race as invariant_race
+
+    from .designer_races import PACK
+
+    pack = load_pack(PACK)
+    for seed in range(20):
+        bots = ("random",) * (2 + seed % 4) if seed % 5 else ("greedy", "random", "greedy")
+        invariant_race(pack, seed, bots, laps=1, options={"u_turn": bool(seed % 2)})
