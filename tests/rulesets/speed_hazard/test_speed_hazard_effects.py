@@ -132,3 +132,17 @@ def test_a_reshuffle_inside_an_if_puts_the_card_back_once(tmp_path: Path) -> Non
         "expect:\n  cars: [{at: '0:5', speed: 50}]\n  decks: {nitrous: {size: 13}, nitrous_discard: {size: 0}}\n")
     rep = run_pack_scenarios(str(pack), RULESET)
     assert not rep.diagnostics and [r.ok for r in rep.results] == [True], [(r.id, r.problems) for r in rep.results]
+
+
+def test_a_copy_of_the_game_keeps_the_squares_a_card_added_to_the_move() -> None:
+    from slipstream.engine.rulesets.speed_hazard.game import SpeedHazardGame
+
+    pack = load_pack(str(BASE))
+    g = SpeedHazardGame(pack.tracks["redline-loop"], pack.decks, ["a", "b"], 3, 1, {})
+    while g.turn is None:
+        d = g.pending
+        assert d is not None
+        g.apply(d.keys()[0])
+    g.turn.extra = 2
+    assert g.copy().turn.extra == 2  # type: ignore[union-attr]
+    assert g.fork().turn.extra == 2  # type: ignore[union-attr]
