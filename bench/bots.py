@@ -204,13 +204,18 @@ def report(args: argparse.Namespace, sides: dict[str, Any], runs: dict[str, list
             continue
         for part, key, label in ROWS:
             a = [x[part][key] for x in old]
-            line = f"  {'':<13} {label:<23} {median(a):10.1f} "
+            line = f"  {'':<13} {label:<23} {figure(median(a))} "
             for side in others:
                 b = [x["rulesets"][rid][part][key] for x in runs[side]]
                 ratios = [(y / x if key == "races" else x / y) for x, y in zip(a, b, strict=True)]
                 spread = f"x{median(ratios):.2f} [{min(ratios):.2f}-{max(ratios):.2f}]"
-                line += f"{median(b):10.1f} {spread:>19} "
+                line += f"{figure(median(b))} {spread:>19} "
             print(line.rstrip())
+
+
+def figure(v: float) -> str:
+    """`v` in 10 characters with three or more significant digits."""
+    return f"{v:10.0f}" if v >= 100 else f"{v:10.1f}" if v >= 10 else f"{v:10.2f}"
 
 
 def main() -> int:
