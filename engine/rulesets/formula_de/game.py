@@ -56,6 +56,7 @@ def _neighbours_(track: Track) -> tuple[list[list[int]], list[list[int]]]:
 
 
 _neighbour_nodes = ByTrack(_neighbours_)
+_pit_routes = ByTrack(pit_route)  # a frozen route, worked out once per track (copies make games)
 
 
 def _copy_car(car: Car) -> Car:
@@ -145,7 +146,7 @@ class FormulaDeGame:
         self.exit_cache: dict[tuple[int, int, int, int], Any] = {}
         self.turn: Turn | None = None
         self.pit_max_gear = int(options.get("pit_entry_max_gear", 0) or 0)
-        self.pit_route = pit_route(track)
+        self.pit_route = _pit_routes.get(track)
         # each player drives `per` cars: cars are seats of the race, players decide for them
         self.per = max(1, int(options.get("cars_per_player", 1) or 1))
         self.players = list(names)
@@ -337,24 +338,43 @@ class FormulaDeGame:
         return {k: car.wear[self.cat(k)] for k in CATEGORIES} | ({"pool": car.wear["pool"]} if self.pool else {})
 
     def apply(self, key: str) -> Rejection | None:
-        d = self.pending
-        if d is None:
-            return Rejection("race-over", "the race is over")
-        if d.option(key) is None:
+        t = self.turn
+        # the keys `pending` offers, checked without building its options' texts
+        if t is None or not self._legal(t, key):
+            d = self.pending
+            if d is None:
+                return Rejection("race-over", "the race is over")
             return Rejection("not-an-option", f"{key!r} is not an option now{self._refusal(d, key)}",
                              tuple(d.keys()))
-        self.log.append({"t": "decision", "p": d.player, "kind": d.kind, "choice": key})
-        assert self.turn is not None
-        if d.kind == "gear":
-            self._shift(self.turn, int(key.split()[1]))
-        elif d.kind == "pit":
-            self._pit_choice(self.turn, key == "pit")
-        elif d.kind == "split":
+        phase = t.phase  # the decision's kind
+        self.log.append({"t": "decision", "p": self.owner[t.car], "kind": phase, "choice": key})
+        if phase == "gear":
+            self._shift(t, int(key.split()[1]))
+        elif phase == "pit":
+            self._pit_choice(t, key == "pit")
+        elif phase == "split":
             parts = key.split()
-            self._overshoot_loss(self.turn, int(parts[1]), int(parts[3]))
+            self._overshoot_loss(t, int(parts[1]), int(parts[3]))
         else:
-            self._move(self.turn, self.turn.targets[key])
+            self._move(t, t.targets[key])
         return None
+
+    def _legal(self, t: Turn, key: str) -> bool:
+        """Whether `key` is one of the options `pending` gives for `t`."""
+        phase = t.phase
+        if phase == "move":
+            return key in t.targets
+        if phase == "gear":
+            return key in [f"gear {g}" for g in self.gears(t.car)]
+        if phase == "pit":
+            return key == "pit" or key == "stay out"
+        if phase == "split":
+            return key in self.split_keys(t)
+        return False
+
+    def split_keys(self, t: Turn) -> list[str]:
+        """The keys of the split decision's options (`pending`'s, without their texts)."""
+        return [f"tyres {a} brakes {b}" for a, b in self.split_options(t)]
 
     def _refusal(self, d: Decision, key: str) -> str:
         """Why `key` is not a legal gear or square now ("" when there is nothing to add)."""
@@ -744,6 +764,27 @@ class FormulaDeGame:
         self._next_car()
 
     # --- the protocol -----------------------------------------------------------------------------
+
+    def rollout(self, dice: Any) -> FormulaDeGame:
+        """A copy of the game for a bot to play on (lookahead.py): in the same state, recording
+        nothing and rolling `dice`; its log and statistics start empty (a rollout reads neither),
+        and the lists no rule changes (names, owners, grid) are shared, not copied. The same
+        race as `copy` from there, for the same dice."""
+        new = type(self)(self.track, self.tables, (), 0, self.laps, {}, record=False, dice=dice)
+        new.names, new.players = self.names, self.players
+        new.pool, new.diagonal, new.needs_points = self.pool, self.diagonal, self.needs_points
+        new.stall_first, new.toll_all, new.swerve_total = self.stall_first, self.toll_all, self.swerve_total
+        new.rounds, new.capped = self.rounds, self.capped
+        new.finished, new.eliminated, new.queue = list(self.finished), list(self.eliminated), list(self.queue)
+        new.exit_cache = self.exit_cache
+        t = self.turn  # a shallow copy: its targets are replaced, never changed
+        new.turn = None if t is None else Turn(t.car, t.phase, t.roll, t.targets, t.strained, t.owed,
+                                                 t.pit_steps, t.pit_rest, t.flying)
+        new.pit_max_gear, new.pit_route = self.pit_max_gear, self.pit_route
+        new.per, new.owner = self.per, self.owner
+        new.grid_cars, new.grid = self.grid_cars, self.grid
+        new.cars = [_copy_car(c) for c in self.cars]
+        return new
 
     def copy(self) -> FormulaDeGame:
         """An independent game in the same state (the track, the tables and the caches shared),

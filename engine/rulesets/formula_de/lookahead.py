@@ -1,7 +1,7 @@
 """The look-ahead bot of the Formula Dé-style ruleset (`lookahead`, `lookahead:N`).
 
-An expectimax over the car's own next roll, two turns deep, played out on `game.copy()`:
-for a gear it averages over the faces of that gear's die; for each face (or for the roll
+An expectimax over the car's own next roll, two turns deep, played out on `game.rollout`
+copies: for a gear it averages over the faces of that gear's die; for each face (or for the roll
 already made, when it chooses where to stop) it plays the N destinations greedy rates best
 on a copy of the game, so the rules themselves count the stops, overshoots, spins and
 finishes, and rates what follows: the squares gained, the wear spent (dearer as a category
@@ -25,6 +25,7 @@ from slipstream.engine.rulesets.formula_de.scoring import (
     gear_values,
     pit_choice,
     split_choice,
+    split_key,
 )
 
 DEFAULT_BUDGET = 3  # destinations played out per roll
@@ -102,10 +103,7 @@ class LookaheadBot:
 
     def _sim(self, game: FormulaDeGame) -> FormulaDeGame:
         """A copy of the game that records nothing and rolls the bot's dice, not the race's."""
-        sim = game.copy()
-        sim.record = False
-        sim.rng = self.dice  # one generator for every copy: they are played one after another
-        return sim
+        return game.rollout(self.dice)  # one generator for every copy: they are played one after another
 
     def _roll_value(self, shifted: FormulaDeGame, car: Car, gear: int, roll: int,
                     layers: list[list[int]]) -> float:
@@ -129,10 +127,10 @@ class LookaheadBot:
     def _after(self, sim: FormulaDeGame, car: Car, key: str) -> float:
         """Stop on `key` in `sim` (taking an overshoot's loss as greedy would) and rate it."""
         sim.apply(key)
-        d = sim.pending
-        while d is not None and d.player == car.seat and d.kind == "split":
-            sim.apply(split_choice(sim, sim.cars[car.seat], d))
-            d = sim.pending
+        t = sim.turn  # the pending decision, read off the turn (no options' texts built)
+        while t is not None and sim.owner[t.car] == car.seat and t.phase == "split":
+            sim.apply(split_key(sim, sim.cars[car.seat], sim.split_keys(t)))
+            t = sim.turn
         return self._rate(sim, car)
 
     def _rate(self, sim: FormulaDeGame, before: Car) -> float:

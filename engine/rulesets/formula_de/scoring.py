@@ -271,8 +271,13 @@ def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str]) -> dict[str,
 
 def split_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
     """Keep a tyre point if the brakes can take the rest; else as much on the brakes as they hold."""
+    return split_key(game, car, d.keys())
+
+
+def split_key(game: FormulaDeGame, car: Car, keys: Sequence[str]) -> str:
+    """`split_choice` among the split decision's `keys`."""
     tyres = game.points(car, "tyres")
-    splits = [(int(k.split()[1]), int(k.split()[3]), k) for k in d.keys()]
+    splits = [(int(k.split()[1]), int(k.split()[3]), k) for k in keys]
     keep = [s for s in splits if s[0] < tyres]
     return max(keep)[2] if keep else min(splits)[2]
 
