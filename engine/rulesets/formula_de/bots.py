@@ -42,7 +42,7 @@ class GreedyBot:
             return max(d.keys(), key=lambda k: sc.score(t.targets[k], car.gear))
         if not car.started:
             return d.keys()[0]
-        values = gear_values(game, car, d.keys())
+        values = gear_values(game, car, d.keys(), 0.0)  # only the best gear's figure matters
         return max(values, key=values.__getitem__)
 
 

@@ -145,6 +145,8 @@ class FormulaDeGame:
         # corners left per (start, steps, corner, stops), a pure function of the track: for bots
         self.exit_cache: dict[tuple[int, int, int, int], Any] = {}
         self.turn: Turn | None = None
+        # the last `layers` worked out: (square, corner, stops, occupied squares), roll, layers
+        self.reached: tuple[tuple[int, int, int, tuple[int, ...]], int, list[list[int]]] | None = None
         self.pit_max_gear = int(options.get("pit_entry_max_gear", 0) or 0)
         self.pit_route = _pit_routes.get(track)
         # each player drives `per` cars: cars are seats of the race, players decide for them
@@ -469,10 +471,19 @@ class FormulaDeGame:
     def layers(self, car: Car, roll: int) -> list[list[int]]:
         """The squares `car` reaches in exactly k steps, for k = 0..roll (fewer when blocked).
         The layers of a roll also give those of every smaller roll: where the car must keep to
-        its lane depends on the corners, not on the roll."""
+        its lane depends on the corners, not on the roll. The last one worked out is kept for
+        the same square, corner, stops and occupied squares (a greedy car's gear choice and
+        then its move ask for the same); callers never change them."""
+        occupied = self.occupied(car.seat)
+        key = (car.node, car.corner, car.stops, tuple(occupied))
+        memo = self.reached
+        if memo is not None and memo[1] >= roll and memo[0] == key:
+            return memo[2][: roll + 1]
         start = self.track.spaces[car.node].first
         lock = {roll - e.past + 1 for e in exits(self.track, start, roll, car.corner, car.stops)}
-        return reach(self.track, car.node, roll, self.occupied(car.seat), lock)
+        out = reach(self.track, car.node, roll, occupied, lock)
+        self.reached = (key, roll, out)
+        return out
 
     def targets(self, car: Car, roll: int, layers: list[list[int]] | None = None) -> dict[str, Target]:
         """The squares `car` may stop on with `roll`: any it reaches in exactly `roll` steps,

@@ -22,6 +22,7 @@ from slipstream.engine.rulesets.formula_de.scoring import (
     OUT,
     WEAR,
     Scorer,
+    gear_figures,
     gear_values,
     pit_choice,
     split_choice,
@@ -77,7 +78,7 @@ class LookaheadBot:
         return best
 
     def _gear(self, game: FormulaDeGame, car: Car, d: Decision) -> str:
-        greedy = gear_values(game, car, d.keys())
+        greedy = gear_values(game, car, d.keys(), HOPELESS)  # a hopeless gear's figure is not needed
         best, best_v = max(greedy, key=greedy.__getitem__), float("-inf")
         for key in d.keys():
             if greedy[key] < greedy[best] - HOPELESS:
@@ -146,9 +147,9 @@ class LookaheadBot:
             spent = before.wear[k] - left
             if spent > 0:
                 value -= WEAR * spent * (1.0 + 1.0 / (left + 1))
-        keys = [f"gear {g}" for g in sim.gears(me.seat)]
-        if keys:
-            value += max(gear_values(sim, me, keys).values())
+        gears = sim.gears(me.seat)
+        if gears:
+            value += max(gear_figures(sim, me, gears, 0.0))
         return value
 
 

@@ -69,11 +69,35 @@ class Scorer:
         self.left: dict[int, tuple[list[Any], bool, int]] = {}
         self.blocked: dict[int, int | None] = {}
         self.prepared: dict[tuple[int, int, int, int], Prepared] = {}
+        self.tolls: dict[tuple[int, int], int | None] = {}  # `_toll`'s
         # the per-track tables `_place` reads (looked up once, not per square)
         self.neighbours = game.neighbour_table()
         self.exit_memo = _exit_cache.get(game.track)
+        self.place_memo = _place_memo.get(game.track)
+        self.need = self.slow.table
 
     def _place(self, node: int, steps: int) -> Place:
+        car = self.car
+        key = (node, steps, self.start, car.corner, car.stops)
+        base = self.place_memo.get(key)
+        if base is None:
+            base = self.place_memo[key] = self._base_place(node, steps)
+        out, owed, value, first, second = base
+        seat, occ = car.seat, self.occ  # `len(game.neighbours_at(node, car.seat, occ))`
+        near = 0
+        for m in self.neighbours[node]:
+            if m in occ and occ[m] != seat:
+                near += 1
+        if near:
+            value -= near * self.near_cost
+        place = self.places[node, steps] = (out, owed, value, first, second)
+        return place
+
+    def _base_place(self, node: int, steps: int) -> Place:
+        """`_place` before the neighbours' cost: a function of the track, the square, the
+        squares driven and where the move starts (its segment, corner and stops made), kept per
+        track (`_place_memo`). (Every number here is a multiple of 0.5: the neighbours' cost
+        taken off afterwards gives the same value.)"""
         game, car = self.game, self.car
         left = self.left.get(steps)
         if left is None:
@@ -86,13 +110,6 @@ class Scorer:
             left = self.left[steps] = (ex, out, sum(e.past for e in ex))
         ex, out, owed = left
         value = float(steps)
-        seat, occ = car.seat, self.occ  # `len(game.neighbours_at(node, car.seat, occ))`
-        near = 0
-        for m in self.neighbours[node]:
-            if m in occ and occ[m] != seat:
-                near += 1
-        if near:
-            value -= near * self.near_cost
         end, c, ahead = self.facts[node]
         n = self.n
         first = second = None
@@ -104,8 +121,7 @@ class Scorer:
             first = (need - made - 1, (c.last - end) % n)
         if ahead is not None and (c is None or ex):
             second = (required_stops(ahead), (ahead.last - end) % n)
-        place = self.places[node, steps] = (out, owed, value, first, second)
-        return place
+        return out, owed, value, first, second
 
     def _blocked(self, absorbed: int) -> int | None:
         if absorbed not in self.blocked:
@@ -135,14 +151,24 @@ class Scorer:
                 return NOT_PREPARED
             wear += paid
         if owed:
-            tyres = self.tyres
-            spare = 0 if self.game.pool else max(0, self.brakes - brake)  # may take a share
-            on_tyres = owed - min(spare, max(0, owed - (tyres - 1)))
-            left, outcome = rules.tyre_loss(tyres, on_tyres)
-            if outcome == "out" or on_tyres > self.toll_room:
+            toll = self._toll(owed, brake)
+            if toll is None:
                 return NOT_PREPARED
-            wear += owed + (6 if outcome == "spin" else 0)
+            wear += toll
         return value - WEAR * wear, first, second, max(0, self.brakes - brake)
+
+    def _toll(self, owed: int, brake: int) -> int | None:
+        """The wear an overshoot owing `owed` squares costs after braking `brake` squares (a
+        spin counts 6 more), None when it eliminates the car; kept in `tolls`."""
+        tyres = self.tyres
+        spare = 0 if self.game.pool else max(0, self.brakes - brake)  # may take a share
+        on_tyres = owed - min(spare, max(0, owed - (tyres - 1)))
+        left, outcome = rules.tyre_loss(tyres, on_tyres)
+        toll: int | None = None
+        if outcome != "out" and on_tyres <= self.toll_room:
+            toll = owed + (6 if outcome == "spin" else 0)
+        self.tolls[owed, brake] = toll
+        return toll
 
     def finish(self, p: Prepared, gear: int) -> float:
         """`prepare`'s value less the penalties for standing too fast before a corner in `gear`."""
@@ -162,26 +188,13 @@ class Scorer:
         offers, from `layers` of that roll or a larger one) for a car driving on in `gear`.
         A destination scores at most its squares less its braking plus the bonus for a stop,
         so the scan, least braking first, stops where that bound cannot beat the best so far.
-        (`destinations`, written out: this runs for every face of every gear die.)"""
-        prepared = self.prepared
+        (`destinations` with `prepare_at` and `finish`, written out for a destination that
+        leaves no corner short: this runs for every face of every gear die.)"""
         best = float("-inf")
         far = min(len(layers) - 1, roll)
-        if far == roll:
-            for k in range(roll, max(-1, roll - self.brakes - 1), -1):
-                brake = roll - k
-                bound = k - WEAR * brake + STOP
-                for node in layers[k]:
-                    if bound <= best:
-                        return best
-                    key = (node, k, brake, 0)
-                    p = prepared.get(key)
-                    if p is None:
-                        p = prepared[key] = self.prepare_at(node, k, brake, 0)
-                    v = self.finish(p, gear)
-                    if v > best:
-                        best = v
-        else:
+        if far != roll:
             absorbed = roll - far
+            prepared = self.prepared
             bound = far - WEAR * 0 + STOP
             for node in layers[far]:
                 if bound <= best:
@@ -193,7 +206,72 @@ class Scorer:
                 v = self.finish(p, gear)
                 if v > best:
                     best = v
+            return best
+        places, brakes, need = self.places, self.brakes, self.need
+        for k in range(roll, max(-1, roll - brakes - 1), -1):
+            brake = roll - k
+            bound = k - WEAR * brake + STOP
+            for node in layers[k]:
+                if bound <= best:
+                    return best
+                place = places.get((node, k))
+                if place is None:
+                    place = self._place(node, k)
+                out, owed, value, first, second = place
+                wear = brake
+                if owed and not out:
+                    toll = self.tolls.get((owed, brake), -1)
+                    if toll == -1:
+                        toll = self._toll(owed, brake)
+                    if toll is None:
+                        out = True
+                    else:
+                        wear += toll
+                if out:
+                    v = OUT
+                else:  # `finish(prepare_at(...))`
+                    v = value - WEAR * wear
+                    spare = brakes - brake  # >= 0: k is never below roll - brakes
+                    if first is not None and first[0] > 0:
+                        got = need.get((gear, first[0]))
+                        over = (self.slow.need(gear, first[0]) if got is None else got) - first[1]
+                        if over > 0:
+                            v -= WEAR * over + (50.0 if over > spare else 0.0)
+                    if second is not None and second[0] > 0:
+                        got = need.get((gear, second[0]))
+                        over = (self.slow.need(gear, second[0]) if got is None else got) - second[1]
+                        if over > 0:
+                            v -= WEAR * over + (50.0 if over > spare else 0.0)
+                if v > best:
+                    best = v
         return best
+
+    def gear_value(self, layers: list[list[int]], gear: int, faces: tuple[int, ...], downshift: float,
+                   floor: float = float("-inf")) -> float:
+        """`gear_values`' figure for `gear` (its die's `faces`; `downshift` the wear its shift
+        costs, as squares): the average best score over the faces, less the shift. With a
+        `floor`, -inf as soon as the figure is sure to fall below it (a face's best is at most
+        the roll plus the bonus for a stop); every sum here is exact (multiples of 0.5), so a
+        figure worked out to the end is the same in any order."""
+        n = len(faces)
+        total = 0.0
+        if floor == float("-inf"):
+            for roll in set(faces):
+                total += faces.count(roll) * self.best(layers, roll, gear)
+            return total / n - downshift
+        rolls = set(faces)
+        rest = 0.0  # the most the faces not yet worked out can add
+        for roll in rolls:
+            rest += faces.count(roll) * (roll + STOP)
+        if rest / n - downshift < floor:
+            return float("-inf")
+        for roll in rolls:
+            count = faces.count(roll)
+            total += count * self.best(layers, roll, gear)
+            rest -= count * (roll + STOP)
+            if (total + rest) / n - downshift < floor:
+                return float("-inf")
+        return total / n - downshift
 
 
 def destinations(layers: list[list[int]], roll: int, brakes: int) -> Iterator[tuple[int, int, int, int]]:
@@ -252,21 +330,40 @@ def _new_exit_memo(track: Track) -> dict[tuple[int, int, int, int], list[Any]]:
 _exit_cache: ByTrack[dict[tuple[int, int, int, int], list[Any]]] = ByTrack(_new_exit_memo)
 
 
-def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str]) -> dict[str, float]:
+def _new_place_memo(track: Track) -> dict[tuple[int, int, int, int, int], Place]:
+    return {}
+
+
+# `Scorer._base_place` per (square, squares driven, start segment, corner, stops made)
+_place_memo: ByTrack[dict[tuple[int, int, int, int, int], Place]] = ByTrack(_new_place_memo)
+
+
+def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str], slack: float = -1.0) -> dict[str, float]:
     """Per gear option: the average over the gear die's faces of the best destination's score,
-    less the downshift's wear (greedy's gear choice takes the first best)."""
+    less the downshift's wear (greedy's gear choice takes the first best). With `slack` >= 0,
+    a gear sure to rate more than `slack` below the best is left at -inf, not worked out (the
+    best gear and every gear within `slack` of it get their exact figures: the choices made
+    from them are the same)."""
+    return dict(zip(keys, gear_figures(game, car, [int(k.split()[1]) for k in keys], slack), strict=True))
+
+
+def gear_figures(game: FormulaDeGame, car: Car, gears: Sequence[int], slack: float = -1.0) -> list[float]:
+    """`gear_values` by gear number, in the order of `gears`; with `slack`, the highest gears
+    (the likeliest best) are worked out first."""
     sc = Scorer(game, car, game.occupied(car.seat))
-    top = max(f for k in keys for f in game.tables.gears[int(k.split()[1]) - 1])
+    dice = game.tables.gears
+    top = max(f for g in gears for f in dice[g - 1])
     layers = game.layers(car, top)
-    out: dict[str, float] = {}
-    for key in keys:
-        g = int(key.split()[1])
-        faces = game.tables.gears[g - 1]
-        total = 0.0
-        for roll in set(faces):
-            total += faces.count(roll) * sc.best(layers, roll, g)
-        out[key] = total / len(faces) - WEAR * sum((rules.downshift_cost(car.gear, g) or {}).values())
-    return out
+    shift = [WEAR * sum((rules.downshift_cost(car.gear, g) or {}).values()) for g in gears]
+    if slack < 0:
+        return [sc.gear_value(layers, g, dice[g - 1], w) for g, w in zip(gears, shift, strict=True)]
+    values = [float("-inf")] * len(gears)
+    best = float("-inf")
+    for i in sorted(range(len(gears)), key=lambda i: -gears[i]):
+        v = values[i] = sc.gear_value(layers, gears[i], dice[gears[i] - 1], shift[i], best - slack)
+        if v > best:
+            best = v
+    return values
 
 
 def split_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
