@@ -59,6 +59,24 @@ _neighbour_nodes = ByTrack(_neighbours_)
 _pit_routes = ByTrack(pit_route)  # a frozen route, worked out once per track (copies make games)
 
 
+def _new_free_reach(track: Track) -> dict[tuple[int, int, int], tuple[int, list[list[int]], dict[int, int]]]:
+    return {}
+
+
+# per (square, corner, stops made): the layers of `reach` on the empty track for the largest roll
+# asked so far, and the step at which each square is reached. Squares with cars on them only
+# take squares out of a move, so where no car stands on a square reached within the roll, the
+# move's layers are these (cut to the roll: a smaller roll's layers are the first ones).
+_free_reach = ByTrack(_new_free_reach)
+
+
+def _reach_free(track: Track, car: Car, roll: int) -> tuple[int, list[list[int]], dict[int, int]]:
+    start = track.spaces[car.node].first
+    lock = {roll - e.past + 1 for e in exits(track, start, roll, car.corner, car.stops)}
+    layers = reach(track, car.node, roll, (), lock)
+    return roll, layers, {node: k for k, layer in enumerate(layers) for node in layer}
+
+
 def _copy_car(car: Car) -> Car:
     """An independent copy of `car`: its wear points copied, every other field shared (ints,
     strings, booleans and a tuple of ints). A plain constructor call, which a compiled `Car`
@@ -66,6 +84,14 @@ def _copy_car(car: Car) -> Car:
     return Car(car.seat, car.node, car.gear, dict(car.wear), car.progress, car.corner, car.stops,
                car.tyres_lost, car.started, car.finished, car.out, car.pit, car.pit_base, car.serviced,
                car.next_gears, car.spun, car.tyre_toll)
+
+
+def _refill_car(car: Car, src: Car) -> None:
+    """Make `car` an independent copy of `src` (as `_copy_car`, in place)."""
+    car.seat, car.node, car.gear, car.wear, car.progress = src.seat, src.node, src.gear, dict(src.wear), src.progress
+    car.corner, car.stops, car.tyres_lost, car.started = src.corner, src.stops, src.tyres_lost, src.started
+    car.finished, car.out, car.pit, car.pit_base, car.serviced = src.finished, src.out, src.pit, src.pit_base, src.serviced
+    car.next_gears, car.spun, car.tyre_toll = src.next_gears, src.spun, src.tyre_toll
 
 
 NO_CORNER: Final = -1
@@ -479,9 +505,18 @@ class FormulaDeGame:
         memo = self.reached
         if memo is not None and memo[1] >= roll and memo[0] == key:
             return memo[2][: roll + 1]
-        start = self.track.spaces[car.node].first
-        lock = {roll - e.past + 1 for e in exits(self.track, start, roll, car.corner, car.stops)}
-        out = reach(self.track, car.node, roll, occupied, lock)
+        free = _free_reach.get(self.track)
+        at = (car.node, car.corner, car.stops)
+        hit = free.get(at)
+        if hit is None or hit[0] < roll:
+            hit = free[at] = _reach_free(self.track, car, roll)
+        first = hit[2]
+        if any(first.get(o, roll + 1) <= roll for o in occupied):  # a car in the way
+            start = self.track.spaces[car.node].first
+            lock = {roll - e.past + 1 for e in exits(self.track, start, roll, car.corner, car.stops)}
+            out = reach(self.track, car.node, roll, occupied, lock)
+        else:
+            out = hit[1][: roll + 1]
         self.reached = (key, roll, out)
         return out
 
@@ -776,12 +811,21 @@ class FormulaDeGame:
 
     # --- the protocol -----------------------------------------------------------------------------
 
-    def rollout(self, dice: Any) -> FormulaDeGame:
+    def rollout(self, dice: Any, into: FormulaDeGame | None = None) -> FormulaDeGame:
         """A copy of the game for a bot to play on (lookahead.py): in the same state, recording
         nothing and rolling `dice`; its log and statistics start empty (a rollout reads neither),
         and the lists no rule changes (names, owners, grid) are shared, not copied. The same
-        race as `copy` from there, for the same dice."""
-        new = type(self)(self.track, self.tables, (), 0, self.laps, {}, record=False, dice=dice)
+        race as `copy` from there, for the same dice. `into`: a rollout of a game of this race,
+        done with, to fill again instead of making a new game (its cars are refilled too)."""
+        if (into is None or type(into) is not type(self) or into.track is not self.track
+                or into.tables is not self.tables or into.laps != self.laps or len(into.cars) != len(self.cars)):
+            new = type(self)(self.track, self.tables, (), 0, self.laps, {}, record=False, dice=dice)
+            new.cars = [_copy_car(c) for c in self.cars]
+        else:
+            new = into
+            new.rng, new.log, new.reached = dice, [], None
+            for mine, c in zip(new.cars, self.cars, strict=True):
+                _refill_car(mine, c)
         new.names, new.players = self.names, self.players
         new.pool, new.diagonal, new.needs_points = self.pool, self.diagonal, self.needs_points
         new.stall_first, new.toll_all, new.swerve_total = self.stall_first, self.toll_all, self.swerve_total
@@ -794,7 +838,6 @@ class FormulaDeGame:
         new.pit_max_gear, new.pit_route = self.pit_max_gear, self.pit_route
         new.per, new.owner = self.per, self.owner
         new.grid_cars, new.grid = self.grid_cars, self.grid
-        new.cars = [_copy_car(c) for c in self.cars]
         return new
 
     def copy(self) -> FormulaDeGame:

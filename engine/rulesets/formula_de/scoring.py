@@ -347,9 +347,11 @@ def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str], slack: float
     return dict(zip(keys, gear_figures(game, car, [int(k.split()[1]) for k in keys], slack), strict=True))
 
 
-def gear_figures(game: FormulaDeGame, car: Car, gears: Sequence[int], slack: float = -1.0) -> list[float]:
+def gear_figures(game: FormulaDeGame, car: Car, gears: Sequence[int], slack: float = -1.0,
+                 floor: float = float("-inf")) -> list[float]:
     """`gear_values` by gear number, in the order of `gears`; with `slack`, the highest gears
-    (the likeliest best) are worked out first."""
+    (the likeliest best) are worked out first, and a gear sure to rate below `floor` less
+    `slack` is not worked out either (-inf, all of them when none can reach it)."""
     sc = Scorer(game, car, game.occupied(car.seat))
     dice = game.tables.gears
     top = max(f for g in gears for f in dice[g - 1])
@@ -358,7 +360,7 @@ def gear_figures(game: FormulaDeGame, car: Car, gears: Sequence[int], slack: flo
     if slack < 0:
         return [sc.gear_value(layers, g, dice[g - 1], w) for g, w in zip(gears, shift, strict=True)]
     values = [float("-inf")] * len(gears)
-    best = float("-inf")
+    best = floor
     for i in sorted(range(len(gears)), key=lambda i: -gears[i]):
         v = values[i] = sc.gear_value(layers, gears[i], dice[gears[i] - 1], shift[i], best - slack)
         if v > best:
