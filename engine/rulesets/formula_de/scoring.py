@@ -9,7 +9,7 @@ score; `split_choice` is greedy's split of an overshoot's loss; `pit_choice` its
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision
@@ -36,13 +36,13 @@ def _node_facts_(track: Track) -> list[tuple[int, Corner | None, Corner | None]]
 
 
 _node_facts = ByTrack(_node_facts_)
-# value before the corner penalties, and the (stops owed, room) of each penalty, and the brake
-# points left to meet it
-Prepared = tuple[float, tuple[int, int] | None, tuple[int, int] | None, int]
+# value before the corner penalties, and the stops owed and room of each penalty (0 stops:
+# none), and the brake points left to meet it
+Prepared = tuple[float, int, int, int, int, int]
 # what ending a move of so many squares on a square means, whatever the braking: eliminated
 # by a corner left, squares owed past corners, the value before wear and corner penalties
-Place = tuple[bool, int, float, tuple[int, int] | None, tuple[int, int] | None]
-NOT_PREPARED: Final[Prepared] = (OUT, None, None, 0)
+Place = tuple[bool, int, float, int, int, int, int]
+NOT_PREPARED: Final[Prepared] = (OUT, 0, 0, 0, 0, 0)
 
 
 class Scorer:
@@ -74,7 +74,6 @@ class Scorer:
         self.neighbours = game.neighbour_table()
         self.exit_memo = _exit_cache.get(game.track)
         self.place_memo = _place_memo.get(game.track)
-        self.need = self.slow.table
 
     def _place(self, node: int, steps: int) -> Place:
         car = self.car
@@ -82,7 +81,7 @@ class Scorer:
         base = self.place_memo.get(key)
         if base is None:
             base = self.place_memo[key] = self._base_place(node, steps)
-        out, owed, value, first, second = base
+        out, owed, value, t1, r1, t2, r2 = base
         seat, occ = car.seat, self.occ  # `len(game.neighbours_at(node, car.seat, occ))`
         near = 0
         for m in self.neighbours[node]:
@@ -90,7 +89,7 @@ class Scorer:
                 near += 1
         if near:
             value -= near * self.near_cost
-        place = self.places[node, steps] = (out, owed, value, first, second)
+        place = self.places[node, steps] = (out, owed, value, t1, r1, t2, r2)
         return place
 
     def _base_place(self, node: int, steps: int) -> Place:
@@ -112,16 +111,16 @@ class Scorer:
         value = float(steps)
         end, c, ahead = self.facts[node]
         n = self.n
-        first = second = None
+        t1 = r1 = t2 = r2 = 0  # a penalty counts only for stops owed after this turn (t > 0)
         if c is not None and not ex:
             made = car.stops if c.index == car.corner else 0
             need = required_stops(c)
             if made < need:
                 value += STOP
-            first = (need - made - 1, (c.last - end) % n)
+            t1, r1 = need - made - 1, (c.last - end) % n
         if ahead is not None and (c is None or ex):
-            second = (required_stops(ahead), (ahead.last - end) % n)
-        return out, owed, value, first, second
+            t2, r2 = required_stops(ahead), (ahead.last - end) % n
+        return out, owed, value, max(0, t1), r1, max(0, t2), r2
 
     def _blocked(self, absorbed: int) -> int | None:
         if absorbed not in self.blocked:
@@ -141,7 +140,7 @@ class Scorer:
         penalties for standing too fast before a corner, and what those need. (Every number
         here is a multiple of 0.5, so sums are exact in any order.)"""
         place = self.places.get((node, steps)) or self._place(node, steps)
-        out, owed, value, first, second = place
+        out, owed, value, t1, r1, t2, r2 = place
         if out:
             return NOT_PREPARED
         wear = brake
@@ -155,7 +154,7 @@ class Scorer:
             if toll is None:
                 return NOT_PREPARED
             wear += toll
-        return value - WEAR * wear, first, second, max(0, self.brakes - brake)
+        return value - WEAR * wear, t1, r1, t2, r2, max(0, self.brakes - brake)
 
     def _toll(self, owed: int, brake: int) -> int | None:
         """The wear an overshoot owing `owed` squares costs after braking `brake` squares (a
@@ -172,13 +171,13 @@ class Scorer:
 
     def finish(self, p: Prepared, gear: int) -> float:
         """`prepare`'s value less the penalties for standing too fast before a corner in `gear`."""
-        value, first, second, brakes = p
-        if first is not None and first[0] > 0:
-            over = self.slow.need(gear, first[0]) - first[1]
+        value, t1, r1, t2, r2, brakes = p
+        if t1 > 0:
+            over = self.slow.need(gear, t1) - r1
             if over > 0:
                 value -= WEAR * over + (50.0 if over > brakes else 0.0)
-        if second is not None and second[0] > 0:
-            over = self.slow.need(gear, second[0]) - second[1]
+        if t2 > 0:
+            over = self.slow.need(gear, t2) - r2
             if over > 0:
                 value -= WEAR * over + (50.0 if over > brakes else 0.0)
         return value
@@ -207,7 +206,8 @@ class Scorer:
                 if v > best:
                     best = v
             return best
-        places, brakes, need = self.places, self.brakes, self.need
+        places, brakes = self.places, self.brakes
+        needs = self.slow.row(gear)  # `need(gear, t)` for the stops owed t a corner can ask
         for k in range(roll, max(-1, roll - brakes - 1), -1):
             brake = roll - k
             bound = k - WEAR * brake + STOP
@@ -217,7 +217,7 @@ class Scorer:
                 place = places.get((node, k))
                 if place is None:
                     place = self._place(node, k)
-                out, owed, value, first, second = place
+                out, owed, value, t1, r1, t2, r2 = place
                 wear = brake
                 if owed and not out:
                     toll = self.tolls.get((owed, brake), -1)
@@ -232,14 +232,12 @@ class Scorer:
                 else:  # `finish(prepare_at(...))`
                     v = value - WEAR * wear
                     spare = brakes - brake  # >= 0: k is never below roll - brakes
-                    if first is not None and first[0] > 0:
-                        got = need.get((gear, first[0]))
-                        over = (self.slow.need(gear, first[0]) if got is None else got) - first[1]
+                    if t1 > 0:
+                        over = (needs[t1] if t1 < len(needs) else self.slow.need(gear, t1)) - r1
                         if over > 0:
                             v -= WEAR * over + (50.0 if over > spare else 0.0)
-                    if second is not None and second[0] > 0:
-                        got = need.get((gear, second[0]))
-                        over = (self.slow.need(gear, second[0]) if got is None else got) - second[1]
+                    if t2 > 0:
+                        over = (needs[t2] if t2 < len(needs) else self.slow.need(gear, t2)) - r2
                         if over > 0:
                             v -= WEAR * over + (50.0 if over > spare else 0.0)
                 if v > best:
@@ -247,31 +245,50 @@ class Scorer:
         return best
 
     def gear_value(self, layers: list[list[int]], gear: int, faces: tuple[int, ...], downshift: float,
-                   floor: float = float("-inf")) -> float:
+                   floor: float = float("-inf"), most: dict[int, float] | None = None) -> float:
         """`gear_values`' figure for `gear` (its die's `faces`; `downshift` the wear its shift
         costs, as squares): the average best score over the faces, less the shift. With a
-        `floor`, -inf as soon as the figure is sure to fall below it (a face's best is at most
-        the roll plus the bonus for a stop); every sum here is exact (multiples of 0.5), so a
-        figure worked out to the end is the same in any order."""
+        `floor`, -inf as soon as the figure is sure to fall below it, `most` giving per roll
+        the most its best score can be (`ceilings`); every sum here is exact (multiples of
+        0.5), so a figure worked out to the end is the same in any order."""
         n = len(faces)
         total = 0.0
-        if floor == float("-inf"):
+        if floor == float("-inf") or most is None:
             for roll in set(faces):
                 total += faces.count(roll) * self.best(layers, roll, gear)
             return total / n - downshift
         rolls = set(faces)
         rest = 0.0  # the most the faces not yet worked out can add
         for roll in rolls:
-            rest += faces.count(roll) * (roll + STOP)
+            rest += faces.count(roll) * most[roll]
         if rest / n - downshift < floor:
             return float("-inf")
         for roll in rolls:
             count = faces.count(roll)
             total += count * self.best(layers, roll, gear)
-            rest -= count * (roll + STOP)
+            rest -= count * most[roll]
             if (total + rest) / n - downshift < floor:
                 return float("-inf")
         return total / n - downshift
+
+    def ceilings(self, layers: list[list[int]], rolls: Collection[int]) -> dict[int, float]:
+        """Per roll, the most `best` can give: a destination scores at most its squares, less
+        2.5 a square braked, plus the bonus for a stop where its square is in a corner (so
+        the roll's own squares, or one braked into a corner; two or more braked squares score
+        less than the roll's own). When blocked, the squares driven (and a stop's bonus)."""
+        facts = self.facts
+        corner = [any(facts[node][1] is not None for node in layer) for layer in layers]
+        far = len(layers) - 1
+        out: dict[int, float] = {}
+        for roll in rolls:
+            if far < roll:
+                out[roll] = far + (STOP if corner[far] else 0.0)
+                continue
+            most = roll + (STOP if corner[roll] else 0.0)
+            if roll >= 1 and self.brakes >= 1 and corner[roll - 1]:
+                most = max(most, roll - 1 - WEAR + STOP)
+            out[roll] = most
+        return out
 
 
 def destinations(layers: list[list[int]], roll: int, brakes: int) -> Iterator[tuple[int, int, int, int]]:
@@ -294,6 +311,15 @@ class Slowest:
     def __init__(self, gears: tuple[tuple[int, ...], ...]) -> None:
         self.gears = gears
         self.table: dict[tuple[int, int], int] = {}
+        self.rows: dict[int, list[int]] = {}
+
+    def row(self, gear: int) -> list[int]:
+        """`need(gear, t)` for t = 0..7 (a corner asks for 3 stops at most in the bundled
+        tracks; `need` answers for more)."""
+        hit = self.rows.get(gear)
+        if hit is None:
+            hit = self.rows[gear] = [self.need(gear, t) for t in range(8)]
+        return hit
 
     def need(self, gear: int, turns: int) -> int:
         hit = self.table.get((gear, turns))
@@ -361,8 +387,9 @@ def gear_figures(game: FormulaDeGame, car: Car, gears: Sequence[int], slack: flo
         return [sc.gear_value(layers, g, dice[g - 1], w) for g, w in zip(gears, shift, strict=True)]
     values = [float("-inf")] * len(gears)
     best = floor
+    most = sc.ceilings(layers, {f for g in gears for f in dice[g - 1]})
     for i in sorted(range(len(gears)), key=lambda i: -gears[i]):
-        v = values[i] = sc.gear_value(layers, gears[i], dice[gears[i] - 1], shift[i], best - slack)
+        v = values[i] = sc.gear_value(layers, gears[i], dice[gears[i] - 1], shift[i], best - slack, most)
         if v > best:
             best = v
     return values
