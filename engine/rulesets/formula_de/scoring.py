@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.formula_de import rules
+from slipstream.engine.rulesets.formula_de.content import Tables
 from slipstream.engine.rulesets.formula_de.game import Car, FormulaDeGame, Target
 from slipstream.engine.rulesets.formula_de.moves import ByTrack, exits, required_stops
 from slipstream.engine.tracks.corners import corner_at, next_corner
@@ -70,10 +71,23 @@ class Scorer:
         self.blocked: dict[int, int | None] = {}
         self.prepared: dict[tuple[int, int, int, int], Prepared] = {}
         self.tolls: dict[tuple[int, int], int | None] = {}  # `_toll`'s
+        # `best`'s places per squares driven (`_row`), for the layers `rows_of`
+        self.rows_of: list[list[int]] | None = None
+        self.rows: dict[int, list[Place]] = {}
         # the per-track tables `_place` reads (looked up once, not per square)
         self.neighbours = game.neighbour_table()
         self.exit_memo = _exit_cache.get(game.track)
         self.place_memo = _place_memo.get(game.track)
+        # `best_of`: the other cars by segments ahead of this car's (a move of k squares and
+        # its destinations' neighbours meet only those up to k + 1 ahead), and what else
+        # `best` reads of the car
+        self.plain = _plain(game.track)
+        if self.plain:
+            spaces, start, n = game.track.spaces, self.start, self.n
+            self.ahead = sorted(((spaces[o].first - start) % n, o) for o in occ)
+            self.bests = _bests.get(game.track).of(game.tables, (
+                car.node, car.corner, car.stops, self.tyres, self.brakes, self.toll_room, self.near_cost, game.pool))
+            self.wear_key = tuple(self.wear.values())
 
     def _place(self, node: int, steps: int) -> Place:
         car = self.car
@@ -206,17 +220,20 @@ class Scorer:
                 if v > best:
                     best = v
             return best
-        places, brakes = self.places, self.brakes
+        brakes = self.brakes
         needs = self.slow.row(gear)  # `need(gear, t)` for the stops owed t a corner can ask
+        if self.rows_of is not layers:
+            self.rows_of, self.rows = layers, {}
+        rows = self.rows
         for k in range(roll, max(-1, roll - brakes - 1), -1):
             brake = roll - k
             bound = k - WEAR * brake + STOP
-            for node in layers[k]:
-                if bound <= best:
-                    return best
-                place = places.get((node, k))
-                if place is None:
-                    place = self._place(node, k)
+            if bound <= best:
+                return best
+            row = rows.get(k)
+            if row is None:
+                row = rows[k] = self._row(layers[k], k)
+            for place in row:
                 out, owed, value, t1, r1, t2, r2 = place
                 wear = brake
                 if owed and not out:
@@ -244,6 +261,41 @@ class Scorer:
                     best = v
         return best
 
+    def _row(self, nodes: list[int], k: int) -> list[Place]:
+        """The places of the squares `nodes` reached in `k` steps, as `best` rates them: when
+        they differ only in their value (the squares of one segment: the same corners, the
+        same corners left, only their neighbours differ), the best of them alone, since every
+        rating of a destination is its value less what the rest asks."""
+        places = []
+        for node in nodes:
+            place = self.places.get((node, k))
+            places.append(self._place(node, k) if place is None else place)
+        first = places[0]
+        top = first
+        for place in places[1:]:
+            if place[0] != first[0] or place[1] != first[1] or place[3:] != first[3:]:
+                return places
+            if place[2] > top[2]:
+                top = place
+        return [top]
+
+    def best_of(self, layers: list[list[int]], roll: int, gear: int) -> float:
+        """`best`, kept per track (`_bests`): it depends only on the car (its square, corner,
+        stops, tyre and brake points, tyre limit, last body point), the rules and the cars
+        standing up to `roll` + 1 segments ahead of it (on or beside the squares the move
+        passes, or beside or ahead of where it ends); when the car is blocked, on all of its
+        wear points too."""
+        if not self.plain:
+            return self.best(layers, roll, gear)
+        reach = roll + 1
+        window = tuple([o for d, o in self.ahead if d <= reach]) if self.ahead else ()
+        key = (roll, gear, window, self.wear_key if roll >= len(layers) else ())
+        bests = self.bests
+        hit = bests.get(key)
+        if hit is None:
+            hit = bests[key] = self.best(layers, roll, gear)
+        return hit
+
     def gear_value(self, layers: list[list[int]], gear: int, faces: tuple[int, ...], downshift: float,
                    floor: float = float("-inf"), most: dict[int, float] | None = None) -> float:
         """`gear_values`' figure for `gear` (its die's `faces`; `downshift` the wear its shift
@@ -255,7 +307,7 @@ class Scorer:
         total = 0.0
         if floor == float("-inf") or most is None:
             for roll in set(faces):
-                total += faces.count(roll) * self.best(layers, roll, gear)
+                total += faces.count(roll) * self.best_of(layers, roll, gear)
             return total / n - downshift
         rolls = set(faces)
         rest = 0.0  # the most the faces not yet worked out can add
@@ -265,7 +317,7 @@ class Scorer:
             return float("-inf")
         for roll in rolls:
             count = faces.count(roll)
-            total += count * self.best(layers, roll, gear)
+            total += count * self.best_of(layers, roll, gear)
             rest -= count * most[roll]
             if (total + rest) / n - downshift < floor:
                 return float("-inf")
@@ -354,6 +406,48 @@ def _new_exit_memo(track: Track) -> dict[tuple[int, int, int, int], list[Any]]:
 
 
 _exit_cache: ByTrack[dict[tuple[int, int, int, int], list[Any]]] = ByTrack(_new_exit_memo)
+
+
+def _plain(track: Track) -> bool:
+    """Every square of `track` is one segment long (a step of a move is a segment ahead)."""
+    return _plain_tracks.get(track)
+
+
+_plain_tracks = ByTrack(lambda track: all(sp.first == sp.last for sp in track.spaces))
+
+
+CarKey = tuple[int, int, int, int, int, int, float, bool]
+BestKey = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+
+
+class Bests:
+    """`Scorer.best_of`'s table of a track: per tables object (of the few last raced on it)
+    and car (`Scorer.__init__`), the best score per roll, gear, cars ahead and wear."""
+
+    def __init__(self) -> None:
+        self.items: dict[int, tuple[Tables, dict[CarKey, dict[BestKey, float]]]] = {}
+
+    def of(self, tables: Tables, car: CarKey) -> dict[BestKey, float]:
+        hit = self.items.get(id(tables))
+        if hit is None or hit[0] is not tables:
+            if len(self.items) >= 4:
+                self.items.clear()
+            hit = self.items[id(tables)] = (tables, {})
+        cars = hit[1]
+        table = cars.get(car)
+        if table is None:
+            if len(cars) >= BESTS_MAX:  # memory stays bounded: start again
+                cars.clear()
+            table = cars[car] = {}
+        return table
+
+
+def _new_bests(track: Track) -> Bests:
+    return Bests()
+
+
+_bests: ByTrack[Bests] = ByTrack(_new_bests)
+BESTS_MAX: Final = 20_000  # cars a table keeps before it starts again
 
 
 def _new_place_memo(track: Track) -> dict[tuple[int, int, int, int, int], Place]:
