@@ -56,6 +56,7 @@ def _neighbours_(track: Track) -> tuple[list[list[int]], list[list[int]]]:
 
 
 _neighbour_nodes = ByTrack(_neighbours_)
+_target_keys = ByTrack(lambda track: [f"to {sp.lane}:{sp.first}" for sp in track.spaces])  # per square
 _pit_routes = ByTrack(pit_route)  # a frozen route, worked out once per track (copies make games)
 
 
@@ -494,13 +495,15 @@ class FormulaDeGame:
         self.event("roll", p=car.seat, gear=car.gear, roll=roll)
         return roll
 
-    def layers(self, car: Car, roll: int) -> list[list[int]]:
+    def layers(self, car: Car, roll: int, occupied: dict[int, int] | None = None) -> list[list[int]]:
         """The squares `car` reaches in exactly k steps, for k = 0..roll (fewer when blocked).
         The layers of a roll also give those of every smaller roll: where the car must keep to
         its lane depends on the corners, not on the roll. The last one worked out is kept for
         the same square, corner, stops and occupied squares (a greedy car's gear choice and
-        then its move ask for the same); callers never change them."""
-        occupied = self.occupied(car.seat)
+        then its move ask for the same); callers never change them. `occupied`: the squares
+        of the other cars, `occupied(car.seat)`, when the caller has them."""
+        if occupied is None:
+            occupied = self.occupied(car.seat)
         key = (car.node, car.corner, car.stops, tuple(occupied))
         memo = self.reached
         if memo is not None and memo[1] >= roll and memo[0] == key:
@@ -527,16 +530,17 @@ class FormulaDeGame:
         layers = self.layers(car, roll) if layers is None else layers[: roll + 1]
         far = len(layers) - 1
         brakes = self.points(car, "brakes")
+        names = _target_keys.get(self.track)  # `f"to {self.where(node)}"`
         out: dict[str, Target] = {}
         if far == roll:
             for k in range(roll, -1, -1):
                 if roll - k > brakes:
                     break
                 for node in layers[k]:
-                    out[f"to {self.where(node)}"] = Target(node, k, roll - k, 0)
+                    out[names[node]] = Target(node, k, roll - k, 0)
         else:  # blocked: the car moves as far as it can and pays for the rest
             for node in layers[far]:
-                out[f"to {self.where(node)}"] = Target(node, far, 0, roll - far)
+                out[names[node]] = Target(node, far, 0, roll - far)
         return out
 
     def swerve_targets(self, car: Car, roll: int) -> dict[str, Target]:

@@ -63,7 +63,7 @@ class Scorer:
         body = game.points(car, "body")
         # each neighbour: a 1-in-20 roll for it and one for us; the last body point is the car
         self.near_cost = 0.5 + (8.0 if body <= 1 else 1.0)
-        self.wear = game.wear_view(car)
+        self.wear: dict[str, int] | None = None  # `wear_view`, when a blocked move asks for it
         self.slow = _slowest(game.tables.gears)
         self.places: dict[tuple[int, int], Place] = {}
         # per squares driven: the corners left under-stopped, whether one eliminates, squares owed
@@ -87,7 +87,6 @@ class Scorer:
             self.ahead = sorted(((spaces[o].first - start) % n, o) for o in occ)
             self.bests = _bests.get(game.track).of(game.tables, (
                 car.node, car.corner, car.stops, self.tyres, self.brakes, self.toll_room, self.near_cost, game.pool))
-            self.wear_key = tuple(self.wear.values())
 
     def _place(self, node: int, steps: int) -> Place:
         car = self.car
@@ -136,10 +135,16 @@ class Scorer:
             t2, r2 = required_stops(ahead), (ahead.last - end) % n
         return out, owed, value, max(0, t1), r1, max(0, t2), r2
 
+    def wear_points(self) -> dict[str, int]:
+        """The car's points by category (`FormulaDeGame.wear_view`)."""
+        if self.wear is None:
+            self.wear = self.game.wear_view(self.car)
+        return self.wear
+
     def _blocked(self, absorbed: int) -> int | None:
         if absorbed not in self.blocked:
             cost = rules.blocked_cost(absorbed)
-            ok = cost is not None and rules.can_pay(self.wear, cost, self.game.pool)
+            ok = cost is not None and rules.can_pay(self.wear_points(), cost, self.game.pool)
             self.blocked[absorbed] = sum(cost.values()) if ok and cost is not None else None
         return self.blocked[absorbed]
 
@@ -289,7 +294,7 @@ class Scorer:
             return self.best(layers, roll, gear)
         reach = roll + 1
         window = tuple([o for d, o in self.ahead if d <= reach]) if self.ahead else ()
-        key = (roll, gear, window, self.wear_key if roll >= len(layers) else ())
+        key = (roll, gear, window, tuple(self.wear_points().values()) if roll >= len(layers) else ())
         bests = self.bests
         hit = bests.get(key)
         if hit is None:
@@ -305,18 +310,17 @@ class Scorer:
         0.5), so a figure worked out to the end is the same in any order."""
         n = len(faces)
         total = 0.0
+        counts = _counts(faces)
         if floor == float("-inf") or most is None:
-            for roll in set(faces):
-                total += faces.count(roll) * self.best_of(layers, roll, gear)
+            for roll, count in counts:
+                total += count * self.best_of(layers, roll, gear)
             return total / n - downshift
-        rolls = set(faces)
         rest = 0.0  # the most the faces not yet worked out can add
-        for roll in rolls:
-            rest += faces.count(roll) * most[roll]
+        for roll, count in counts:
+            rest += count * most[roll]
         if rest / n - downshift < floor:
             return float("-inf")
-        for roll in rolls:
-            count = faces.count(roll)
+        for roll, count in counts:
             total += count * self.best_of(layers, roll, gear)
             rest -= count * most[roll]
             if (total + rest) / n - downshift < floor:
@@ -328,8 +332,14 @@ class Scorer:
         2.5 a square braked, plus the bonus for a stop where its square is in a corner (so
         the roll's own squares, or one braked into a corner; two or more braked squares score
         less than the roll's own). When blocked, the squares driven (and a stop's bonus)."""
-        facts = self.facts
-        corner = [any(facts[node][1] is not None for node in layer) for layer in layers]
+        inside = _in_corner.get(self.game.track)
+        # per squares driven k: whether a square reached in k steps is in a corner
+        corner = [False] * len(layers)
+        for k, layer in enumerate(layers):
+            for node in layer:
+                if inside[node]:
+                    corner[k] = True
+                    break
         far = len(layers) - 1
         out: dict[int, float] = {}
         for roll in rolls:
@@ -414,6 +424,8 @@ def _plain(track: Track) -> bool:
 
 
 _plain_tracks = ByTrack(lambda track: all(sp.first == sp.last for sp in track.spaces))
+# per square: whether it is in a corner
+_in_corner = ByTrack(lambda track: [fact[1] is not None for fact in _node_facts.get(track)])
 
 
 CarKey = tuple[int, int, int, int, int, int, float, bool]
@@ -472,11 +484,14 @@ def gear_figures(game: FormulaDeGame, car: Car, gears: Sequence[int], slack: flo
     """`gear_values` by gear number, in the order of `gears`; with `slack`, the highest gears
     (the likeliest best) are worked out first, and a gear sure to rate below `floor` less
     `slack` is not worked out either (-inf, all of them when none can reach it)."""
-    sc = Scorer(game, car, game.occupied(car.seat))
+    occ = game.occupied(car.seat)
+    sc = Scorer(game, car, occ)
     dice = game.tables.gears
-    top = max(f for g in gears for f in dice[g - 1])
-    layers = game.layers(car, top)
-    shift = [WEAR * sum((rules.downshift_cost(car.gear, g) or {}).values()) for g in gears]
+    top = 0
+    for g in gears:
+        top = max(top, _top(dice[g - 1]))
+    layers = game.layers(car, top, occ)
+    shift = [_shift_wear(car.gear, g) for g in gears]
     if slack < 0:
         return [sc.gear_value(layers, g, dice[g - 1], w) for g, w in zip(gears, shift, strict=True)]
     values = [float("-inf")] * len(gears)
@@ -487,6 +502,39 @@ def gear_figures(game: FormulaDeGame, car: Car, gears: Sequence[int], slack: flo
         if v > best:
             best = v
     return values
+
+
+_shift_wears: dict[tuple[int, int], float] = {}
+
+
+def _shift_wear(old: int, new: int) -> float:
+    """The wear a shift from `old` to `new` costs, as squares (greedy's figure)."""
+    hit = _shift_wears.get((old, new))
+    if hit is None:
+        hit = _shift_wears[old, new] = WEAR * sum((rules.downshift_cost(old, new) or {}).values())
+    return hit
+
+
+_face_counts: dict[int, tuple[tuple[int, ...], list[tuple[int, int]], int]] = {}
+
+
+def _faces_of(faces: tuple[int, ...]) -> tuple[tuple[int, ...], list[tuple[int, int]], int]:
+    hit = _face_counts.get(id(faces))
+    if hit is None or hit[0] is not faces:
+        if len(_face_counts) > 64:
+            _face_counts.clear()
+        hit = _face_counts[id(faces)] = (faces, [(roll, faces.count(roll)) for roll in set(faces)], max(faces))
+    return hit
+
+
+def _counts(faces: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(roll, how many faces show it) per roll of a die, in the order of `set(faces)`."""
+    return _faces_of(faces)[1]
+
+
+def _top(faces: tuple[int, ...]) -> int:
+    """The highest face of a die."""
+    return _faces_of(faces)[2]
 
 
 def split_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
