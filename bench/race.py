@@ -47,6 +47,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from checkouts import median as _median
+from checkouts import shim as _shim
+
 from slipstream.engine.core.yamlsource import SourceMap
 from slipstream.engine.play.batch import run_many
 from slipstream.engine.play.races import RaceSpec, run_race
@@ -268,15 +271,6 @@ def compare_installed(pythons: list[str], races: int, rounds: int) -> None:
               + f"   x{ratio:4.2f}  ({got['field']})")
 
 
-def _shim(root: Path, into: Path) -> Path:
-    """A folder whose `slipstream` package maps onto the checkout at `root` (no install)."""
-    pkg = into / "slipstream"
-    pkg.mkdir(parents=True)
-    for part, folder in (("engine", "engine"), ("schemas", "schemas"), ("content", "content")):
-        (pkg / part).symlink_to(root / folder, target_is_directory=True)
-    return into
-
-
 def _measure(path_dir: Path, root: Path, races: int, pure: bool = False) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(path_dir), "SLIPSTREAM_CACHE_DIR": tempfile.mkdtemp()}
     if pure:  # this side without its compiled accelerator
@@ -287,10 +281,6 @@ def _measure(path_dir: Path, root: Path, races: int, pure: bool = False) -> dict
         raise SystemExit(f"benchmark worker failed:\n{done.stderr[-2000:]}")
     result: dict[str, Any] = json.loads(done.stdout)
     return result
-
-
-def _median(values: list[float]) -> float:
-    return sorted(values)[len(values) // 2]
 
 
 def compare_with(rev: str, races: int, rounds: int = 3, pure: bool = False) -> None:
