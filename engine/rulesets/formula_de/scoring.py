@@ -86,7 +86,8 @@ class Scorer:
             spaces, start, n = game.track.spaces, self.start, self.n
             self.ahead = sorted(((spaces[o].first - start) % n, o) for o in occ)
             self.bests = _bests.get(game.track).of(game.tables, (
-                car.node, car.corner, car.stops, self.tyres, self.brakes, self.toll_room, self.near_cost, game.pool))
+                car.node, car.corner, car.stops, self.tyres, self.brakes, self.toll_room, self.near_cost, game.pool,
+                game.diagonal))
 
     def _place(self, node: int, steps: int) -> Place:
         car = self.car
@@ -286,10 +287,10 @@ class Scorer:
 
     def best_of(self, layers: list[list[int]], roll: int, gear: int) -> float:
         """`best`, kept per track (`_bests`): it depends only on the car (its square, corner,
-        stops, tyre and brake points, tyre limit, last body point), the rules and the cars
-        standing up to `roll` + 1 segments ahead of it (on or beside the squares the move
-        passes, or beside or ahead of where it ends); when the car is blocked, on all of its
-        wear points too."""
+        stops, tyre and brake points, tyre limit, last body point), the rules (the tables,
+        one pool or not, which cars count as neighbours) and the cars standing up to `roll` + 1
+        segments ahead of it (on or beside the squares the move passes, or beside or ahead of
+        where it ends); when the car is blocked, on all of its wear points too."""
         if not self.plain:
             return self.best(layers, roll, gear)
         reach = roll + 1
@@ -428,7 +429,7 @@ _plain_tracks = ByTrack(lambda track: all(sp.first == sp.last for sp in track.sp
 _in_corner = ByTrack(lambda track: [fact[1] is not None for fact in _node_facts.get(track)])
 
 
-CarKey = tuple[int, int, int, int, int, int, float, bool]
+CarKey = tuple[int, int, int, int, int, int, float, bool, bool]
 BestKey = tuple[int, int, tuple[int, ...], tuple[int, ...]]
 
 

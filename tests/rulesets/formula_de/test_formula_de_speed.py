@@ -199,6 +199,33 @@ def test_greedy_chooses_as_the_plain_algorithm(seed, bots, laps, options):
     assert fast.log == slow.log and len(fast.log) > 100
 
 
+def placed(options, me, other):
+    """A race of two cars, the first (started, in 3rd gear) on square `me`, the other on `other`."""
+    game, _ = new_game(1, ("greedy", "greedy"), 2, options)
+    for car, node in zip(game.cars, (me, other)):
+        car.node, car.started, car.gear, car.corner, car.stops = node, True, 3, -1, 0
+    return game
+
+
+def test_the_best_scores_kept_per_track_are_kept_apart_by_the_rules_they_were_worked_out_for():
+    # the same position under either collision rule, one after the other in one process: the
+    # scores one rule gave (a car diagonally ahead is a neighbour or not) are never taken for
+    # the other's
+    keys = ["gear 2", "gear 3", "gear 4"]
+    game = placed({}, 0, 0)
+    me = game.track.spaces.index(game.track.space_at(1, 10))
+    differ = 0
+    for other in range(len(game.track.spaces)):
+        if other == me or not 1 <= (game.track.spaces[other].first - 10) % game.track.segments <= 10:
+            continue
+        diag, square = placed({}, me, other), placed({"collision_diagonal": False}, me, other)
+        want = [plain_gear_values(g, g.cars[0], keys) for g in (diag, square)]
+        differ += want[0] != want[1]
+        for g, w in zip((diag, square, diag), (*want, want[0])):
+            assert gear_values(g, g.cars[0], keys) == w
+    assert differ > 0
+
+
 @pytest.mark.parametrize("seed, bots, laps, options", [
     (2, ("lookahead", "greedy", "greedy"), 1, {}),
     (7, ("lookahead:2", "random", "lookahead:1"), 1, {"wear_model": "basic"}),
