@@ -57,7 +57,18 @@ def _neighbours_(track: Track) -> tuple[list[list[int]], list[list[int]]]:
 
 _neighbour_nodes = ByTrack(_neighbours_)
 _target_keys = ByTrack(lambda track: [f"to {sp.lane}:{sp.first}" for sp in track.spaces])  # per square
-_pit_routes = ByTrack(pit_route)  # a frozen route, worked out once per track (copies make games)
+_pit_routes = ByTrack(pit_route)
+# the options `pending` offers, made once (their texts are a function of what they stand for):
+# a gear's per (gear now, gear chosen), a destination's per track and (square, squares driven,
+# braked, absorbed, swerve)
+_gear_options: dict[tuple[int, int], Option] = {}
+
+
+def _new_target_options(track: Track) -> dict[tuple[int, int, int, int, bool], Option]:
+    return {}
+
+
+_target_options = ByTrack(_new_target_options)  # a frozen route, worked out once per track (copies make games)
 
 
 def _new_free_reach(track: Track) -> dict[tuple[int, int, int], tuple[int, list[list[int]], dict[int, int]]]:
@@ -161,6 +172,8 @@ class FormulaDeGame:
         # `dice`: a stand-in for the generator (scripted rolls of a rule scenario)
         self.rng: Any = random.Random(seed) if dice is None else dice
         self.record = record
+        # a bot's rollout (`rollout`): no log, no statistics, no faces' tallies, only the rules
+        self.quiet = False
         self.log: list[dict[str, Any]] = []
         self.stats: dict[str, Any] = {"out": Counter(), "overshoots": Counter(), "spins": 0, "finished": 0,
                                       "pit_stops": 0}
@@ -225,7 +238,7 @@ class FormulaDeGame:
         return self.rng.randint(1, self.tables.black_die)
 
     def event(self, ev: str, **data: Any) -> None:
-        if self.record:
+        if self.record and not self.quiet:
             self.log.append({"t": "event", "ev": ev, **data})
 
     def cat(self, category: str) -> str:
@@ -308,8 +321,14 @@ class FormulaDeGame:
             return None
         who = self.owner[t.car]  # the player decides for each of their cars
         if t.phase == "gear":
-            opts = tuple(Option(f"gear {g}", self._gear_text(self.cars[t.car], g)) for g in self.gears(t.car))
-            return Decision(who, "gear", opts, f"{self.names[t.car]}: choose your gear")
+            car = self.cars[t.car]
+            gear_opts = []
+            for g in self.gears(t.car):
+                o = _gear_options.get((car.gear, g))
+                if o is None:
+                    o = _gear_options[car.gear, g] = Option(f"gear {g}", self._gear_text(car, g))
+                gear_opts.append(o)
+            return Decision(who, "gear", tuple(gear_opts), f"{self.names[t.car]}: choose your gear")
         if t.phase == "split":
             opts = tuple(Option(f"tyres {a} brakes {b}", f"lose {a} tyre and {b} brake points")
                          for a, b in self.split_options(t))
@@ -319,8 +338,14 @@ class FormulaDeGame:
             opts = (Option("pit", f"enter the pit lane after {t.pit_steps} squares (box {box})"),
                     Option("stay out", "stay on the track"))
             return Decision(who, "pit", opts, f"{self.names[t.car]} rolled {t.roll}: enter the pit lane?")
-        opts = tuple(Option(k, self._target_text(v)) for k, v in t.targets.items())
-        return Decision(who, "move", opts, f"{self.names[t.car]} rolled {t.roll}: choose where to stop")
+        made = _target_options.get(self.track)
+        move_opts = []
+        for k, v in t.targets.items():
+            o = made.get((v.node, v.steps, v.brake, v.absorbed, v.swerve))
+            if o is None or o.key != k:
+                o = made[v.node, v.steps, v.brake, v.absorbed, v.swerve] = Option(k, self._target_text(v))
+            move_opts.append(o)
+        return Decision(who, "move", tuple(move_opts), f"{self.names[t.car]} rolled {t.roll}: choose where to stop")
 
     def _gear_text(self, car: Car, g: int) -> str:
         cost = rules.downshift_cost(car.gear, g) or {}
@@ -376,7 +401,8 @@ class FormulaDeGame:
             return Rejection("not-an-option", f"{key!r} is not an option now{self._refusal(d, key)}",
                              tuple(d.keys()))
         phase = t.phase  # the decision's kind
-        self.log.append({"t": "decision", "p": self.owner[t.car], "kind": phase, "choice": key})
+        if not self.quiet:
+            self.log.append({"t": "decision", "p": self.owner[t.car], "kind": phase, "choice": key})
         if phase == "gear":
             self._shift(t, int(key.split()[1]))
         elif phase == "pit":
@@ -816,15 +842,16 @@ class FormulaDeGame:
     # --- the protocol -----------------------------------------------------------------------------
 
     def rollout(self, dice: Any, into: FormulaDeGame | None = None) -> FormulaDeGame:
-        """A copy of the game for a bot to play on (lookahead.py): in the same state, recording
-        nothing and rolling `dice`; its log and statistics start empty (a rollout reads neither),
-        and the lists no rule changes (names, owners, grid) are shared, not copied. The same
-        race as `copy` from there, for the same dice. `into`: a rollout of a game of this race,
+        """A copy of the game for a bot to play on (lookahead.py): in the same state, rolling
+        `dice` and `quiet`: it logs and tallies nothing (a rollout reads neither; its log and
+        statistics start empty); the lists no rule changes (names, owners, grid) are shared,
+        not copied. The same race as `copy` from there, for the same dice. `into`: a rollout of a game of this race,
         done with, to fill again instead of making a new game (its cars are refilled too)."""
         if (into is None or type(into) is not type(self) or into.track is not self.track
                 or into.tables is not self.tables or into.laps != self.laps or len(into.cars) != len(self.cars)):
             new = type(self)(self.track, self.tables, (), 0, self.laps, {}, record=False, dice=dice)
             new.cars = [_copy_car(c) for c in self.cars]
+            new.quiet = True
         else:
             new = into
             new.rng, new.log, new.reached = dice, [], None
