@@ -471,22 +471,24 @@ def _new_place_memo(track: Track) -> dict[tuple[int, int, int, int, int], Place]
 _place_memo: ByTrack[dict[tuple[int, int, int, int, int], Place]] = ByTrack(_new_place_memo)
 
 
-def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str], slack: float = -1.0) -> dict[str, float]:
+def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str], slack: float = -1.0,
+                sc: Scorer | None = None) -> dict[str, float]:
     """Per gear option: the average over the gear die's faces of the best destination's score,
     less the downshift's wear (greedy's gear choice takes the first best). With `slack` >= 0,
     a gear sure to rate more than `slack` below the best is left at -inf, not worked out (the
     best gear and every gear within `slack` of it get their exact figures: the choices made
-    from them are the same)."""
-    return dict(zip(keys, gear_figures(game, car, [int(k.split()[1]) for k in keys], slack), strict=True))
+    from them are the same). `sc`: greedy's ratings of `car` now, when the caller has them."""
+    return dict(zip(keys, gear_figures(game, car, [int(k.split()[1]) for k in keys], slack, sc=sc), strict=True))
 
 
 def gear_figures(game: FormulaDeGame, car: Car, gears: Sequence[int], slack: float = -1.0,
-                 floor: float = float("-inf")) -> list[float]:
+                 floor: float = float("-inf"), sc: Scorer | None = None) -> list[float]:
     """`gear_values` by gear number, in the order of `gears`; with `slack`, the highest gears
     (the likeliest best) are worked out first, and a gear sure to rate below `floor` less
     `slack` is not worked out either (-inf, all of them when none can reach it)."""
-    occ = game.occupied(car.seat)
-    sc = Scorer(game, car, occ)
+    if sc is None:
+        sc = Scorer(game, car, game.occupied(car.seat))
+    occ = sc.occ
     dice = game.tables.gears
     top = 0
     for g in gears:
