@@ -202,7 +202,7 @@ def test_greedy_chooses_as_the_plain_algorithm(seed, bots, laps, options):
 def placed(options, me, other):
     """A race of two cars, the first (started, in 3rd gear) on square `me`, the other on `other`."""
     game, _ = new_game(1, ("greedy", "greedy"), 2, options)
-    for car, node in zip(game.cars, (me, other)):
+    for car, node in zip(game.cars, (me, other), strict=True):
         car.node, car.started, car.gear, car.corner, car.stops = node, True, 3, -1, 0
     return game
 
@@ -221,7 +221,7 @@ def test_the_best_scores_kept_per_track_are_kept_apart_by_the_rules_they_were_wo
         diag, square = placed({}, me, other), placed({"collision_diagonal": False}, me, other)
         want = [plain_gear_values(g, g.cars[0], keys) for g in (diag, square)]
         differ += want[0] != want[1]
-        for g, w in zip((diag, square, diag), (*want, want[0])):
+        for g, w in zip((diag, square, diag), (*want, want[0]), strict=True):
             assert gear_values(g, g.cars[0], keys) == w
     assert differ > 0
 
@@ -278,7 +278,7 @@ def test_a_rollout_plays_on_as_a_copy_and_refilled_rollouts_as_new_ones():
         copy = game.copy()
         copy.record, copy.rng = False, random.Random(start)
         used = game.rollout(random.Random(start), used)
-        assert used.quiet and used.turn is not game.turn and all(a is not b for a, b in zip(used.cars, game.cars))
+        assert used.quiet and used.turn is not game.turn and all(a is not b for a, b in zip(used.cars, game.cars, strict=True))
         state = (game.rng.getstate(), list(game.log), [dict(c.wear) for c in game.cars], game.turn)
         for sim in (copy, used):
             _, twins_ = new_game(6, ("greedy",) * 4, 2, {"cars_per_player": 2})
