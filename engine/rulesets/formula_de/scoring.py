@@ -14,7 +14,6 @@ from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.formula_de import rules
-from slipstream.engine.rulesets.formula_de.content import Tables
 from slipstream.engine.rulesets.formula_de.game import Car, FormulaDeGame, Target
 from slipstream.engine.rulesets.formula_de.moves import ByTrack, exits, required_stops
 from slipstream.engine.tracks.corners import corner_at, next_corner
@@ -78,16 +77,6 @@ class Scorer:
         self.neighbours = game.neighbour_table()
         self.exit_memo = _exit_cache.get(game.track)
         self.place_memo = _place_memo.get(game.track)
-        # `best_of`: the other cars by segments ahead of this car's (a move of k squares and
-        # its destinations' neighbours meet only those up to k + 1 ahead), and what else
-        # `best` reads of the car
-        self.plain = _plain(game.track)
-        if self.plain:
-            spaces, start, n = game.track.spaces, self.start, self.n
-            self.ahead = sorted(((spaces[o].first - start) % n, o) for o in occ)
-            self.bests = _bests.get(game.track).of(game.tables, (
-                car.node, car.corner, car.stops, self.tyres, self.brakes, self.toll_room, self.near_cost, game.pool,
-                game.diagonal))
 
     def _place(self, node: int, steps: int) -> Place:
         car = self.car
@@ -279,28 +268,12 @@ class Scorer:
         first = places[0]
         top = first
         for place in places[1:]:
-            if place[0] != first[0] or place[1] != first[1] or place[3:] != first[3:]:
+            if (place[0] != first[0] or place[1] != first[1] or place[3] != first[3] or place[4] != first[4]
+                    or place[5] != first[5] or place[6] != first[6]):
                 return places
             if place[2] > top[2]:
                 top = place
         return [top]
-
-    def best_of(self, layers: list[list[int]], roll: int, gear: int) -> float:
-        """`best`, kept per track (`_bests`): it depends only on the car (its square, corner,
-        stops, tyre and brake points, tyre limit, last body point), the rules (the tables,
-        one pool or not, which cars count as neighbours) and the cars standing up to `roll` + 1
-        segments ahead of it (on or beside the squares the move passes, or beside or ahead of
-        where it ends); when the car is blocked, on all of its wear points too."""
-        if not self.plain:
-            return self.best(layers, roll, gear)
-        reach = roll + 1
-        window = tuple([o for d, o in self.ahead if d <= reach]) if self.ahead else ()
-        key = (roll, gear, window, tuple(self.wear_points().values()) if roll >= len(layers) else ())
-        bests = self.bests
-        hit = bests.get(key)
-        if hit is None:
-            hit = bests[key] = self.best(layers, roll, gear)
-        return hit
 
     def gear_value(self, layers: list[list[int]], gear: int, faces: tuple[int, ...], downshift: float,
                    floor: float = float("-inf"), most: dict[int, float] | None = None) -> float:
@@ -314,7 +287,7 @@ class Scorer:
         counts = _counts(faces)
         if floor == float("-inf") or most is None:
             for roll, count in counts:
-                total += count * self.best_of(layers, roll, gear)
+                total += count * self.best(layers, roll, gear)
             return total / n - downshift
         rest = 0.0  # the most the faces not yet worked out can add
         for roll, count in counts:
@@ -322,7 +295,7 @@ class Scorer:
         if rest / n - downshift < floor:
             return float("-inf")
         for roll, count in counts:
-            total += count * self.best_of(layers, roll, gear)
+            total += count * self.best(layers, roll, gear)
             rest -= count * most[roll]
             if (total + rest) / n - downshift < floor:
                 return float("-inf")
@@ -419,48 +392,8 @@ def _new_exit_memo(track: Track) -> dict[tuple[int, int, int, int], list[Any]]:
 _exit_cache: ByTrack[dict[tuple[int, int, int, int], list[Any]]] = ByTrack(_new_exit_memo)
 
 
-def _plain(track: Track) -> bool:
-    """Every square of `track` is one segment long (a step of a move is a segment ahead)."""
-    return _plain_tracks.get(track)
-
-
-_plain_tracks = ByTrack(lambda track: all(sp.first == sp.last for sp in track.spaces))
 # per square: whether it is in a corner
 _in_corner = ByTrack(lambda track: [fact[1] is not None for fact in _node_facts.get(track)])
-
-
-CarKey = tuple[int, int, int, int, int, int, float, bool, bool]
-BestKey = tuple[int, int, tuple[int, ...], tuple[int, ...]]
-
-
-class Bests:
-    """`Scorer.best_of`'s table of a track: per tables object (of the few last raced on it)
-    and car (`Scorer.__init__`), the best score per roll, gear, cars ahead and wear."""
-
-    def __init__(self) -> None:
-        self.items: dict[int, tuple[Tables, dict[CarKey, dict[BestKey, float]]]] = {}
-
-    def of(self, tables: Tables, car: CarKey) -> dict[BestKey, float]:
-        hit = self.items.get(id(tables))
-        if hit is None or hit[0] is not tables:
-            if len(self.items) >= 4:
-                self.items.clear()
-            hit = self.items[id(tables)] = (tables, {})
-        cars = hit[1]
-        table = cars.get(car)
-        if table is None:
-            if len(cars) >= BESTS_MAX:  # memory stays bounded: start again
-                cars.clear()
-            table = cars[car] = {}
-        return table
-
-
-def _new_bests(track: Track) -> Bests:
-    return Bests()
-
-
-_bests: ByTrack[Bests] = ByTrack(_new_bests)
-BESTS_MAX: Final = 20_000  # cars a table keeps before it starts again
 
 
 def _new_place_memo(track: Track) -> dict[tuple[int, int, int, int, int], Place]:

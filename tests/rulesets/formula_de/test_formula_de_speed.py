@@ -2,7 +2,7 @@
 exactly as the plain algorithms written out below (every gear worked out to the end, every
 destination rated through `prepare_at` and `finish`, full copies of the game, the pending
 decision read as the rules offer it), and the state a bot plays on (`rollout`, the reachable
-squares kept by the game, the best scores kept per track) is the state the rules would have."""
+squares kept by the game) is the state the rules would have."""
 
 from __future__ import annotations
 
@@ -207,10 +207,9 @@ def placed(options, me, other):
     return game
 
 
-def test_the_best_scores_kept_per_track_are_kept_apart_by_the_rules_they_were_worked_out_for():
-    # the same position under either collision rule, one after the other in one process: the
-    # scores one rule gave (a car diagonally ahead is a neighbour or not) are never taken for
-    # the other's
+def test_ratings_kept_between_races_are_kept_apart_by_the_rules_they_were_worked_out_for():
+    # the same position under either collision rule, one after the other in one process: what
+    # one rule gave (a car diagonally ahead is a neighbour or not) is never taken for the other's
     keys = ["gear 2", "gear 3", "gear 4"]
     game = placed({}, 0, 0)
     me = game.track.spaces.index(game.track.space_at(1, 10))
