@@ -39,7 +39,8 @@ from pathlib import Path
 ACCEL = ("engine/rulesets/automobiles/state.py", "engine/rulesets/automobiles/movement.py",
          "engine/rulesets/automobiles/gearplan.py", "engine/rulesets/automobiles/game.py",
          "engine/rulesets/automobiles/bots.py", "engine/rulesets/automobiles/effects.py",
-         "engine/rulesets/automobiles/phases.py",
+         "engine/rulesets/automobiles/phases.py", "engine/rulesets/automobiles/rules.py",
+         "engine/play/decisions.py",
          # the Formula Dé and speed-hazard races (4 greedy bots: the game, the bot and its moves)
          "engine/rulesets/formula_de/game.py", "engine/rulesets/formula_de/scoring.py",
          "engine/rulesets/formula_de/moves.py", "engine/rulesets/formula_de/bots.py",

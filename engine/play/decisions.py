@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import FunctionType
 from typing import Any
 
 
@@ -14,6 +15,17 @@ class Option:
     key: str
     text: str
 
+    # an option is immutable: copies are the option itself (compiled, a frozen native class
+    # would refuse copy's field-by-field rebuild); pickled, it is made anew from its fields
+    def __deepcopy__(self, memo: dict[int, Any]) -> Option:
+        return self
+
+    def __copy__(self) -> Option:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Option, (self.key, self.text)
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -23,6 +35,15 @@ class Decision:
     kind: str
     options: tuple[Option, ...]
     text: str
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Decision:  # immutable, as Option
+        return self
+
+    def __copy__(self) -> Decision:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Decision, (self.player, self.kind, self.options, self.text)
 
     def keys(self) -> list[str]:
         return [o.key for o in self.options]
@@ -58,10 +79,13 @@ def _decision_init(self: Decision, player: int, kind: str, options: tuple[Option
 
 # Options and decisions are built at every turn: these set the slots directly, where the
 # generated __init__ of a frozen dataclass goes through object.__setattr__ once per field.
-_option_init.__qualname__ = "Option.__init__"
-_decision_init.__qualname__ = "Decision.__init__"
-Option.__init__ = _option_init  # type: ignore[method-assign]
-Decision.__init__ = _decision_init  # type: ignore[method-assign]
+# Compiled (mypyc, build_support/slipstream_accel.py), both are native classes whose own
+# __init__ is faster still, and these functions are not plain functions: nothing to replace.
+if isinstance(_option_init, FunctionType):
+    _option_init.__qualname__ = "Option.__init__"
+    _decision_init.__qualname__ = "Decision.__init__"
+    Option.__init__ = _option_init  # type: ignore[method-assign]
+    Decision.__init__ = _decision_init  # type: ignore[method-assign]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +95,12 @@ class Rejection:
     code: str
     message: str
     legal: tuple[str, ...] = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rejection:  # immutable, as Option
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Rejection, (self.code, self.message, self.legal)
 
 
 def opt(key: str, text: str | None = None) -> Option:

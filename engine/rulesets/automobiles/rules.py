@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from slipstream.engine.core.frozen import deep_copied, reduced
+
 GEAR_NAMES = {3: "white", 4: "light grey", 5: "dark grey", 6: "black"}
 DEFAULT_WEAR = {3: 1, 4: 2, 5: 3, 6: 4}
 
@@ -31,12 +33,24 @@ class Kind:
     card: str
     effect: tuple[Any, ...]
 
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled, a frozen native class (core/frozen.py)
+        return reduced(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return deep_copied(self, memo)
+
 
 @dataclass(frozen=True, slots=True)
 class DriverDef:
     id: str
     name: str
     hooks: Mapping[str, Sequence[Any]]
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled, a frozen native class (core/frozen.py)
+        return reduced(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return deep_copied(self, memo)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +61,12 @@ class SponsorDef:
     name: str
     standard_remove: Mapping[str, int]
     effects: Mapping[str, Sequence[Any]]
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled, a frozen native class (core/frozen.py)
+        return reduced(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return deep_copied(self, memo)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +88,12 @@ class Options:
     refill_on_any_draw: bool = True
     gains_to: str = "used"
     max_rounds: int = 150
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled, a frozen native class (core/frozen.py)
+        return reduced(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return deep_copied(self, memo)
 
     @classmethod
     def names(cls) -> list[str]:
@@ -123,6 +149,12 @@ class Ruleset:
     for_sale: tuple[tuple[int, int], ...] = field(default=(), compare=False)  # (kind, cost) buyable
     # effects.py: kind filters by id(spec)
     memo: dict[int | tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled, a frozen native class (core/frozen.py)
+        return reduced(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return deep_copied(self, memo)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "with_effect", tuple(k.index for k in self.kinds if k.effect))
