@@ -6,6 +6,7 @@ squares kept by the game) is the state the rules would have."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -289,7 +290,7 @@ def test_a_rollout_plays_on_as_a_copy_and_refilled_rollouts_as_new_ones():
 
 
 def vars_of(car):
-    return {k: getattr(car, k) for k in car.__slots__}
+    return {f.name: getattr(car, f.name) for f in dataclasses.fields(car)}
 
 
 def test_the_reachable_squares_kept_are_those_of_the_position():
