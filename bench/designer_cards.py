@@ -1,14 +1,23 @@
 #!/usr/bin/env python3
-"""Races with the designer pack's cards in play (issue 17's acceptance run).
+"""Races with the designer packs' cards in play (the acceptance runs of issues 17 and 34), or
+with a ruleset's designer items in play (`--ruleset formula-de`: issue 34).
 
-    .venv/bin/python bench/designer_cards.py [--random 1000] [--greedy 200] [--seed 0] [--replay-every 10]
+    .venv/bin/python bench/designer_cards.py [--random 1000] [--greedy 200] [--seed 0] [--replay-every 10] [--pack DIR ...]
+    .venv/bin/python bench/designer_cards.py --ruleset formula-de [--random 1000] [--greedy 200]
 
 Plays `--random` races of 2-5 random bots, `--greedy` races of 2-4 greedy bots and
-`--lookahead` races of a look-ahead bot against two greedy ones on the base tracks (alternating), spread evenly over every card set of tests/packs/designer-cards, seeds
+`--lookahead` races of a look-ahead bot against two greedy ones on the base tracks (alternating), spread evenly over every card set of each designer pack (tests/packs/designer-cards and
+tests/packs/designer-cards-2 unless `--pack` names others; each pack gets the full counts), seeds
 counting up from `--seed`. Every `--replay-every`-th race is played twice (byte-identical log)
 and its log replayed. Prints progress, the number of cubes played per designer card (each
 card must be played, else that is an error too), races that reached the round cap, and exits
 non-zero on any error (a crash, a log that differs, a card never played).
+
+With `--ruleset formula-de` the races are those of tests/rulesets/formula_de/fd_designer_races.py:
+2-6 random or greedy bots on the designer circuit, the two designer packs in turn (weather by
+schedule, by deck), 2 laps (every fourth race 1); it counts per designer item (wear category,
+corner kind, weather condition, schedule, deck) how often it came into play, and an item never
+in play is an error.
 """
 
 from __future__ import annotations
@@ -36,9 +45,23 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0, help="seed of the first race (default 0)")
     ap.add_argument("--replay-every", type=int, default=10, metavar="K",
                     help="play twice and replay every K-th race (default 10; 0: none)")
-    ap.add_argument("--pack", default=designer_races.PACK, help="the pack folder (default: the designer pack)")
+    ap.add_argument("--pack", action="append", metavar="DIR",
+                    help="a pack folder (repeatable; default: both designer packs)")
+    ap.add_argument("--ruleset", default="automobiles", choices=("automobiles", "formula-de"),
+                    help="whose designer content to race (default automobiles: the designer cards)")
     a = ap.parse_args()
-    designer_races.PACK = a.pack
+    if a.ruleset == "formula-de":
+        return items_batch(a)
+    failed = 0
+    for pack in a.pack or list(designer_races.PACKS):
+        designer_races.PACK = pack
+        print(f"== {Path(pack).name}")
+        failed += run_pack(a)
+    return 1 if failed else 0
+
+
+def run_pack(a: argparse.Namespace) -> int:
+    """The batch for the pack `designer_races.PACK`; 1 on any error."""
     sets = card_sets()
     cards = designer_cards()
     kinds = (("random", a.random), ("greedy", a.greedy), ("lookahead", a.lookahead))
@@ -77,6 +100,55 @@ def main() -> int:
     for colour in ("yellow", "red", "purple", "blue", "green"):
         row = [f"{c} {'/'.join(str(played[kind][c]) for kind, _n in kinds)}" for c in sorted(cards) if cards[c] == colour]
         print(f"    {colour}: {', '.join(row)}")
+    print(f"  {time.perf_counter() - t0:.1f} s wall")
+    for e in errors:
+        print(f"ERROR {e}")
+    return 1 if errors else 0
+
+
+def items_batch(a: argparse.Namespace) -> int:
+    """The Formula Dé-style designer items in `--random` random and `--greedy` greedy races."""
+    sys.path.insert(0, str(ROOT / "tests" / "rulesets" / "formula_de"))
+    from fd_designer_races import ITEMS, PACKS, checked_race
+    from fd_designer_races import field as fd_field
+
+    kinds = (("random", a.random), ("greedy", a.greedy))
+    seen: dict[str, Counter[str]] = {kind: Counter() for kind, _n in kinds}
+    errors: list[str] = []
+    capped: Counter[str] = Counter()
+    rounds: Counter[str] = Counter()
+    finished: Counter[str] = Counter()
+    t0 = time.perf_counter()
+    k = 0
+    for kind, count in kinds:
+        for i in range(count):
+            seed = a.seed + i
+            pack = PACKS[i % len(PACKS)]
+            try:
+                res, n = checked_race(pack, seed, fd_field(kind, seed),
+                                      replay=bool(a.replay_every) and k % a.replay_every == 0)
+            except Exception as e:  # noqa: BLE001 - every failure is reported with its seed
+                errors.append(f"{kind} {pack} seed {seed}: {type(e).__name__}: {e}")
+                traceback.print_exc(file=sys.stderr)
+            else:
+                seen[kind].update(n)
+                capped[kind] += res.capped
+                rounds[kind] += res.rounds
+                finished[kind] += res.stats.get("finished", 0)
+            k += 1
+            if (i + 1) % 100 == 0 or i + 1 == count:
+                print(f"  {kind}: {i + 1}/{count} races, {len(errors)} errors, "
+                      f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    errors += [f"item {it} never came into play" for it in ITEMS if not sum(seen[kind][it] for kind, _n in kinds)]
+    print(f"{a.random} random-bot and {a.greedy} greedy races of the Formula Dé-style designer packs "
+          f"{', '.join(PACKS)} (seeds from {a.seed}): {len(errors)} errors")
+    for kind, count in kinds:
+        if count:
+            print(f"  {kind}: {rounds[kind] / count:.1f} rounds a race, {finished[kind]} cars finished, "
+                  f"{capped[kind]} reached the round cap")
+    print("  times each designer item came into play (random / greedy races):")
+    for it in ITEMS:
+        print(f"    {it}: {' / '.join(str(seen[kind][it]) for kind, _n in kinds)}")
     print(f"  {time.perf_counter() - t0:.1f} s wall")
     for e in errors:
         print(f"ERROR {e}")

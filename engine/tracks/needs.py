@@ -48,7 +48,7 @@ def check_needs(track: Track, needs: TrackNeeds, data: Any, src: SourceMap) -> l
     who = needs.ruleset
     diags: list[Diagnostic] = check_raceable(track, needs, src)
     for c in track.corners:
-        if needs.corner_stops and c.stops is None:
+        if needs.corner_stops and c.stops is None and c.kind is None:  # a kind gives its stops
             diags.append(_at("T151", src, ("corners", c.index),
                              f"corner {c.name!r} has no `stops`; {who} needs stops on every corner"))
         if needs.corner_speed_limits and not c.has_speed_limit():

@@ -76,6 +76,7 @@ class Corner:
     lane_speeds: tuple[int | None, ...] = ()
     space_speeds: tuple[tuple[str, int], ...] = ()
     chicane: bool = False
+    kind: str | None = None  # a corner kind of the racing pack (Formula Dé-style corner-kinds/1)
 
     def length(self, segments: int) -> int:
         """Number of segments the corner covers on a loop of `segments`."""
@@ -390,6 +391,7 @@ def _corner(i: int, c: dict[str, Any]) -> Corner:
         lane_speeds=tuple(_speed(v) for v in c.get("lane_speeds", ())),
         space_speeds=tuple((str(k), int(v)) for k, v in dict(c.get("space_speeds", {})).items()),
         chicane=bool(c.get("chicane", False)),
+        kind=None if c.get("kind") is None else str(c["kind"]),
     )
 
 

@@ -17,7 +17,7 @@ import yaml
 
 KEY_ORDER = ("slipstream", "id", "name", "laps", "rulesets", "lanes", "layout", "grid",
              "corners", "links", "pit", "features", "geometry", "backdrop")
-CORNER_ORDER = ("name", "from", "to", "stops", "speed", "lane_speeds", "space_speeds", "chicane")
+CORNER_ORDER = ("name", "from", "to", "stops", "kind", "speed", "lane_speeds", "space_speeds", "chicane")
 PIT_ORDER = ("layout", "entries", "exits", "boxes", "lap_counts", "can_win", "side")
 ENTRY_ORDER = ("from", "to", "speed", "main")
 GEOMETRY_ORDER = ("centerline", "lane_width", "smooth")

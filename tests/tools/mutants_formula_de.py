@@ -1,6 +1,6 @@
 """The mutants of the Formula Dé-style rules (tests/tools/mutate.py formula-de): each breaks one
 rule of docs/rules/formula-de.md in the source of one engine module (rules.py, game.py, moves.py,
-pitlane.py: a downshift cost, the blocked-lane limit, the collision order, the race order, ...),
+pitlane.py, designdata.py: a downshift cost, the blocked-lane limit, the collision order, the race order, ...),
 or in the pack's own data (`pack:FILE`: a die's faces, a wear figure: a data rule is a scenario
 too). The pack's rule scenarios must fail (about a second per mutant).
 """
@@ -12,23 +12,25 @@ from mutate import ROOT, Table, edit
 PACK = ROOT / "content" / "formula-de"
 PKG = "slipstream.engine.rulesets.formula_de."
 RULES, GAME, MOVES, PITLANE, CONTENT = PKG + "rules", PKG + "game", PKG + "moves", PKG + "pitlane", PKG + "content"
+DESIGN = PKG + "designdata"  # the printed categories and corner kinds the bundled pack plays
 
 M = edit
 MUTANTS = [
-    M(RULES, '    if skip >= 2:\n        cost["brakes"] = 1',
-           '    if skip >= 3:\n        cost["brakes"] = 1'),
-    M(RULES, '    if skip >= 3:\n        cost["engine"] = 1',
-           '    if skip >= 4:\n        cost["engine"] = 1'),
-    M(RULES, 'MAX_SKIP: Final = 3',
+    # the printed costs and corners, as the data the bundled pack plays (designdata.py)
+    M(DESIGN, 'Category("brakes", brake=1, downshift=(0, 1, 1),',
+           'Category("brakes", brake=1, downshift=(0, 0, 1),'),
+    M(DESIGN, 'Category("engine", downshift=(0, 0, 1),',
+           'Category("engine", downshift=(0, 0, 0),'),
+    M(DESIGN, 'MAX_SKIP: Final = 3',
            'MAX_SKIP: Final = 4'),
-    M(RULES, 'MAX_ABSORB: Final = 7',
-           'MAX_ABSORB: Final = 6'),
-    M(RULES, '    if absorbed <= 3:\n        return {"brakes": absorbed}',
-           '    if absorbed <= 4:\n        return {"brakes": absorbed}'),
-    M(RULES, '(required >= 3 and made <= 1)',
-           '(required >= 3 and made == 0)'),
-    M(RULES, '(required == 2 and made == 0)',
-           '(required == 2 and made < 0)'),
+    M(DESIGN, 'put(self, "blocks", table("blocked", max((len(c.blocked) for c in cats), default=0)))',
+           'put(self, "blocks", table("blocked", max((len(c.blocked) for c in cats), default=0) - 1))'),
+    M(DESIGN, 'blocked=(1, 2, 3, 3, 3, 3, 3)',
+           'blocked=(1, 2, 3, 4, 3, 3, 3)'),
+    M(DESIGN, 'CornerKind("three-stop", 3, 2, default=True)',
+           'CornerKind("three-stop", 3, 1, default=True)'),
+    M(DESIGN, 'CornerKind("two-stop", 2, 1, default=True)',
+           'CornerKind("two-stop", 2, 0, default=True)'),
     M(RULES, 'ONE_LAP_TYRE_LIMIT: Final = 4',
            'ONE_LAP_TYRE_LIMIT: Final = 5'),
     M(RULES, '    if owed == tyres:\n        return 0, "spin"',
@@ -41,8 +43,8 @@ MUTANTS = [
            '    return gear >= 6 and roll == max(faces)'),
     M(RULES, 'ENGINE_DAMAGE_MAX: Final = 4',
            'ENGINE_DAMAGE_MAX: Final = 3'),
-    M(RULES, '    return roll == 1\n',
-           '    return roll <= 2\n'),
+    M(GAME, '        self.hit_max = 1  # the highest collision roll',
+           '        self.hit_max = 2  # the highest collision roll'),
     M(RULES, '    if roll == 1:\n        return "stall"',
            '    if roll == 0:\n        return "stall"'),
     M(RULES, 'FLYING_START_SQUARES: Final = 4',
@@ -55,8 +57,8 @@ MUTANTS = [
            '            if g > car.gear + 2:\n                continue'),
     M(GAME, '            if cost and self.points(car, "transmission") == 0:\n                continue',
            '            if False:\n                continue'),
-    M(GAME, '        for q in near:\n            roll = self.black()\n            self.event("collision-roll", p=q, roll=roll)\n            if rules.collision_hit(roll):\n                self._body_hit(self.cars[q], "collision")\n        for q in near:\n            if car.out:\n                return\n            if self.cars[q].out:\n                self._body_hit(car, "collision")\n                continue\n',
-           '        for q in near:\n            roll = self.black()\n            self.event("collision-roll", p=q, roll=roll)\n            if rules.collision_hit(roll):\n                self._body_hit(self.cars[q], "collision")\n        for q in near:\n            if car.out:\n                return\n'),
+    M(GAME, '        for q in near:\n            if car.out:\n                return\n            if self.cars[q].out:\n                self._body_hit(car, "collision")\n                continue\n',
+           '        for q in near:\n            if car.out:\n                return\n'),
     M(GAME, '            if c.gear < 5 or c.pit >= 0:  # engine damage is suspended in the pit lane\n                continue',
            '            if c.gear < 5 or c.pit >= 0 or c.seat != roller:\n                continue'),
     M(GAME, '            self.event("spin", p=car.seat)\n            car.gear, car.spun = 1, True\n',
@@ -67,7 +69,7 @@ MUTANTS = [
            '                return sp.index, (track.grid_progress(gs) if slot else 0) - back - extra'),
     M(GAME, '                if roll - k > brakes:\n                    break',
            '                if roll - k > brakes + 1:\n                    break'),
-    M(GAME, '            if blocker is not None:\n                self._body_hit(self.cars[blocker], "blocking")',
+    M(GAME, '            if blocker is not None:\n                self._take(self.cars[blocker], self.design.per["blocking"], "blocking")',
            '            if blocker is not None:\n                pass'),
     M(GAME, '        self.queue = [c.seat for c in sorted(self.running(), key=lambda c: (-c.progress, spaces[c.node].lane))]',
            '        self.queue = [c.seat for c in sorted(self.running(), key=lambda c: (c.progress, spaces[c.node].lane))]'),
@@ -99,8 +101,8 @@ MUTANTS = [
            '            if kind in ("flying", "normal"):\n                t.roll, t.flying = rules.FLYING_START_SQUARES, True'),
     M(GAME, 'key=lambda c: (-c.progress, spaces[c.node].lane))]',
            'key=lambda c: (-c.progress, -spaces[c.node].lane))]'),
-    M(CONTENT, '    return {c: int(table[row][c]) for c in CATEGORIES}',
-           '    return {c: int(table[min(table)][c]) for c in CATEGORIES}'),
+    M(CONTENT, '    return {c: int(table[row].get(c, 0)) for c in tables.design.names}',
+           '    return {c: int(table[min(table)].get(c, 0)) for c in tables.design.names}'),
     M(GAME, '        if not car.started or car.spun:  # the start, and the turn after a spin: 1st only\n            return [1]',
            '        if not car.started or car.spun:\n            return [1, 2]'),
     M(GAME, '            if kind == "stall":\n                if self.stall_first:',
@@ -116,8 +118,8 @@ MUTANTS = [
            'or False:'),
     M(GAME, '        if self.pit_max_gear and car.gear > self.pit_max_gear:',
            '        if self.pit_max_gear and car.gear > self.pit_max_gear + 1:'),
-    M(GAME, '        cost = {} if car.pit >= 0 else rules.downshift_cost(car.gear, gear) or {}',
-           '        cost = rules.downshift_cost(car.gear, gear) or {}'),
+    M(GAME, '        cost = {} if car.pit >= 0 else self.design.downshift_cost(car.gear, gear) or {}',
+           '        cost = self.design.downshift_cost(car.gear, gear) or {}'),
     M(GAME, '            if c.gear < 5 or c.pit >= 0:',
            '            if c.gear < 5:'),
     M(GAME, '        ahead = min((q for q in self.pit_occupied(car.seat) if q > pos), default=None)',
@@ -178,9 +180,9 @@ MUTANTS = [
            'SWERVE_LANES: Final = 3'),
     M(MOVES, '                if most >= 0 and abs(spaces[st[0]].lane - home) > most:',
            '                if most >= 0 and abs(spaces[st[0]].lane - home) > most + 1:'),
-    M(GAME, '            self.eliminate(car, "engine" if engine_out else "downshift")',
+    M(GAME, '            self.eliminate(car, ran_out or "downshift")',
            '            self.eliminate(car, "downshift")'),
-    M(GAME, '            self.eliminate(car, "engine" if engine_out else "downshift")',
+    M(GAME, '            self.eliminate(car, ran_out or "downshift")',
            '            self.eliminate(car, "engine")'),
 ]
 

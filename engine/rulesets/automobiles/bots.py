@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Decision
-from slipstream.engine.rulesets.automobiles.effects import Ctx, count_spec
+from slipstream.engine.rulesets.automobiles.effects import Ctx, count_spec, reactive_forms
 from slipstream.engine.rulesets.automobiles.game import Game
 from slipstream.engine.rulesets.automobiles.gearplan import GearPlanner
 from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED
@@ -465,7 +465,10 @@ class GreedyBot(Bot):
         effect = set(rs.with_effect)
         offer = [k in effect and (rs.options.wear_card_playable or kind.role != "wear")
                  for k, kind in enumerate(rs.kinds)]
-        return KindTable(rs, rs.wear, play, tuple(still), tuple(movers), buy, not rs.options.strict_play,
+        # the Action options follow the active pile unless plays are checked (strict play, or a
+        # card's play condition: `play_if`)
+        follow = not rs.options.strict_play and not reactive_forms(rs)[1]
+        return KindTable(rs, rs.wear, play, tuple(still), tuple(movers), buy, follow,
                          offer, tuple(x for x in still if offer[x[0]]), tuple(x for x in movers if offer[x[0]]))
 
     def plan(self, g: Game, me: int) -> list[tuple[int, str]]:

@@ -1,4 +1,4 @@
-"""Cross-checks of effect lists against the vocabulary and the pack (codes E101-E109, E120-E121).
+"""Cross-checks of effect lists against the vocabulary and the pack (codes E101-E109, E120-E124).
 
 The vocabulary itself (schemas/effect.schema.json, docs/effects.md) belongs to the rules
 engine. The schema checks shapes; these checks name the problem precisely where the schema can
@@ -27,14 +27,15 @@ if TYPE_CHECKING:
 KIND_GROUPS = ("gears", "actions")
 SOURCE_EXTRA = ("played",)
 # Keys whose value names an earlier selection (`as: NAME`).
-SELECTION_KEYS = ("among", "selected", "cost_of", "one_higher", "same_as", "one_lower", "lower_than")
+SELECTION_KEYS = ("among", "selected", "cost_of", "one_higher", "same_as", "one_lower", "lower_than",
+                  "higher_than", "highest", "lowest")
 KIND_KEYS = ("kind", "kinds", "not_kinds")
 ZONE_KEYS = ("zone", "from")
 NESTED_LISTS = ("then", "else", "effect")
 # Counts where `all` counts nothing (spaces, not cubes): (primitive, key).
 NOT_CUBES = (("move", "spaces"), ("drive", "spaces"), ("modify_turn", "gear_spaces"))
 # Nested lists that run without the played cube: a scheduled list, and the lists of others.
-NO_PLAYED = ("schedule", "others")
+NO_PLAYED = ("schedule", "others", "watch")
 # The makers of a selection `distribute` can send: `select` (the cubes stay where they lie) and
 # `draw` with `at_once` (the cubes wait in `revealed`).
 DISTRIBUTABLE = ("select", "revealed")
@@ -195,8 +196,10 @@ class _Walk:
                     self.made_by[sub] = "revealed" if prim == "draw" and v.get("at_once") else prim
                 elif k == "counter" and isinstance(sub, str):
                     self.counters_read.append((sub, kp))
-                elif k == "name" and prim == "add_counter" and isinstance(sub, str):
+                elif k == "name" and prim in ("add_counter", "set_counter") and isinstance(sub, str):
                     self.counters_raised.add(sub if v.get("lasts") != "race" else RACE + sub)
+                elif k == "name" and prim == "lower_counter" and isinstance(sub, str):
+                    self.counters_read.append((sub if v.get("lasts") != "race" else RACE + sub, kp))
                 elif k in READ_MARKS and self.later_read(k, sub, kp):
                     pass
                 elif k == "name" and prim == "set_flag" and isinstance(sub, str):
@@ -435,6 +438,7 @@ def check_effects(pack: Pack, *, files: set[str]) -> list[Diagnostic]:
         if origin.file in files:
             out += walk.diags
             out += money_and_lane_checks(_label, sub, effect, (*origin.path, *sub), src, lanes)
+            out += reaction_checks(_label, effect, (*origin.path, *sub), src)
             reads += [(name, p, src) for name, p in walk.counters_read]
     for name, p, src in reads:
         if name not in raised:
@@ -508,4 +512,61 @@ def money_and_lane_checks(label: str, sub: tuple[Any, ...], effect: Any, path: P
                 walk(x, (*p, j), late)
 
     walk(effect, path, after_buy)
+    return out
+
+
+def reaction_checks(label: str, effect: Any, path: PathKey, src: SourceMap) -> list[Diagnostic]:
+    """E122: a `watch` that can never fire (in a sponsor, inside another watch, `when: enters`
+    without colours) or `who: mover` outside a watch's list; E123: `play_if` anywhere but the
+    first step of a card's effect; E124: a form bound to the player's own turn where it gets
+    nothing (`gain_money`, `modify_turn` with `lasts: race`, `{last_turn: ...}` between races;
+    `gain_money` in a watch's list, which runs in another player's turn)."""
+    sponsor = label.startswith("sponsor ")
+    card = label.startswith("card ")
+    out: list[Diagnostic] = []
+
+    def at(code: str, p: PathKey, msg: str, hint: str, key: bool = False) -> None:
+        pos = src.key(p) if key else src.value(p)
+        out.append(make(code, src.file, pos.line, pos.column, json_path(p), msg, hint=hint))
+
+    def walk(v: Any, p: PathKey, in_watch: bool, top: bool) -> None:
+        if isinstance(v, list | tuple):
+            for j, x in enumerate(v):
+                walk(x, (*p, j), in_watch, top and j == 0)
+            return
+        if not isinstance(v, dict):
+            return
+        for k, x in v.items():
+            kp = (*p, k)
+            if k == "watch" and isinstance(x, dict):
+                if sponsor:
+                    at("E122", kp, "`watch` in a sponsor: it is armed between races, when no car moves, "
+                       "and every trigger ends with the race", "arm triggers in a card or a driver hook", key=True)
+                elif in_watch:
+                    at("E122", kp, "`watch` inside a watch's list: a trigger that arms a trigger",
+                       "arm both from the card itself", key=True)
+                if x.get("when") == "enters" and "colours" not in x:
+                    at("E122", kp, "`watch` with `when: enters` names no space colours, so it never fires",
+                       "add `colours: [6]` (the gear colours of the spaces watched)", key=True)
+                walk(x, kp, True, False)
+                continue
+            if k == "who" and x == "mover" and not in_watch:
+                at("E122", kp, "`who: mover` outside a watch's list: no car's move fired anything here",
+                   "use it inside the `effect` of a `watch`")
+            elif k == "play_if" and not (card and top):
+                at("E123", kp, "`play_if` is read only as the first step of a card's effect; here it does nothing",
+                   "move it to the top of the card's effect list", key=True)
+            elif k == "gain_money" and (sponsor or in_watch):
+                at("E124", kp, "`gain_money` " + ("between races" if sponsor else "in a watch's list, which runs "
+                   "in another player's turn") + ": only the player on turn has money to gain",
+                   "gain money in a card or a driver hook of the player's own turn", key=True)
+            elif k == "lasts" and x == "race" and sponsor and len(p) and p[-1] == "modify_turn":
+                at("E124", kp, "`modify_turn` with `lasts: race` in a sponsor: the next race starts afresh",
+                   "a race-long modifier belongs in a card or a driver hook")
+            elif k == "last_turn" and sponsor:
+                at("E124", kp, "`{last_turn: ...}` between races: no turn of this race is left to look back on",
+                   "read it in a card or a driver hook")
+            walk(x, kp, in_watch, False)
+
+    walk(effect, path, False, True)
     return out

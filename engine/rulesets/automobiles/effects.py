@@ -516,6 +516,8 @@ def colours(g: Game, spec: Any, ctx: Ctx) -> set[int] | None:
         return {c - 1 for c in gears if c - 1 >= 3}
     if op == "lower_than":
         return {c for c in (3, 4, 5, 6) if any(c < x for x in gears)}
+    if op == "higher_than":
+        return {c for c in (3, 4, 5, 6) if any(c > x for x in gears)}
     raise EffectError(f"unknown colour rule {op!r}")
 
 
@@ -579,6 +581,8 @@ def p_modify_turn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
             t.stand_in.setdefault(k, (si.get("colours", "any"), si.get("wear", 0)))
     if "prices" in arg or "buy_limit" in arg:
         modify_buy(g, t, arg, ctx)
+    if "lasts" in arg and arg["lasts"] == "race" and ctx.source != RACE_LONG:
+        memory(g, ctx.me).modifiers.append(arg)  # applied again at each of this player's turns
     if g.record:  # `emit` records nothing otherwise: its arguments are not made
         g.emit("modify", p=ctx.me, what=sorted(arg))
 
@@ -1226,7 +1230,7 @@ class Move(Frame):
             record_move(g, self)
         if self.drive:
             if self.steps:
-                g.after_car_moved(me)
+                g.after_car_moved(me, self.spaces)
             return
         if self.steps and self.kind is not None:
             t = g.race.turn
@@ -1259,6 +1263,8 @@ class Others(Frame):
             others = [i for i in others if pos[i] < mine]
         elif self.who in ADJACENT:
             others = adjacent_others(g, ctx.me, self.who)
+        elif self.who == "mover":
+            others = [i for i in ctx.sel.get(MOVER, ()) if i != ctx.me]
         self.eligible = others
         self.asked = -1
         self.mandatory = bool(spec.get("mandatory"))
@@ -1354,6 +1360,10 @@ def uses(rules: Ruleset) -> frozenset[str]:
             for k, v in x.items():
                 if k == "moved":
                     found.add("moved")
+                elif k == "watch":
+                    found.add("watch")
+                elif k == "last_turn" or (k == "turn_stat" and v == "cubes_played"):
+                    found.add("history")
                 elif (k == "drafting" and v == "start_of_turn") or (
                         k == "turn_stat" and v == "cars_passed") or (
                         k == "progress" and v in ("crossings_this_turn", "crossed_line_this_turn")):
@@ -1393,17 +1403,24 @@ def turn_extra(g: Game) -> dict[str, Any] | None:
 
 
 def record_turn_start(g: Game) -> None:
-    """Note where every car stands at the start of the turn (only for rules that read it)."""
-    if "start" in uses(g.rules):
+    """Note where every car stands at the start of the turn (only for rules that read it), and
+    the turn history (only for rules that read it: `{last_turn: ...}`, cubes played)."""
+    feats = uses(g.rules)
+    if "start" in feats:
         ex = turn_extra(g)
         assert ex is not None
         ex["start_cars"] = [(p.car.lane, p.car.segment, p.car.lap) for p in g.race.players]
+    if "history" in feats:
+        record_history(g)
 
 
 def turn_start(g: Game, me: int) -> bool:
     """Start of `me`'s turn (TurnState just made): records, then delayed `next_turn_start`
     lists. True when lists were pushed (they run before the turn decision)."""
     record_turn_start(g)
+    mem = g.race.players[me].memory
+    if mem is not None and (mem.watches or mem.modifiers):
+        turn_start_memory(g, me, mem)
     return push_later(g, me, "next_turn_start")
 
 
@@ -1649,6 +1666,8 @@ def turn_stat_more(g: Game, arg: str, ctx: Ctx) -> int:
         return 0
     if arg == "spaces_entered":
         return len(t.entered)
+    if arg == "cubes_played":
+        return cubes_played(g, me)
     if arg == "cars_passed":
         start = _start_cars(g)
         if not start:
@@ -1699,6 +1718,7 @@ NUMBER_FORMS: dict[str, Any] = {
     "cars": lambda g, a, ctx, them: cars_number(g, a, ctx),
     "moved": lambda g, a, ctx, them: moved_number(g, a, ctx),
     "divide": divide_number,
+    "shade": lambda g, a, ctx, them: shade_number(g, a, ctx),
     "minus": lambda g, a, ctx, them: max(0, number(g, a[0], ctx, them) - number(g, a[1], ctx, them)),
 }
 CONDITION_FORMS: dict[str, Any] = {
@@ -1707,6 +1727,8 @@ CONDITION_FORMS: dict[str, Any] = {
     "progress": lambda g, a, ctx, them: progress_condition(g, a, ctx),
     "drafting": lambda g, a, ctx, them: drafting_condition(g, a, ctx),
     "car": lambda g, a, ctx, them: car_condition(g, a, ctx),
+    "car_on": lambda g, a, ctx, them: shade_number(g, "car", ctx) in a["colours"],
+    "last_turn": lambda g, a, ctx, them: last_turn_condition(g, a, ctx),
 }
 
 
@@ -1721,8 +1743,8 @@ def money_number(g: Game, what: str, ctx: Ctx) -> int:
     t = g.race.turn
     if t is None or t.player != ctx.me:
         return 0
-    if what == "spent":
-        return t.spent
+    if what == "spent":  # (money gained this turn was taken off `spent`: it is not spending)
+        return t.spent + (t.extra.get("gained", 0) if t.extra is not None else 0)
     if what == "available":
         return max(0, g.money(ctx.me))
     raise EffectError(f"unknown money figure {what!r}")
@@ -1751,6 +1773,11 @@ def modify_buy(g: Game, t: Any, arg: Mapping[str, Any], ctx: Ctx) -> None:
                 continue  # a kind not in this game's card set
             for k in kinds:
                 prices[k] = prices.get(k, 0) + int(ch["change"])
+                if "floor" in ch:  # a minimum price: the highest floor given wins
+                    ex = turn_extra(g)
+                    assert ex is not None
+                    floors = ex.setdefault("floors", {})
+                    floors[k] = max(floors.get(k, 0), number(g, ch["floor"], ctx))
         t.prices = prices
     if "buy_limit" in arg:
         n = number(g, arg["buy_limit"], ctx)
@@ -1823,4 +1850,311 @@ PRIMITIVES: dict[str, Any] = {
     "clear_flag": p_clear_flag,
     "once": p_once,
     "pay": p_pay,
+    "watch": lambda g, arg, ctx: p_watch(g, arg, ctx),
+    "gain_money": lambda g, arg, ctx: p_gain_money(g, arg, ctx),
+    "play_if": lambda g, arg, ctx: None,  # checked before the card may be played (`play_conditions`)
+    "set_counter": lambda g, arg, ctx: p_set_counter(g, arg, ctx),
+    "lower_counter": lambda g, arg, ctx: p_lower_counter(g, arg, ctx),
+    "take": lambda g, arg, ctx: g.stack.append(Take(arg, ctx, g)),
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# Reacting to the other players' moves, money and playability, counters that are set or
+# lowered, race-long modifiers, the space under the car, turn history, cubes taken from another
+# player (docs/effects.md, issue 34). As above, nothing here runs for rules whose effects do not
+# use these forms: `reactive_forms` is read once per ruleset (game.RulesTables) and the turn
+# history is recorded only when `uses` finds a reader.
+# ---------------------------------------------------------------------------------------------
+
+
+MOVER: Final = "mover:"  # `ctx.sel` key: the cars whose move fired a `watch` (`who: mover`)
+RACE_LONG: Final = "\0race-long"  # the source of a race-long `modify_turn` applied again
+WATCH_EVENTS: Final = ("passed", "ends_behind", "enters")
+_PITS_SEEN: Final = "\0pits-seen"  # race-counter keys no slug can take (turn history)
+_PREV_PIT: Final = "\0prev-pit"
+
+
+def reactive_forms(rules: Ruleset) -> tuple[bool, dict[int, Any]]:
+    """(whether any effect arms a `watch`, kind -> its card's `play_if` condition)."""
+    play_if: dict[int, Any] = {}
+    for k in rules.kinds:
+        eff = k.effect
+        if eff and isinstance(eff[0], _MAPPINGS) and "play_if" in eff[0]:
+            play_if[k.index] = eff[0]["play_if"]
+    return "watch" in uses(rules), play_if
+
+
+def playable_now(g: Game, me: int, kind: int, test: Any) -> bool:
+    """Whether `me` may play a cube of `kind` now: its card's `play_if` holds (read before the
+    cube leaves the active pile)."""
+    return condition(g, test, Ctx(me, kind, g.rules.kinds[kind].card))
+
+
+def _car_key(g: Game, i: int) -> tuple[int, int]:
+    c = g.race.players[i].car
+    return _key(g, c.lane, c.segment, c.lap)
+
+
+def cars_behind(g: Game, me: int) -> frozenset[int]:
+    """The other players whose car is behind `me`'s car in the standings' order."""
+    mine = _car_key(g, me)
+    return frozenset(i for i in range(len(g.race.players)) if i != me and _car_key(g, i) < mine)
+
+
+def p_watch(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    """Arm a trigger of `me` (one per key: arming it again replaces it)."""
+    mem = memory(g, ctx.me)
+    key = arg["key"]
+    mem.watches = [w for w in mem.watches if w[0] != key] + [(key, arg, -1, cars_behind(g, ctx.me))]
+    if g.record:
+        g.emit("watch", p=ctx.me, key=key)
+
+
+def watch_events(g: Game, mover: int, spaces: Sequence[int] | None) -> None:
+    """A car has moved (a Car-phase route when `spaces` is None, else a drive entering those
+    spaces): fire the `watch` triggers of the other players that it meets, each at most once a
+    turn, in player order."""
+    race = g.race
+    stamp = race.turns_taken
+    fired: list[tuple[int, str, Any, list[int]]] = []
+    for owner, p in enumerate(race.players):
+        mem = p.memory
+        if mem is None or not mem.watches:
+            continue
+        out = []
+        for w in mem.watches:
+            key, spec, last, behind = w
+            on = spec["when"]
+            hit: list[int] = []
+            if on == "passed":
+                now = cars_behind(g, owner)
+                hit = sorted(i for i in behind if i not in now)
+                w = (key, spec, last, now)
+            elif mover != owner:
+                if on == "ends_behind":
+                    hit = [mover] if mover in cars_near(g, owner, "behind") else []
+                else:  # enters
+                    if spaces is None:
+                        t = race.turn
+                        spaces = [sp for pl in t.placements for sp in pl.spaces] if (
+                            t is not None and t.player == mover) else []
+                    cols = spec["colours"]
+                    colour_of = g.ix.colours
+                    hit = [mover] if any(colour_of[sp] in cols for sp in spaces) else []
+            if hit and last != stamp:
+                w = (key, spec, stamp, w[3])
+                fired.append((owner, key, spec["effect"], hit))
+            out.append(w)
+        mem.watches = out
+    for owner, key, eff, hit in fired[::-1]:  # the stack runs the last pushed first
+        ctx = Ctx(owner, None, key)
+        ctx.sel[MOVER] = hit
+        if g.record:
+            g.emit("trigger", p=owner, key=key, by=hit)
+        if eff:
+            g.stack.append(EffectList(eff, ctx))
+
+
+def turn_start_memory(g: Game, me: int, mem: Memory) -> None:
+    """At the start of `me`'s turn: triggers armed `until: next_turn` end, race-long modifiers
+    apply to the new turn."""
+    if mem.watches:
+        mem.watches = [w for w in mem.watches if w[1].get("until", "next_turn") != "next_turn"]
+    for arg in mem.modifiers:
+        p_modify_turn(g, arg, Ctx(me, None, RACE_LONG))
+
+
+def p_gain_money(g: Game, arg: Any, ctx: Ctx) -> None:
+    """Add N to this turn's money (nothing for a player whose turn it is not)."""
+    t = g.race.turn
+    if t is None or t.player != ctx.me:
+        return
+    n = number(g, arg, ctx)
+    if n > 0:
+        t.spent -= n  # the money is the active pile's value minus `spent`
+        ex = turn_extra(g)
+        assert ex is not None
+        ex["gained"] = ex.get("gained", 0) + n
+    if g.record:
+        g.emit("gain_money", p=ctx.me, n=n)
+
+
+def _counters(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> dict[str, int] | None:
+    if arg.get("lasts") == "race":
+        return memory(g, ctx.me).counters
+    t = g.race.turn
+    return t.counters if t is not None else None
+
+
+def p_set_counter(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    c = _counters(g, arg, ctx)
+    if c is not None:
+        c[arg["name"]] = number(g, arg.get("value", 0), ctx)
+
+
+def p_lower_counter(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    c = _counters(g, arg, ctx)
+    if c is not None:
+        c[arg["name"]] = max(0, c.get(arg["name"], 0) - number(g, arg.get("by", 1), ctx))
+
+
+def shade_number(g: Game, arg: Any, ctx: Ctx) -> int:
+    """`{shade: car}`: the gear colour of the space under the car; `{shade: {highest: NAME}}` /
+    `{shade: {lowest: NAME}}`: of the gears of a selection (0 when it holds none)."""
+    if arg == "car":
+        car = g.race.players[ctx.me].car
+        return int(g.ix.colours[g.track.cells[car.lane][car.segment]])
+    (op, name), = arg.items()
+    gears = gear_of(g, ctx.sel.get(name, []))
+    if not gears:
+        return 0
+    if op == "highest":
+        return max(gears)
+    if op == "lowest":
+        return min(gears)
+    raise EffectError(f"unknown shade {op!r}")
+
+
+def record_history(g: Game) -> None:
+    """At the start of a turn: the cubes played so far (for `cubes_played`) and whether the
+    player's previous turn was a pit stop (for `{last_turn: ...}`)."""
+    t = g.race.turn
+    if t is None:
+        return
+    me = t.player
+    stats = g.race.stats
+    ex = turn_extra(g)
+    assert ex is not None
+    ex["plays0"] = sum(stats["plays"][me])
+    c = memory(g, me).counters
+    pits = stats["pits"][me]
+    c[_PREV_PIT] = int(pits > c.get(_PITS_SEEN, 0))
+    c[_PITS_SEEN] = pits
+
+
+def cubes_played(g: Game, me: int) -> int:
+    t = g.race.turn
+    if t is None or t.player != me or t.extra is None or "plays0" not in t.extra:
+        return 0
+    return sum(g.race.stats["plays"][me]) - t.extra["plays0"]
+
+
+def last_turn_condition(g: Game, arg: str, ctx: Ctx) -> bool:
+    """`{last_turn: pit | standard}`: the player's latest turn before this one (in their own
+    turn: the previous one) was a pit stop / a standard turn. False before their first turn."""
+    me = ctx.me
+    mem = g.race.players[me].memory
+    c = mem.counters if mem is not None else {}
+    t = g.race.turn
+    if t is not None and t.player == me:
+        if _PITS_SEEN not in c:
+            return False
+        pit = bool(c.get(_PREV_PIT, 0))
+        first = g.race.stats["turns"][me] == 0
+    else:
+        pit = g.race.stats["pits"][me] > c.get(_PITS_SEEN, 0)
+        first = g.race.stats["turns"][me] == 0
+    if first:
+        return False
+    return pit if arg == "pit" else not pit
+
+
+TAKE_FROM: Final = ("bag", "active", "discard")
+
+
+def eligible_others(g: Game, ctx: Ctx, who: str) -> list[int]:
+    """The other players `who` names (the values of `others.who`), in player order."""
+    pos = g.positions(False)
+    mine = pos[ctx.me]
+    others = [i for i in range(len(g.race.players)) if i != ctx.me]
+    if who == "behind":
+        return [i for i in others if pos[i] > mine]
+    if who == "ahead":
+        return [i for i in others if pos[i] < mine]
+    if who in ADJACENT:
+        return adjacent_others(g, ctx.me, who)
+    if who == "mover":
+        return [i for i in ctx.sel.get(MOVER, ()) if i != ctx.me]
+    return others
+
+
+class Take(Frame):
+    """`take`: move cubes from another player's zone to one of mine. I pick the player when
+    several have a fitting cube; the cubes are picked by me or by them (`chosen_by`)."""
+
+    __slots__ = ("ctx", "zones", "dest", "allowed", "left", "optional", "by_them", "as_",
+                 "cands", "victim")
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+        self.ctx = ctx
+        self.zones = zones_of(spec.get("from", "discard"))
+        self.dest = DEST[spec.get("to", "discard")]
+        self.allowed = kind_filter(g, spec)
+        lim, self.optional = count_spec(g, spec.get("count", 1), ctx)
+        self.left = 10_000 if lim is None else lim
+        self.by_them = spec.get("chosen_by", "me") == "them"
+        self.as_ = spec.get("as")
+        if self.as_:
+            ctx.sel[self.as_] = []
+        self.cands = eligible_others(g, ctx, spec.get("who", "all"))
+        self.victim = -1
+
+    def fitting(self, g: Game, i: int) -> list[tuple[int, int]]:
+        zones = g.race.players[i].zones
+        allowed = self.allowed
+        return [(z, k) for z in self.zones for k, n in enumerate(zones[z])
+                if n and (allowed is None or k in allowed)]
+
+    def run(self, g: Game) -> Decision | None:
+        me = self.ctx.me
+        if self.left <= 0:
+            g.stack.pop()
+            return None
+        if self.victim < 0:
+            left = [i for i in self.cands if self.fitting(g, i)]
+            if not left:
+                g.stack.pop()
+                return None
+            if len(left) > 1:
+                return Decision(me, "take_from", tuple(
+                    opt(f"player {i + 1}", f"take from {g.race.players[i].name}") for i in left),
+                    "take cubes from which player?")
+            self.victim = left[0]
+        cubes = self.fitting(g, self.victim)
+        if not cubes:
+            g.stack.pop()
+            return None
+        if len(cubes) == 1 and not self.optional:
+            self.take(g, *cubes[0])
+            return None
+        opts = [cube_option("take", z, g.rules.kinds[k].id) for z, k in cubes]
+        if self.optional:
+            opts.append(STOP)
+        chooser = self.victim if self.by_them else me
+        return Decision(chooser, "take", tuple(opts),
+                        f"player {me + 1} takes {'up to ' if self.optional else ''}"
+                        f"{'any number of' if self.left >= 10_000 else self.left} cube(s) from "
+                        f"player {self.victim + 1}")
+
+    def choose(self, g: Game, key: str) -> None:
+        if key.startswith("player "):
+            self.victim = int(key[7:]) - 1
+            return
+        if key == "stop":
+            g.stack.pop()
+            return
+        zname, _, kid = key.partition(":")
+        self.take(g, ZONE_INDEX[zname], g.rules.kind(kid))
+
+    def take(self, g: Game, zone: int, k: int) -> None:
+        me = self.ctx.me
+        players = g.race.players
+        players[self.victim].zones[zone][k] -= 1
+        players[me].zones[self.dest][k] += 1
+        self.left -= 1
+        if self.as_:
+            self.ctx.sel[self.as_].append(k)
+        if g.record:
+            g.emit("take", p=me, kind=g.rules.kinds[k].id, src=self.victim, zone=ZONE_NAMES_[zone],
+                   dst=ZONE_NAMES_[self.dest])

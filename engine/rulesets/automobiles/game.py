@@ -20,7 +20,13 @@ from typing import Any, Final
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Decision, Option, Rejection, opt
 from slipstream.engine.rulesets.automobiles import movement as mv
-from slipstream.engine.rulesets.automobiles.effects import Ctx, EffectList, Frame
+from slipstream.engine.rulesets.automobiles.effects import (
+    Ctx,
+    EffectList,
+    Frame,
+    reactive_forms,
+    watch_events,
+)
 from slipstream.engine.rulesets.automobiles.phases import RaceFrame
 from slipstream.engine.rulesets.automobiles.rules import Ruleset
 from slipstream.engine.rulesets.automobiles.state import (
@@ -45,7 +51,7 @@ class RulesTables:
     race of the ruleset."""
 
     __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions",
-                 "for_sale", "affordable", "top_cost")
+                 "for_sale", "affordable", "top_cost", "watch", "play_if")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules  # held, so its id is not reused while these tables live
@@ -60,6 +66,9 @@ class RulesTables:
         self.top_cost = max((cost for _k, cost in rules.for_sale), default=0)
         self.affordable = [tuple((k, self.buy_option[k]) for k, cost in rules.for_sale if cost <= m)
                            for m in range(min(self.top_cost, 255) + 1)]
+        # whether any effect arms a `watch` trigger, and the play conditions (`play_if`) of the
+        # kinds that have one: worked out once, so rules without them pay nothing in a race
+        self.watch, self.play_if = reactive_forms(rules)
 
 
 _TABLES: ByIdentity[Ruleset, RulesTables] = ByIdentity(RulesTables)
@@ -476,10 +485,13 @@ class Game:
             t.moved = True
         self.emit("drive", p=player, dst=f"{lane}:{seg}", lap=car.lap)
 
-    def after_car_moved(self, player: int) -> None:
+    def after_car_moved(self, player: int, spaces: Sequence[int] | None = None) -> None:
+        """After a car move (`spaces`: those it entered; None: this turn's Car-phase route)."""
         race = self.race
         for i, a, b in mv.momentum(race, self.ix, self.rules.options):
             self.emit("momentum", p=i, src=a, dst=b)
+        if self.tables.watch:  # `watch` triggers of the other players (docs/effects.md)
+            watch_events(self, player, spaces)
         if race.final_round:
             return
         n = self.track.segments

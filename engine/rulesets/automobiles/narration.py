@@ -84,6 +84,16 @@ class Narrator:
             return f"{who}'s turn changes: " + ", ".join(str(w).replace("_", " ") for w in e.get("what", ()))
         if ev == "pay":
             return f"{who} pays ${e.get('n')} of this turn's money"
+        if ev == "gain_money":
+            return f"{who} gains ${e.get('n')} of this turn's money"
+        if ev == "watch":
+            return f"{who} arms the trigger {e.get('key')}"
+        if ev == "trigger":
+            return f"{who}'s trigger {e.get('key')} fires (" + ", ".join(
+                self.who(i) for i in e.get("by", ())) + ")"
+        if ev == "take":
+            return (f"{who} takes {kind} from {self.who(e.get('src'))}'s {e.get('zone')} pile to the "
+                    f"{e.get('dst')} pile")
         if ev == "choose":
             return f"{who} chooses option {e.get('option')}"
         if ev == "ability":

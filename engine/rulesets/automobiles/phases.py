@@ -13,6 +13,7 @@ from slipstream.engine.rulesets.automobiles.effects import (
     Ctx,
     EffectList,
     Frame,
+    playable_now,
     push_effects,
     push_later,
     swappable,
@@ -365,6 +366,8 @@ class ActionPhase(Frame):
             d = Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
             if not strict:
                 keep_decision(g, key, d)
+        if g.tables.play_if:  # cards with a play condition (`play_if`): offered only when it holds
+            return without_unplayable(g, me, d)
         return d
 
     def choose(self, g: Game, key: str) -> None:
@@ -448,7 +451,25 @@ def buy_price(g: Game, t: TurnState, k: int) -> int:
     """This turn's Buy-phase price of kind k: its cost changed by `modify_turn.prices`, never
     below 0."""
     cost = g.rules.kinds[k].cost
-    return cost if t.prices is None else max(0, cost + t.prices.get(k, 0))
+    if t.prices is None:
+        return cost
+    price = max(0, cost + t.prices.get(k, 0))
+    floors = t.extra.get("floors") if t.extra is not None else None
+    if floors and k in floors:  # a price floor stops reductions, it never raises a price
+        price = max(price, min(cost, floors[k]))
+    return price
+
+
+def without_unplayable(g: Game, me: int, d: Decision) -> Decision:
+    """The Action decision without the plays whose card's `play_if` does not hold now."""
+    conds = g.tables.play_if
+    kind_of = g.play_kind
+    keep = []
+    for o in d.options:
+        k = kind_of.get(o.key)
+        if k is None or k not in conds or playable_now(g, me, k, conds[k]):
+            keep.append(o)
+    return d if len(keep) == len(d.options) else Decision(me, d.kind, tuple(keep), d.text)
 
 
 def modified_buy_options(g: Game, t: TurnState, money: int) -> list[Any]:

@@ -38,9 +38,14 @@ class Memory:
     flags: set[str] = field(default_factory=set)
     once: set[Any] = field(default_factory=set)  # keys of `once` (per race, or (key, round))
     later: list[tuple[str, str, Any]] = field(default_factory=list)  # (at, key, effect list)
+    # `watch` triggers armed by this player: (key, spec, turn stamp of the last firing, the
+    # players behind the car when last looked), replaced whole, never changed in place
+    watches: list[tuple[str, Any, int, frozenset[int]]] = field(default_factory=list)
+    modifiers: list[Any] = field(default_factory=list)  # `modify_turn` args with `lasts: race`
 
     def copy(self) -> Memory:
-        return Memory(dict(self.counters), set(self.flags), set(self.once), self.later[:])
+        return Memory(dict(self.counters), set(self.flags), set(self.once), self.later[:],
+                      self.watches[:], self.modifiers[:])
 
 
 @dataclass(slots=True)

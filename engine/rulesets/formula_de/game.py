@@ -19,7 +19,8 @@ from mypy_extensions import mypyc_attr
 
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.formula_de import rules
-from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables, wear_for
+from slipstream.engine.rulesets.formula_de.content import Tables, wear_for
+from slipstream.engine.rulesets.formula_de.designdata import CornerKind, design_track
 from slipstream.engine.rulesets.formula_de.moves import ByTrack, exits, reach, reach_swerving
 from slipstream.engine.rulesets.formula_de.pitlane import (
     QUICK_STOP_GEAR,
@@ -59,9 +60,9 @@ _neighbour_nodes = ByTrack(_neighbours_)
 _target_keys = ByTrack(lambda track: [f"to {sp.lane}:{sp.first}" for sp in track.spaces])  # per square
 _pit_routes = ByTrack(pit_route)
 # the options `pending` offers, made once (their texts are a function of what they stand for):
-# a gear's per (gear now, gear chosen), a destination's per track and (square, squares driven,
-# braked, absorbed, swerve)
-_gear_options: dict[tuple[int, int], Option] = {}
+# a gear's per pack design (its downshift costs) and (gear now, gear chosen), a destination's per
+# track and (square, squares driven, braked, absorbed, swerve)
+_gear_options: dict[tuple[int, int, int], tuple[Any, Option]] = {}
 
 
 def _new_target_options(track: Track) -> dict[tuple[int, int, int, int, bool], Option]:
@@ -162,7 +163,17 @@ class FormulaDeGame:
 
     def __init__(self, track: Track, tables: Tables, names: Sequence[str], seed: int, laps: int,
                  options: Mapping[str, Any], record: bool = True, dice: Any = None) -> None:
+        # the pack's categories, corner kinds and weather (designdata.py); a corner of a kind
+        # gets the kind's stops, so the moves count them as any corner's
+        self.design = design = tables.design
+        track = design_track(track, design)
         self.track, self.tables, self.names, self.laps = track, tables, list(names), laps
+        self.corner_kinds: tuple[CornerKind, ...] = design.corner_table(track)
+        self.weather = design.weather.start if design.weather is not None else ""
+        self.wx_pile: list[str] = []  # weather cards left in the deck
+        self.wx_round = 0  # the round whose weather is set
+        self.hit_max = 1  # the highest collision roll that hits (the weather may raise it)
+        self.gear_caps = bool(design.limps) or design.weather is not None
         self.pool = options.get("wear_model", "advanced") == "basic"
         self.diagonal = bool(options.get("collision_diagonal", True))
         self.needs_points = bool(options.get("downshift_needs_points", True))
@@ -294,8 +305,40 @@ class FormulaDeGame:
     def _start_round(self) -> None:
         # the leader moves first, each turn (base game); level cars: the inner lane first
         spaces = self.track.spaces
+        if self.design.weather is not None and self.names:
+            self._weather_round()
         self.queue = [c.seat for c in sorted(self.running(), key=lambda c: (-c.progress, spaces[c.node].lane))]
         self._next_car()
+
+    def _weather_round(self) -> None:
+        """The weather of the round starting: by the schedule (the last entry reached: the
+        leader's lap or the round), or a card drawn from the deck every `every` rounds."""
+        wx = self.design.weather
+        assert wx is not None
+        if self.wx_round == self.rounds:
+            return
+        self.wx_round = self.rounds
+        now = self.weather
+        if wx.deck:
+            if (self.rounds - 1) % max(1, wx.every) == 0:
+                if not self.wx_pile:
+                    self.wx_pile = list(wx.deck)
+                draw = getattr(self.rng, "weather", None)  # a scenario's script names the card
+                pick = draw(self.wx_pile) if draw is not None else self.rng.randrange(len(self.wx_pile))
+                now = self.wx_pile.pop(pick)
+        elif wx.schedule:
+            n = self.track.segments
+            lap = max((c.progress // n + 1 for c in self.running()), default=1)
+            now = wx.start
+            for what, k, cond in wx.schedule:
+                if (lap if what == "lap" else self.rounds) >= k:
+                    now = cond
+        changed = now != self.weather or self.rounds == 1
+        self.weather = now
+        c = wx.conditions.get(now)
+        self.hit_max = c.collision_hits if c is not None else 1
+        if changed:
+            self.event("weather", weather=now, round=self.rounds)
 
     def _next_car(self) -> None:
         while self.queue:
@@ -323,11 +366,14 @@ class FormulaDeGame:
         if t.phase == "gear":
             car = self.cars[t.car]
             gear_opts = []
+            design = self.design
             for g in self.gears(t.car):
-                o = _gear_options.get((car.gear, g))
-                if o is None:
-                    o = _gear_options[car.gear, g] = Option(f"gear {g}", self._gear_text(car, g))
-                gear_opts.append(o)
+                hit = _gear_options.get((id(design), car.gear, g))
+                if hit is None or hit[0] is not design:
+                    if len(_gear_options) > 512:
+                        _gear_options.clear()
+                    hit = _gear_options[id(design), car.gear, g] = (design, Option(f"gear {g}", self._gear_text(car, g)))
+                gear_opts.append(hit[1])
             return Decision(who, "gear", tuple(gear_opts), f"{self.names[t.car]}: choose your gear")
         if t.phase == "split":
             opts = tuple(Option(f"tyres {a} brakes {b}", f"lose {a} tyre and {b} brake points")
@@ -348,7 +394,7 @@ class FormulaDeGame:
         return Decision(who, "move", tuple(move_opts), f"{self.names[t.car]} rolled {t.roll}: choose where to stop")
 
     def _gear_text(self, car: Car, g: int) -> str:
-        cost = rules.downshift_cost(car.gear, g) or {}
+        cost = self.design.downshift_cost(car.gear, g) or {}
         extra = ", ".join(f"{v} {k}" for k, v in cost.items())
         return f"gear {g}" + (f" (costs {extra})" if extra else "")
 
@@ -369,6 +415,11 @@ class FormulaDeGame:
         if not car.started or car.spun:  # the start, and the turn after a spin: 1st only
             return [1]
         top = len(self.tables.gears)
+        if self.gear_caps:  # a category run dry or the weather limits the gear
+            return self._capped(car, self._gears(car, top))
+        return self._gears(car, top)
+
+    def _gears(self, car: Car, top: int) -> list[int]:
         if car.next_gears:  # after a pit stop or a stall
             return [g for g in car.next_gears if g <= top]
         if car.pit >= 0:  # downshift costs are suspended in the pit lane
@@ -377,7 +428,7 @@ class FormulaDeGame:
         for g in range(top, 0, -1):
             if g > car.gear + 1:
                 continue
-            cost = rules.downshift_cost(car.gear, g)
+            cost = self.design.downshift_cost(car.gear, g)
             if cost is None:
                 continue
             if cost and self.points(car, "transmission") == 0:
@@ -387,9 +438,35 @@ class FormulaDeGame:
             out.append(g)
         return sorted(out)
 
+    def _capped(self, car: Car, gears: list[int]) -> list[int]:
+        """`gears` with the limits of a category the car has no point of left (`limp_gear`) and
+        of the weather (`max_gear`); when none is low enough, the lowest of them."""
+        top = 1 << 20
+        for cat, limp in self.design.limps:
+            if self.points(car, cat) == 0:
+                top = min(top, limp)
+        cond = self.condition()
+        if cond is not None and cond.max_gear:
+            top = min(top, cond.max_gear)
+        low = [g for g in gears if g <= top]
+        return low or gears[:1]
+
+    def _cap_text(self, car: Car) -> str:
+        """Why a gear the rules allow is above this turn's limit."""
+        why = [f"with no {cat} left, gear {limp} at most" for cat, limp in self.design.limps if self.points(car, cat) == 0]
+        cond = self.condition()
+        if cond is not None and cond.max_gear:
+            why.append(f"in the {cond.id}, gear {cond.max_gear} at most")
+        return "; ".join(why) or "the gear is limited this turn"
+
+    def condition(self) -> Any:
+        """The weather condition now (None without weather)."""
+        wx = self.design.weather
+        return wx.conditions.get(self.weather) if wx is not None else None
+
     def wear_view(self, car: Car) -> dict[str, int]:
         """The car's points by category (each category reads the one pool in the basic rules)."""
-        return {k: car.wear[self.cat(k)] for k in CATEGORIES} | ({"pool": car.wear["pool"]} if self.pool else {})
+        return {k: car.wear[self.cat(k)] for k in self.design.names} | ({"pool": car.wear["pool"]} if self.pool else {})
 
     def apply(self, key: str) -> Rejection | None:
         t = self.turn
@@ -439,8 +516,10 @@ class FormulaDeGame:
             return ""
         if d.kind == "gear" and parts[0] == "gear" and parts[1].isdigit():
             g = int(parts[1])
-            cost = rules.downshift_cost(car.gear, g)
-            if not car.started:
+            cost = self.design.downshift_cost(car.gear, g)
+            if self.gear_caps and g in self._gears(car, len(self.tables.gears)):
+                reason = self._cap_text(car)
+            elif not car.started:
                 reason = "the first turn is driven in 1st gear"
             elif car.spun:
                 reason = "a car that spun drives on in 1st gear"
@@ -476,18 +555,23 @@ class FormulaDeGame:
 
     def _shift(self, t: Turn, gear: int) -> None:
         car = self.cars[t.car]
-        cost = {} if car.pit >= 0 else rules.downshift_cost(car.gear, gear) or {}
+        cost = {} if car.pit >= 0 else self.design.downshift_cost(car.gear, gear) or {}
         short = not rules.can_pay(self.wear_view(car), cost, self.pool)
         car.next_gears, car.spun = (), False
         for what, v in cost.items():
             self.lose(car, what, v, "downshift")
         car.gear = gear
         self.event("gear", p=car.seat, gear=gear)
-        engine_out = bool(cost.get("engine")) and self.points(car, "engine") == 0
-        if short or engine_out:
-            # the cause names the engine when its last point went (as engine damage does)
-            self.eliminate(car, "engine" if engine_out else "downshift")
+        outs = self.design.outs
+        ran_out = next((outs[k] for k in cost if k in outs and self.points(car, k) == 0), "")
+        if short or ran_out:
+            # the cause names the category whose last point went (the engine's, as engine damage)
+            self.eliminate(car, ran_out or "downshift")
             return self._end_turn()
+        if self.design.turns or self.design.weather is not None:
+            self._turn_costs(car)
+            if car.out:
+                return self._end_turn()
         if not car.started:
             car.started = True
             roll = self.black()
@@ -514,6 +598,28 @@ class FormulaDeGame:
         if k is not None:
             t.phase, t.pit_steps = "pit", k
         return None
+
+    def _turn_costs(self, car: Car) -> None:
+        """The wear the turn costs in the car's gear: its categories' (`turn`), then the
+        weather's."""
+        g = car.gear - 1
+        turns = self.design.turns
+        if g < len(turns):
+            self._take(car, turns[g], "turn")
+        cond = self.condition()
+        if cond is not None and cond.turn:
+            self._take(car, tuple((k, v[g]) for k, v in cond.turn if g < len(v) and v[g]), "weather")
+
+    def _take(self, car: Car, costs: Sequence[tuple[str, int]], why: str, times: int = 1) -> None:
+        """Take `costs` (category, points) `times` over; a category with `empty: out` whose last
+        point goes eliminates the car."""
+        outs = self.design.outs
+        for cat, n in costs:
+            if car.out:
+                return
+            self.lose(car, cat, n * times, why)
+            if cat in outs and self.points(car, cat) == 0:
+                self.eliminate(car, outs[cat])
 
     def _gear_roll(self, car: Car) -> int:
         faces = self.tables.gears[car.gear - 1]
@@ -556,6 +662,8 @@ class FormulaDeGame:
         layers = self.layers(car, roll) if layers is None else layers[: roll + 1]
         far = len(layers) - 1
         brakes = self.points(car, "brakes")
+        if self.design.brake_per != 1:  # squares the brake points pay for
+            brakes = brakes // self.design.brake_per if self.design.brake_per else 1 << 20
         names = _target_keys.get(self.track)  # `f"to {self.where(node)}"`
         out: dict[str, Target] = {}
         if far == roll:
@@ -657,7 +765,13 @@ class FormulaDeGame:
         car.tyres_lost, car.serviced = 0, True
         self.stats["pit_stops"] += 1
         box = self.pit_route.boxes.index(car.pit) + 1
-        self.event("box", p=car.seat, box=box, tyres=gain, left=car.wear[self.cat("tyres")])
+        more: dict[str, Any] = {}
+        if self.design.boxes and not self.pool:  # the pack's other categories the box restores
+            full = self._full_wear()
+            more["restored"] = {k: full[k] - car.wear[k] for k in self.design.boxes}
+            for k in self.design.boxes:
+                car.wear[k] = full[k]
+        self.event("box", p=car.seat, box=box, tyres=gain, left=car.wear[self.cat("tyres")], **more)
         roll = self.black()
         kind, squares = pit_exit(roll)
         self.event("pit-exit", p=car.seat, roll=roll, result=kind, squares=squares)
@@ -677,17 +791,24 @@ class FormulaDeGame:
         swerve = {"swerve": True} if target.swerve else {}
         self.event("move", p=car.seat, to=self.where(target.node), steps=target.steps, roll=t.roll, **swerve)
         if target.brake:
-            self.lose(car, "brakes", target.brake, "brake")
+            self._take(car, self.design.per["brake"], "brake", target.brake)
+            if car.out:
+                return self._after_move(t)
         if target.absorbed and not self._blocked(car, target):
             return self._after_move(t)
         owed = 0
         for e in ex:
             self.stats["overshoots"][track.corners[e.corner].name] += 1
             self.event("overshoot", p=car.seat, corner=e.corner, required=e.required, made=e.made, past=e.past)
-            if rules.overshoot_eliminates(e.required, e.made):
+            if e.made < self.corner_kinds[e.corner].least:
                 self.eliminate(car, "stops missed")
                 return self._after_move(t)
             owed += e.past
+        if owed and self.design.per["overshoot"]:  # categories besides the tyres an overshoot costs
+            self._take(car, self.design.per["overshoot"], "overshoot", owed)
+            if car.out:
+                return self._after_move(t)
+        owed *= self.design.tyres_per
         t.owed = owed
         if owed and not self.pool and self.points(car, "brakes") > 0:
             t.phase = "split"  # the car may take part of the loss on its brakes
@@ -736,11 +857,12 @@ class FormulaDeGame:
     def _blocked(self, car: Car, target: Target) -> bool:
         """Pay for the squares a blocked car could not drive; False when it is eliminated (and
         the car directly ahead that blocked it loses a body point)."""
-        cost = rules.blocked_cost(target.absorbed)
+        cost = self.design.blocked_cost(target.absorbed)
         self.event("blocked", p=car.seat, absorbed=target.absorbed)
         if cost is not None and rules.can_pay(self.wear_view(car), cost, self.pool):
-            for k, v in cost.items():
-                self.lose(car, k, v, "blocked")
+            self._take(car, tuple(cost.items()), "blocked")
+            if car.out:  # a category of the pack ran out
+                return False
             if self.toll_all and cost.get("tyres", 0):  # option: the blocked lane's tyres count too
                 car.tyre_toll += cost["tyres"]
                 if self._over_tyre_limit(car):
@@ -754,7 +876,7 @@ class FormulaDeGame:
             ahead_sp = self.track.space_at(*ahead)
             blocker = self.occupied().get(ahead_sp.index) if ahead_sp is not None else None
             if blocker is not None:
-                self._body_hit(self.cars[blocker], "blocking")
+                self._take(self.cars[blocker], self.design.per["blocking"], "blocking")
         return False
 
     def _over_tyre_limit(self, car: Car) -> bool:
@@ -769,14 +891,19 @@ class FormulaDeGame:
             return
         if c.index != car.corner:
             car.corner, car.stops = c.index, 0
+        kind = self.corner_kinds[c.index]
+        if not nocount and kind.max_gear and car.gear > kind.max_gear:  # too fast: no stop
+            self.event("too-fast", p=car.seat, corner=c.index, gear=car.gear, max_gear=kind.max_gear)
+            self._take(car, kind.too_fast, "too fast", car.gear - kind.max_gear)
+            return
         if not nocount:
             car.stops += 1
             self.event("stop", p=car.seat, corner=c.index, stops=car.stops)
 
     def _body_hit(self, car: Car, why: str) -> None:
-        self.lose(car, "body", 1, why)
-        if self.points(car, "body") == 0:
-            self.eliminate(car, "collision")
+        """A collision roll that hits: the wear it costs (the printed: 1 body point, and out
+        with the last)."""
+        self._take(car, self.design.per["collision"], why)
 
     def neighbours(self, car: Car) -> list[int]:
         """Seats of the cars `car` ends beside or behind (and diagonally behind, an option), in
@@ -803,7 +930,7 @@ class FormulaDeGame:
         for q in near:
             roll = self.black()
             self.event("collision-roll", p=q, roll=roll)
-            if rules.collision_hit(roll):
+            if roll <= self.hit_max:  # a 1 (rules.collision_hit), or what the weather says
                 self._body_hit(self.cars[q], "collision")
         for q in near:
             if car.out:
@@ -813,7 +940,7 @@ class FormulaDeGame:
                 continue
             roll = self.black()
             self.event("collision-roll", p=car.seat, roll=roll)
-            if rules.collision_hit(roll):
+            if roll <= self.hit_max:
                 self._body_hit(car, "collision")
 
     def _engine_damage(self, roller: int) -> None:
@@ -827,9 +954,7 @@ class FormulaDeGame:
             roll = self.black()
             self.event("engine-roll", p=c.seat, roll=roll)
             if rules.engine_damage(roll):
-                self.lose(c, "engine", 1, "engine")
-                if self.points(c, "engine") == 0:
-                    self.eliminate(c, "engine")
+                self._take(c, self.design.per["engine_damage"], "engine")
 
     def _after_move(self, t: Turn) -> None:
         if t.strained:
@@ -845,8 +970,9 @@ class FormulaDeGame:
         """A copy of the game for a bot to play on (lookahead.py): in the same state, rolling
         `dice` and `quiet`: it logs and tallies nothing (a rollout reads neither; its log and
         statistics start empty); the lists no rule changes (names, owners, grid) are shared,
-        not copied. The same race as `copy` from there, for the same dice. `into`: a rollout of a game of this race,
-        done with, to fill again instead of making a new game (its cars are refilled too)."""
+        not copied. The same race as `copy` from there, for the same dice. `into`: a rollout of
+        a game of this race, done with, to fill again instead of making a new game (its cars
+        are refilled too)."""
         if (into is None or type(into) is not type(self) or into.track is not self.track
                 or into.tables is not self.tables or into.laps != self.laps or len(into.cars) != len(self.cars)):
             new = type(self)(self.track, self.tables, (), 0, self.laps, {}, record=False, dice=dice)
@@ -869,6 +995,7 @@ class FormulaDeGame:
         new.pit_max_gear, new.pit_route = self.pit_max_gear, self.pit_route
         new.per, new.owner = self.per, self.owner
         new.grid_cars, new.grid = self.grid_cars, self.grid
+        new.weather, new.wx_pile, new.wx_round, new.hit_max = self.weather, list(self.wx_pile), self.wx_round, self.hit_max
         return new
 
     def copy(self) -> FormulaDeGame:
@@ -896,6 +1023,7 @@ class FormulaDeGame:
         new.per, new.owner = self.per, list(self.owner)
         new.grid_cars, new.grid = list(self.grid_cars), list(self.grid)
         new.cars = [_copy_car(c) for c in self.cars]
+        new.weather, new.wx_pile, new.wx_round, new.hit_max = self.weather, list(self.wx_pile), self.wx_round, self.hit_max
         return new
 
     def car_standings(self) -> list[int]:

@@ -24,7 +24,8 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
                          + (", swerving across two lanes" if e.get("swerve") else ""),
     "pit-in": lambda e, w: f"{w(e['p'])} turns into the pit lane",
     "pit-move": lambda e, w: f"{w(e['p'])} drives {e['steps']} squares in the pit lane to pit:{e['to']}",
-    "box": lambda e, w: f"{w(e['p'])} stops in box {e['box']}: {e['tyres']} tyre points back, {e['left']} now",
+    "box": lambda e, w: f"{w(e['p'])} stops in box {e['box']}: {e['tyres']} tyre points back, {e['left']} now"
+                        + "".join(f"; {n} {k} back" for k, n in (e.get("restored") or {}).items()),
     "pit-exit": lambda e, w: f"{w(e['p'])} pit exit roll {e['roll']}: "
                              + (f"quick stop, leaves with {e['squares']} squares in 4th gear"
                                 if e["result"] == "quick" else "slow stop, waits for the next turn"),
@@ -42,4 +43,7 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
     "engine-roll": lambda e, w: f"{w(e['p'])} engine roll {e['roll']}",
     "out": lambda e, w: f"{w(e['p'])} is eliminated ({e['cause']})",
     "finish": lambda e, w: f"{w(e['p'])} finishes, place {e['place']}",
+    "too-fast": lambda e, w: f"{w(e['p'])} is too fast for corner {e['corner'] + 1} in gear {e['gear']} "
+                             f"(gear {e['max_gear']} at most): no stop",
+    "weather": lambda e, w: f"weather from round {e['round']}: {e['weather']}",
 }

@@ -76,8 +76,6 @@ class FormulaDeBotData:
     of an overshoot's loss."""
 
     def option_values(self, game: Any, decision: Any) -> list[dict[str, Any]]:
-        from slipstream.engine.rulesets.formula_de import rules
-
         t = game.turn
         if t is None:
             return [{} for _ in decision.options]
@@ -86,7 +84,7 @@ class FormulaDeBotData:
             key = o.key
             if t.phase == "gear":
                 g = int(key.split()[1])
-                out.append({"gear": g, "costs": rules.downshift_cost(game.cars[t.car].gear, g) or {}})
+                out.append({"gear": g, "costs": dict(game.design.downshift_cost(game.cars[t.car].gear, g) or {})})
             elif t.phase == "split":
                 _, a, _, b = key.split()
                 out.append({"tyres": int(a), "brakes": int(b)})
@@ -112,10 +110,9 @@ class FormulaDe(BaseRuleset):
     default_bots = ("greedy", "greedy", "greedy", "random", "random", "random")
 
     def __init__(self) -> None:
-        self.files = OwnFileKinds({"gears": ((1,), schema_only("gears")), "wear": ((1,), schema_only("wear")),
-                                   "fd-scenario": ((1,), schema_only("fd-scenario"))},
-                                  SCHEMA_PACKAGE, ("gears.schema.json", "wear.schema.json",
-                                                   "fd-scenario.schema.json"),
+        own = ("gears", "wear", "wear-categories", "corner-kinds", "weather", "fd-scenario")
+        self.files = OwnFileKinds({k: ((1,), schema_only(k)) for k in own},
+                                  SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in own),
                                   generated=house_rules_schemas(self.content, self.name, self.options))  # formula-de-rules/1
         self.race_view = FormulaDeView()
         self.bot_data = FormulaDeBotData()

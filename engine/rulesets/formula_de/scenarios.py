@@ -48,7 +48,6 @@ from slipstream.engine.play.scenarios import Prepared as BasePrepared
 from slipstream.engine.play.scenarios import run_file as run_scenario_file
 from slipstream.engine.rulesets.formula_de.content import CATEGORIES, Tables, wear_for
 from slipstream.engine.rulesets.formula_de.game import NO_CORNER, FormulaDeGame
-from slipstream.engine.rulesets.formula_de.moves import required_stops
 from slipstream.engine.rulesets.formula_de.pitlane import SLOW_STOP_MAX_GEAR, box_for, pit_route
 from slipstream.engine.rulesets.formula_de.routes import route_of
 from slipstream.engine.rulesets.formula_de.ruleids import RULES
@@ -85,6 +84,13 @@ class ScriptedDice:
             gear = next(i + 1 for i, f in enumerate(self.tables.gears) if len(f) == n)
             faces = self.tables.gears[gear - 1]
         return faces.index(self._next(f"gear-{gear}"))
+
+    def weather(self, pile: Sequence[str]) -> int:
+        """A weather card drawn: the next scripted name, among the cards left."""
+        rolls = self.left.get("weather")
+        if not rolls or str(rolls[0]) not in pile:
+            raise DiceOut("weather" if not rolls else f"weather (no {rolls[0]!r} card left in the deck)")
+        return list(pile).index(str(rolls.pop(0)))
 
     def unused(self) -> dict[str, list[int]]:
         return {k: v for k, v in self.left.items() if v}
@@ -161,11 +167,19 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     tables: Tables | None = pack.tables
     if tables is None:
         return None, [diag(src, "C100", (), "the pack has no gear dice or wear table (P043)")]
+    design = tables.design
+    items = {"category": list(design.names), "corner-kind": [k.id for k in design.kinds],
+             "weather": [*(design.weather.conditions if design.weather is not None else ()),
+                         *(("deck",) if design.weather is not None and design.weather.deck else ()),
+                         *(("schedule",) if design.weather is not None and design.weather.schedule else ())]}
     for i, cov in enumerate(data["covers"]):
-        rid = cov.partition(":")[2]
-        if rid not in RULES:
+        what, _, rid = cov.partition(":")
+        if what == "rule" and rid not in RULES:
             diags.append(diag(src, "C105", ("covers", i), f"covers unknown rule {rid!r}",
                                hint="rule ids: docs/formula-de-scenarios.md"))
+        elif what != "rule" and rid not in items.get(what, ()):
+            diags.append(diag(src, "C105", ("covers", i), f"covers {what} {rid!r}, which the pack does not have",
+                               hint=f"{what}: " + (", ".join(items.get(what, ())) or "none")))
     diags += check_options(data, src, ruleset)
     cars = data["cars"]
     opts = {**house_options(pack), **(data.get("options") or {})}  # the pack's house rules, then its own
@@ -178,15 +192,18 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
     diags += check_bot(data, src, ruleset)
     diags += _check_dice(data, src, tables)
     options = opts
-    diags += _wear_diags(src, ("race_wear",), data.get("race_wear", {}), options)
+    diags += _wear_diags(src, ("race_wear",), data.get("race_wear", {}), options, tables.design.names)
     if track is None:
         return None, diags
+    diags += _check_design_refs(data, src, track, tables)
     laps = race_laps(data, track)
     squares, cdiags = _check_cars(data, src, track, tables, laps)
     diags += cdiags
     n = len(cars)
     if data.get("turn", 0) >= n:
         diags.append(diag(src, "C106", ("turn",), f"turn names car {data['turn']} but there are {n} cars"))
+    if "round" in data and squares and squares[0] is None:
+        diags.append(diag(src, "C106", ("round",), "`round` needs cars set on squares (`at:`); a race from its grid starts in round 1"))
     if "turn" in data and squares and squares[0] is None:
         diags.append(diag(src, "C106", ("turn",), "`turn` needs cars set on squares (`at:`); from the grid the race order decides"))
     ex = data["expect"]
@@ -203,8 +220,8 @@ def check_scenario(data: Any, src: SourceMap, pack: Any, ruleset: Any) -> tuple[
                 node, why = None, f"{at}: a route is of track squares (the moves of the pit lane have none)"
             if node is None:
                 diags.append(diag(src, "C104", ("expect", "cars", i, "route", j), why))
-        diags += _wear_diags(src, ("expect", "cars", i, "wear"), want.get("wear", {}), options)
-        diags += _lost_diags(src, ("expect", "cars", i, "lost"), want.get("lost", {}))
+        diags += _wear_diags(src, ("expect", "cars", i, "wear"), want.get("wear", {}), options, tables.design.names)
+        diags += _lost_diags(src, ("expect", "cars", i, "lost"), want.get("lost", {}), tables.design.names)
     if diags:
         return None, diags
     opts = dict(options)
@@ -220,12 +237,37 @@ def _race_tables(tables: Tables, laps: int, race_wear: Mapping[str, int] | None)
         return tables
     row = wear_for(tables, laps) | {k: v for k, v in race_wear.items() if k != "pool"}
     wear = FrozenMap({**dict(tables.wear.items()), laps: FrozenMap(row)})
-    return Tables(tables.gears, tables.black_die, wear, race_wear.get("pool", tables.basic_pool))
+    return Tables(tables.gears, tables.black_die, wear, race_wear.get("pool", tables.basic_pool), tables.design)
+
+
+def _check_design_refs(data: dict[str, Any], src: SourceMap, track: Track, tables: Tables) -> list[Diagnostic]:
+    """An inline board's corner kinds, scripted weather cards and an expected weather must be
+    the pack's (C108, C110, C105)."""
+    design = tables.design
+    out: list[Diagnostic] = []
+    kinds = [k.id for k in design.kinds]
+    if isinstance(data.get("track"), dict):
+        for c in track.corners:
+            if c.kind is not None and c.kind not in kinds:
+                out.append(diag(src, "C108", ("track", "corners", c.index, "kind"), f"no corner kind {c.kind!r} in the pack",
+                                hint="corner kinds: " + ", ".join(kinds)))
+    conds = list(design.weather.conditions) if design.weather is not None else []
+    for i, w in enumerate((data.get("dice") or {}).get("weather", ())):
+        if w not in conds:
+            out.append(diag(src, "C110", ("dice", "weather", i), f"no weather {w!r} in the pack",
+                            hint="conditions: " + (", ".join(conds) or "none (the pack has no weather/1)")))
+    want = data["expect"].get("weather")
+    if want is not None and want not in conds:
+        out.append(diag(src, "C105", ("expect", "weather"), f"no weather {want!r} in the pack",
+                        hint="conditions: " + (", ".join(conds) or "none (the pack has no weather/1)")))
+    return out
 
 
 def _check_dice(data: dict[str, Any], src: SourceMap, tables: Tables) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for die, rolls in (data.get("dice") or {}).items():
+        if die == "weather":  # cards by name (_check_design_refs)
+            continue
         if die == "black":
             faces: Sequence[int] = range(1, tables.black_die + 1)
         else:
@@ -241,15 +283,17 @@ def _check_dice(data: dict[str, Any], src: SourceMap, tables: Tables) -> list[Di
     return out
 
 
-def _lost_diags(src: SourceMap, path: PathKey, lost: Mapping[str, int]) -> list[Diagnostic]:
-    """Losses are counted by category, also with one wear pool."""
+def _lost_diags(src: SourceMap, path: PathKey, lost: Mapping[str, int],
+                names: Sequence[str] = CATEGORIES) -> list[Diagnostic]:
+    """Losses are counted by category (`names`: the pack's), also with one wear pool."""
     return [diag(src, "C109", (*path, k), f"losses are counted by category, not {k!r}",
-                  hint="categories: " + ", ".join(CATEGORIES)) for k in lost if k not in CATEGORIES]
+                  hint="categories: " + ", ".join(names)) for k in lost if k not in names]
 
 
-def _wear_diags(src: SourceMap, path: PathKey, wear: Mapping[str, int], options: Mapping[str, Any]) -> list[Diagnostic]:
+def _wear_diags(src: SourceMap, path: PathKey, wear: Mapping[str, int], options: Mapping[str, Any],
+                names: Sequence[str] = CATEGORIES) -> list[Diagnostic]:
     basic = options.get("wear_model") == "basic"
-    allowed = ("pool",) if basic else CATEGORIES
+    allowed = ("pool",) if basic else tuple(names)
     return [diag(src, "C109", (*path, k), f"no {k!r} wear points in the {'basic' if basic else 'advanced'} rules",
                   hint="categories: " + ", ".join(allowed)) for k in wear if k not in allowed]
 
@@ -304,16 +348,16 @@ def _check_cars(data: dict[str, Any], src: SourceMap, track: Track, tables: Tabl
                 corner = corner_at(track, track.spaces[node].first)
             if c.get("stops", 0) and corner is None:
                 out.append(diag(src, "C109", ("cars", i, "stops"), f"car {i} stands on {seg}, outside every corner: it has no stops"))
-            elif corner is not None and c.get("stops", 0) >= required_stops(corner) + 1:
+            elif corner is not None and c.get("stops", 0) >= (need := tables.design.corner_rules(corner.stops, corner.kind).stops) + 1:
                 out.append(diag(src, "C109", ("cars", i, "stops"),
-                                 f"corner {corner.name} needs {required_stops(corner)} stops; a car in it has made at most that many"))
+                                 f"corner {corner.name} needs {need} stops; a car in it has made at most that many"))
             if c.get("gear", 1) > len(tables.gears):
                 out.append(diag(src, "C109", ("cars", i, "gear"), f"the pack has gears 1 to {len(tables.gears)}"))
             if c.get("lap", 1) > laps:
                 out.append(diag(src, "C109", ("cars", i, "lap"), f"a {laps}-lap race has laps 0 to {laps}"))
     for i, c in enumerate(cars):
-        out += _wear_diags(src, ("cars", i, "wear"), c.get("wear", {}), data.get("options") or {})
-        out += _lost_diags(src, ("cars", i, "lost"), c.get("lost", {}))
+        out += _wear_diags(src, ("cars", i, "wear"), c.get("wear", {}), data.get("options") or {}, tables.design.names)
+        out += _lost_diags(src, ("cars", i, "lost"), c.get("lost", {}), tables.design.names)
         if c.get("spun") and squares[i] is not None and pit_of(squares[i]) >= 0:
             out.append(diag(src, "C109", ("cars", i, "spun"), f"car {i} is in the pit lane: it cannot have spun there"))
     return squares, out
@@ -343,7 +387,7 @@ class ScenarioGame(FormulaDeGame):
     def lost(self, seat: int) -> dict[str, int]:
         """Wear points car `seat` lost in the race by category: before the scenario began, and
         those its `wear` events took since (points a car did not have are not counted)."""
-        out = dict.fromkeys(CATEGORIES, 0) | self.lost_before.get(seat, {})
+        out = dict.fromkeys(self.design.names, 0) | self.lost_before.get(seat, {})
         for e in self.log:
             if e.get("ev") == "wear" and e.get("p") == seat:
                 out[e["what"]] = out.get(e["what"], 0) + int(e["n"])
@@ -368,6 +412,11 @@ def build_game(sc: Prepared) -> tuple[ScenarioGame, ScriptedDice | None]:
     if not from_grid:
         g.rng = dice if dice is not None else random.Random(seed)
         g.log.clear()
+        # the weather is set again for the placed cars, its cards drawn from the script
+        g.wx_round, g.wx_pile = 0, []
+        if g.design.weather is not None:
+            g.weather = g.design.weather.start
+        g.rounds = int(d.get("round", 1))
         _place(g, sc)
     full = g.race_wear()
     for i, c in enumerate(d["cars"]):
@@ -381,7 +430,7 @@ def build_game(sc: Prepared) -> tuple[ScenarioGame, ScriptedDice | None]:
         if "lost" in c:
             g.lost_before[i] = dict(c["lost"])
         elif not g.pool:  # what the car lacks of the race's figures (after the first box: give `lost`)
-            g.lost_before[i] = {k: max(0, full[k] - car.wear[k]) for k in CATEGORIES}
+            g.lost_before[i] = {k: max(0, full[k] - car.wear[k]) for k in g.design.names}
     return g, dice
 
 
@@ -517,6 +566,8 @@ def check_expect(g: ScenarioGame, sc: Prepared) -> list[str]:
             got_out: str | bool = car.out or False
             if got_out != want["out"]:
                 say(("cars", i, "out"), f"{who} eliminated: expected {want['out']!r}, got {got_out!r}")
+    if "weather" in ex and g.weather != ex["weather"]:
+        say(("weather",), f"weather: expected {ex['weather']}, got {g.weather or 'none'}")
     if "pack" in ex:
         _check_pack(ex["pack"], sc.pack_tables, say)
     evs = _events(g)

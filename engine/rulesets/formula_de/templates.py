@@ -51,12 +51,24 @@ def _sample() -> str:
             + text.replace(f"id: {SAMPLE}\n", f"id: sample-{SAMPLE}\n", 1))
 
 
+def printed(name: str) -> str:
+    """The printed wear categories (`categories.yaml`) or corner kinds (`corner-kinds.yaml`) as
+    data (the ruleset's printed/ folder), without the schema line."""
+    from importlib import resources
+
+    text = (resources.files("slipstream.engine.rulesets.formula_de") / "printed" / name).read_text(encoding="utf-8")
+    return "".join(line for line in text.splitlines(keepends=True) if "yaml-language-server" not in line)
+
+
 def pack_files(pid: str, name: str, extends: Sequence[str]) -> list[PackFile]:
-    """A sample scenario; a pack extending nothing also gets the gear dice and wear table."""
+    """A sample scenario; a pack extending nothing also gets the gear dice and wear table, and
+    the printed wear categories and corner kinds to change or add to."""
     files = [PackFile(f"tests/sample-{SAMPLE}.yaml", "fd-scenario.schema.json", _sample())]
     if not extends:
         files += [PackFile("gears.yaml", "gears.schema.json", _bundled("gears.yaml")),
-                  PackFile("wear.yaml", "wear.schema.json", _bundled("wear.yaml"))]
+                  PackFile("wear.yaml", "wear.schema.json", _bundled("wear.yaml")),
+                  PackFile("categories.yaml", "wear-categories.schema.json", printed("categories.yaml")),
+                  PackFile("corner-kinds.yaml", "corner-kinds.schema.json", printed("corner-kinds.yaml"))]
     return files
 
 

@@ -123,3 +123,23 @@ def test_a_slide_is_told_with_its_lane_on_the_movers_turn():
     after = next(ln for ln in out.output.splitlines() if ln.startswith("R") and " P3 " in ln[:10]
                  and "moved 0:61 ->" in ln)
     assert after
+
+
+def test_the_events_of_the_reacting_forms_are_told_in_words():
+    """Triggers armed and fired, money gained and cubes taken (issue 34), in races of the second
+    designer pack."""
+    from pathlib import Path
+
+    pack = str(Path(__file__).resolve().parents[2] / "packs" / "designer-cards-2")
+    seen: dict[str, str] = {}
+    for cs in ("eyes-in-the-mirror", "cash-and-carry", "long-run"):
+        for seed in range(3):
+            res = run_race(RaceSpec(pack, "first-oval", 40 + seed, ("random",) * 4, setup=(("card_set", cs),)))
+            tell = narrator_of(res)
+            for e in res.log:
+                if e.get("t") == "event" and e["ev"] in ("watch", "trigger", "take", "gain_money"):
+                    text = tell(e)
+                    assert text and "=" not in text, (e, text)
+                    seen.setdefault(e["ev"], text)
+    assert set(seen) == {"watch", "trigger", "take", "gain_money"}, seen
+    assert " fires (" in seen["trigger"] and " takes " in seen["take"]
