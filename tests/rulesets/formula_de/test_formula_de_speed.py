@@ -11,10 +11,13 @@ import random
 
 import pytest
 
+from slipstream.engine.play.races import bot_seed, seats_of
+from slipstream.engine.play.registry import load_pack
 from slipstream.engine.rulesets.formula_de import lookahead as la
 from slipstream.engine.rulesets.formula_de import rules
-from slipstream.engine.rulesets.formula_de.bots import GreedyBot
+from slipstream.engine.rulesets.formula_de.bots import GreedyBot, make_bot
 from slipstream.engine.rulesets.formula_de.moves import reach
+from slipstream.engine.rulesets.formula_de.ruleset import RULESET
 from slipstream.engine.rulesets.formula_de.scoring import (
     OUT,
     WEAR,
@@ -306,3 +309,23 @@ def test_the_reachable_squares_kept_are_those_of_the_position():
                 checked += 1
             game.apply(bots[d.player].choose(game, d))
     assert checked > 300
+
+
+@pytest.mark.parametrize("pack", ["designer-formula-de", "designer-formula-de-deck"])
+def test_the_lookahead_bot_chooses_as_the_plain_algorithm_in_the_weather(pack):
+    # a designer pack's weather (by schedule, by deck): a rollout carries it as a copy does
+    from .fd_designer_races import PACKS_DIR, TRACK
+
+    loaded = load_pack(str(PACKS_DIR / pack))
+    assert loaded.tables.design.weather is not None
+    bots = ("lookahead:2", "greedy", "greedy")
+    games = []
+    for plain in (False, True):
+        game = RULESET.new_game(loaded, loaded.tracks[TRACK], seats_of(bots), 3, {}, 2)
+        players = [make_bot(b, bot_seed(3, i)) for i, b in enumerate(bots)]
+        if plain:
+            players = [plain_twin(p) for p in players]
+        games.append(play(game, players))
+    fast, slow = games
+    assert fast.log == slow.log
+    assert any(e.get("ev") == "weather" for e in fast.log)
