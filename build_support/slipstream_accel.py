@@ -47,7 +47,9 @@ ACCEL = ("engine/rulesets/automobiles/state.py", "engine/rulesets/automobiles/mo
          "engine/rulesets/formula_de/tally.py", "engine/rulesets/formula_de/lookahead.py",
          "engine/rulesets/formula_de/rules.py",
          "engine/rulesets/speed_hazard/game.py", "engine/rulesets/speed_hazard/greedy.py",
-         "engine/rulesets/speed_hazard/moves.py", "engine/rulesets/speed_hazard/rules.py")
+         "engine/rulesets/speed_hazard/moves.py", "engine/rulesets/speed_hazard/rules.py",
+         # the speed-hazard look-ahead: its rollouts are greedy races of a round or two
+         "engine/rulesets/speed_hazard/lookahead.py")
 FORMAT = "accel/1"  # engine/core/accel.py reads this format
 PURE_ENV = "SLIPSTREAM_PURE"
 # What the build backend adds to the wheel's build requirements when it will compile; the dev

@@ -57,7 +57,7 @@ class Status:
     modules: tuple[str, ...] = ()
 
     def line(self) -> str:
-        """One line for reports, `compiled accelerator: on (17 modules: automobiles 7, ...;
+        """One line for reports, `compiled accelerator: on (20 modules: automobiles 8, ...;
         compiled at install)` (the count by package, and where the build comes from), or why
         not."""
         if self.state == "on":

@@ -1,5 +1,5 @@
 """Bots of the speed-and-hazard ruleset: `random` (any legal option), `greedy` and
-`lookahead:N` (Monte Carlo rollouts over game.copy(), N per option: lookahead.py)."""
+`lookahead:N` (Monte Carlo rollouts over game.fork(), N per option: lookahead.py)."""
 
 from __future__ import annotations
 

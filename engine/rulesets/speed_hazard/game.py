@@ -19,16 +19,19 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.speed_hazard import rules
 from slipstream.engine.rulesets.speed_hazard.content import ActionCard, Decks, Equipment, HazardCard
-from slipstream.engine.rulesets.speed_hazard.moves import board, reach_ram
+from slipstream.engine.rulesets.speed_hazard.moves import board, reach_ram_on
 from slipstream.engine.tracks.track import Track
 
 ROUND_CAP = 300
 NO_CORNER = -1
+# the last option made for each key (a step's, a luck decision's, ...): most decisions offer
+# options made before, and making one is the cost of an interpreted call
+_OPTIONS: Final[dict[str, Option]] = {}
 
 
 @dataclass(slots=True)
@@ -56,6 +59,12 @@ class Car:
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return _deepcopy_fields(self, memo)
 
+    def copy(self) -> Car:
+        """What deepcopy makes of the car, by hand: its own tokens, equipment and insanities."""
+        return Car(self.seat, self.node, self.progress, self.speed, self.maximum, self.luck, dict(self.tokens),
+                   list(self.equipment), list(self.insanity), self.in_pit, self.pit_seq, self.pit_node,
+                   self.wreck, self.nitrous, self.reversed, self.free_corner, self.goal)
+
 
 @dataclass(slots=True)
 class Turn:
@@ -79,12 +88,22 @@ class Turn:
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return _deepcopy_fields(self, memo)
 
+    def copy(self, opts: dict[str, Any]) -> Turn:
+        """What deepcopy makes of the turn, by hand, with `opts` (those of the game's copy)."""
+        return Turn(self.car, self.card, self.phase, opts, self.text, self.steps, list(self.passed), self.rammed,
+                    self.ended, self.owed, self.drawn, self.drawn_kind, self.points, list(self.offer),
+                    self.dropped, self.drops)
+
 
 class SpeedHazardGame:
     """One race; `pending` is the decision to make, `apply` makes it."""
 
     def __init__(self, track: Track, decks: Decks, names: Sequence[str], seed: int, laps: int,
-                 options: Mapping[str, Any], record: bool = True) -> None:
+                 options: Mapping[str, Any], record: bool = True, source: SpeedHazardGame | None = None,
+                 source_log: bool = True) -> None:
+        if source is not None:  # a copy of `source` (`copy`, `fork`): nothing dealt, all taken
+            self._take(source, source_log)
+            return
         self.track, self.decks, self.names, self.laps = track, decks, list(names), laps
         self.o_leaving = bool(options.get("check_leaving_curve", False))
         self.o_beside = bool(options.get("ram_beside", False))
@@ -255,15 +274,16 @@ class SpeedHazardGame:
             need = 1 if self.o_start_square else 2
             return sum(car.tokens.values()) > 0 and rules.squares(car.speed) >= need
         if a.kind == "ram":
-            return reach_ram(self.track, car.node, rules.squares(car.speed), car.reversed, self.o_beside,
-                             self.blocked(), self.targets_map(car.seat))
+            return reach_ram_on(self.b, car.node, rules.squares(car.speed), car.reversed, self.o_beside,
+                                self.blocked(), self.targets_map(car.seat))
         if a.kind == "u-turn":
             return bool(self.u_turn_paths(car, False))  # cars in the way do not count (Readings 32)
         return False
 
     def _reveal(self) -> None:
         cards = {p: self._card_of(p, k) for p, k in self._hidden.items()}
-        self.event("reveal", cards={str(p): k for p, k in sorted(self._hidden.items())})
+        if self.record:
+            self.event("reveal", cards={str(p): k for p, k in sorted(self._hidden.items())})
 
         def key(p: int) -> tuple[int, ...]:
             c = self.cars[p]
@@ -272,7 +292,8 @@ class SpeedHazardGame:
             return rules.order_key(cards[p].number + late, c.speed, c.progress, lane, c.pit_seq, p)
 
         self.queue = sorted(self._hidden, key=key)
-        self.event("order", order=list(self.queue))  # a copy: the queue empties as the cars move
+        if self.record:
+            self.event("order", order=list(self.queue))  # a copy: the queue empties as the cars move
         self._next_car()
 
     def _card_of(self, p: int, key: str) -> ActionCard:
@@ -297,7 +318,8 @@ class SpeedHazardGame:
                 car.equipment.remove(card.equipment)
                 self.equip_deck.append(card.equipment)
             self.turn = Turn(p, card)
-            self.event("turn", p=p, card=card.id, speed=car.speed, maximum=car.maximum)
+            if self.record:
+                self.event("turn", p=p, card=card.id, speed=car.speed, maximum=car.maximum)
             self._begin(self.turn)
             if self._in_turn():
                 return  # the turn waits for a decision
@@ -321,33 +343,59 @@ class SpeedHazardGame:
             if not self.choosing:
                 return None
             p = self.choosing[0]
-            opts = tuple(Option(k, f"{a.name} ({a.number})") for k, a in self.card_options(p))
-            self._pending = Decision(p, "card", opts, f"{self.names[p]}: choose your card in secret")
+            cards: list[Option] = []
+            for k, a in self.card_options(p):
+                text = f"{a.name} ({a.number})"
+                o = _OPTIONS.get(k)
+                if o is None or o.text != text:
+                    o = _OPTIONS[k] = Option(k, text)
+                cards.append(o)
+            self._pending = Decision(p, "card", tuple(cards), f"{self.names[p]}: choose your card in secret")
             return self._pending
         t = self.turn
-        self._pending = Decision(t.car, t.phase, tuple(Option(k, v[0]) for k, v in t.opts.items()), t.text)
+        options: list[Option] = []
+        for k, v in t.opts.items():
+            o = _OPTIONS.get(k)
+            if o is None or o.text != v[0]:
+                o = _OPTIONS[k] = Option(k, v[0])  # options are frozen: shared by every decision
+            options.append(o)
+        self._pending = Decision(t.car, t.phase, tuple(options), t.text)
         return self._pending
 
     def apply(self, key: str) -> Rejection | None:
         d = self.pending
         if d is None:
             return Rejection("race-over", "the race is over")
-        if d.option(key) is None:
+        if not any(o.key == key for o in d.options):
             return Rejection("not-an-option", f"{key!r} is not an option now", tuple(d.keys()))
         self.log.append({"t": "decision", "p": d.player, "kind": d.kind, "choice": key})
-        self._pending = None
+        self.play(d, key)
+        return None
+
+    def play(self, d: Decision, key: str) -> None:
+        """`apply` without its checks and its log line: for look-ahead rollouts, whose bots
+        choose among the options of `d`, the decision pending now."""
         if d.kind == "card":
-            self._hidden[self.choosing.pop(0)] = key
-            if not self.choosing:
-                self._reveal()
-            return None
+            self.choose_card(key)
+        else:
+            self.play_turn(key)
+
+    def choose_card(self, key: str) -> None:
+        """`play` of a card decision: `key` the secret card of the seat choosing now."""
+        self._pending = None
+        self._hidden[self.choosing.pop(0)] = key
+        if not self.choosing:
+            self._reveal()
+
+    def play_turn(self, key: str) -> None:
+        """`play` of a decision of the car whose turn it is: `key` one of `turn.opts`."""
+        self._pending = None
         t = self.turn
         assert t is not None
         _, fn, *args = t.opts[key]
         t.opts = {}
         fn(t, *args)
         self._settle()
-        return None
 
     def _ask(self, t: Turn, phase: str, text: str, opts: dict[str, Any]) -> None:
         t.phase, t.text, t.opts = phase, text, opts
@@ -397,13 +445,15 @@ class SpeedHazardGame:
     def _brake(self, t: Turn, x: int) -> None:
         car = self.cars[t.car]
         car.speed -= x
-        self.event("speed", p=t.car, speed=car.speed, why="brake")
+        if self.record:
+            self.event("speed", p=t.car, speed=car.speed, why="brake")
         self._move_on(t)
 
     def _accelerate(self, t: Turn, x: int) -> None:
         car = self.cars[t.car]
         car.speed += x
-        self.event("speed", p=t.car, speed=car.speed, why="accelerate")
+        if self.record:
+            self.event("speed", p=t.car, speed=car.speed, why="accelerate")
         self._accel_in_curve(t, car, x)
         self._after_speed_up(t)
 
@@ -500,7 +550,8 @@ class SpeedHazardGame:
         c = self.b.corner[node] if node >= 0 else -1
         key = str(c) if c >= 0 else "pit" if car.in_pit else "straight"
         self.stats["hazards_by_corner"][key] += n
-        self.event("hazards", p=car.seat, n=n, at=key)
+        if self.record:
+            self.event("hazards", p=car.seat, n=n, at=key)
 
     def _draw_hazard(self, t: Turn) -> bool:
         """Draw one owed hazard card; True when it waits for a keep / redraw decision."""
@@ -516,7 +567,8 @@ class SpeedHazardGame:
             return False
         i = self.hazard_deck.pop(0)
         card = self.decks.hazards[i]
-        self.event("hazard", p=t.car, card=card.id)
+        if self.record:
+            self.event("hazard", p=t.car, card=card.id)
         if car.luck > 0 and not self.insane(car, "no-luck"):
             t.drawn, t.drawn_kind = i, "hazard"
             self._ask(t, "luck", f"{self.names[t.car]} drew {card.name}: keep it or spend a luck token?",
@@ -619,11 +671,12 @@ class SpeedHazardGame:
                 return self._after_move(t)
             nodes = self.step_nodes(car)
             opts: dict[str, Any] = {}
+            b = self.b
             for x in nodes:
                 if x >= self.m:
                     opts["pit"] = ("enter the pit road", self._enter_pit, x)
                 else:
-                    opts[f"to {self.where(x)}"] = (f"step to {self.where(x)}", self._step, x)
+                    opts[b.to_key[x]] = (b.to_text[x], self._step, x)
             if t.card.kind == "ram" and not t.rammed:
                 opts.update(self._ram_options(car))
             if not nodes:
@@ -662,7 +715,8 @@ class SpeedHazardGame:
         car.node = x
         self._advance(car, -1 if car.reversed else 1)
         t.steps += 1
-        self.event("step", p=t.car, to=self.where(x))
+        if self.record:
+            self.event("step", p=t.car, to=self.where(x))
         if not car.reversed and car.progress >= car.goal:
             return self._win(car)
         self._curve_checks(t, car, before, x)
@@ -824,7 +878,8 @@ class SpeedHazardGame:
     def _end_turn(self, t: Turn) -> None:
         car = self.cars[t.car]
         if t.steps and self.turn is t:
-            self.event("move", p=t.car, steps=t.steps, to="pit" if car.in_pit else self.where(car.node) if car.node >= 0 else "-")
+            if self.record:
+                self.event("move", p=t.car, steps=t.steps, to="pit" if car.in_pit else self.where(car.node) if car.node >= 0 else "-")
         if car.nitrous and self.o_nitrous == "turn" and not car.wreck:
             self._nitrous_off(car)
         t.opts = {}
@@ -1083,8 +1138,68 @@ class SpeedHazardGame:
     # --- the protocol -----------------------------------------------------------------------
 
     def copy(self) -> SpeedHazardGame:
-        memo = {id(self.track): self.track, id(self.decks): self.decks, id(self.b): self.b}
-        return copy.deepcopy(self, memo)
+        """An independent copy of the race: what deepcopy makes of it (its log and generator
+        included), field by field by hand, sharing only what no play changes (the track, the
+        cards, the board tables)."""
+        return SpeedHazardGame(self.track, self.decks, (), 0, self.laps, {}, self.record, self, True)
+
+    def fork(self) -> SpeedHazardGame:
+        """A copy for a look-ahead's rollout: as `copy`, but with an empty log, no generator
+        (the rollout deals its own) and nothing recorded."""
+        return SpeedHazardGame(self.track, self.decks, (), 0, self.laps, {}, False, self, False)
+
+    def _take(self, g: SpeedHazardGame, log: bool) -> None:
+        """Every field of `g` into this game, as deepcopy would copy it: a list, dict or car
+        that play changes is copied; the track, cards and tables no play changes are shared.
+        A field not named here (one added later) is deep-copied."""
+        self.track, self.decks, self.names, self.laps = g.track, g.decks, list(g.names), g.laps
+        self.o_leaving, self.o_beside, self.o_nitrous, self.o_accel = g.o_leaving, g.o_beside, g.o_nitrous, g.o_accel
+        self.o_start_square, self.o_wall, self.o_uturn = g.o_start_square, g.o_wall, g.o_uturn
+        self.o_uturn_lanes, self.o_reverse_laps, self.o_all_pits = g.o_uturn_lanes, g.o_reverse_laps, g.o_all_pits
+        # what deepcopy would share or map: the game to this copy (a generator may name it)
+        memo: dict[int, Any] = {id(g): self, id(g.track): g.track, id(g.decks): g.decks, id(g.b): g.b}
+        if log:
+            self.rng = copy.deepcopy(g.rng, memo)
+            self.record = g.record
+            self.log = copy.deepcopy(g.log, memo)
+        else:
+            self.rng = None
+            self.record = False
+            self.log = []
+        stats: dict[str, Any] = {}
+        for k, v in g.stats.items():
+            if isinstance(v, Counter):
+                counts: Counter[Any] = Counter()
+                dict.update(counts, v)  # Counter(v) is the same, through Counter.update's checks
+                stats[k] = counts
+            else:
+                stats[k] = v if isinstance(v, int) else copy.deepcopy(v, memo)
+        self.stats = stats
+        self.rounds, self.capped, self.over, self.winner = g.rounds, g.capped, g.over, g.winner
+        self.wrecked = list(g.wrecked)
+        self.choosing = list(g.choosing)
+        self._hidden = dict(g._hidden)
+        self.queue = list(g.queue)
+        self.pit_counter = g.pit_counter
+        self._pending = g._pending  # frozen
+        self.n, self.b, self.m = g.n, g.b, g.m
+        self.equip_by_id, self.actions = g.equip_by_id, g.actions  # frozen cards, never changed
+        self.hazard_deck, self.hazard_used = list(g.hazard_deck), list(g.hazard_used)
+        self.nitrous_deck, self.nitrous_used = list(g.nitrous_deck), list(g.nitrous_used)
+        self.equip_deck = list(g.equip_deck)
+        self.token_kinds = g.token_kinds  # never changed
+        self.supply = dict(g.supply)
+        self.on_board = dict(g.on_board)
+        self.wall_squares = g.wall_squares
+        self.grid = list(g.grid)
+        self.cars = [c.copy() for c in g.cars]
+        t = g.turn
+        self.turn = None if t is None else t.copy(
+            {k: tuple([_rebound(x, g, self) for x in v]) for k, v in t.opts.items()})
+        fields = g.__dict__ if hasattr(g, "__dict__") else type(g).__mypyc_attrs__  # type: ignore[attr-defined,unused-ignore]
+        for name in fields:
+            if name not in _TAKEN:
+                setattr(self, name, copy.deepcopy(getattr(g, name), memo))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SpeedHazardGame:
         """What copy.deepcopy would make of the game's fields, also for a compiled game
@@ -1112,6 +1227,15 @@ class SpeedHazardGame:
                 "rounds": self.rounds, "capped": self.capped,
                 "winner": self.names[self.winner] if self.winner >= 0 else None,
                 "wrecks": [self.names[i] for i in self.wrecked]}
+
+
+# the fields `SpeedHazardGame._take` copies by hand (tests/rulesets/speed_hazard check it names them all)
+_TAKEN: Final = frozenset((
+    "track", "decks", "names", "laps", "o_leaving", "o_beside", "o_nitrous", "o_accel", "o_start_square", "o_wall",
+    "o_uturn", "o_uturn_lanes", "o_reverse_laps", "o_all_pits", "rng", "record", "log", "stats", "rounds", "capped",
+    "over", "winner", "wrecked", "choosing", "_hidden", "queue", "pit_counter", "_pending", "n", "b", "m",
+    "equip_by_id", "actions", "hazard_deck", "hazard_used", "nitrous_deck", "nitrous_used", "equip_deck",
+    "token_kinds", "supply", "on_board", "wall_squares", "grid", "cars", "turn"))
 
 
 def _rebound(x: Any, old: SpeedHazardGame, new: SpeedHazardGame) -> Any:

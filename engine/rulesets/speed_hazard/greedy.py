@@ -15,20 +15,22 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.speed_hazard import rules
+from slipstream.engine.rulesets.speed_hazard.game import Car, SpeedHazardGame
 from slipstream.engine.tracks.corners import speed_limit
 from slipstream.engine.tracks.movegraph import ByIdentity
 from slipstream.engine.tracks.track import Track
 
-HAZARD = 4.0  # squares a hazard card is worth
-MOMENTUM = 0.35  # worth of a square of speed carried into the next turn
-PIT_MAXIMUM = 80  # pits at or below this maximum
-BIG = 100.0
-DAMAGE_POINT = 3.0  # squares a point of maximum speed is worth
-MAX_BRAKE = 40  # the Brake card's largest step (the pack's brake amounts)
+HAZARD: Final = 4.0  # squares a hazard card is worth
+MOMENTUM: Final = 0.35  # worth of a square of speed carried into the next turn
+PIT_MAXIMUM: Final = 80  # pits at or below this maximum
+BIG: Final = 100.0
+DAMAGE_POINT: Final = 3.0  # squares a point of maximum speed is worth
+MAX_BRAKE: Final = 40  # the Brake card's largest step (the pack's brake amounts)
+MEMO_CAP: Final = 20_000  # cars' tables of speed values kept per track before the memo starts afresh
 
 
 def _ahead_(track: Track) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -63,7 +65,7 @@ def _ahead(track: Track) -> list[tuple[int, int, tuple[int, ...]]]:
     return table
 
 
-def wants_pit(game: Any, car: Any) -> bool:
+def wants_pit(game: SpeedHazardGame, car: Car) -> bool:
     if game.track.pit is None:
         return False
     left = car.goal - car.progress
@@ -80,11 +82,44 @@ def _entry(game: Any) -> tuple[int, int] | None:
     return (sp.first, e.speed or 0) if sp is not None and e is not None else None
 
 
-def speed_value(game: Any, car: Any, s: int) -> float:
+def speed_values(game: SpeedHazardGame, car: Car) -> dict[int, float]:
+    """The worths of the speeds `car` could drive at this turn worked out so far (speed ->
+    `speed_value`), kept with the track's board by what they read of the car: its square, its
+    grip, the curve it drives through freely, whether it heads for the pit road and (on a
+    curve, where accelerating costs) its speed now. The bots and look-ahead rollouts ask for
+    the same values again and again."""
+    b = game.b
+    node = car.node
+    grip = sum(game.equip_by_id[e].grip for e in car.equipment) if car.equipment else 0
+    hi = b.corner[node]
+    key = (node, grip, hi >= 0 and car.free_corner == game.track.corners[hi].index, wants_pit(game, car),
+           car.speed if hi >= 0 else -1, game.o_accel)
+    memo = b.values
+    table = memo.get(key)
+    if table is None:
+        if len(memo) >= MEMO_CAP:
+            memo.clear()
+        table = memo[key] = {}
+    return table
+
+
+def value_in(table: dict[int, float], game: SpeedHazardGame, car: Car, s: int) -> float:
+    """`speed_value(game, car, s)` with `table` = `speed_values(game, car)` in hand."""
+    v = table.get(s)
+    if v is None:
+        v = table[s] = _speed_value(game, car, s)
+    return v
+
+
+def speed_value(game: SpeedHazardGame, car: Car, s: int) -> float:
     """Worth of driving at `s` km/h this turn."""
+    return value_in(speed_values(game, car), game, car, s)
+
+
+def _speed_value(game: Any, car: Any, s: int) -> float:
+    grip = sum(game.equip_by_id[e].grip for e in car.equipment) if car.equipment else 0
     track = game.track
     seg, lane = game.b.seg[car.node], game.b.lane[car.node]
-    grip = sum(game.equip_by_id[e].grip for e in car.equipment) if car.equipment else 0
     k = rules.squares(s)
     value = k + MOMENTUM * k
     d, ci, lims = _ahead(track)[seg]
@@ -114,24 +149,39 @@ def speed_value(game: Any, car: Any, s: int) -> float:
     return value
 
 
-def nitrous_value(game: Any, car: Any) -> float:
-    """Expected worth of a nitrous draw: the speed each card of the deck gives, less its damage
-    dice (a click adds nothing; no redraws counted)."""
-    cards = game.decks.nitrous
-    die = game.decks.setup.die
+def _nitrous_deck_(decks: Any) -> tuple[list[tuple[int, int]], float, int]:
+    """What nitrous_value reads of a nitrous deck: (speed added, cards adding it) in the deck's
+    order, the expected damage points of all its explosions, and its size."""
+    die = decks.setup.die
     per_die = sum(die) / len(die)
-    safe = game.has(car, "nitrous_safe")
-    if not cards:
-        return -BIG
     by_adds: dict[int, int] = {}
     dice = 0
-    for c in cards:
+    for c in decks.nitrous:
         by_adds[c.adds] = by_adds.get(c.adds, 0) + 1
         dice += c.damage
-    total = sum(n * speed_value(game, car, car.speed + adds) for adds, n in by_adds.items())
+    return list(by_adds.items()), DAMAGE_POINT * per_die * dice, len(decks.nitrous)
+
+
+_last_nitrous: list[Any] = [None, None]  # the last decks asked for and their summary
+
+
+def nitrous_value(game: SpeedHazardGame, car: Car, table: dict[int, float] | None = None) -> float:
+    """Expected worth of a nitrous draw: the speed each card of the deck gives, less its damage
+    dice (a click adds nothing; no redraws counted)."""
+    last = _last_nitrous
+    if last[0] is not game.decks:
+        last[1] = _nitrous_deck_(game.decks)
+        last[0] = game.decks
+    by_adds, explosions, cards = last[1]
+    if not cards:
+        return -BIG
+    safe = game.has(car, "nitrous_safe")
+    if table is None:
+        table = speed_values(game, car)
+    total = sum(n * value_in(table, game, car, car.speed + adds) for adds, n in by_adds)
     if not safe:
-        total -= DAMAGE_POINT * per_die * dice
-    return total / len(cards)
+        total -= explosions
+    return total / cards
 
 
 @cache
@@ -151,41 +201,62 @@ class GreedyBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.nitrous = True  # draws nitrous when it pays
-        self._occ: dict[int, int] = {}
-        self._pit_lane: int | None = None
 
     def choose(self, game: Any, d: Decision) -> str:
-        fn = getattr(self, "_" + d.kind.replace("-", "_"), None)
-        keys = d.keys()
-        if fn is None or len(keys) == 1:
+        return self.pick(game, d.player, d.kind, [o.key for o in d.options])
+
+    def pick(self, game: Any, player: int, kind: str, keys: list[str]) -> str:
+        """`choose` from the parts of the decision (look-ahead rollouts ask without one): the
+        method named after the kind rates the options; the first option when there is one or
+        the kind has no method."""
+        if len(keys) == 1:
             return keys[0]
-        key = fn(game, game.cars[d.player], keys)
+        car = game.cars[player]
+        if kind == "step":
+            key = self._step(game, car, keys)
+        elif kind == "card":
+            key = self._card(game, car, keys)
+        elif kind == "accelerate":
+            key = self._accelerate(game, car, keys)
+        elif kind == "brake":
+            key = self._brake(game, car, keys)
+        elif kind == "luck":
+            key = self._luck(game, car, keys)
+        else:
+            fn = getattr(self, "_" + kind.replace("-", "_"), None)
+            if fn is None:
+                return keys[0]
+            key = fn(game, car, keys)
         return key if key in keys else keys[0]
 
     # --- choosing a card ----------------------------------------------------------------
 
-    def _card(self, game: Any, car: Any, keys: list[str]) -> str:
+    def _card(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
         best, best_v = keys[0], -1e9
+        table = speed_values(game, car)
         for key in keys:
             a = _card(game, key)
-            v = self._card_value(game, car, a, key)
+            v = self._card_value(game, car, a, key, table)
             if v > best_v:
                 best, best_v = key, v
         return best
 
-    def _card_value(self, game: Any, car: Any, a: Any, key: str) -> float:
+    def _card_value(self, game: SpeedHazardGame, car: Car, a: Any, key: str,
+                    table: dict[int, float] | None = None) -> float:
         v0 = car.speed
+        if table is None:
+            table = speed_values(game, car)
         if a.kind == "brake":
-            return max(speed_value(game, car, v0 - x) for x in rules.brake_amounts(a.amounts, v0)) + 0.1
+            return max(value_in(table, game, car, v0 - x) for x in rules.brake_amounts(a.amounts, v0)) + 0.1
         if a.kind == "accelerate":
             amounts = rules.accelerate_amounts(a.amounts, v0, car.maximum, car.in_pit)
             if car.in_pit:
                 return 10.0 - (0.5 if key.startswith("equip") else 0.0)
-            best = max((speed_value(game, car, v0 + x) for x in amounts), default=-50.0)
+            best = max((value_in(table, game, car, v0 + x) for x in amounts), default=-50.0)
             if a.nitrous and self.nitrous:
-                best = max(best, nitrous_value(game, car))
+                best = max(best, nitrous_value(game, car, table))
             return best - (1.0 if key.startswith("equip") else 0.0)
-        base = speed_value(game, car, v0)
+        base = value_in(table, game, car, v0)
         if a.kind == "ram":
             return base + (1.5 if self._ram_now(game, car) and car.maximum > 50 else -1.0)
         if a.kind == "sabotage":
@@ -193,10 +264,10 @@ class GreedyBot:
             return base + (0.6 if behind else -0.5)
         return -50.0  # u-turn: never on purpose
 
-    def _ram_now(self, game: Any, car: Any) -> bool:
+    def _ram_now(self, game: SpeedHazardGame, car: Car) -> bool:
         return any(self._ram_worth(game, car, k) > 0 for k in game._ram_options(car))
 
-    def _ram_worth(self, game: Any, car: Any, key: str) -> float:
+    def _ram_worth(self, game: SpeedHazardGame, car: Car, key: str) -> float:
         node = game.b.by_name[key.split()[1]]
         q = game.targets_map(car.seat).get(node)
         if q is None:
@@ -212,14 +283,17 @@ class GreedyBot:
 
     # --- the card's own decision -------------------------------------------------------------
 
-    def _brake(self, game: Any, car: Any, keys: list[str]) -> str:
-        return max(keys, key=lambda k: speed_value(game, car, car.speed - int(k.split()[1])))
+    def _brake(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
+        table = speed_values(game, car)
+        return max(keys, key=lambda k: value_in(table, game, car, car.speed - int(k.split()[1])))
 
-    def _accelerate(self, game: Any, car: Any, keys: list[str]) -> str:
+    def _accelerate(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
+        table = speed_values(game, car)
+
         def worth(k: str) -> float:
             if k == "nitrous":
-                return nitrous_value(game, car) if self.nitrous else -BIG
-            return speed_value(game, car, car.speed + int(k.split()[1]))
+                return nitrous_value(game, car, table) if self.nitrous else -BIG
+            return value_in(table, game, car, car.speed + int(k.split()[1]))
         return max(keys, key=worth)
 
     def _luck(self, game: Any, car: Any, keys: list[str]) -> str:
@@ -234,45 +308,65 @@ class GreedyBot:
 
     # --- moving --------------------------------------------------------------------------------
 
-    def _step(self, game: Any, car: Any, keys: list[str]) -> str:
-        self._occ = game.blocked()
-        self._pit_lane = None
-        if wants_pit(game, car):
-            e = next((e for e in game.track.pit.entries if e.main), None)
-            self._pit_lane = game.b.lane[game.b.by_name[e.cell]] if e is not None and e.cell in game.b.by_name else 0
-        return max(keys, key=lambda k: self._step_value(game, car, k))
-
-    def _step_value(self, game: Any, car: Any, key: str) -> float:
-        if key == "pit":
-            return BIG if wants_pit(game, car) else -BIG
-        if key.startswith("ram "):
-            return self._ram_worth(game, car, key)
+    def _step(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
+        """The best-rated step, the first of equals: away from tokens, curve hazards and
+        blocked squares, toward the pit road when it heads there, else the faster lane of a
+        curve close ahead."""
         b = game.b
-        x = game.turn.opts[key][2]
-        v = 0.0
-        if x in game.on_board:
-            v -= 3.0
-        c_new, c_old = b.corner[x], b.corner[car.node]
-        lim = game.limit(car, x)
-        if c_new >= 0 and lim is not None:
-            if c_old != c_new and (c_old < 0 or car.free_corner != c_old):
-                v -= HAZARD * rules.hazards_over(car.speed, lim)
-            elif b.lane[x] < b.lane[car.node] and car.speed > lim:
-                v -= HAZARD
-            v += lim / 100.0
-        occ = self._occ
-        free = sum(1 for y in b.main[x] if y not in occ)
-        left = rules.squares(car.speed) - game.turn.steps - 1
-        if left > 0 and free == 0:
-            v -= 3.0
-        v += 0.1 * free
-        if self._pit_lane is not None:
-            v -= 0.5 * abs(b.lane[x] - self._pit_lane)
-        else:
-            d, ci, lims = _ahead(game.track)[b.seg[x]]
-            if ci >= 0 and d <= 6:
-                v += 0.02 * lims[b.lane[x]]  # the faster lane of the curve ahead
-        return v
+        occ = game.blocked()
+        pit_lane: int | None = None
+        pitting = wants_pit(game, car)
+        if pitting:
+            pit = game.track.pit
+            e = next((e for e in pit.entries if e.main), None) if pit is not None else None
+            pit_lane = b.lane[b.by_name[e.cell]] if e is not None and e.cell in b.by_name else 0
+        t = game.turn
+        assert t is not None
+        opts = t.opts
+        node, speed = car.node, car.speed
+        c_old, lane_old = b.corner[node], b.lane[node]
+        entering = c_old < 0 or car.free_corner != c_old  # a new curve entered here costs hazards
+        grip = sum(game.equip_by_id[e].grip for e in car.equipment) if car.equipment else 0
+        left = rules.squares(speed) - t.steps - 1
+        ahead = _ahead(game.track)
+        on_board = game.on_board
+        best, best_v = keys[0], 0.0
+        first = True
+        for key in keys:
+            if key == "pit":
+                v = BIG if pitting else -BIG
+            elif key.startswith("ram "):
+                v = self._ram_worth(game, car, key)
+            else:
+                x = opts[key][2]
+                v = 0.0
+                if x in on_board:
+                    v -= 3.0
+                c_new = b.corner[x]
+                lim = b.limit[x]
+                if c_new >= 0 and lim >= 0:
+                    lim += grip
+                    if c_old != c_new and entering:
+                        v -= HAZARD * rules.hazards_over(speed, lim)
+                    elif b.lane[x] < lane_old and speed > lim:
+                        v -= HAZARD
+                    v += lim / 100.0
+                free = 0
+                for y in b.main[x]:
+                    if y not in occ:
+                        free += 1
+                if left > 0 and free == 0:
+                    v -= 3.0
+                v += 0.1 * free
+                if pit_lane is not None:
+                    v -= 0.5 * abs(b.lane[x] - pit_lane)
+                else:
+                    d, ci, lims = ahead[b.seg[x]]
+                    if ci >= 0 and d <= 6:
+                        v += 0.02 * lims[b.lane[x]]  # the faster lane of the curve ahead
+            if first or v > best_v:
+                best, best_v, first = key, v, False
+        return best
 
     def _ram_after(self, game: Any, car: Any, keys: list[str]) -> str:
         return max(keys, key=lambda k: self._ram_worth(game, car, k))
@@ -320,15 +414,13 @@ def _equipment_worth(game: Any, eid: str) -> float:
         + (0.5 if e.nitrous_safe else 0) + 0.5 * len(e.immune)
 
 
-def _card(game: Any, key: str) -> Any:
+def _card(game: SpeedHazardGame, key: str) -> Any:
     kind, _, cid = key.partition(" ")
     if kind == "equip":
         return game.equip_by_id[cid].action
     return next(a for a in game.actions if a.id == cid)
 
 
-def _side(game: Any, car: Any) -> set[int]:
-    from slipstream.engine.rulesets.speed_hazard.moves import cells
-
-    ahead, diag, behind, diag_b, level = cells(game.track)
-    return set(diag_b[car.node] if car.reversed else diag[car.node]) | (set(level[car.node]) if game.o_beside else set())
+def _side(game: SpeedHazardGame, car: Car) -> set[int]:
+    b = game.b
+    return set(b.diag_b[car.node] if car.reversed else b.diag[car.node]) | (set(b.level[car.node]) if game.o_beside else set())

@@ -71,21 +71,33 @@ def reach_ram(track: Track, node: int, steps: int, reversed_: bool, beside: bool
               blocked: Collection[int], cars: Mapping[int, int]) -> bool:
     """Can a car on `node` driving up to `steps` squares over free squares stand, at some point
     of its move, where it may ram one of `cars` (Readings 8)?"""
-    fwd, back, main = graphs(track)
-    succ = back if reversed_ else main
-    ahead, diag, behind, diag_b, level = cells(track)
-    near = [behind, diag_b] if reversed_ else [ahead, diag]
+    return reach_ram_on(board(track), node, steps, reversed_, beside, blocked, cars)
+
+
+def reach_ram_on(b: Board, node: int, steps: int, reversed_: bool, beside: bool,
+                 blocked: Collection[int], cars: Mapping[int, int]) -> bool:
+    """`reach_ram` over the track's board `b`."""
+    succ = b.back if reversed_ else b.main
+    near = [b.behind, b.diag_b] if reversed_ else [b.ahead, b.diag]
     if beside:
-        near.append(level)
+        near.append(b.level)
     layer = {node}
     for k in range(steps + 1):
-        if any(y in cars for x in layer for rows in near for y in rows[x]):
-            return True
+        for x in layer:
+            for rows in near:
+                for y in rows[x]:
+                    if y in cars:
+                        return True
         if k == steps:
             break
-        layer = {y for x in layer for y in succ[x] if y not in blocked}
-        if not layer:
+        nxt: set[int] = set()
+        for x in layer:
+            for y in succ[x]:
+                if y not in blocked:
+                    nxt.add(y)
+        if not nxt:
             return False
+        layer = nxt
     return False
 
 
@@ -107,6 +119,11 @@ class Board:
         self.fwd, self.back, self.main = graphs(track)
         self.ahead, self.diag, self.behind, self.diag_b, self.level = cells(track)
         self.by_name = {s.name: s.index for s in sp}
+        self.to_key = [f"to {s.name}" for s in sp]  # a step's option key and text, per square
+        self.to_text = [f"step to {s.name}" for s in sp]
+        # greedy.speed_value's results on this track: per square and what else they read of
+        # the car (greedy.speed_values), speed -> worth
+        self.values: dict[tuple[int, int, bool, bool, int, str], dict[int, float]] = {}
 
 
 board = ByIdentity(Board)

@@ -70,3 +70,30 @@ def test_the_choice_does_not_depend_on_secret_cards_or_the_race_generator() -> N
         assert d is not None and d.player == 1 and d.kind == "card"
         picks.append(LookaheadBot(42, budget=3).choose(g, d))
     assert picks[0] == picks[1] == picks[2]
+
+
+def test_the_rollouts_shortcuts_score_as_a_plain_rollout_does() -> None:
+    """The compiled shuffle deals as random.shuffle, and at a card decision the rollouts that
+    reuse the other seats' secret cards (worked out in the decision's first rollout) score
+    exactly as a first rollout, which plays those choices out, does."""
+    from slipstream.engine.rulesets.speed_hazard import lookahead
+
+    assert lookahead.SHUFFLE_OK  # on this Python the fast shuffle is the one in use
+    pack = load_pack(PACK)
+    track = pack.tracks["redline-loop"]
+    compared = 0
+    for seed in range(4):
+        g = RS.new_game(pack, track, seats_of(("a", "b", "c", "d")), seed, {})
+        greedy = RS.make_bot("greedy", 1)
+        while g.rounds < 3 or g.pending is not None and g.pending.kind != "card":
+            g.apply(greedy.choose(g, g.pending))
+        d = g.pending
+        assert d is not None and d.kind == "card"
+        keys = d.keys()
+        shared = LookaheadBot(seed, budget=2)
+        first = [shared.rollout(g, d, k, 7) for k in keys]  # the first works the picks out
+        assert shared.secret_of is d and len(shared.secret) == 3
+        for k, v in zip(keys, first, strict=True):
+            assert LookaheadBot(seed, budget=2).rollout(g, d, k, 7) == v == shared.rollout(g, d, k, 7)
+            compared += 1
+    assert compared >= 8
