@@ -4,6 +4,7 @@ with a ruleset's designer items in play (`--ruleset formula-de`: issue 34).
 
     .venv/bin/python bench/designer_cards.py [--random 1000] [--greedy 200] [--seed 0] [--replay-every 10] [--pack DIR ...]
     .venv/bin/python bench/designer_cards.py --ruleset formula-de [--random 1000] [--greedy 200]
+    .venv/bin/python bench/designer_cards.py --ruleset speed-hazard [--random 1000] [--greedy 200] [--lookahead 7]
 
 Plays `--random` races of 2-5 random bots, `--greedy` races of 2-4 greedy bots and
 `--lookahead` races of a look-ahead bot against two greedy ones on the base tracks (alternating), spread evenly over every card set of each designer pack (tests/packs/designer-cards and
@@ -18,11 +19,19 @@ With `--ruleset formula-de` the races are those of tests/rulesets/formula_de/fd_
 schedule, by deck), 2 laps (every fourth race 1); it counts per designer item (wear category,
 corner kind, weather condition, schedule, deck) how often it came into play, and an item never
 in play is an error.
+
+With `--ruleset speed-hazard` the same batch as for a designer card pack runs on
+tests/packs/designer-speed-hazard, driven by tests/rulesets/speed_hazard/designer_races.py (its
+`PACK`, `GROUPS`, `card_sets()` - three sets of rule options the races cycle through -,
+`designer_cards()`, `field()`, `checked_race()`): races on the Redline Loop, and an item counts
+as played when an action or equipment card is played, a nitrous or hazard card drawn or an
+equipment card kept.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import time
 import traceback
@@ -33,7 +42,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "rulesets" / "automobiles"))
 
 import designer_races  # noqa: E402
-from designer_races import card_sets, checked_race, designer_cards, field  # noqa: E402
+
+
+def races_module(ruleset: str):  # type: ignore[no-untyped-def]
+    """tests/rulesets/<ruleset>/designer_races.py, imported under a name of its own."""
+    name = ruleset.replace("-", "_")
+    spec = importlib.util.spec_from_file_location(f"designer_races_{name}",
+                                                  ROOT / "tests" / "rulesets" / name / "designer_races.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def main() -> int:
@@ -47,11 +66,16 @@ def main() -> int:
                     help="play twice and replay every K-th race (default 10; 0: none)")
     ap.add_argument("--pack", action="append", metavar="DIR",
                     help="a pack folder (repeatable; default: both designer packs)")
-    ap.add_argument("--ruleset", default="automobiles", choices=("automobiles", "formula-de"),
+    ap.add_argument("--ruleset", default="automobiles", choices=("automobiles", "formula-de", "speed-hazard"),
                     help="whose designer content to race (default automobiles: the designer cards)")
     a = ap.parse_args()
     if a.ruleset == "formula-de":
         return items_batch(a)
+    if a.ruleset == "speed-hazard":
+        sh = races_module(a.ruleset)
+        sh.PACK = (a.pack or [sh.PACK])[0]
+        print(f"== {Path(sh.PACK).name}")
+        return run_pack(a, sh)
     failed = 0
     for pack in a.pack or list(designer_races.PACKS):
         designer_races.PACK = pack
@@ -60,8 +84,9 @@ def main() -> int:
     return 1 if failed else 0
 
 
-def run_pack(a: argparse.Namespace) -> int:
-    """The batch for the pack `designer_races.PACK`; 1 on any error."""
+def run_pack(a: argparse.Namespace, races=designer_races) -> int:  # type: ignore[no-untyped-def]
+    """The batch for the pack `races.PACK` (`races`: a ruleset's designer_races module); 1 on any error."""
+    card_sets, checked_race, designer_cards, field = races.card_sets, races.checked_race, races.designer_cards, races.field
     sets = card_sets()
     cards = designer_cards()
     kinds = (("random", a.random), ("greedy", a.greedy), ("lookahead", a.lookahead))
@@ -96,10 +121,10 @@ def run_pack(a: argparse.Namespace) -> int:
     for kind, count in kinds:
         if count:
             print(f"  {kind}: {rounds[kind] / count:.1f} rounds a race, {capped[kind]} reached the round cap")
-    print("  cubes played per designer card (random / greedy / look-ahead races):")
-    for colour in ("yellow", "red", "purple", "blue", "green"):
-        row = [f"{c} {'/'.join(str(played[kind][c]) for kind, _n in kinds)}" for c in sorted(cards) if cards[c] == colour]
-        print(f"    {colour}: {', '.join(row)}")
+    print(f"  {getattr(races, 'PLAYED', 'cubes played')} per designer card (random / greedy / look-ahead races):")
+    for group in races.GROUPS:
+        row = [f"{c} {'/'.join(str(played[kind][c]) for kind, _n in kinds)}" for c in sorted(cards) if cards[c] == group]
+        print(f"    {group}: {', '.join(row)}")
     print(f"  {time.perf_counter() - t0:.1f} s wall")
     for e in errors:
         print(f"ERROR {e}")

@@ -66,6 +66,57 @@ def _dice(n: int) -> str:
     return f"roll {n} damage {'die' if n == 1 else 'dice'}"
 
 
+def _signed(n: Any, unit: str, up: str, down: str) -> str:
+    v = int(n)
+    return f"{up} {v}{unit}" if v >= 0 else f"{down} {-v}{unit}"
+
+
+def _cond_words(c: Mapping[str, Any]) -> str:
+    words = {"speed_at_least": "the speed is at least {} km/h", "speed_at_most": "the speed is at most {} km/h",
+             "top_speed_at_least": "the maximum is at least {} km/h", "top_speed_at_most": "the maximum is at most {} km/h",
+             "tokens_at_least": "the car holds at least {} tokens", "luck_at_least": "the car holds at least {} luck tokens"}
+    parts = [w.format(c[k]) for k, w in words.items() if k in c]
+    if "on_curve" in c:
+        parts.append("the car is on a curve" if c["on_curve"] else "the car is off the curves")
+    if "nitrous" in c:
+        parts.append("the car is in nitrous mode" if c["nitrous"] else "the car is not in nitrous mode")
+    return " and ".join(parts) or "always"
+
+
+def effect_words(steps: Any) -> str:
+    """What a list of effect steps does, in words (schemas/sh-effect.schema.json)."""
+    out: list[str] = []
+    for st in steps if isinstance(steps, list | tuple) else []:
+        if not isinstance(st, Mapping):
+            continue
+        if "speed" in st:
+            out.append(_signed(st["speed"], " km/h", "add", "lose"))
+        elif "boost" in st:
+            out.append(f"nitrous mode: add {st['boost']} km/h")
+        elif "top_speed" in st:
+            out.append(_signed(st["top_speed"], " km/h", "maximum up", "maximum down"))
+        elif "damage" in st:
+            out.append(_dice(int(st["damage"])))
+        elif "draw" in st:
+            n = int(st.get("count", 1))
+            out.append(f"draw {n} {st['draw']} card{'s' * (n != 1)}")
+        elif "tokens" in st:
+            out.append(_signed(st.get("count", 1), f" {st['tokens']} token(s)", "take", "give back"))
+        elif "luck" in st:
+            out.append(_signed(st["luck"], " luck token(s)", "gain", "lose"))
+        elif "spin" in st:
+            out.append("spin: speed 0 and the turn ends")
+        elif "move" in st:
+            v = int(st["move"])
+            out.append(f"move {abs(v)} square(s) {'more' if v > 0 else 'fewer'} this turn")
+        elif "reshuffle" in st:
+            out.append(f"shuffle every {st['reshuffle']} card into a new deck")
+        elif "if" in st and isinstance(st["if"], Mapping):
+            words = f"if {_cond_words(st['if'])}: {effect_words(st.get('then', [])) or 'nothing'}"
+            out.append(words + (f", else {effect_words(st['else'])}" if st.get("else") else ""))
+    return "; ".join(out)
+
+
 def action_words(c: Mapping[str, Any]) -> str:
     """What an action card (or the action side of an equipment card) does."""
     kind = c.get("kind")
@@ -81,7 +132,17 @@ def action_words(c: Mapping[str, Any]) -> str:
         return f"after moving, drop {_amounts(c.get('drops') or [1, 2])} tokens of one kind on squares passed"
     if kind == "u-turn":
         return "instead of moving, turn across the road or skid round" + (" (an optional card)" if c.get("optional") else "")
+    if c.get("choices"):
+        ways = [f"{ch.get('name', ch.get('id'))}: {effect_words(ch.get('effects'))}"
+                for ch in c["choices"] if isinstance(ch, Mapping)]
+        return "before moving, one of - " + " / ".join(ways) + _needs(c)
+    if c.get("effects"):
+        return "before moving: " + effect_words(c["effects"]) + _needs(c)
     return str(kind or "")
+
+
+def _needs(c: Mapping[str, Any]) -> str:
+    return f" (only while {_cond_words(c['needs'])})" if isinstance(c.get("needs"), Mapping) else ""
 
 
 def hazard_words(c: Mapping[str, Any]) -> str:
@@ -101,15 +162,19 @@ def hazard_words(c: Mapping[str, Any]) -> str:
         parts.append(f"the card number counts {c['late']} higher while held")
     if c.get("keep"):
         parts.append("kept until therapy in the pit road")
+    if c.get("effects"):
+        parts.append(effect_words(c["effects"]))
     return "; ".join(parts) or "nothing happens"
 
 
 def nitrous_words(c: Mapping[str, Any]) -> str:
     if c.get("click"):
         return "the nitrous fails: nothing added, the nitrous deck is shuffled anew"
-    parts = [f"add {int(c.get('adds', 0))} km/h"]
+    parts = [f"add {int(c.get('adds', 0))} km/h"] if "adds" in c or "damage" in c or not c.get("effects") else []
     if c.get("damage"):
         parts.append(_dice(int(c["damage"])))
+    if c.get("effects"):
+        parts.append(effect_words(c["effects"]))
     return "; ".join(parts)
 
 
@@ -128,6 +193,8 @@ def equipment_words(c: Mapping[str, Any]) -> str:
         parts.append("nitrous explosions roll no damage dice")
     if c.get("immune"):
         parts.append(f"{_amounts(list(c['immune']), 'and')} tokens do nothing")
+    if c.get("on_keep"):
+        parts.append("when kept: " + effect_words(c["on_keep"]))
     return "; ".join(parts) or "no effect"
 
 

@@ -23,7 +23,14 @@ from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.speed_hazard import rules
-from slipstream.engine.rulesets.speed_hazard.content import ActionCard, Decks, Equipment, HazardCard
+from slipstream.engine.rulesets.speed_hazard.content import (
+    ActionCard,
+    Cond,
+    Decks,
+    Effect,
+    Equipment,
+    HazardCard,
+)
 from slipstream.engine.rulesets.speed_hazard.moves import board, reach_ram_on
 from slipstream.engine.tracks.track import Track
 
@@ -84,6 +91,7 @@ class Turn:
     offer: list[str] = field(default_factory=list)  # equipment cards drawn to choose from
     dropped: str = ""  # the token kind a sabotage drops
     drops: int = 0
+    extra: int = 0  # squares to move beyond speed / 10 (card effects: `move`)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return _deepcopy_fields(self, memo)
@@ -92,7 +100,7 @@ class Turn:
         """What deepcopy makes of the turn, by hand, with `opts` (those of the game's copy)."""
         return Turn(self.car, self.card, self.phase, opts, self.text, self.steps, list(self.passed), self.rammed,
                     self.ended, self.owed, self.drawn, self.drawn_kind, self.points, list(self.offer),
-                    self.dropped, self.drops)
+                    self.dropped, self.drops, self.extra)
 
 
 class SpeedHazardGame:
@@ -265,7 +273,9 @@ class SpeedHazardGame:
 
     def performable(self, car: Car, a: ActionCard) -> bool:
         if car.in_pit:
-            return a.kind == "accelerate"  # the only way out (Readings 4)
+            return a.kind == "accelerate" and (not a.needs or self.holds(car, a.needs))  # the only way out (Readings 4)
+        if a.needs and not self.holds(car, a.needs):
+            return False
         if a.kind == "brake":
             return bool(rules.brake_amounts(a.amounts, car.speed)) and not self.insane(car, "no-brake")
         if a.kind == "accelerate":
@@ -278,7 +288,7 @@ class SpeedHazardGame:
                                 self.blocked(), self.targets_map(car.seat))
         if a.kind == "u-turn":
             return bool(self.u_turn_paths(car, False))  # cars in the way do not count (Readings 32)
-        return False
+        return bool(a.effects or a.choices)  # a kind of the pack's own
 
     def _reveal(self) -> None:
         cards = {p: self._card_of(p, k) for p, k in self._hidden.items()}
@@ -424,6 +434,11 @@ class SpeedHazardGame:
             self.event("no-action", p=t.car, card=a.id)
         elif a.kind == "accelerate":
             return self._offer_accelerate(t, car, a)
+        elif a.choices:
+            return self._ask(t, "choose", f"{self.names[t.car]}: how do you play {a.name}?",
+                             {f"choose {c.id}": (c.name, self._play_effects, c.effects) for c in a.choices})
+        elif a.effects:
+            return self._play_effects(t, a.effects)
         elif a.kind == "u-turn":
             turns = self.u_turn_paths(car, True)
             if turns:
@@ -503,22 +518,115 @@ class SpeedHazardGame:
     def _apply_nitrous(self, t: Turn, i: int) -> None:
         card = self.decks.nitrous[i]
         car = self.cars[t.car]
-        if card.click:
-            self.nitrous_deck += self.nitrous_used + [i]
-            self.nitrous_used = []
-            self.rng.shuffle(self.nitrous_deck)
-            self.event("nitrous-click", p=t.car)
-            return self._after_speed_up(t)
-        self.nitrous_used.append(i)
-        car.nitrous = True
-        car.speed += card.adds
-        self.event("speed", p=t.car, speed=car.speed, why="nitrous")
-        if card.damage and not self.has(car, "nitrous_safe"):
-            self._damage(car, card.damage, "explosion")
-            if car.wreck:
-                return self._end_turn(t)
-        self._accel_in_curve(t, car, card.adds)
+        if not card.click:  # a click shuffles the card back with the used ones (its `reshuffle`)
+            self.nitrous_used.append(i)
+        before = car.speed
+        self.effects(t, car, card.effects, "nitrous", i)
+        if car.wreck:
+            return self._end_turn(t)
+        self._accel_in_curve(t, car, car.speed - before)
         self._after_speed_up(t)
+
+    def _play_effects(self, t: Turn, effects: tuple[Effect, ...]) -> None:
+        """An action card of the pack's own kind: its effects, then the move as after Accelerate."""
+        car = self.cars[t.car]
+        before = car.speed
+        nitrous = self.effects(t, car, effects, "action", -1)
+        if car.wreck or self.over:
+            return self._end_turn(t)
+        self._accel_in_curve(t, car, car.speed - before)
+        if nitrous:
+            return self._nitrous(t)
+        self._after_speed_up(t)
+
+    # --- card effects (content.py: the vocabulary) ---------------------------------------
+
+    def holds(self, car: Car, cond: Cond) -> bool:
+        """Whether every test of a card's condition holds for `car`."""
+        for k, v in cond:
+            if k == "speed_at_least":
+                ok = car.speed >= v
+            elif k == "speed_at_most":
+                ok = car.speed <= v
+            elif k == "top_speed_at_least":
+                ok = car.maximum >= v
+            elif k == "top_speed_at_most":
+                ok = car.maximum <= v
+            elif k == "on_curve":
+                ok = (not car.in_pit and car.node >= 0 and self.b.limit[car.node] >= 0) == bool(v)
+            elif k == "nitrous":
+                ok = car.nitrous == bool(v)
+            elif k == "tokens_at_least":
+                ok = sum(car.tokens.values()) >= v
+            else:  # luck_at_least
+                ok = car.luck >= v
+            if not ok:
+                return False
+        return True
+
+    def effects(self, t: Turn, car: Car, steps: tuple[Effect, ...], where: str, card: int) -> bool:
+        """Run a card's steps (`where`: action, hazard, nitrous or keep; `card`: the nitrous
+        card's index). True when the last step asks for a nitrous card (the caller draws it)."""
+        for e in steps:
+            if car.wreck or self.over:
+                return False
+            op = e.op
+            if op == "boost":
+                car.nitrous = True
+                car.speed += e.n
+                self.event("speed", p=car.seat, speed=car.speed, why="nitrous")
+            elif op == "speed":
+                if e.n < 0:
+                    self._slow(car, -e.n, where)
+                else:
+                    car.speed = car.speed + e.n if car.nitrous else max(car.speed, min(car.speed + e.n, car.maximum))
+                    self.event("speed", p=car.seat, speed=car.speed, why=where)
+            elif op == "damage":
+                if where == "nitrous" and self.has(car, "nitrous_safe"):
+                    continue
+                self._damage(car, e.n, "explosion" if where == "nitrous" else where)
+            elif op == "top_speed":
+                car.maximum = max(0, car.maximum + e.n)
+                car.speed = rules.capped_speed(car.speed, car.maximum, car.nitrous)
+                self.event("top-speed", p=car.seat, maximum=car.maximum, speed=car.speed, why=where)
+                if car.maximum <= 0:
+                    self._wreck(car)
+            elif op == "draw":
+                if e.what == "nitrous":
+                    return True
+                self._owe(t, car, e.n, -1 if car.in_pit else car.node)
+            elif op == "tokens":
+                self._tokens(car, e.what, e.n)
+            elif op == "luck":
+                car.luck = max(0, car.luck + e.n)
+                self.event("luck-change", p=car.seat, luck=car.luck)
+            elif op == "spin":
+                car.speed = 0
+                t.ended = True
+                self.event("spin", p=car.seat)
+            elif op == "move":
+                t.extra += e.n
+                self.event("extra-squares", p=car.seat, squares=e.n)
+            elif op == "reshuffle":  # (the card is among the used ones when the step stands in an `if`)
+                self.nitrous_deck += self.nitrous_used + ([] if card in self.nitrous_used else [card])
+                self.nitrous_used = []
+                self.rng.shuffle(self.nitrous_deck)
+                self.event("nitrous-click", p=car.seat)
+            elif self.effects(t, car, e.then if self.holds(car, e.cond) else e.orelse, where, card):  # if
+                return True
+        return False
+
+    def _tokens(self, car: Car, kind: str, n: int) -> None:
+        """Tokens of `kind` from the supply (within the car's limit), or back to it (n < 0)."""
+        if kind not in self.supply:
+            return
+        if n > 0:
+            n = min(n, self.supply[kind], max(0, self.decks.setup.token_hold - sum(car.tokens.values())))
+        else:
+            n = -min(-n, car.tokens.get(kind, 0))
+        self.supply[kind] -= n
+        car.tokens[kind] = car.tokens.get(kind, 0) + n
+        self.event("tokens", p=car.seat, kind=kind, change=n, held=car.tokens[kind])
 
     def _keep_drawn(self, t: Turn) -> None:
         i, kind = t.drawn, t.drawn_kind
@@ -591,14 +699,8 @@ class SpeedHazardGame:
                 self.event("insanity", p=t.car, card=card.id)
         else:
             self.hazard_used.append(i)
-        if card.damage:
-            self._damage(car, card.damage, "hazard")
-        if card.slow:
-            self._slow(car, card.slow, "hazard")
-        if card.spin and not car.wreck:
-            car.speed = 0
-            t.ended = True
-            self.event("spin", p=t.car)
+        if card.effects:
+            self.effects(t, car, card.effects, "hazard", i)
 
     def _slow(self, car: Car, kmh: int, why: str) -> None:
         car.speed = max(0, car.speed - kmh)
@@ -667,7 +769,7 @@ class SpeedHazardGame:
                 continue
             if t.ended:
                 return self._end_turn(t)
-            if t.steps >= rules.squares(car.speed):
+            if t.steps >= rules.squares(car.speed) + t.extra:
                 return self._after_move(t)
             nodes = self.step_nodes(car)
             opts: dict[str, Any] = {}
@@ -687,7 +789,7 @@ class SpeedHazardGame:
                 if t.opts or self.turn is not t:
                     return None
                 continue
-            left = rules.squares(car.speed) - t.steps
+            left = rules.squares(car.speed) + t.extra - t.steps
             return self._ask(t, "step", f"{self.names[t.car]} at {car.speed} km/h, {left} squares to go: where next?", opts)
 
     def _ram_options(self, car: Car) -> dict[str, Any]:
@@ -999,6 +1101,11 @@ class SpeedHazardGame:
         self.equip_deck += offer  # the others go under the deck
         t.offer = []
         car.equipment.append(e)
+        kept = self.equip_by_id[e].on_keep
+        if kept:
+            self.effects(t, car, kept, "keep", -1)
+            if car.wreck:
+                return self._end_turn(t)
         if len(car.equipment) > self.decks.setup.equipment_hold:
             opts = {f"return {x}": (f"put {self.equip_by_id[x].name} back", self._return_equipment, x)
                     for x in dict.fromkeys(car.equipment)}

@@ -184,6 +184,34 @@ def nitrous_value(game: SpeedHazardGame, car: Car, table: dict[int, float] | Non
     return total / cards
 
 
+def effects_value(game: Any, car: Any, steps: Any) -> float:
+    """A rough worth of a card's own effect steps (content.py): the speed they leave (a nitrous
+    draw as its expected worth), less their damage dice; a condition taken as holding."""
+    speed, dice, nitrous = car.speed, 0, False
+    for e in _flat(steps):
+        if e.op == "speed":
+            speed = max(0, speed + e.n) if e.n < 0 else min(speed + e.n, max(car.maximum, speed))
+        elif e.op == "boost":
+            speed += e.n
+        elif e.op == "damage":
+            dice += e.n
+        elif e.op == "spin":
+            speed = 0
+        elif e.op == "draw" and e.what == "nitrous":
+            nitrous = True
+    die = game.decks.setup.die
+    value = nitrous_value(game, car) if nitrous else speed_value(game, car, speed)
+    return value - DAMAGE_POINT * dice * sum(die) / len(die)
+
+
+def _flat(steps: Any) -> Any:
+    for e in steps:
+        if e.op == "if":
+            yield from _flat(e.then)
+        else:
+            yield e
+
+
 @cache
 def fewest_hazards(v: int, d: int, limit: int) -> int:
     """The fewest hazard cards a car at `v` km/h, `d` squares before a curve entry of `limit`,
@@ -262,6 +290,9 @@ class GreedyBot:
         if a.kind == "sabotage":
             behind = any(0 < car.progress - c.progress <= 12 for c in game.cars if not c.wreck and c.seat != car.seat)
             return base + (0.6 if behind else -0.5)
+        if a.effects or a.choices:  # a kind of the pack's own: by the speed it leaves
+            return max(effects_value(game, car, c.effects) for c in a.choices) if a.choices \
+                else effects_value(game, car, a.effects)
         return -50.0  # u-turn: never on purpose
 
     def _ram_now(self, game: SpeedHazardGame, car: Car) -> bool:
@@ -282,6 +313,10 @@ class GreedyBot:
         return worth
 
     # --- the card's own decision -------------------------------------------------------------
+
+    def _choose(self, game: Any, car: Any, keys: list[str]) -> str:
+        ways = {f"choose {c.id}": c.effects for c in game.turn.card.choices}
+        return max(keys, key=lambda k: effects_value(game, car, ways.get(k, ())))
 
     def _brake(self, game: SpeedHazardGame, car: Car, keys: list[str]) -> str:
         table = speed_values(game, car)

@@ -47,5 +47,11 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], Who], str]] = {
     "u-turn": lambda e, w: f"{w(e['p'])} makes a {e['kind']} U-turn to {e['to']}",
     "u-turn-impossible": lambda e, w: f"{w(e['p'])} cannot make the U-turn and drives on normally",
     "no-action": lambda e, w: f"{w(e['p'])}'s {e['card']} card has nothing left to do",
+    "top-speed": lambda e, w: f"{w(e['p'])}'s maximum is now {e['maximum']} km/h ({e['why']})",
+    "tokens": lambda e, w: f"{w(e['p'])} {'takes' if e['change'] >= 0 else 'gives back'} {abs(e['change'])} {e['kind']} "
+                           f"token{'s' if abs(e['change']) != 1 else ''} ({e['held']} held)",
+    "luck-change": lambda e, w: f"{w(e['p'])} now holds {e['luck']} luck token{'s' if e['luck'] != 1 else ''}",
+    "extra-squares": lambda e, w: f"{w(e['p'])} moves {abs(e['squares'])} square{'s' if abs(e['squares']) != 1 else ''} "
+                                  f"{'more' if e['squares'] > 0 else 'fewer'} this turn",
     "finish": lambda e, w: f"{w(e['p'])} crosses the line after {e['laps']} laps and wins",
 }

@@ -75,7 +75,7 @@ class SpeedHazard(BaseRuleset):
     def __init__(self) -> None:
         self.files = OwnFileKinds({**{k: ((1,), schema_only(k)) for k in KINDS},
                                    "sh-scenario": ((1,), schema_only("sh-scenario"))},
-                                  SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in (*KINDS, "sh-scenario")),
+                                  SCHEMA_PACKAGE, tuple(f"{k}.schema.json" for k in (*KINDS, "sh-scenario", "sh-effect")),
                                   generated=house_rules_schemas(self.content, self.name, self.options))  # speed-hazard-rules/1
         self.race_view = SpeedHazardView()
         self.bot_data = SpeedHazardBotData()

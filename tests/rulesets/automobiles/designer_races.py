@@ -21,6 +21,7 @@ PACKS = tuple(str(Path(__file__).resolve().parents[2] / "packs" / name)
               for name in ("designer-cards", "designer-cards-2"))
 PACK = PACKS[0]  # the pack the functions below read (bench/designer_cards.py sets each in turn)
 TRACKS = ("first-oval", "road-course")
+GROUPS = ("yellow", "red", "purple", "blue", "green")  # how bench/designer_cards.py lists the cards
 
 
 def card_sets() -> list[str]:
