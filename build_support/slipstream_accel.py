@@ -46,7 +46,7 @@ ACCEL = ("engine/rulesets/automobiles/state.py", "engine/rulesets/automobiles/mo
          # the Formula Dé and speed-hazard races (4 greedy bots: the game, the bot and its moves)
          "engine/rulesets/formula_de/game.py", "engine/rulesets/formula_de/scoring.py",
          "engine/rulesets/formula_de/moves.py", "engine/rulesets/formula_de/bots.py",
-         "engine/rulesets/formula_de/tally.py",
+         "engine/rulesets/formula_de/tally.py", "engine/rulesets/formula_de/lookahead.py",
          "engine/rulesets/formula_de/rules.py",
          "engine/rulesets/speed_hazard/game.py", "engine/rulesets/speed_hazard/greedy.py",
          "engine/rulesets/speed_hazard/moves.py", "engine/rulesets/speed_hazard/rules.py",

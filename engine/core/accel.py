@@ -57,7 +57,7 @@ class Status:
     modules: tuple[str, ...] = ()
 
     def line(self) -> str:
-        """One line for reports, `compiled accelerator: on (21 modules: automobiles 9, ...;
+        """One line for reports, `compiled accelerator: on (22 modules: automobiles 9, ...;
         compiled at install)` (the count by package, and where the build comes from), or why
         not."""
         if self.state == "on":

@@ -238,13 +238,38 @@ class ProtocolFault(Exception):
         self.code, self.detail, self.drop = code, detail, drop
 
 
+def _cpu_reader() -> Any:
+    """Linux: the C library's `sched_getcpu` (the CPU this thread runs on now), else None."""
+    if not sys.platform.startswith("linux") or not hasattr(os, "sched_setaffinity"):
+        return None
+    try:
+        import ctypes
+
+        getcpu = ctypes.CDLL(None, use_errno=True).sched_getcpu
+        getcpu.restype, getcpu.argtypes = ctypes.c_int, []
+        return getcpu if getcpu() >= 0 else None
+    except (OSError, AttributeError):
+        return None
+
+
+_CPU_NOW: Any = None  # read once, when a bot first asks to be kept near (`Pipe.keep_near`)
+_CPU_READ = False
+
+
 class Pipe:
     """A running bot process and its two pipes: lines out, lines in with a deadline and a
-    length limit (a longer line is never held whole)."""
+    length limit (a longer line is never held whole).
+
+    Kept near (`keep_near`, Linux), the process may run only on the CPU the engine runs on,
+    followed when the engine moves: engine and bot take turns, never run at once, and a
+    wake-up on the same CPU is a plain switch where one on another, idle, CPU costs a virtual
+    machine several times the whole conversation (docs/bots.md "Speed")."""
 
     def __init__(self, argv: Sequence[str], line_limit: int) -> None:
         self.line_limit = line_limit
         self.buf = bytearray()
+        self.near = False
+        self.cpu = -1  # the CPU the process is kept on, -1 for none yet
         try:
             self.proc = subprocess.Popen(command_of(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          bufsize=0, preexec_fn=_die_with_parent if sys.platform == "linux" else None)
@@ -255,7 +280,26 @@ class Pipe:
         os.set_blocking(self.out, False)
         _LIVE.add(self)
 
+    def keep_near(self) -> None:
+        """From now on keep the process on the engine's CPU (where the system allows it)."""
+        global _CPU_NOW, _CPU_READ
+        if not _CPU_READ:
+            _CPU_NOW, _CPU_READ = _cpu_reader(), True
+        self.near = _CPU_NOW is not None
+
+    def _follow(self) -> None:
+        cpu = _CPU_NOW()
+        if cpu != self.cpu:
+            try:
+                os.sched_setaffinity(self.proc.pid, {cpu})
+            except (OSError, ValueError):  # not allowed, or the process has ended: left as it is
+                self.near = False
+                return
+            self.cpu = cpu
+
     def send(self, line: bytes, deadline: float) -> None:
+        if self.near:
+            self._follow()
         view = memoryview(line)
         while view:
             try:
@@ -498,8 +542,11 @@ class ExternalBot:
         reply = self._read(self.pipe.ask("start", self._line(self.hello(game)), deadline))
         if not isinstance(reply, dict) or reply.get("t") != "ready":
             raise ProtocolFault("garbage", "the first reply is not {\"t\": \"ready\"}", True)
-        if isinstance(self.pipe, Pipe) and reply.get("seats") == "many" and self.context is not None:
-            self.pipe = self.context.shared[self.name] = Shared(self.pipe)  # the bot plays several seats
+        if isinstance(self.pipe, Pipe):
+            if reply.get("cores") != "any":  # a bot that asks for every core runs where it likes
+                self.pipe.keep_near()
+            if reply.get("seats") == "many" and self.context is not None:
+                self.pipe = self.context.shared[self.name] = Shared(self.pipe)  # the bot plays several seats
         name = reply.get("name")
         self.bot_name = name[:80] if isinstance(name, str) else ""
 

@@ -43,7 +43,7 @@ def test_version_names_the_release_and_the_accelerator_in_use(installed: Install
     out = ok(installed, "--version").splitlines()
     assert out[0] == "slipstream, version 0.1.0"
     if installed.dist.compiled:
-        assert out[1].startswith("compiled accelerator: on (21 modules: automobiles 9, formula_de 6, "
+        assert out[1].startswith("compiled accelerator: on (22 modules: automobiles 9, formula_de 7, "
                                  "play 1, speed_hazard 5; compiled at install)"), out
     elif slipstream_accel.pure_requested():
         assert out[1] == ("compiled accelerator: absent (not compiled at install: SLIPSTREAM_PURE "

@@ -461,3 +461,23 @@ def test_a_broken_conversation_of_a_many_seat_bot_drops_all_its_seats(tmp_path: 
     assert sorted(got) == [("dead", True), ("late", True)]  # one seat timed out, the other found it gone
     assert sorted(r.standings) == [0, 1, 2]
     assert replay_lines(lines_of(r)).message == "identical"
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="CPU affinity is Linux's")
+def test_a_bot_runs_on_the_engines_cpu_unless_it_asks_for_every_core(tmp_path: Path) -> None:
+    bot = Path(__file__).resolve().parent / "bots" / "cores_bot.py"
+    allowed = sorted(os.sched_getaffinity(0))
+    seen: dict[str, list[list[int]]] = {}
+    logs = []
+    for mode in ("one", "any"):
+        out = tmp_path / mode
+        r = race(FD, (f"cmd:{bot} {out} {mode}", "greedy"))
+        assert notes(r) == []
+        logs.append(r.log)
+        seen[mode] = [[int(c) for c in line.split()] for line in out.read_text().splitlines()]
+        assert len(seen[mode]) > 10
+    # kept near: one CPU at each decision (the engine's then: followed when the engine moves)
+    assert all(len(cpus) == 1 and cpus[0] in allowed for cpus in seen["one"])
+    # `"cores": "any"`: the engine's own set, untouched
+    assert all(cpus == allowed for cpus in seen["any"])
+    assert logs[0] == logs[1]  # where a bot runs changes nothing of the race

@@ -57,6 +57,37 @@ def _neighbours_(track: Track) -> tuple[list[list[int]], list[list[int]]]:
 
 
 _neighbour_nodes = ByTrack(_neighbours_)
+_target_keys = ByTrack(lambda track: [f"to {sp.lane}:{sp.first}" for sp in track.spaces])  # per square
+_pit_routes = ByTrack(pit_route)
+# the options `pending` offers, made once (their texts are a function of what they stand for):
+# a gear's per pack design (its downshift costs) and (gear now, gear chosen), a destination's per
+# track and (square, squares driven, braked, absorbed, swerve)
+_gear_options: dict[tuple[int, int, int], tuple[Any, Option]] = {}
+
+
+def _new_target_options(track: Track) -> dict[tuple[int, int, int, int, bool], Option]:
+    return {}
+
+
+_target_options = ByTrack(_new_target_options)  # a frozen route, worked out once per track (copies make games)
+
+
+def _new_free_reach(track: Track) -> dict[tuple[int, int, int], tuple[int, list[list[int]], dict[int, int]]]:
+    return {}
+
+
+# per (square, corner, stops made): the layers of `reach` on the empty track for the largest roll
+# asked so far, and the step at which each square is reached. Squares with cars on them only
+# take squares out of a move, so where no car stands on a square reached within the roll, the
+# move's layers are these (cut to the roll: a smaller roll's layers are the first ones).
+_free_reach = ByTrack(_new_free_reach)
+
+
+def _reach_free(track: Track, car: Car, roll: int) -> tuple[int, list[list[int]], dict[int, int]]:
+    start = track.spaces[car.node].first
+    lock = {roll - e.past + 1 for e in exits(track, start, roll, car.corner, car.stops)}
+    layers = reach(track, car.node, roll, (), lock)
+    return roll, layers, {node: k for k, layer in enumerate(layers) for node in layer}
 
 
 def _copy_car(car: Car) -> Car:
@@ -66,6 +97,14 @@ def _copy_car(car: Car) -> Car:
     return Car(car.seat, car.node, car.gear, dict(car.wear), car.progress, car.corner, car.stops,
                car.tyres_lost, car.started, car.finished, car.out, car.pit, car.pit_base, car.serviced,
                car.next_gears, car.spun, car.tyre_toll)
+
+
+def _refill_car(car: Car, src: Car) -> None:
+    """Make `car` an independent copy of `src` (as `_copy_car`, in place)."""
+    car.seat, car.node, car.gear, car.wear, car.progress = src.seat, src.node, src.gear, dict(src.wear), src.progress
+    car.corner, car.stops, car.tyres_lost, car.started = src.corner, src.stops, src.tyres_lost, src.started
+    car.finished, car.out, car.pit, car.pit_base, car.serviced = src.finished, src.out, src.pit, src.pit_base, src.serviced
+    car.next_gears, car.spun, car.tyre_toll = src.next_gears, src.spun, src.tyre_toll
 
 
 NO_CORNER: Final = -1
@@ -144,6 +183,8 @@ class FormulaDeGame:
         # `dice`: a stand-in for the generator (scripted rolls of a rule scenario)
         self.rng: Any = random.Random(seed) if dice is None else dice
         self.record = record
+        # a bot's rollout (`rollout`): no log, no statistics, no faces' tallies, only the rules
+        self.quiet = False
         self.log: list[dict[str, Any]] = []
         self.stats: dict[str, Any] = {"out": Counter(), "overshoots": Counter(), "spins": 0, "finished": 0,
                                       "pit_stops": 0}
@@ -155,8 +196,10 @@ class FormulaDeGame:
         # corners left per (start, steps, corner, stops), a pure function of the track: for bots
         self.exit_cache: dict[tuple[int, int, int, int], Any] = {}
         self.turn: Turn | None = None
+        # the last `layers` worked out: (square, corner, stops, occupied squares), roll, layers
+        self.reached: tuple[tuple[int, int, int, tuple[int, ...]], int, list[list[int]]] | None = None
         self.pit_max_gear = int(options.get("pit_entry_max_gear", 0) or 0)
-        self.pit_route = pit_route(track)
+        self.pit_route = _pit_routes.get(track)
         # each player drives `per` cars: cars are seats of the race, players decide for them
         self.per = max(1, int(options.get("cars_per_player", 1) or 1))
         self.players = list(names)
@@ -206,7 +249,7 @@ class FormulaDeGame:
         return self.rng.randint(1, self.tables.black_die)
 
     def event(self, ev: str, **data: Any) -> None:
-        if self.record:
+        if self.record and not self.quiet:
             self.log.append({"t": "event", "ev": ev, **data})
 
     def cat(self, category: str) -> str:
@@ -321,8 +364,17 @@ class FormulaDeGame:
             return None
         who = self.owner[t.car]  # the player decides for each of their cars
         if t.phase == "gear":
-            opts = tuple(Option(f"gear {g}", self._gear_text(self.cars[t.car], g)) for g in self.gears(t.car))
-            return Decision(who, "gear", opts, f"{self.names[t.car]}: choose your gear")
+            car = self.cars[t.car]
+            gear_opts = []
+            design = self.design
+            for g in self.gears(t.car):
+                hit = _gear_options.get((id(design), car.gear, g))
+                if hit is None or hit[0] is not design:
+                    if len(_gear_options) > 512:
+                        _gear_options.clear()
+                    hit = _gear_options[id(design), car.gear, g] = (design, Option(f"gear {g}", self._gear_text(car, g)))
+                gear_opts.append(hit[1])
+            return Decision(who, "gear", tuple(gear_opts), f"{self.names[t.car]}: choose your gear")
         if t.phase == "split":
             opts = tuple(Option(f"tyres {a} brakes {b}", f"lose {a} tyre and {b} brake points")
                          for a, b in self.split_options(t))
@@ -332,8 +384,14 @@ class FormulaDeGame:
             opts = (Option("pit", f"enter the pit lane after {t.pit_steps} squares (box {box})"),
                     Option("stay out", "stay on the track"))
             return Decision(who, "pit", opts, f"{self.names[t.car]} rolled {t.roll}: enter the pit lane?")
-        opts = tuple(Option(k, self._target_text(v)) for k, v in t.targets.items())
-        return Decision(who, "move", opts, f"{self.names[t.car]} rolled {t.roll}: choose where to stop")
+        made = _target_options.get(self.track)
+        move_opts = []
+        for k, v in t.targets.items():
+            o = made.get((v.node, v.steps, v.brake, v.absorbed, v.swerve))
+            if o is None or o.key != k:
+                o = made[v.node, v.steps, v.brake, v.absorbed, v.swerve] = Option(k, self._target_text(v))
+            move_opts.append(o)
+        return Decision(who, "move", tuple(move_opts), f"{self.names[t.car]} rolled {t.roll}: choose where to stop")
 
     def _gear_text(self, car: Car, g: int) -> str:
         cost = self.design.downshift_cost(car.gear, g) or {}
@@ -411,24 +469,44 @@ class FormulaDeGame:
         return {k: car.wear[self.cat(k)] for k in self.design.names} | ({"pool": car.wear["pool"]} if self.pool else {})
 
     def apply(self, key: str) -> Rejection | None:
-        d = self.pending
-        if d is None:
-            return Rejection("race-over", "the race is over")
-        if d.option(key) is None:
+        t = self.turn
+        # the keys `pending` offers, checked without building its options' texts
+        if t is None or not self._legal(t, key):
+            d = self.pending
+            if d is None:
+                return Rejection("race-over", "the race is over")
             return Rejection("not-an-option", f"{key!r} is not an option now{self._refusal(d, key)}",
                              tuple(d.keys()))
-        self.log.append({"t": "decision", "p": d.player, "kind": d.kind, "choice": key})
-        assert self.turn is not None
-        if d.kind == "gear":
-            self._shift(self.turn, int(key.split()[1]))
-        elif d.kind == "pit":
-            self._pit_choice(self.turn, key == "pit")
-        elif d.kind == "split":
+        phase = t.phase  # the decision's kind
+        if not self.quiet:
+            self.log.append({"t": "decision", "p": self.owner[t.car], "kind": phase, "choice": key})
+        if phase == "gear":
+            self._shift(t, int(key.split()[1]))
+        elif phase == "pit":
+            self._pit_choice(t, key == "pit")
+        elif phase == "split":
             parts = key.split()
-            self._overshoot_loss(self.turn, int(parts[1]), int(parts[3]))
+            self._overshoot_loss(t, int(parts[1]), int(parts[3]))
         else:
-            self._move(self.turn, self.turn.targets[key])
+            self._move(t, t.targets[key])
         return None
+
+    def _legal(self, t: Turn, key: str) -> bool:
+        """Whether `key` is one of the options `pending` gives for `t`."""
+        phase = t.phase
+        if phase == "move":
+            return key in t.targets
+        if phase == "gear":
+            return key in [f"gear {g}" for g in self.gears(t.car)]
+        if phase == "pit":
+            return key == "pit" or key == "stay out"
+        if phase == "split":
+            return key in self.split_keys(t)
+        return False
+
+    def split_keys(self, t: Turn) -> list[str]:
+        """The keys of the split decision's options (`pending`'s, without their texts)."""
+        return [f"tyres {a} brakes {b}" for a, b in self.split_options(t)]
 
     def _refusal(self, d: Decision, key: str) -> str:
         """Why `key` is not a legal gear or square now ("" when there is nothing to add)."""
@@ -549,13 +627,33 @@ class FormulaDeGame:
         self.event("roll", p=car.seat, gear=car.gear, roll=roll)
         return roll
 
-    def layers(self, car: Car, roll: int) -> list[list[int]]:
+    def layers(self, car: Car, roll: int, occupied: dict[int, int] | None = None) -> list[list[int]]:
         """The squares `car` reaches in exactly k steps, for k = 0..roll (fewer when blocked).
         The layers of a roll also give those of every smaller roll: where the car must keep to
-        its lane depends on the corners, not on the roll."""
-        start = self.track.spaces[car.node].first
-        lock = {roll - e.past + 1 for e in exits(self.track, start, roll, car.corner, car.stops)}
-        return reach(self.track, car.node, roll, self.occupied(car.seat), lock)
+        its lane depends on the corners, not on the roll. The last one worked out is kept for
+        the same square, corner, stops and occupied squares (a greedy car's gear choice and
+        then its move ask for the same); callers never change them. `occupied`: the squares
+        of the other cars, `occupied(car.seat)`, when the caller has them."""
+        if occupied is None:
+            occupied = self.occupied(car.seat)
+        key = (car.node, car.corner, car.stops, tuple(occupied))
+        memo = self.reached
+        if memo is not None and memo[1] >= roll and memo[0] == key:
+            return memo[2][: roll + 1]
+        free = _free_reach.get(self.track)
+        at = (car.node, car.corner, car.stops)
+        hit = free.get(at)
+        if hit is None or hit[0] < roll:
+            hit = free[at] = _reach_free(self.track, car, roll)
+        first = hit[2]
+        if any(first.get(o, roll + 1) <= roll for o in occupied):  # a car in the way
+            start = self.track.spaces[car.node].first
+            lock = {roll - e.past + 1 for e in exits(self.track, start, roll, car.corner, car.stops)}
+            out = reach(self.track, car.node, roll, occupied, lock)
+        else:
+            out = hit[1][: roll + 1]
+        self.reached = (key, roll, out)
+        return out
 
     def targets(self, car: Car, roll: int, layers: list[list[int]] | None = None) -> dict[str, Target]:
         """The squares `car` may stop on with `roll`: any it reaches in exactly `roll` steps,
@@ -566,16 +664,17 @@ class FormulaDeGame:
         brakes = self.points(car, "brakes")
         if self.design.brake_per != 1:  # squares the brake points pay for
             brakes = brakes // self.design.brake_per if self.design.brake_per else 1 << 20
+        names = _target_keys.get(self.track)  # `f"to {self.where(node)}"`
         out: dict[str, Target] = {}
         if far == roll:
             for k in range(roll, -1, -1):
                 if roll - k > brakes:
                     break
                 for node in layers[k]:
-                    out[f"to {self.where(node)}"] = Target(node, k, roll - k, 0)
+                    out[names[node]] = Target(node, k, roll - k, 0)
         else:  # blocked: the car moves as far as it can and pays for the rest
             for node in layers[far]:
-                out[f"to {self.where(node)}"] = Target(node, far, 0, roll - far)
+                out[names[node]] = Target(node, far, 0, roll - far)
         return out
 
     def swerve_targets(self, car: Car, roll: int) -> dict[str, Target]:
@@ -866,6 +965,38 @@ class FormulaDeGame:
         self._next_car()
 
     # --- the protocol -----------------------------------------------------------------------------
+
+    def rollout(self, dice: Any, into: FormulaDeGame | None = None) -> FormulaDeGame:
+        """A copy of the game for a bot to play on (lookahead.py): in the same state, rolling
+        `dice` and `quiet`: it logs and tallies nothing (a rollout reads neither; its log and
+        statistics start empty); the lists no rule changes (names, owners, grid) are shared,
+        not copied. The same race as `copy` from there, for the same dice. `into`: a rollout of
+        a game of this race, done with, to fill again instead of making a new game (its cars
+        are refilled too)."""
+        if (into is None or type(into) is not type(self) or into.track is not self.track
+                or into.tables is not self.tables or into.laps != self.laps or len(into.cars) != len(self.cars)):
+            new = type(self)(self.track, self.tables, (), 0, self.laps, {}, record=False, dice=dice)
+            new.cars = [_copy_car(c) for c in self.cars]
+            new.quiet = True
+        else:
+            new = into
+            new.rng, new.log, new.reached = dice, [], None
+            for mine, c in zip(new.cars, self.cars, strict=True):
+                _refill_car(mine, c)
+        new.names, new.players = self.names, self.players
+        new.pool, new.diagonal, new.needs_points = self.pool, self.diagonal, self.needs_points
+        new.stall_first, new.toll_all, new.swerve_total = self.stall_first, self.toll_all, self.swerve_total
+        new.rounds, new.capped = self.rounds, self.capped
+        new.finished, new.eliminated, new.queue = list(self.finished), list(self.eliminated), list(self.queue)
+        new.exit_cache = self.exit_cache
+        t = self.turn  # a shallow copy: its targets are replaced, never changed
+        new.turn = None if t is None else Turn(t.car, t.phase, t.roll, t.targets, t.strained, t.owed,
+                                                 t.pit_steps, t.pit_rest, t.flying)
+        new.pit_max_gear, new.pit_route = self.pit_max_gear, self.pit_route
+        new.per, new.owner = self.per, self.owner
+        new.grid_cars, new.grid = self.grid_cars, self.grid
+        new.weather, new.wx_pile, new.wx_round, new.hit_max = self.weather, list(self.wx_pile), self.wx_round, self.hit_max
+        return new
 
     def copy(self) -> FormulaDeGame:
         """An independent game in the same state (the track, the tables and the caches shared),

@@ -9,7 +9,7 @@ score; `split_choice` is greedy's split of an overshoot's loss; `pit_choice` its
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any, Final
 
 from slipstream.engine.play.decisions import Decision
@@ -36,13 +36,13 @@ def _node_facts_(track: Track) -> list[tuple[int, Corner | None, Corner | None]]
 
 
 _node_facts = ByTrack(_node_facts_)
-# value before the corner penalties, and the (stops owed, room) of each penalty, and the brake
-# points left to meet it
-Prepared = tuple[float, tuple[int, int] | None, tuple[int, int] | None, int]
+# value before the corner penalties, and the stops owed and room of each penalty (0 stops:
+# none), and the brake points left to meet it
+Prepared = tuple[float, int, int, int, int, int]
 # what ending a move of so many squares on a square means, whatever the braking: eliminated
 # by a corner left, squares owed past corners, the value before wear and corner penalties
-Place = tuple[bool, int, float, tuple[int, int] | None, tuple[int, int] | None]
-NOT_PREPARED: Final[Prepared] = (OUT, None, None, 0)
+Place = tuple[bool, int, float, int, int, int, int]
+NOT_PREPARED: Final[Prepared] = (OUT, 0, 0, 0, 0, 0)
 
 
 class Scorer:
@@ -62,18 +62,44 @@ class Scorer:
         body = game.points(car, "body")
         # each neighbour: a 1-in-20 roll for it and one for us; the last body point is the car
         self.near_cost = 0.5 + (8.0 if body <= 1 else 1.0)
-        self.wear = game.wear_view(car)
+        self.wear: dict[str, int] | None = None  # `wear_view`, when a blocked move asks for it
         self.slow = _slowest(game.tables.gears)
         self.places: dict[tuple[int, int], Place] = {}
         # per squares driven: the corners left under-stopped, whether one eliminates, squares owed
         self.left: dict[int, tuple[list[Any], bool, int]] = {}
         self.blocked: dict[int, int | None] = {}
         self.prepared: dict[tuple[int, int, int, int], Prepared] = {}
+        self.tolls: dict[tuple[int, int], int | None] = {}  # `_toll`'s
+        # `best`'s places per squares driven (`_row`), for the layers `rows_of`
+        self.rows_of: list[list[int]] | None = None
+        self.rows: dict[int, list[Place]] = {}
         # the per-track tables `_place` reads (looked up once, not per square)
         self.neighbours = game.neighbour_table()
         self.exit_memo = _exit_cache.get(game.track)
+        self.place_memo = _place_memo.get(game.track)
 
     def _place(self, node: int, steps: int) -> Place:
+        car = self.car
+        key = (node, steps, self.start, car.corner, car.stops)
+        base = self.place_memo.get(key)
+        if base is None:
+            base = self.place_memo[key] = self._base_place(node, steps)
+        out, owed, value, t1, r1, t2, r2 = base
+        seat, occ = car.seat, self.occ  # `len(game.neighbours_at(node, car.seat, occ))`
+        near = 0
+        for m in self.neighbours[node]:
+            if m in occ and occ[m] != seat:
+                near += 1
+        if near:
+            value -= near * self.near_cost
+        place = self.places[node, steps] = (out, owed, value, t1, r1, t2, r2)
+        return place
+
+    def _base_place(self, node: int, steps: int) -> Place:
+        """`_place` before the neighbours' cost: a function of the track, the square, the
+        squares driven and where the move starts (its segment, corner and stops made), kept per
+        track (`_place_memo`). (Every number here is a multiple of 0.5: the neighbours' cost
+        taken off afterwards gives the same value.)"""
         game, car = self.game, self.car
         left = self.left.get(steps)
         if left is None:
@@ -86,31 +112,29 @@ class Scorer:
             left = self.left[steps] = (ex, out, sum(e.past for e in ex))
         ex, out, owed = left
         value = float(steps)
-        seat, occ = car.seat, self.occ  # `len(game.neighbours_at(node, car.seat, occ))`
-        near = 0
-        for m in self.neighbours[node]:
-            if m in occ and occ[m] != seat:
-                near += 1
-        if near:
-            value -= near * self.near_cost
         end, c, ahead = self.facts[node]
         n = self.n
-        first = second = None
+        t1 = r1 = t2 = r2 = 0  # a penalty counts only for stops owed after this turn (t > 0)
         if c is not None and not ex:
             made = car.stops if c.index == car.corner else 0
             need = required_stops(c)
             if made < need:
                 value += STOP
-            first = (need - made - 1, (c.last - end) % n)
+            t1, r1 = need - made - 1, (c.last - end) % n
         if ahead is not None and (c is None or ex):
-            second = (required_stops(ahead), (ahead.last - end) % n)
-        place = self.places[node, steps] = (out, owed, value, first, second)
-        return place
+            t2, r2 = required_stops(ahead), (ahead.last - end) % n
+        return out, owed, value, max(0, t1), r1, max(0, t2), r2
+
+    def wear_points(self) -> dict[str, int]:
+        """The car's points by category (`FormulaDeGame.wear_view`)."""
+        if self.wear is None:
+            self.wear = self.game.wear_view(self.car)
+        return self.wear
 
     def _blocked(self, absorbed: int) -> int | None:
         if absorbed not in self.blocked:
             cost = rules.blocked_cost(absorbed)
-            ok = cost is not None and rules.can_pay(self.wear, cost, self.game.pool)
+            ok = cost is not None and rules.can_pay(self.wear_points(), cost, self.game.pool)
             self.blocked[absorbed] = sum(cost.values()) if ok and cost is not None else None
         return self.blocked[absorbed]
 
@@ -125,7 +149,7 @@ class Scorer:
         penalties for standing too fast before a corner, and what those need. (Every number
         here is a multiple of 0.5, so sums are exact in any order.)"""
         place = self.places.get((node, steps)) or self._place(node, steps)
-        out, owed, value, first, second = place
+        out, owed, value, t1, r1, t2, r2 = place
         if out:
             return NOT_PREPARED
         wear = brake
@@ -135,24 +159,34 @@ class Scorer:
                 return NOT_PREPARED
             wear += paid
         if owed:
-            tyres = self.tyres
-            spare = 0 if self.game.pool else max(0, self.brakes - brake)  # may take a share
-            on_tyres = owed - min(spare, max(0, owed - (tyres - 1)))
-            left, outcome = rules.tyre_loss(tyres, on_tyres)
-            if outcome == "out" or on_tyres > self.toll_room:
+            toll = self._toll(owed, brake)
+            if toll is None:
                 return NOT_PREPARED
-            wear += owed + (6 if outcome == "spin" else 0)
-        return value - WEAR * wear, first, second, max(0, self.brakes - brake)
+            wear += toll
+        return value - WEAR * wear, t1, r1, t2, r2, max(0, self.brakes - brake)
+
+    def _toll(self, owed: int, brake: int) -> int | None:
+        """The wear an overshoot owing `owed` squares costs after braking `brake` squares (a
+        spin counts 6 more), None when it eliminates the car; kept in `tolls`."""
+        tyres = self.tyres
+        spare = 0 if self.game.pool else max(0, self.brakes - brake)  # may take a share
+        on_tyres = owed - min(spare, max(0, owed - (tyres - 1)))
+        left, outcome = rules.tyre_loss(tyres, on_tyres)
+        toll: int | None = None
+        if outcome != "out" and on_tyres <= self.toll_room:
+            toll = owed + (6 if outcome == "spin" else 0)
+        self.tolls[owed, brake] = toll
+        return toll
 
     def finish(self, p: Prepared, gear: int) -> float:
         """`prepare`'s value less the penalties for standing too fast before a corner in `gear`."""
-        value, first, second, brakes = p
-        if first is not None and first[0] > 0:
-            over = self.slow.need(gear, first[0]) - first[1]
+        value, t1, r1, t2, r2, brakes = p
+        if t1 > 0:
+            over = self.slow.need(gear, t1) - r1
             if over > 0:
                 value -= WEAR * over + (50.0 if over > brakes else 0.0)
-        if second is not None and second[0] > 0:
-            over = self.slow.need(gear, second[0]) - second[1]
+        if t2 > 0:
+            over = self.slow.need(gear, t2) - r2
             if over > 0:
                 value -= WEAR * over + (50.0 if over > brakes else 0.0)
         return value
@@ -162,26 +196,13 @@ class Scorer:
         offers, from `layers` of that roll or a larger one) for a car driving on in `gear`.
         A destination scores at most its squares less its braking plus the bonus for a stop,
         so the scan, least braking first, stops where that bound cannot beat the best so far.
-        (`destinations`, written out: this runs for every face of every gear die.)"""
-        prepared = self.prepared
+        (`destinations` with `prepare_at` and `finish`, written out for a destination that
+        leaves no corner short: this runs for every face of every gear die.)"""
         best = float("-inf")
         far = min(len(layers) - 1, roll)
-        if far == roll:
-            for k in range(roll, max(-1, roll - self.brakes - 1), -1):
-                brake = roll - k
-                bound = k - WEAR * brake + STOP
-                for node in layers[k]:
-                    if bound <= best:
-                        return best
-                    key = (node, k, brake, 0)
-                    p = prepared.get(key)
-                    if p is None:
-                        p = prepared[key] = self.prepare_at(node, k, brake, 0)
-                    v = self.finish(p, gear)
-                    if v > best:
-                        best = v
-        else:
+        if far != roll:
             absorbed = roll - far
+            prepared = self.prepared
             bound = far - WEAR * 0 + STOP
             for node in layers[far]:
                 if bound <= best:
@@ -193,7 +214,117 @@ class Scorer:
                 v = self.finish(p, gear)
                 if v > best:
                     best = v
+            return best
+        brakes = self.brakes
+        needs = self.slow.row(gear)  # `need(gear, t)` for the stops owed t a corner can ask
+        if self.rows_of is not layers:
+            self.rows_of, self.rows = layers, {}
+        rows = self.rows
+        for k in range(roll, max(-1, roll - brakes - 1), -1):
+            brake = roll - k
+            bound = k - WEAR * brake + STOP
+            if bound <= best:
+                return best
+            row = rows.get(k)
+            if row is None:
+                row = rows[k] = self._row(layers[k], k)
+            for place in row:
+                out, owed, value, t1, r1, t2, r2 = place
+                wear = brake
+                if owed and not out:
+                    toll = self.tolls.get((owed, brake), -1)
+                    if toll == -1:
+                        toll = self._toll(owed, brake)
+                    if toll is None:
+                        out = True
+                    else:
+                        wear += toll
+                if out:
+                    v = OUT
+                else:  # `finish(prepare_at(...))`
+                    v = value - WEAR * wear
+                    spare = brakes - brake  # >= 0: k is never below roll - brakes
+                    if t1 > 0:
+                        over = (needs[t1] if t1 < len(needs) else self.slow.need(gear, t1)) - r1
+                        if over > 0:
+                            v -= WEAR * over + (50.0 if over > spare else 0.0)
+                    if t2 > 0:
+                        over = (needs[t2] if t2 < len(needs) else self.slow.need(gear, t2)) - r2
+                        if over > 0:
+                            v -= WEAR * over + (50.0 if over > spare else 0.0)
+                if v > best:
+                    best = v
         return best
+
+    def _row(self, nodes: list[int], k: int) -> list[Place]:
+        """The places of the squares `nodes` reached in `k` steps, as `best` rates them: when
+        they differ only in their value (the squares of one segment: the same corners, the
+        same corners left, only their neighbours differ), the best of them alone, since every
+        rating of a destination is its value less what the rest asks."""
+        places = []
+        for node in nodes:
+            place = self.places.get((node, k))
+            places.append(self._place(node, k) if place is None else place)
+        first = places[0]
+        top = first
+        for place in places[1:]:
+            if (place[0] != first[0] or place[1] != first[1] or place[3] != first[3] or place[4] != first[4]
+                    or place[5] != first[5] or place[6] != first[6]):
+                return places
+            if place[2] > top[2]:
+                top = place
+        return [top]
+
+    def gear_value(self, layers: list[list[int]], gear: int, faces: tuple[int, ...], downshift: float,
+                   floor: float = float("-inf"), most: dict[int, float] | None = None) -> float:
+        """`gear_values`' figure for `gear` (its die's `faces`; `downshift` the wear its shift
+        costs, as squares): the average best score over the faces, less the shift. With a
+        `floor`, -inf as soon as the figure is sure to fall below it, `most` giving per roll
+        the most its best score can be (`ceilings`); every sum here is exact (multiples of
+        0.5), so a figure worked out to the end is the same in any order."""
+        n = len(faces)
+        total = 0.0
+        counts = _counts(faces)
+        if floor == float("-inf") or most is None:
+            for roll, count in counts:
+                total += count * self.best(layers, roll, gear)
+            return total / n - downshift
+        rest = 0.0  # the most the faces not yet worked out can add
+        for roll, count in counts:
+            rest += count * most[roll]
+        if rest / n - downshift < floor:
+            return float("-inf")
+        for roll, count in counts:
+            total += count * self.best(layers, roll, gear)
+            rest -= count * most[roll]
+            if (total + rest) / n - downshift < floor:
+                return float("-inf")
+        return total / n - downshift
+
+    def ceilings(self, layers: list[list[int]], rolls: Collection[int]) -> dict[int, float]:
+        """Per roll, the most `best` can give: a destination scores at most its squares, less
+        2.5 a square braked, plus the bonus for a stop where its square is in a corner (so
+        the roll's own squares, or one braked into a corner; two or more braked squares score
+        less than the roll's own). When blocked, the squares driven (and a stop's bonus)."""
+        inside = _in_corner.get(self.game.track)
+        # per squares driven k: whether a square reached in k steps is in a corner
+        corner = [False] * len(layers)
+        for k, layer in enumerate(layers):
+            for node in layer:
+                if inside[node]:
+                    corner[k] = True
+                    break
+        far = len(layers) - 1
+        out: dict[int, float] = {}
+        for roll in rolls:
+            if far < roll:
+                out[roll] = far + (STOP if corner[far] else 0.0)
+                continue
+            most = roll + (STOP if corner[roll] else 0.0)
+            if roll >= 1 and self.brakes >= 1 and corner[roll - 1]:
+                most = max(most, roll - 1 - WEAR + STOP)
+            out[roll] = most
+        return out
 
 
 def destinations(layers: list[list[int]], roll: int, brakes: int) -> Iterator[tuple[int, int, int, int]]:
@@ -216,6 +347,15 @@ class Slowest:
     def __init__(self, gears: tuple[tuple[int, ...], ...]) -> None:
         self.gears = gears
         self.table: dict[tuple[int, int], int] = {}
+        self.rows: dict[int, list[int]] = {}
+
+    def row(self, gear: int) -> list[int]:
+        """`need(gear, t)` for t = 0..7 (a corner asks for 3 stops at most in the bundled
+        tracks; `need` answers for more)."""
+        hit = self.rows.get(gear)
+        if hit is None:
+            hit = self.rows[gear] = [self.need(gear, t) for t in range(8)]
+        return hit
 
     def need(self, gear: int, turns: int) -> int:
         hit = self.table.get((gear, turns))
@@ -252,27 +392,96 @@ def _new_exit_memo(track: Track) -> dict[tuple[int, int, int, int], list[Any]]:
 _exit_cache: ByTrack[dict[tuple[int, int, int, int], list[Any]]] = ByTrack(_new_exit_memo)
 
 
-def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str]) -> dict[str, float]:
+# per square: whether it is in a corner
+_in_corner = ByTrack(lambda track: [fact[1] is not None for fact in _node_facts.get(track)])
+
+
+def _new_place_memo(track: Track) -> dict[tuple[int, int, int, int, int], Place]:
+    return {}
+
+
+# `Scorer._base_place` per (square, squares driven, start segment, corner, stops made)
+_place_memo: ByTrack[dict[tuple[int, int, int, int, int], Place]] = ByTrack(_new_place_memo)
+
+
+def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str], slack: float = -1.0,
+                sc: Scorer | None = None) -> dict[str, float]:
     """Per gear option: the average over the gear die's faces of the best destination's score,
-    less the downshift's wear (greedy's gear choice takes the first best)."""
-    sc = Scorer(game, car, game.occupied(car.seat))
-    top = max(f for k in keys for f in game.tables.gears[int(k.split()[1]) - 1])
-    layers = game.layers(car, top)
-    out: dict[str, float] = {}
-    for key in keys:
-        g = int(key.split()[1])
-        faces = game.tables.gears[g - 1]
-        total = 0.0
-        for roll in set(faces):
-            total += faces.count(roll) * sc.best(layers, roll, g)
-        out[key] = total / len(faces) - WEAR * sum((rules.downshift_cost(car.gear, g) or {}).values())
-    return out
+    less the downshift's wear (greedy's gear choice takes the first best). With `slack` >= 0,
+    a gear sure to rate more than `slack` below the best is left at -inf, not worked out (the
+    best gear and every gear within `slack` of it get their exact figures: the choices made
+    from them are the same). `sc`: greedy's ratings of `car` now, when the caller has them."""
+    return dict(zip(keys, gear_figures(game, car, [int(k.split()[1]) for k in keys], slack, sc=sc), strict=True))
+
+
+def gear_figures(game: FormulaDeGame, car: Car, gears: Sequence[int], slack: float = -1.0,
+                 floor: float = float("-inf"), sc: Scorer | None = None) -> list[float]:
+    """`gear_values` by gear number, in the order of `gears`; with `slack`, the highest gears
+    (the likeliest best) are worked out first, and a gear sure to rate below `floor` less
+    `slack` is not worked out either (-inf, all of them when none can reach it)."""
+    if sc is None:
+        sc = Scorer(game, car, game.occupied(car.seat))
+    occ = sc.occ
+    dice = game.tables.gears
+    top = 0
+    for g in gears:
+        top = max(top, _top(dice[g - 1]))
+    layers = game.layers(car, top, occ)
+    shift = [_shift_wear(car.gear, g) for g in gears]
+    if slack < 0:
+        return [sc.gear_value(layers, g, dice[g - 1], w) for g, w in zip(gears, shift, strict=True)]
+    values = [float("-inf")] * len(gears)
+    best = floor
+    most = sc.ceilings(layers, {f for g in gears for f in dice[g - 1]})
+    for i in sorted(range(len(gears)), key=lambda i: -gears[i]):
+        v = values[i] = sc.gear_value(layers, gears[i], dice[gears[i] - 1], shift[i], best - slack, most)
+        if v > best:
+            best = v
+    return values
+
+
+_shift_wears: dict[tuple[int, int], float] = {}
+
+
+def _shift_wear(old: int, new: int) -> float:
+    """The wear a shift from `old` to `new` costs, as squares (greedy's figure)."""
+    hit = _shift_wears.get((old, new))
+    if hit is None:
+        hit = _shift_wears[old, new] = WEAR * sum((rules.downshift_cost(old, new) or {}).values())
+    return hit
+
+
+_face_counts: dict[int, tuple[tuple[int, ...], list[tuple[int, int]], int]] = {}
+
+
+def _faces_of(faces: tuple[int, ...]) -> tuple[tuple[int, ...], list[tuple[int, int]], int]:
+    hit = _face_counts.get(id(faces))
+    if hit is None or hit[0] is not faces:
+        if len(_face_counts) > 64:
+            _face_counts.clear()
+        hit = _face_counts[id(faces)] = (faces, [(roll, faces.count(roll)) for roll in set(faces)], max(faces))
+    return hit
+
+
+def _counts(faces: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(roll, how many faces show it) per roll of a die, in the order of `set(faces)`."""
+    return _faces_of(faces)[1]
+
+
+def _top(faces: tuple[int, ...]) -> int:
+    """The highest face of a die."""
+    return _faces_of(faces)[2]
 
 
 def split_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
     """Keep a tyre point if the brakes can take the rest; else as much on the brakes as they hold."""
+    return split_key(game, car, d.keys())
+
+
+def split_key(game: FormulaDeGame, car: Car, keys: Sequence[str]) -> str:
+    """`split_choice` among the split decision's `keys`."""
     tyres = game.points(car, "tyres")
-    splits = [(int(k.split()[1]), int(k.split()[3]), k) for k in d.keys()]
+    splits = [(int(k.split()[1]), int(k.split()[3]), k) for k in keys]
     keep = [s for s in splits if s[0] < tyres]
     return max(keep)[2] if keep else min(splits)[2]
 

@@ -30,6 +30,8 @@ class TalliedGame(FormulaDeGame):
         super().__init__(track, tables, names, seed, laps, options, record, dice)
 
     def event(self, ev: str, **data: Any) -> None:
+        if self.quiet:  # a bot's rollout
+            return
         if ev == "roll":
             self.last_roll[data["p"]] = data["roll"]
         elif ev == "stop":
