@@ -32,6 +32,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from checkouts import shim  # the checkout as the package `slipstream`, as bench/bots.py does
+
 HERE = Path(__file__).resolve().parent.parent
 TRACK = "redline-loop"
 
@@ -88,15 +90,6 @@ def worker(args: argparse.Namespace) -> dict[str, object]:
         copy()
     out["copy_us"] = 1e6 * (time.process_time() - start) / 500
     return out
-
-
-def shim(root: Path, into: Path) -> Path:
-    """A folder whose `slipstream` package maps onto the checkout at `root` (no install)."""
-    pkg = into / "slipstream"
-    pkg.mkdir(parents=True)
-    for part in ("engine", "schemas", "content"):
-        (pkg / part).symlink_to(root / part, target_is_directory=True)
-    return into
 
 
 def side(root: Path, args: argparse.Namespace, tmp: Path) -> dict[str, object]:
