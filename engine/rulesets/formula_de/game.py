@@ -984,6 +984,15 @@ class FormulaDeGame:
             for mine, c in zip(new.cars, self.cars, strict=True):
                 _refill_car(mine, c)
         new.names, new.players = self.names, self.players
+        self._take_play_state(new)
+        new.per, new.owner = self.per, self.owner
+        new.grid_cars, new.grid = self.grid_cars, self.grid
+        return new
+
+    def _take_play_state(self, new: FormulaDeGame) -> None:
+        """What `copy` and `rollout` both take from this game into `new`, at the depth play
+        changes it: the rule switches, the round, the order lists, the turn, the pit and the
+        weather."""
         new.pool, new.diagonal, new.needs_points = self.pool, self.diagonal, self.needs_points
         new.stall_first, new.toll_all, new.swerve_total = self.stall_first, self.toll_all, self.swerve_total
         new.rounds, new.capped = self.rounds, self.capped
@@ -992,11 +1001,8 @@ class FormulaDeGame:
         t = self.turn  # a shallow copy: its targets are replaced, never changed
         new.turn = None if t is None else Turn(t.car, t.phase, t.roll, t.targets, t.strained, t.owed,
                                                  t.pit_steps, t.pit_rest, t.flying)
-        new.pit_max_gear, new.pit_route = self.pit_max_gear, self.pit_route
-        new.per, new.owner = self.per, self.owner
-        new.grid_cars, new.grid = self.grid_cars, self.grid
+        new.pit_max_gear, new.pit_route = self.pit_max_gear, self.pit_route  # a frozen route
         new.weather, new.wx_pile, new.wx_round, new.hit_max = self.weather, list(self.wx_pile), self.wx_round, self.hit_max
-        return new
 
     def copy(self) -> FormulaDeGame:
         """An independent game in the same state (the track, the tables and the caches shared),
@@ -1006,24 +1012,15 @@ class FormulaDeGame:
         game refuses: engine/core/accel.py)."""
         new = type(self)(self.track, self.tables, (), 0, self.laps, {}, record=self.record, dice=self.rng)
         new.names, new.players = list(self.names), list(self.players)
-        new.pool, new.diagonal, new.needs_points = self.pool, self.diagonal, self.needs_points
-        new.stall_first, new.toll_all, new.swerve_total = self.stall_first, self.toll_all, self.swerve_total
         rng = random.Random.__new__(random.Random)  # no seeding: the state is set at once
         rng.setstate(self.rng.getstate())
         new.rng = rng
         new.log = list(self.log)  # events are never changed once logged
         new.stats = {s: x.copy() if isinstance(x, dict) else x for s, x in self.stats.items()}
-        new.rounds, new.capped = self.rounds, self.capped
-        new.finished, new.eliminated, new.queue = list(self.finished), list(self.eliminated), list(self.queue)
-        new.exit_cache = self.exit_cache
-        t = self.turn  # a shallow copy: its targets are replaced, never changed
-        new.turn = None if t is None else Turn(t.car, t.phase, t.roll, t.targets, t.strained, t.owed,
-                                                 t.pit_steps, t.pit_rest, t.flying)
-        new.pit_max_gear, new.pit_route = self.pit_max_gear, self.pit_route  # a frozen route
+        self._take_play_state(new)
         new.per, new.owner = self.per, list(self.owner)
         new.grid_cars, new.grid = list(self.grid_cars), list(self.grid)
         new.cars = [_copy_car(c) for c in self.cars]
-        new.weather, new.wx_pile, new.wx_round, new.hit_max = self.weather, list(self.wx_pile), self.wx_round, self.hit_max
         return new
 
     def car_standings(self) -> list[int]:
