@@ -287,6 +287,29 @@ def test_the_example_http_bot_races_every_ruleset(http_bot: tuple[str, str], rul
     assert [e for e in same.log] == r.log
 
 
+def test_the_example_http_bot_answers_without_a_delayed_ack_wait(http_bot: tuple[str, str]) -> None:
+    """A reply's head and body leave at once: with Nagle's algorithm on, Python's http.server
+    held the body until the client acknowledged the head, 40 ms or more every move."""
+    import http.client
+    import statistics
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(http_bot[0])
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    waits = []
+    try:
+        for _ in range(15):
+            t0 = time.perf_counter()
+            conn.request("POST", "/end", body=b'{"t": "end", "game": "none"}',
+                         headers={"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            assert resp.status == 200 and json.loads(resp.read()) == {}
+            waits.append(time.perf_counter() - t0)
+    finally:
+        conn.close()
+    assert statistics.median(waits) < 0.02, waits
+
+
 class Misbehaving:
     """An HTTP bot server in this process that answers /move as `mode` says."""
 

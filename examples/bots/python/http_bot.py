@@ -27,6 +27,9 @@ BY_RULESET = {"formula-de": fd_bot.choose, "speed-hazard": sh_bot.choose, "autom
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep the connection between moves
+    # the head and the body of a reply are two writes: with Nagle's algorithm on, the body waits
+    # for the engine to acknowledge the head, which it delays (about 40 ms on Linux) every move
+    disable_nagle_algorithm = True
     games = {}
     lock = threading.Lock()
     only_random = False
