@@ -125,43 +125,15 @@ def write_skipped(out: Path, reason: str) -> None:
 # The generated setup script. mypyc writes one C file per module (`multi_file`): gcc's time
 # grows faster than the size of one file, so 22 files compile in about 60% of the CPU time of
 # the one big file, and they compile at once on every core the build may use (setuptools
-# compiles the sources of one extension one after another; this compiles the biggest first).
-# The cost at run time is small (calls between modules are not inlined; docs/engine.md "Speed").
+# compiles the sources of one extension one after another; slipstream_ccjobs.py, copied next
+# to the script, compiles the biggest first). The cost at run time is small (calls between
+# modules are not inlined; docs/engine.md "Speed").
 _SETUP = """\
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 from setuptools import setup
 from mypyc.build import mypycify
+from slipstream_ccjobs import compile_at_once
 
-JOBS = {jobs!r}
-
-
-def compile_at_once(self, sources, output_dir=None, macros=None, include_dirs=None, debug=False,
-                    extra_preargs=None, extra_postargs=None, depends=None):
-    macros, objects, extra_postargs, pp_opts, build = self._setup_compile(
-        output_dir, macros, include_dirs, sources, depends, extra_postargs)
-    cc_args = self._get_cc_args(pp_opts, debug, extra_preargs)
-    todo = sorted((obj for obj in objects if obj in build),
-                  key=lambda obj: -os.path.getsize(build[obj][0]))
-
-    def one(obj):
-        src, ext = build[obj]
-        self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
-
-    with ThreadPoolExecutor(JOBS) as pool:
-        for done in [pool.submit(one, obj) for obj in todo]:
-            done.result()
-    return objects
-
-
-try:  # setuptools' own copy of distutils (every setuptools since 60); else one after another
-    from setuptools._distutils import ccompiler
-except ImportError:
-    ccompiler = None
-base = getattr(ccompiler, "CCompiler", None)
-if JOBS > 1 and all(hasattr(base, name) for name in ("_setup_compile", "_get_cc_args", "_compile")):
-    base.compile = compile_at_once
+compile_at_once({jobs!r})
 setup(name="slipstream-accel",
       ext_modules=mypycify({args!r}, opt_level="3", debug_level="1", multi_file=True))
 """
@@ -195,6 +167,7 @@ def compile_modules(engine: Path, out: Path, python: str | Path, log: Log = _say
         jobs = build_jobs()
         (src / "build" / "setup.py").write_text(_SETUP.format(
             args=["--ignore-missing-imports", *(f"slipstream/{rel}" for rel in ACCEL)], jobs=jobs))
+        shutil.copy2(Path(__file__).with_name("slipstream_ccjobs.py"), src / "build")
         log(f"compiled accelerator: compiling {len(ACCEL)} modules with mypyc, {jobs} at once "
             "(about a minute) ...")
         t0 = time.monotonic()
