@@ -76,7 +76,7 @@ def setup() -> None:
 
 
 # A release build that `early_release` started, and how it ended (None: it did not fail).
-_EARLY: dict[str, threading.Thread | str | None] = {"thread": None, "failed": None}
+_EARLY: dict[str, threading.Thread | str | float | None] = {"thread": None, "failed": None, "t0": None}
 
 
 def early_release() -> None:
@@ -100,6 +100,7 @@ def early_release() -> None:
             _EARLY["failed"] = str(e)
 
     thread = threading.Thread(target=release, name="release")
+    _EARLY["t0"] = time.monotonic()
     thread.start()
     _EARLY["thread"] = thread
 
@@ -147,7 +148,8 @@ def build(force: bool = False) -> bool:
         return False
     if force:
         shutil.rmtree(DIST_DIR, ignore_errors=True)
-    t0 = time.monotonic()
+    started = _EARLY["t0"]
+    t0 = started if isinstance(started, float) else time.monotonic()
     try:
         _, wheel = slipstream_release.build_release(ROOT, DIST_DIR, PY, log=lambda t: print(t, flush=True))
     except RuntimeError as e:
