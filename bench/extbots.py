@@ -10,10 +10,16 @@ very `act` message the engine builds for the external one (the seat's view, opti
 so the difference is the protocol alone: JSON both ways, the pipes, the other process's turn.
 The races run on the same seeds, alternately in-process and external in the same run, and
 must play the same race. The overhead per decision is (external - in-process time, the
-processes' start-up left out) / the external seat's decisions, as wall-clock time and as CPU
-time of the engine and the bot process together (start-up and shutdown, measured apart, left
-out); the start-up is given apart. On a busy machine the wall clock is mostly waiting for the
-scheduler to run the other process: the bench prints the load and a bare pipe round trip.
+process's start-up and shutdown left out) / the external seat's decisions, as wall-clock time
+and as CPU time of the engine and the bot process together; the start-up is given apart.
+Start-up and shutdown are timed in the race itself: the engine's CPU and the wall clock in
+starting the bot (to its `ready`) and in ending it, and the bot process's CPU read from
+/proc/PID/schedstat when it is ready and before its `end` (Linux; elsewhere the bot's start
+and end are measured apart, on a bot started and ended at once, and subtracted). A race of
+Formula Dé makes about 140 decisions of the seat, a start-up about 200 times the cost of one:
+start-up noise measured apart moved its figure by ten microseconds or more.
+On a busy machine the wall clock is mostly waiting for the scheduler to run the other
+process: the bench prints the load and a bare pipe round trip.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from slipstream.engine.play.extbots import ExternalBot, RaceContext
+from slipstream.engine.play.extbots import ExternalBot, Pipe, RaceContext
 from slipstream.engine.play.races import bot_seed, play_out, resolve_track, seats_of
 from slipstream.engine.play.registry import for_pack
 
@@ -48,6 +54,7 @@ class Run:
     decisions: int
     log: list[Any]
     logic: float = 0.0  # CPU seconds of the bot's logic (in-process runs)
+    exact: bool = True  # `bot` is the bot's CPU from its ready to its end (else its whole life)
 
     def add(self, other: Run) -> None:
         self.wall += other.wall
@@ -56,6 +63,7 @@ class Run:
         self.start += other.start
         self.decisions += other.decisions
         self.logic += other.logic
+        self.exact = self.exact and other.exact
 
 
 class InProcess(ExternalBot):
@@ -82,6 +90,40 @@ class InProcess(ExternalBot):
         return decision.options[index].key
 
 
+def bot_runtime(pipe: Any) -> float | None:
+    """CPU seconds the bot process has run so far (Linux: /proc/PID/schedstat), else None."""
+    if not isinstance(pipe, Pipe):
+        return None
+    try:
+        with open(f"/proc/{pipe.proc.pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Measured(ExternalBot):
+    """The external bot with its start-up and shutdown timed in the race: the engine's CPU and
+    the wall clock in each, and the bot process's CPU when it is ready and before its end."""
+
+    start_cpu = end_cpu = end_wall = 0.0
+    bot_ready: float | None = None
+    bot_end: float | None = None
+
+    def _start(self, game: Any) -> None:
+        c0 = time.process_time()
+        try:
+            super()._start(game)
+        finally:
+            self.start_cpu = time.process_time() - c0
+            self.bot_ready = bot_runtime(self.pipe)
+
+    def finish(self, game: Any, standings: Any) -> None:
+        self.bot_end = bot_runtime(self.pipe)
+        c0, t0 = time.process_time(), time.perf_counter()
+        super().finish(game, standings)
+        self.end_cpu, self.end_wall = time.process_time() - c0, time.perf_counter() - t0
+
+
 def child_cpu() -> float:
     """CPU seconds of this process's ended (and reaped) child processes so far."""
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -99,14 +141,23 @@ def one_race(rs: Any, pack: Any, track: Any, seed: int, make: Any) -> Run:
         play_out(game, bots)
     finally:
         ext.finish(game, game.standings() if game.pending is None else [])
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    wall, cpu, bot = time.perf_counter() - t0, time.process_time() - c0, child_cpu() - k0
     assert not ext.faults, ext.faults
-    return Run(wall - ext.start_seconds, cpu, child_cpu() - k0, ext.start_seconds, ext.decisions, list(game.log),
-               getattr(ext, "logic_seconds", 0.0))
+    wall -= ext.start_seconds
+    exact = True
+    if isinstance(ext, Measured):  # the start-up and shutdown left out
+        wall -= ext.end_wall
+        cpu -= ext.start_cpu + ext.end_cpu
+        exact = ext.bot_ready is not None and ext.bot_end is not None
+        if exact:
+            bot = ext.bot_end - ext.bot_ready
+    return Run(wall, cpu, bot, ext.start_seconds, ext.decisions, list(game.log),
+               getattr(ext, "logic_seconds", 0.0), exact)
 
 
 def start_only(rs: Any, pack: Any, track: Any, cmd: str, seed: int) -> tuple[float, float]:
-    """Engine and bot CPU seconds of starting the bot and ending it at once (no decision)."""
+    """Engine and bot CPU seconds of starting the bot and ending it at once (no decision):
+    the bot's start-up where /proc does not say it (`Run.exact` false)."""
     names = ["random", "cmd:bot"]
     game = rs.new_game(pack, track, seats_of(names), seed, {}, None, {}, True)
     bot = ExternalBot(cmd, rs, 1, bot_seed(seed, 1), RaceContext(rs, track, seed, [s.name for s in seats_of(names)]))
@@ -151,31 +202,35 @@ def main(argv: list[str] | None = None) -> int:
     track = resolve_track(pack, sorted(pack.tracks)[0])
     inp = Run(0, 0, 0, 0, 0, [])
     out = Run(0, 0, 0, 0, 0, [])
-    idle_cpu = idle_bot = 0.0
+    idle_bot = 0.0
     for seed in range(args.races):
         a = one_race(rs, pack, track, seed, lambda r, s, c: InProcess(logic, "cmd:bot", r, 1, s, c))
-        b = one_race(rs, pack, track, seed, lambda r, s, c: ExternalBot(cmd, r, 1, s, c))
+        b = one_race(rs, pack, track, seed, lambda r, s, c: Measured(cmd, r, 1, s, c))
         if a.log != b.log:
             print(f"seed {seed}: the external bot played another race than its in-process twin")
             return 1
         inp.add(a)
         out.add(b)
-        e, k = start_only(rs, pack, track, cmd, seed)
-        idle_cpu, idle_bot = idle_cpu + e, idle_bot + k
+        if not b.exact:
+            idle_bot += start_only(rs, pack, track, cmd, seed)[1]
+    if not out.exact and idle_bot == 0.0:  # some races were exact: measure the rest alike
+        print("the bot's CPU could be read for some races only; run again")
+        return 1
     n = out.decisions
     wall = (out.wall - inp.wall) / n
-    # CPU: the engine's extra work and the bot process's, less what starting and ending it costs
-    engine_cpu = (out.cpu - (inp.cpu - inp.logic) - idle_cpu) / n
+    # CPU: the engine's extra work and the bot process's (its start-up and shutdown left out)
+    engine_cpu = (out.cpu - (inp.cpu - inp.logic)) / n
     bot_cpu = (out.bot - idle_bot - inp.logic) / n  # its reading and writing, less the logic
     cpu = engine_cpu + bot_cpu
     print(f"{args.ruleset}, {args.lang} bot, {args.races} races, {n} decisions of the bot's seat (the same races both ways)")
     print(f"  in-process   {inp.wall:8.3f} s wall")
-    print(f"  stdin/stdout {out.wall:8.3f} s wall, start-up left out ({out.start:.3f} s for {args.races} processes, "
-          f"{1000 * out.start / args.races:.1f} ms each)")
+    print(f"  stdin/stdout {out.wall:8.3f} s wall, start-up and shutdown left out ({out.start:.3f} s of start-up for "
+          f"{args.races} processes, {1000 * out.start / args.races:.1f} ms each)")
     print(f"  overhead per decision: {wall * 1e6:.1f} µs wall clock, {cpu * 1e6:.1f} µs CPU (engine and bot) "
           "(goal: under 100 µs)")
     print(f"    CPU: the engine's part {engine_cpu * 1e6:.1f} µs, the bot process's {bot_cpu * 1e6:.1f} µs "
-          f"(its logic, {inp.logic / n * 1e6:.1f} µs a decision, left out)")
+          f"(its logic, {inp.logic / n * 1e6:.1f} µs a decision, left out; the bot's CPU "
+          f"{'from its ready to its end' if out.exact else 'less a start and end measured apart'})")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"  this machine now: load {load:.1f} on {os.cpu_count()} CPUs, a bare pipe round trip "
           f"{pipe_baseline():.1f} µs")

@@ -89,6 +89,33 @@ def test_a_misbehaving_bot_gets_the_stated_rule_and_the_race_finishes(mode: str,
     assert replay_lines(lines_of(r)).message == "identical"
 
 
+def test_a_bot_that_answers_late_within_the_limit_and_in_pieces_plays_its_own_choices() -> None:
+    slow = race(FD, ("greedy", bad("slow", 3, ";limit=1")))
+    quick = race(FD, ("greedy", bad("slow", 10**6, ";limit=1")))  # option 0 at once, every time
+    assert notes(slow) == [] and slow.log == quick.log
+
+
+def test_lines_to_a_bot_are_the_compact_json_text_and_replies_read_as_json_reads_them() -> None:
+    from slipstream.engine.play.extbots import _encode
+
+    msg = {"t": "act", "seat": 1, "text": "P2: choisissez — 5½", "options": [{"key": "to 0:3", "value": {
+        "cell": [0, 3], "squares": 11, "swerve": False, "x": 0.25, "none": None, 3: "int key"}}], "events": [], "big": 10**30}
+    assert _encode(msg) == json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    with pytest.raises(TypeError):
+        _encode({"t": object()})
+    for raw in (b'{"choose":3}', b'{"choose": 12}', b'{ "choose" : 0 }', b'{"choose":03}', b'{"choose":-1}',
+                b'{"choose":1.0}', b'{"choose":true}', b'{"choose":\t2}', b'{"choose":2,"x":1}', b'not json'):
+        try:
+            want = json.loads(raw)
+        except ValueError:
+            want = "garbage"
+        try:
+            got = ExternalBot._read(raw)
+        except Exception as e:  # noqa: BLE001 - the fault a reply that is not JSON gets
+            got = "garbage" if getattr(e, "code", "") == "garbage" else e
+        assert got == want and type(got) is type(want), raw
+
+
 def test_a_bot_that_never_says_ready_is_dropped_and_forfeit_plays_the_first_option() -> None:
     r = race(FD, ("greedy", bad("mute", 1, ";limit=0.2;start=0.5;fallback=forfeit")))
     (note,) = notes(r)

@@ -13,15 +13,23 @@ import sys
 
 def run(name, choose):
     state = {}
-    read, write, flush = sys.stdin.buffer.readline, sys.stdout.write, sys.stdout.flush
+    read, loads = sys.stdin.buffer.readline, json.loads
+    out = sys.stdout.buffer
+    write, flush = out.write, out.flush
+    sys.stdout.flush()  # anything printed before (the protocol's lines go straight to the bytes)
     while True:
         line = read()
         if not line:
             return
-        msg = json.loads(line)
+        msg = loads(line.decode())
         t = msg.get("t")
         if t == "act":
-            reply = {"choose": choose(state, msg)}
+            index = choose(state, msg)
+            if type(index) is int:  # the usual reply, written without json
+                write(b'{"choose":%d}\n' % index)
+                flush()
+                continue
+            reply = {"choose": index}
         elif t == "hello":
             state["hello"] = msg
             state["rng"] = random.Random(msg.get("seed", 0))
@@ -30,7 +38,7 @@ def run(name, choose):
             return
         else:
             continue
-        write(json.dumps(reply) + "\n")
+        write(json.dumps(reply).encode() + b"\n")
         flush()
 
 

@@ -4,7 +4,8 @@
 
 MODE: garbage (a line that is not JSON), range (an index past the options), sleep (no reply
 for a minute), die (exits), flood (a 10 MB line), mute (never answers hello), hang (writes its
-pid to PIDFILE at hello, then never answers). Before its AFTER-th decision it plays option 0.
+pid to PIDFILE at hello, then never answers), slow (answers each decision in two pieces, 20 ms
+apart, within the limit: no fault). Before its AFTER-th decision it plays option 0.
 """
 
 import json
@@ -37,11 +38,16 @@ for line in sys.stdin:
                 time.sleep(60)
             elif mode == "die":
                 sys.exit(3)
+            elif mode == "slow":
+                sys.stdout.write('{"choose"')
+                sys.stdout.flush()
+                time.sleep(0.02)
             elif mode == "flood":
                 sys.stdout.write("x" * (10 * 1024 * 1024) + "\n")
                 sys.stdout.flush()
                 continue
     else:
         break
-    sys.stdout.write(json.dumps(reply) + "\n")
+    text = json.dumps(reply)
+    sys.stdout.write((text[len('{"choose"'):] if mode == "slow" and seen >= after else text) + "\n")
     sys.stdout.flush()
