@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import FunctionType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from slipstream.engine.play.protocol import Bot, Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +123,36 @@ class Rejection:
 
 def opt(key: str, text: str | None = None) -> Option:
     return Option(key, text if text is not None else key)
+
+
+def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000,
+             orders: list[list[int]] | None = None) -> int:
+    """Let the bots play until the race ends; returns the number of decisions made. With
+    `orders`, appends the race order (`game.standings()`) each time a round ends and the final
+    standings, for the lead changes and last-round overtakes of engine/play/measures.py.
+    (engine/play/races.py gives it as `races.play_out`; here, so that a compiled build runs
+    the loop of every decision of every ruleset as native code.)"""
+    n = 0
+    choosers = [b.choose for b in bots]
+    apply = game.apply
+    at = game.rounds if orders is not None else 0
+    while True:
+        d: Any = game.pending  # a decision of any ruleset: its fields looked up by name
+        if d is None:
+            if orders is not None:
+                orders.append(list(game.standings()))
+            break
+        if orders is not None and game.rounds != at:
+            at = game.rounds
+            orders.append(list(game.standings()))
+        key = choosers[d.player](game, d)
+        r = apply(key)
+        if r is not None:
+            raise AssertionError(f"the bot of seat {d.player} chose an illegal option: {r}")
+        n += 1
+        if n > max_decisions:
+            raise AssertionError("race did not end")
+    return n
 
 
 def play_decisions(machine: Any, decisions: Sequence[Any]) -> list[str]:
