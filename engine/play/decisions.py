@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import FunctionType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from slipstream.engine.play.protocol import Bot, Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,6 +17,12 @@ class Option:
 
     key: str
     text: str
+
+    # the compiled __init__ (a native one; the generated __init__ of a dataclass stays
+    # interpreted even in a compiled module); run as pure Python, `_option_init` replaces it
+    def __init__(self, key: str, text: str) -> None:
+        self.key = key  # type: ignore[misc]
+        self.text = text  # type: ignore[misc]
 
     # an option is immutable: copies are the option itself (compiled, a frozen native class
     # would refuse copy's field-by-field rebuild); pickled, it is made anew from its fields
@@ -35,6 +44,12 @@ class Decision:
     kind: str
     options: tuple[Option, ...]
     text: str
+
+    def __init__(self, player: int, kind: str, options: tuple[Option, ...], text: str) -> None:
+        self.player = player  # type: ignore[misc]  # compiled only, as Option's
+        self.kind = kind  # type: ignore[misc]
+        self.options = options  # type: ignore[misc]
+        self.text = text  # type: ignore[misc]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Decision:  # immutable, as Option
         return self
@@ -77,10 +92,13 @@ def _decision_init(self: Decision, player: int, kind: str, options: tuple[Option
     _set_dtext(self, text)
 
 
-# Options and decisions are built at every turn: these set the slots directly, where the
-# generated __init__ of a frozen dataclass goes through object.__setattr__ once per field.
+# Options and decisions are built at every turn. As pure Python, the __init__ of the class
+# bodies would meet the frozen __setattr__: these set the slots directly instead (where the
+# generated __init__ of a frozen dataclass goes through object.__setattr__ once per field).
 # Compiled (mypyc, build_support/slipstream_accel.py), both are native classes whose own
-# __init__ is faster still, and these functions are not plain functions: nothing to replace.
+# __init__ of the class body stores the fields natively (about 15 times faster than the
+# dataclass-generated one, which mypyc leaves interpreted), and these functions are not plain
+# functions: nothing to replace.
 if isinstance(_option_init, FunctionType):
     _option_init.__qualname__ = "Option.__init__"
     _decision_init.__qualname__ = "Decision.__init__"
@@ -105,6 +123,36 @@ class Rejection:
 
 def opt(key: str, text: str | None = None) -> Option:
     return Option(key, text if text is not None else key)
+
+
+def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000,
+             orders: list[list[int]] | None = None) -> int:
+    """Let the bots play until the race ends; returns the number of decisions made. With
+    `orders`, appends the race order (`game.standings()`) each time a round ends and the final
+    standings, for the lead changes and last-round overtakes of engine/play/measures.py.
+    (engine/play/races.py gives it as `races.play_out`; here, so that a compiled build runs
+    the loop of every decision of every ruleset as native code.)"""
+    n = 0
+    choosers = [b.choose for b in bots]
+    apply = game.apply
+    at = game.rounds if orders is not None else 0
+    while True:
+        d: Any = game.pending  # a decision of any ruleset: its fields looked up by name
+        if d is None:
+            if orders is not None:
+                orders.append(list(game.standings()))
+            break
+        if orders is not None and game.rounds != at:
+            at = game.rounds
+            orders.append(list(game.standings()))
+        key = choosers[d.player](game, d)
+        r = apply(key)
+        if r is not None:
+            raise AssertionError(f"the bot of seat {d.player} chose an illegal option: {r}")
+        n += 1
+        if n > max_decisions:
+            raise AssertionError("race did not end")
+    return n
 
 
 def play_decisions(machine: Any, decisions: Sequence[Any]) -> list[str]:

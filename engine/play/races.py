@@ -11,11 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.play.decisions import play_out
 from slipstream.engine.play.extbots import is_external
 from slipstream.engine.play.protocol import SeatSpec
 
 if TYPE_CHECKING:
-    from slipstream.engine.play.protocol import Bot, Game, Ruleset
+    from slipstream.engine.play.protocol import Game, Ruleset
 
 LOG_FORMAT = "racelog/1"
 
@@ -61,34 +62,6 @@ def seats_of(bots: Sequence[str]) -> list[SeatSpec]:
 def bot_seed(seed: int, seat: int) -> int:
     """The seed of the bot in `seat` for a race of `seed` (bots never share a generator)."""
     return seed * 1009 + seat
-
-
-def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 200_000,
-             orders: list[list[int]] | None = None) -> int:
-    """Let the bots play until the race ends; returns the number of decisions made. With
-    `orders`, appends the race order (`game.standings()`) each time a round ends and the final
-    standings, for the lead changes and last-round overtakes of engine/play/measures.py."""
-    n = 0
-    choosers = [b.choose for b in bots]
-    apply = game.apply
-    at = game.rounds if orders is not None else 0
-    while True:
-        d = game.pending
-        if d is None:
-            if orders is not None:
-                orders.append(list(game.standings()))
-            break
-        if orders is not None and game.rounds != at:
-            at = game.rounds
-            orders.append(list(game.standings()))
-        key = choosers[d.player](game, d)
-        r = apply(key)
-        if r is not None:
-            raise AssertionError(f"the bot of seat {d.player} chose an illegal option: {r}")
-        n += 1
-        if n > max_decisions:
-            raise AssertionError("race did not end")
-    return n
 
 
 def header(rs: Ruleset, spec: RaceSpec, pack: Any, track: Any, seats: Sequence[SeatSpec] | None = None) -> dict[str, Any]:

@@ -201,3 +201,21 @@ def test_the_build_writes_what_the_loader_reads() -> None:
     assert len(names) == len(slipstream_accel.ACCEL) == 22
     for name in names:  # every listed module exists as a source file
         assert (Path(__file__).resolve().parents[2] / Path(*name.split(".")[1:])).with_suffix(".py").is_file()
+
+
+def test_decisions_are_built_by_their_own_init_and_races_play_out_is_the_compiled_one() -> None:
+    """mypyc leaves the __init__ a dataclass generates interpreted (slower than pure Python's):
+    compiled, Option and Decision are built by the native __init__ of their class bodies; pure,
+    by the slot-setting functions of engine/play/decisions.py. The race loop is decisions.py's."""
+    from types import FunctionType
+
+    from slipstream.engine.play import decisions, races
+
+    compiled = "slipstream.engine.play.decisions" in accel.status().modules
+    for cls in (decisions.Option, decisions.Decision):
+        assert isinstance(cls.__init__, FunctionType) is not compiled, cls
+    d = decisions.Decision(1, "action", (decisions.opt("end"),), "text")
+    assert (d.player, d.kind, d.keys(), d.text) == (1, "action", ["end"], "text")
+    with pytest.raises(AttributeError):  # still frozen (dataclasses.FrozenInstanceError)
+        d.player = 2  # type: ignore[misc]
+    assert races.play_out is decisions.play_out

@@ -861,9 +861,11 @@ class Cubes(Frame):
             self.left = 0
 
     def candidates(self, g: Game) -> list[tuple[int, int]]:
-        zones = g.race.players[self.ctx.me].zones
+        ctx = self.ctx
+        zones = g.race.players[ctx.me].zones
         among = self.among
-        picked = self.ctx.sel[self.as_] if self.op == "select" and self.as_ else None
+        as_ = self.as_
+        picked = ctx.sel[as_] if as_ and self.op == "select" else None
         out: list[tuple[int, int]] = []
         if not picked and among is None:  # the common case: zone and kind only
             for z, pairs, pick, _options in self.sources:
@@ -881,36 +883,47 @@ class Cubes(Frame):
         return out
 
     def take(self, g: Game, z: int, k: int) -> None:
-        me = self.ctx.me
-        if self.op == "remove":
+        # the frame's fields read once (a frame is a plain class: compiled, each read is a
+        # look-up by name)
+        ctx = self.ctx
+        me = ctx.me
+        op = self.op
+        if op == "remove":
             g.remove(me, z, k)
-        elif self.op == "move_cubes":
+        elif op == "move_cubes":
             g.move_cube(me, z, self.dest, k)
-        if self.price and g.race.turn is not None:
-            g.race.turn.spent += self.price
-        if self.as_:
-            self.ctx.sel[self.as_].append(k)
-            if self.op == "select":
-                self.ctx.sel[SELECT_ZONES + self.as_].append(z)
-        if self.among is not None:
-            self.among.remove(k)
+        price = self.price
+        if price and g.race.turn is not None:
+            g.race.turn.spent += price
+        as_ = self.as_
+        if as_:
+            ctx.sel[as_].append(k)
+            if op == "select":
+                ctx.sel[SELECT_ZONES + as_].append(z)
+        among = self.among
+        if among is not None:
+            among.remove(k)
         self.left -= 1
 
     def run(self, g: Game) -> Decision | None:
-        me = self.ctx.me
+        ctx = self.ctx  # the fields read once, as in `take`
+        me = ctx.me
+        op = self.op
+        as_ = self.as_
         if self.played:
-            k = self.ctx.played
+            k = ctx.played
             g.stack.pop()
             if k is not None and g.race.players[me].zones[USED][k] > 0:
                 g.unplace(me, k)
-                if self.op == "remove":
+                if op == "remove":
                     g.remove(me, USED, k)
-                elif self.op == "move_cubes":
+                elif op == "move_cubes":
                     g.move_cube(me, USED, self.dest, k)
-                if self.as_:
-                    self.ctx.sel[self.as_].append(k)
+                if as_:
+                    ctx.sel[as_].append(k)
             return None
-        if self.left <= 0 or (self.price and (g.race.turn is None or g.money(me) < self.price)):
+        price = self.price
+        if self.left <= 0 or (price and (g.race.turn is None or g.money(me) < price)):
             g.stack.pop()
             return None
         cands = self.candidates(g)
@@ -923,7 +936,7 @@ class Cubes(Frame):
                 g.stack.pop()
             return None
         verb = self.plan.verb
-        if self.among is None and not (self.op == "select" and self.as_ and self.ctx.sel[self.as_]):
+        if self.among is None and not (op == "select" and as_ and ctx.sel[as_]):
             # the options of the candidates, picked as they were (`candidates`) from the plan's
             # options: no option is looked up, no table of hands is kept
             zones = g.race.players[me].zones
@@ -935,7 +948,7 @@ class Cubes(Frame):
             opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
         if self.optional:
             opts.append(STOP)
-        return Decision(me, self.op, tuple(opts), cube_text(verb, self.optional, self.left))
+        return Decision(me, op, tuple(opts), cube_text(verb, self.optional, self.left))
 
     def choose(self, g: Game, key: str) -> None:
         if key == "stop":
@@ -1201,26 +1214,31 @@ class Move(Frame):
     def step(self, g: Game, lane: int, s: int) -> None:
         """One step of the move to (lane, s)."""
         sp = g.track.cells[lane][s]
-        if self.steps == 0 and not self.drive and not g.rules.options.placement_chain:
-            car = g.race.players[self.ctx.me].car
+        me = self.ctx.me  # the fields read once (compiled, each read of a frame's is by name)
+        drive = self.drive
+        head = self.head
+        steps = self.steps
+        if steps == 0 and not drive and not g.rules.options.placement_chain:
+            car = g.race.players[me].car
             from_head = {(ln, t) for _, ln, t in step_targets(
-                g.ix, g.rules.options, g.occupancy(self.ctx.me), self.head[0], self.head[1], self.cols)}
+                g.ix, g.rules.options, g.occupancy(me), head[0], head[1], self.cols)}
             if (lane, s) not in from_head:
-                self.head = (car.lane, car.segment)  # this placement starts from the car
+                head = (car.lane, car.segment)  # this placement starts from the car
                 self.restart = True
-        if s < self.head[1]:
+        if s < head[1]:
             self.crossings += 1
-        if self.lane_rule is not None and lane != self.head[0]:
+        if self.lane_rule is not None and lane != head[0]:
             self.changes += 1
         self.head = (lane, s)
         self.spaces.append(sp)
-        self.steps += 1
-        self.left -= 1
+        self.steps = steps + 1
+        left = self.left - 1
+        self.left = left
         if self.same:
             self.cols = {g.track.spaces[sp].colour}
-        if self.drive:
-            g.drive_step(self.ctx.me, lane, s, sp, s < g.race.players[self.ctx.me].car.segment)
-        if self.left <= 0:  # the last step: what the next run would do
+        if drive:
+            g.drive_step(me, lane, s, sp, s < g.race.players[me].car.segment)
+        if left <= 0:  # the last step: what the next run would do
             self.finish(g)
 
     def finish(self, g: Game) -> None:
