@@ -8,12 +8,18 @@ from types import FunctionType
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Option:
     """One legal choice: a stable key (what logs and scenarios write) and a short text."""
 
     key: str
     text: str
+
+    def __init__(self, key: str, text: str) -> None:
+        # compiled, the fields are set natively (the generated __init__ of a frozen dataclass
+        # is interpreted and goes through object.__setattr__); pure, `_option_init` below
+        self.key = key  # type: ignore[misc]
+        self.text = text  # type: ignore[misc]
 
     # an option is immutable: copies are the option itself (compiled, a frozen native class
     # would refuse copy's field-by-field rebuild); pickled, it is made anew from its fields
@@ -27,7 +33,7 @@ class Option:
         return Option, (self.key, self.text)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Decision:
     """Who decides, what kind of decision, the legal options and a one-line description."""
 
@@ -35,6 +41,12 @@ class Decision:
     kind: str
     options: tuple[Option, ...]
     text: str
+
+    def __init__(self, player: int, kind: str, options: tuple[Option, ...], text: str) -> None:
+        self.player = player  # type: ignore[misc]  # as Option's
+        self.kind = kind  # type: ignore[misc]
+        self.options = options  # type: ignore[misc]
+        self.text = text  # type: ignore[misc]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Decision:  # immutable, as Option
         return self
@@ -77,10 +89,11 @@ def _decision_init(self: Decision, player: int, kind: str, options: tuple[Option
     _set_dtext(self, text)
 
 
-# Options and decisions are built at every turn: these set the slots directly, where the
-# generated __init__ of a frozen dataclass goes through object.__setattr__ once per field.
-# Compiled (mypyc, build_support/slipstream_accel.py), both are native classes whose own
-# __init__ is faster still, and these functions are not plain functions: nothing to replace.
+# Options and decisions are built at every turn. Pure Python, the classes' own __init__ would
+# be refused (the fields are frozen): these set the slots directly, where the generated
+# __init__ of a frozen dataclass goes through object.__setattr__ once per field. Compiled
+# (mypyc, build_support/slipstream_accel.py), both are native classes whose own __init__ sets
+# the fields natively, and these functions are not plain functions: nothing to replace.
 if isinstance(_option_init, FunctionType):
     _option_init.__qualname__ = "Option.__init__"
     _decision_init.__qualname__ = "Decision.__init__"

@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import FunctionType
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -110,7 +111,13 @@ def _refill_car(car: Car, src: Car) -> None:
 NO_CORNER: Final = -1
 
 
-@dataclass(slots=True)
+# The classes below write their own __init__ (init=False): compiled, a dataclass's generated
+# __init__ stays interpreted (an interpreted call and, frozen, object.__setattr__ per field),
+# where one written in the class is native; rollouts make cars, turns and targets by the
+# thousand. The arguments are the fields, in order, with the same defaults.
+
+
+@dataclass(slots=True, init=False)
 class Car:
     """One car's state: where it stands, its gear, wear points and the stops of its corner."""
 
@@ -132,8 +139,17 @@ class Car:
     spun: bool = False  # spun and facing the wrong way: the next turn is in 1st gear only
     tyre_toll: int = 0  # tyre points counted for the 1-lap tyre limit (demanded, not only paid)
 
+    def __init__(self, seat: int, node: int, gear: int, wear: dict[str, int], progress: int,
+                 corner: int = NO_CORNER, stops: int = 0, tyres_lost: int = 0, started: bool = False,
+                 finished: bool = False, out: str = "", pit: int = -1, pit_base: int = 0, serviced: bool = False,
+                 next_gears: tuple[int, ...] = (), spun: bool = False, tyre_toll: int = 0) -> None:
+        self.seat, self.node, self.gear, self.wear, self.progress = seat, node, gear, wear, progress
+        self.corner, self.stops, self.tyres_lost, self.started = corner, stops, tyres_lost, started
+        self.finished, self.out, self.pit, self.pit_base, self.serviced = finished, out, pit, pit_base, serviced
+        self.next_gears, self.spun, self.tyre_toll = next_gears, spun, tyre_toll
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Target:
     """One destination of the move decision and what ending there costs."""
 
@@ -143,8 +159,38 @@ class Target:
     absorbed: int  # squares a blocked car could not drive
     swerve: bool = False  # only reached by the flying start's swerve
 
+    def __init__(self, node: int, steps: int, brake: int, absorbed: int, swerve: bool = False) -> None:
+        # native when compiled; pure Python, `_target_init` below (the fields are frozen)
+        self.node = node  # type: ignore[misc]
+        self.steps = steps  # type: ignore[misc]
+        self.brake = brake  # type: ignore[misc]
+        self.absorbed = absorbed  # type: ignore[misc]
+        self.swerve = swerve  # type: ignore[misc]
 
-@dataclass(slots=True)
+
+def _setter(name: str) -> Any:
+    """The slot descriptor's own setter of a Target field (not the frozen __setattr__)."""
+    return vars(Target)[name].__set__
+
+
+_set_node, _set_steps, _set_brake = _setter("node"), _setter("steps"), _setter("brake")
+_set_absorbed, _set_swerve = _setter("absorbed"), _setter("swerve")
+
+
+def _target_init(self: Target, node: int, steps: int, brake: int, absorbed: int, swerve: bool = False) -> None:
+    _set_node(self, node)
+    _set_steps(self, steps)
+    _set_brake(self, brake)
+    _set_absorbed(self, absorbed)
+    _set_swerve(self, swerve)
+
+
+if isinstance(_target_init, FunctionType):  # pure Python (as engine/play/decisions.py does)
+    _target_init.__qualname__ = "Target.__init__"
+    Target.__init__ = _target_init  # type: ignore[method-assign]
+
+
+@dataclass(slots=True, init=False)
 class Turn:
     car: int
     phase: str  # "gear" | "pit" | "move" | "split"
@@ -155,6 +201,13 @@ class Turn:
     pit_steps: int = -1  # squares to the pit entry when the car may enter the pit lane
     pit_rest: int = 0  # squares left for the pit lane once the car has chosen to enter it
     flying: bool = False  # the move is a flying start's (its squares within the swerve)
+
+    def __init__(self, car: int, phase: str, roll: int = 0, targets: dict[str, Target] | None = None,
+                 strained: bool = False, owed: int = 0, pit_steps: int = -1, pit_rest: int = 0,
+                 flying: bool = False) -> None:
+        self.car, self.phase, self.roll = car, phase, roll
+        self.targets = {} if targets is None else targets
+        self.strained, self.owed, self.pit_steps, self.pit_rest, self.flying = strained, owed, pit_steps, pit_rest, flying
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tally.TalliedGame
