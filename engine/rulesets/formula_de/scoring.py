@@ -43,6 +43,21 @@ Prepared = tuple[float, int, int, int, int, int]
 # by a corner left, squares owed past corners, the value before wear and corner penalties
 Place = tuple[bool, int, float, int, int, int, int]
 NOT_PREPARED: Final[Prepared] = (OUT, 0, 0, 0, 0, 0)
+SPOTS: Final = 4096  # spots a race keeps (`FormulaDeGame.spots`) before it starts afresh
+
+
+class Spot:
+    """What greedy's ratings work out that depends only on where the car stands and where the
+    other cars stand (with the car's body, which prices a neighbour): the places by squares
+    driven and square, `best`'s rows by squares driven and the layers of the largest roll asked
+    (those of a smaller roll are their first ones). Kept per race in `FormulaDeGame.spots`,
+    shared by the look-ahead bot's copies, whose leaves often stand where another leaf stood."""
+
+    def __init__(self) -> None:
+        self.places: dict[int, Place] = {}
+        self.rows: dict[int, list[Place]] = {}
+        self.layers: list[list[int]] = []
+        self.roll = -1  # the roll of `layers` (-1: none yet)
 
 
 class Scorer:
@@ -64,36 +79,50 @@ class Scorer:
         self.near_cost = 0.5 + (8.0 if body <= 1 else 1.0)
         self.wear: dict[str, int] | None = None  # `wear_view`, when a blocked move asks for it
         self.slow = _slowest(game.tables.gears)
-        self.places: dict[tuple[int, int], Place] = {}
+        # the places and rows of this square with the other cars where they are (`Spot`)
+        at_spot = (car.seat, car.node, car.corner, car.stops, self.near_cost, tuple(occ.items()))
+        spots = game.spots
+        spot = spots.get(at_spot)
+        if spot is None:
+            if len(spots) >= SPOTS:
+                spots.clear()
+            spot = spots[at_spot] = Spot()
+        self.spot = spot
+        # places by `steps * m + node` (m: the track's squares): an int key, no tuple to make
+        self.m = len(game.track.spaces)
+        self.places: dict[int, Place] = spot.places
         # per squares driven: the corners left under-stopped, whether one eliminates, squares owed
         self.left: dict[int, tuple[list[Any], bool, int]] = {}
         self.blocked: dict[int, int | None] = {}
         self.prepared: dict[tuple[int, int, int, int], Prepared] = {}
         self.tolls: dict[tuple[int, int], int | None] = {}  # `_toll`'s
-        # `best`'s places per squares driven (`_row`), for the layers `rows_of`
-        self.rows_of: list[list[int]] | None = None
-        self.rows: dict[int, list[Place]] = {}
+        # `best`'s places per squares driven (`_row`), of this square's layers
+        self.rows: dict[int, list[Place]] = spot.rows
         # the per-track tables `_place` reads (looked up once, not per square)
         self.neighbours = game.neighbour_table()
         self.exit_memo = _exit_cache.get(game.track)
-        self.place_memo = _place_memo.get(game.track)
+        memo = _place_memo.get(game.track)  # `_base_place`'s for this start, corner and stops
+        at = (self.start, car.corner, car.stops)
+        bases = memo.get(at)
+        if bases is None:
+            bases = memo[at] = {}
+        self.place_memo = bases
 
     def _place(self, node: int, steps: int) -> Place:
-        car = self.car
-        key = (node, steps, self.start, car.corner, car.stops)
+        key = steps * self.m + node
         base = self.place_memo.get(key)
         if base is None:
             base = self.place_memo[key] = self._base_place(node, steps)
-        out, owed, value, t1, r1, t2, r2 = base
-        seat, occ = car.seat, self.occ  # `len(game.neighbours_at(node, car.seat, occ))`
+        seat, occ = self.car.seat, self.occ  # `len(game.neighbours_at(node, car.seat, occ))`
         near = 0
         for m in self.neighbours[node]:
             if m in occ and occ[m] != seat:
                 near += 1
         if near:
-            value -= near * self.near_cost
-        place = self.places[node, steps] = (out, owed, value, t1, r1, t2, r2)
-        return place
+            out, owed, value, t1, r1, t2, r2 = base
+            base = (out, owed, value - near * self.near_cost, t1, r1, t2, r2)
+        self.places[key] = base
+        return base
 
     def _base_place(self, node: int, steps: int) -> Place:
         """`_place` before the neighbours' cost: a function of the track, the square, the
@@ -148,7 +177,7 @@ class Scorer:
         """The part of `score` that does not depend on the gear: the value before the
         penalties for standing too fast before a corner, and what those need. (Every number
         here is a multiple of 0.5, so sums are exact in any order.)"""
-        place = self.places.get((node, steps)) or self._place(node, steps)
+        place = self.places.get(steps * self.m + node) or self._place(node, steps)
         out, owed, value, t1, r1, t2, r2 = place
         if out:
             return NOT_PREPARED
@@ -191,9 +220,19 @@ class Scorer:
                 value -= WEAR * over + (50.0 if over > brakes else 0.0)
         return value
 
+    def layers_for(self, roll: int) -> list[list[int]]:
+        """`FormulaDeGame.layers` of the car for `roll`, with the other cars where they are:
+        the spot's when it has them for that roll or a larger one."""
+        spot = self.spot
+        if spot.roll >= roll:
+            return spot.layers[: roll + 1]
+        layers = self.game.layers(self.car, roll, self.occ)
+        spot.layers, spot.roll = layers, roll
+        return layers
+
     def best(self, layers: list[list[int]], roll: int, gear: int) -> float:
         """The best score among the destinations of `roll` (those `FormulaDeGame.targets`
-        offers, from `layers` of that roll or a larger one) for a car driving on in `gear`.
+        offers, from `layers_for` that roll or a larger one) for a car driving on in `gear`.
         A destination scores at most its squares less its braking plus the bonus for a stop,
         so the scan, least braking first, stops where that bound cannot beat the best so far.
         (`destinations` with `prepare_at` and `finish`, written out for a destination that
@@ -217,9 +256,7 @@ class Scorer:
             return best
         brakes = self.brakes
         needs = self.slow.row(gear)  # `need(gear, t)` for the stops owed t a corner can ask
-        if self.rows_of is not layers:
-            self.rows_of, self.rows = layers, {}
-        rows = self.rows
+        rows = self.rows  # `layers` are this square's (`layers_for`): its rows serve
         for k in range(roll, max(-1, roll - brakes - 1), -1):
             brake = roll - k
             bound = k - WEAR * brake + STOP
@@ -262,8 +299,9 @@ class Scorer:
         same corners left, only their neighbours differ), the best of them alone, since every
         rating of a destination is its value less what the rest asks."""
         places = []
+        known, at = self.places, k * self.m
         for node in nodes:
-            place = self.places.get((node, k))
+            place = known.get(at + node)
             places.append(self._place(node, k) if place is None else place)
         first = places[0]
         top = first
@@ -396,12 +434,13 @@ _exit_cache: ByTrack[dict[tuple[int, int, int, int], list[Any]]] = ByTrack(_new_
 _in_corner = ByTrack(lambda track: [fact[1] is not None for fact in _node_facts.get(track)])
 
 
-def _new_place_memo(track: Track) -> dict[tuple[int, int, int, int, int], Place]:
+def _new_place_memo(track: Track) -> dict[tuple[int, int, int], dict[int, Place]]:
     return {}
 
 
-# `Scorer._base_place` per (square, squares driven, start segment, corner, stops made)
-_place_memo: ByTrack[dict[tuple[int, int, int, int, int], Place]] = ByTrack(_new_place_memo)
+# `Scorer._base_place` per (start segment, corner, stops made), then per squares driven and
+# square (`steps * len(track.spaces) + node`)
+_place_memo: ByTrack[dict[tuple[int, int, int], dict[int, Place]]] = ByTrack(_new_place_memo)
 
 
 def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str], slack: float = -1.0,
@@ -421,12 +460,11 @@ def gear_figures(game: FormulaDeGame, car: Car, gears: Sequence[int], slack: flo
     `slack` is not worked out either (-inf, all of them when none can reach it)."""
     if sc is None:
         sc = Scorer(game, car, game.occupied(car.seat))
-    occ = sc.occ
     dice = game.tables.gears
     top = 0
     for g in gears:
         top = max(top, _top(dice[g - 1]))
-    layers = game.layers(car, top, occ)
+    layers = sc.layers_for(top)
     shift = [_shift_wear(car.gear, g) for g in gears]
     if slack < 0:
         return [sc.gear_value(layers, g, dice[g - 1], w) for g, w in zip(gears, shift, strict=True)]
