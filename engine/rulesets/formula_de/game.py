@@ -22,7 +22,14 @@ from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.formula_de import rules
 from slipstream.engine.rulesets.formula_de.content import Tables, wear_for
 from slipstream.engine.rulesets.formula_de.designdata import CornerKind, design_track
-from slipstream.engine.rulesets.formula_de.moves import ByTrack, exits, reach, reach_swerving
+from slipstream.engine.rulesets.formula_de.moves import (
+    ByTrack,
+    Frontiers,
+    exits,
+    reach,
+    reach_from,
+    reach_swerving,
+)
 from slipstream.engine.rulesets.formula_de.pitlane import (
     QUICK_STOP_GEAR,
     QUICK_STOP_NEXT,
@@ -73,22 +80,28 @@ def _new_target_options(track: Track) -> dict[tuple[int, int, int, int, bool], O
 _target_options = ByTrack(_new_target_options)  # a frozen route, worked out once per track (copies make games)
 
 
-def _new_free_reach(track: Track) -> dict[tuple[int, int, int], tuple[int, list[list[int]], dict[int, int]]]:
+# the layers of `reach` on the empty track for the largest roll asked so far, the step at which
+# each square is reached and the states after each step (`moves.reach`'s frontiers)
+FreeReach = tuple[int, list[list[int]], dict[int, int], Frontiers]
+
+
+def _new_free_reach(track: Track) -> dict[tuple[int, int, int], FreeReach]:
     return {}
 
 
-# per (square, corner, stops made): the layers of `reach` on the empty track for the largest roll
-# asked so far, and the step at which each square is reached. Squares with cars on them only
-# take squares out of a move, so where no car stands on a square reached within the roll, the
-# move's layers are these (cut to the roll: a smaller roll's layers are the first ones).
+# per (square, corner, stops made): `FreeReach`. Squares with cars on them only take squares
+# out of a move, so where no car stands on a square reached within the roll, the move's layers
+# are these (cut to the roll: a smaller roll's layers are the first ones); where one does, the
+# move is the same up to the step before the first such square (`moves.reach_from`).
 _free_reach = ByTrack(_new_free_reach)
 
 
-def _reach_free(track: Track, car: Car, roll: int) -> tuple[int, list[list[int]], dict[int, int]]:
+def _reach_free(track: Track, car: Car, roll: int) -> FreeReach:
     start = track.spaces[car.node].first
     lock = {roll - e.past + 1 for e in exits(track, start, roll, car.corner, car.stops)}
-    layers = reach(track, car.node, roll, (), lock)
-    return roll, layers, {node: k for k, layer in enumerate(layers) for node in layer}
+    frontiers: Frontiers = []
+    layers = reach(track, car.node, roll, (), lock, None, frontiers)
+    return roll, layers, {node: k for k, layer in enumerate(layers) for node in layer}, frontiers
 
 
 def _copy_car(car: Car) -> Car:
@@ -701,10 +714,16 @@ class FormulaDeGame:
         if hit is None or hit[0] < roll:
             hit = free[at] = _reach_free(self.track, car, roll)
         first = hit[2]
-        if any(first.get(o, roll + 1) <= roll for o in occupied):  # a car in the way
+        met = roll + 1  # the fewest steps to a square with a car on it
+        for o in occupied:
+            k = first.get(o, met)
+            if k < met:
+                met = k
+        if met <= roll:  # a car in the way: the move as on the empty track up to the step before
             start = self.track.spaces[car.node].first
             lock = {roll - e.past + 1 for e in exits(self.track, start, roll, car.corner, car.stops)}
-            out = reach(self.track, car.node, roll, occupied, lock)
+            out = reach_from(self.track, hit[1], hit[3], met, roll, occupied, lock) if met else \
+                reach(self.track, car.node, roll, occupied, lock)
         else:
             out = hit[1][: roll + 1]
         self.reached = (key, roll, out)
