@@ -65,6 +65,8 @@ def _neighbours_(track: Track) -> tuple[list[list[int]], list[list[int]]]:
 
 
 _neighbour_nodes = ByTrack(_neighbours_)
+# per square: the corner its segment is in (`corner_at`, an interpreted call), else None
+_corner_of = ByTrack(lambda track: [corner_at(track, sp.first) for sp in track.spaces])
 _target_keys = ByTrack(lambda track: [f"to {sp.lane}:{sp.first}" for sp in track.spaces])  # per square
 _pit_routes = ByTrack(pit_route)
 # the options `pending` offers, made once (their texts are a function of what they stand for):
@@ -959,7 +961,7 @@ class FormulaDeGame:
 
     def _count_stop(self, car: Car, nocount: bool) -> None:
         """A turn that ends inside a corner counts one stop there (not after an overshoot)."""
-        c = corner_at(self.track, self.track.spaces[car.node].first)
+        c = _corner_of.get(self.track)[car.node]  # `corner_at` the square's segment
         if c is None:
             car.corner, car.stops = NO_CORNER, 0
             return

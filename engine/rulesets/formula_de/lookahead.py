@@ -123,7 +123,8 @@ class LookaheadBot:
             t = sim.turn
             assert t is not None
             # the roll this branch of the expectimax stands for, as the rules would have made it
-            t.roll, t.targets = roll, dict(targets)
+            # (the targets shared: a turn's targets are replaced, never changed)
+            t.roll, t.targets = roll, targets
             t.strained = rules.engine_strained(gear, roll, sim.tables.gears[gear - 1])
             best = max(best, self._after(sim, car, key, best))
         return best
