@@ -176,17 +176,24 @@ class LookaheadBot:
         """A gear's figure from its leaves: per roll, the best rating of the roll's leaves (each
         rated against the best before it), averaged over the die's `n` faces; -inf as soon as
         the figure is sure to fall below `floor` (the rolls' ceilings `tops` bounding those not
-        rated yet)."""
+        rated yet). A rating that comes back -inf (below what it was rated against) is below
+        the roll's value or below what the roll needs, so the value kept is the exact best
+        whenever the gear is not given up."""
         total = 0.0
         rest = 0.0  # the most the rolls not rated yet can add
         for (count, _), top in zip(rolls, tops, strict=True):
             rest += count * top
         for (count, leaves), top in zip(rolls, tops, strict=True):
+            rest -= count * top
+            # below `need`, this roll's value leaves the figure below the floor: a leaf is
+            # rated against it too (and the gear given up when none reaches it)
+            need = ((floor - MARGIN) * n - total - rest) / count
             value = float("-inf")
             for sim in leaves:
-                value = max(value, self._rate(sim, car, value))
+                value = max(value, self._rate(sim, car, max(value, need)))
+            if value < need - MARGIN:
+                return float("-inf")
             total += count * value
-            rest -= count * top
             if (total + rest) / n < floor - MARGIN:
                 return float("-inf")
         return total / n
