@@ -75,6 +75,20 @@ _pit_routes = ByTrack(pit_route)
 _gear_options: dict[tuple[int, int, int], tuple[Any, Option]] = {}
 
 
+# per pack design (its id, checked by identity) and gear now: `design.downshift_cost(gear, g)` for
+# g = 0..gear + 1 (an interpreted call; the dicts are the design's own, never changed)
+_shift_tables: dict[tuple[int, int], tuple[Any, list[dict[str, int] | None]]] = {}
+
+
+def _shift_costs(design: Any, gear: int) -> list[dict[str, int] | None]:
+    hit = _shift_tables.get((id(design), gear))
+    if hit is None or hit[0] is not design:
+        if len(_shift_tables) > 256:
+            _shift_tables.clear()
+        hit = _shift_tables[id(design), gear] = (design, [design.downshift_cost(gear, g) for g in range(gear + 2)])
+    return hit[1]
+
+
 def _new_target_options(track: Track) -> dict[tuple[int, int, int, int, bool], Option]:
     return {}
 
@@ -495,16 +509,21 @@ class FormulaDeGame:
         if car.pit >= 0:  # downshift costs are suspended in the pit lane
             return list(range(1, min(top, car.gear + 1) + 1))
         out = []
+        costs = _shift_costs(self.design, car.gear)
+        view: dict[str, int] | None = None  # `wear_view`, made once when a shift costs
         for g in range(top, 0, -1):
             if g > car.gear + 1:
                 continue
-            cost = self.design.downshift_cost(car.gear, g)
+            cost = costs[g] if g < len(costs) else self.design.downshift_cost(car.gear, g)
             if cost is None:
                 continue
             if cost and self.points(car, "transmission") == 0:
                 continue  # with no transmission points left a car can no longer skip gears
-            if cost and self.needs_points and not rules.can_pay(self.wear_view(car), cost, self.pool):
-                continue
+            if cost and self.needs_points:
+                if view is None:
+                    view = self.wear_view(car)
+                if not rules.can_pay(view, cost, self.pool):
+                    continue
             out.append(g)
         return sorted(out)
 
@@ -625,7 +644,8 @@ class FormulaDeGame:
 
     def _shift(self, t: Turn, gear: int) -> None:
         car = self.cars[t.car]
-        cost = {} if car.pit >= 0 else self.design.downshift_cost(car.gear, gear) or {}
+        costs = _shift_costs(self.design, car.gear)
+        cost = {} if car.pit >= 0 else (costs[gear] if gear < len(costs) else self.design.downshift_cost(car.gear, gear)) or {}
         short = not rules.can_pay(self.wear_view(car), cost, self.pool)
         car.next_gears, car.spun = (), False
         for what, v in cost.items():
