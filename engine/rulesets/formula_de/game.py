@@ -277,8 +277,6 @@ class FormulaDeGame:
         self.queue: list[int] = []
         # corners left per (start, steps, corner, stops), a pure function of the track: for bots
         self.exit_cache: dict[tuple[int, int, int, int], Any] = {}
-        # greedy's ratings by where the cars stand (scoring.Spot), shared with copies: for bots
-        self.spots: dict[tuple[Any, ...], Any] = {}
         self.turn: Turn | None = None
         # the last `layers` worked out: (square, corner, stops, occupied squares), roll, layers
         self.reached: tuple[tuple[int, int, int, tuple[int, ...]], int, list[list[int]]] | None = None
@@ -1093,7 +1091,7 @@ class FormulaDeGame:
         new.stall_first, new.toll_all, new.swerve_total = self.stall_first, self.toll_all, self.swerve_total
         new.rounds, new.capped = self.rounds, self.capped
         new.finished, new.eliminated, new.queue = list(self.finished), list(self.eliminated), list(self.queue)
-        new.exit_cache, new.spots = self.exit_cache, self.spots
+        new.exit_cache = self.exit_cache
         t = self.turn  # a shallow copy: its targets are replaced, never changed
         new.turn = None if t is None else Turn(t.car, t.phase, t.roll, t.targets, t.strained, t.owed,
                                                  t.pit_steps, t.pit_rest, t.flying)

@@ -43,21 +43,6 @@ Prepared = tuple[float, int, int, int, int, int]
 # by a corner left, squares owed past corners, the value before wear and corner penalties
 Place = tuple[bool, int, float, int, int, int, int]
 NOT_PREPARED: Final[Prepared] = (OUT, 0, 0, 0, 0, 0)
-SPOTS: Final = 4096  # spots a race keeps (`FormulaDeGame.spots`) before it starts afresh
-
-
-class Spot:
-    """What greedy's ratings work out that depends only on where the car stands and where the
-    other cars stand (with the car's body, which prices a neighbour): the places by squares
-    driven and square, `best`'s rows by squares driven and the layers of the largest roll asked
-    (those of a smaller roll are their first ones). Kept per race in `FormulaDeGame.spots`,
-    shared by the look-ahead bot's copies, whose leaves often stand where another leaf stood."""
-
-    def __init__(self) -> None:
-        self.places: dict[int, Place] = {}
-        self.rows: dict[int, list[Place]] = {}
-        self.layers: list[list[int]] = []
-        self.roll = -1  # the roll of `layers` (-1: none yet)
 
 
 class Scorer:
@@ -79,25 +64,19 @@ class Scorer:
         self.near_cost = 0.5 + (8.0 if body <= 1 else 1.0)
         self.wear: dict[str, int] | None = None  # `wear_view`, when a blocked move asks for it
         self.slow = _slowest(game.tables.gears)
-        # the places and rows of this square with the other cars where they are (`Spot`)
-        at_spot = (car.seat, car.node, car.corner, car.stops, self.near_cost, tuple(occ.items()))
-        spots = game.spots
-        spot = spots.get(at_spot)
-        if spot is None:
-            if len(spots) >= SPOTS:
-                spots.clear()
-            spot = spots[at_spot] = Spot()
-        self.spot = spot
         # places by `steps * m + node` (m: the track's squares): an int key, no tuple to make
         self.m = len(game.track.spaces)
-        self.places: dict[int, Place] = spot.places
+        self.places: dict[int, Place] = {}
         # per squares driven: the corners left under-stopped, whether one eliminates, squares owed
         self.left: dict[int, tuple[list[Any], bool, int]] = {}
         self.blocked: dict[int, int | None] = {}
         self.prepared: dict[tuple[int, int, int, int], Prepared] = {}
         self.tolls: dict[tuple[int, int], int | None] = {}  # `_toll`'s
-        # `best`'s places per squares driven (`_row`), of this square's layers
-        self.rows: dict[int, list[Place]] = spot.rows
+        # `best`'s places per squares driven (`_row`), of the car's layers (`layers_for`)
+        self.rows: dict[int, list[Place]] = {}
+        # the car's layers for the largest roll asked (`layers_for`; -1: none yet)
+        self.layers: list[list[int]] = []
+        self.roll = -1
         # the per-track tables `_place` reads (looked up once, not per square)
         self.neighbours = game.neighbour_table()
         self.exit_memo = _exit_cache.get(game.track)
@@ -221,13 +200,12 @@ class Scorer:
         return value
 
     def layers_for(self, roll: int) -> list[list[int]]:
-        """`FormulaDeGame.layers` of the car for `roll`, with the other cars where they are:
-        the spot's when it has them for that roll or a larger one."""
-        spot = self.spot
-        if spot.roll >= roll:
-            return spot.layers[: roll + 1]
+        """`FormulaDeGame.layers` of the car for `roll` with the other cars where they are (those
+        of a larger roll asked before, cut to this one: `best` keeps its rows for them)."""
+        if self.roll >= roll:
+            return self.layers[: roll + 1]
         layers = self.game.layers(self.car, roll, self.occ)
-        spot.layers, spot.roll = layers, roll
+        self.layers, self.roll = layers, roll
         return layers
 
     def best(self, layers: list[list[int]], roll: int, gear: int) -> float:
