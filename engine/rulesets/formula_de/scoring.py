@@ -39,10 +39,19 @@ _node_facts = ByTrack(_node_facts_)
 # value before the corner penalties, and the stops owed and room of each penalty (0 stops:
 # none), and the brake points left to meet it
 Prepared = tuple[float, int, int, int, int, int]
-# what ending a move of so many squares on a square means, whatever the braking: eliminated
-# by a corner left, squares owed past corners, the value before wear and corner penalties
-Place = tuple[bool, int, float, int, int, int, int]
 NOT_PREPARED: Final[Prepared] = (OUT, 0, 0, 0, 0, 0)
+
+
+class Place:
+    """What ending a move of so many squares on a square means, whatever the braking:
+    eliminated by a corner left (`out`), squares owed past corners, the value before wear and
+    corner penalties, and the stops owed and room of each penalty (`prepare_at`). A class, not
+    a tuple: compiled, a tuple of fixed types is unpacked when read from a table and made anew
+    when stored or returned, where an object is passed as it is."""
+
+    def __init__(self, out: bool, owed: int, value: float, t1: int, r1: int, t2: int, r2: int) -> None:
+        self.out, self.owed, self.value = out, owed, value
+        self.t1, self.r1, self.t2, self.r2 = t1, r1, t2, r2
 
 
 class Scorer:
@@ -98,8 +107,7 @@ class Scorer:
             if m in occ and occ[m] != seat:
                 near += 1
         if near:
-            out, owed, value, t1, r1, t2, r2 = base
-            base = (out, owed, value - near * self.near_cost, t1, r1, t2, r2)
+            base = Place(base.out, base.owed, base.value - near * self.near_cost, base.t1, base.r1, base.t2, base.r2)
         self.places[key] = base
         return base
 
@@ -131,7 +139,7 @@ class Scorer:
             t1, r1 = need - made - 1, (c.last - end) % n
         if ahead is not None and (c is None or ex):
             t2, r2 = required_stops(ahead), (ahead.last - end) % n
-        return out, owed, value, max(0, t1), r1, max(0, t2), r2
+        return Place(out, owed, value, max(0, t1), r1, max(0, t2), r2)
 
     def wear_points(self) -> dict[str, int]:
         """The car's points by category (`FormulaDeGame.wear_view`)."""
@@ -156,9 +164,11 @@ class Scorer:
         """The part of `score` that does not depend on the gear: the value before the
         penalties for standing too fast before a corner, and what those need. (Every number
         here is a multiple of 0.5, so sums are exact in any order.)"""
-        place = self.places.get(steps * self.m + node) or self._place(node, steps)
-        out, owed, value, t1, r1, t2, r2 = place
-        if out:
+        place = self.places.get(steps * self.m + node)
+        if place is None:
+            place = self._place(node, steps)
+        owed, value = place.owed, place.value
+        if place.out:
             return NOT_PREPARED
         wear = brake
         if absorbed:
@@ -171,7 +181,7 @@ class Scorer:
             if toll is None:
                 return NOT_PREPARED
             wear += toll
-        return value - WEAR * wear, t1, r1, t2, r2, max(0, self.brakes - brake)
+        return value - WEAR * wear, place.t1, place.r1, place.t2, place.r2, max(0, self.brakes - brake)
 
     def _toll(self, owed: int, brake: int) -> int | None:
         """The wear an overshoot owing `owed` squares costs after braking `brake` squares (a
@@ -244,7 +254,7 @@ class Scorer:
             if row is None:
                 row = rows[k] = self._row(layers[k], k)
             for place in row:
-                out, owed, value, t1, r1, t2, r2 = place
+                out, owed, value, t1, r1, t2, r2 = place.out, place.owed, place.value, place.t1, place.r1, place.t2, place.r2
                 wear = brake
                 if owed and not out:
                     toll = self.tolls.get((owed, brake), -1)
@@ -283,11 +293,12 @@ class Scorer:
             places.append(self._place(node, k) if place is None else place)
         first = places[0]
         top = first
-        for place in places[1:]:
-            if (place[0] != first[0] or place[1] != first[1] or place[3] != first[3] or place[4] != first[4]
-                    or place[5] != first[5] or place[6] != first[6]):
+        for i in range(1, len(places)):
+            place = places[i]
+            if (place.out != first.out or place.owed != first.owed or place.t1 != first.t1 or place.r1 != first.r1
+                    or place.t2 != first.t2 or place.r2 != first.r2):
                 return places
-            if place[2] > top[2]:
+            if place.value > top.value:
                 top = place
         return [top]
 
