@@ -127,15 +127,17 @@ def _spread(track: Track, layers: list[list[int]], frontier: Collection[tuple[in
     of steps 0..k0 - 1)."""
     succ = _successors.get(track)
     lanes = _lanes.get(track)
+    by_lane = lanes.__getitem__
     for k in range(k0, roll + 1):
         nxt: set[tuple[int, bool]] = set()
         back: dict[tuple[int, bool], list[tuple[int, bool]]] = {}
+        lock = k in lock_after
         for at, locked in frontier:
             lane = lanes[at]
             for to in succ[at]:
                 if to in occupied or (locked and lanes[to] != lane):
                     continue
-                st = (to, locked or k in lock_after)
+                st = (to, locked or lock)
                 nxt.add(st)
                 if trail is not None:
                     back.setdefault(st, []).append((at, locked))
@@ -146,7 +148,7 @@ def _spread(track: Track, layers: list[list[int]], frontier: Collection[tuple[in
             trail.append(back)
         if frontiers is not None:
             frontiers.append(tuple(nxt))
-        layers.append(sorted({at for at, _ in nxt}, key=lambda i: lanes[i]))
+        layers.append(sorted({at for at, _ in nxt}, key=by_lane))
     return layers
 
 
