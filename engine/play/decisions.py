@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from slipstream.engine.play.protocol import Bot, Game
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Option:
     """One legal choice: a stable key (what logs and scenarios write) and a short text."""
 
@@ -36,7 +36,7 @@ class Option:
         return Option, (self.key, self.text)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Decision:
     """Who decides, what kind of decision, the legal options and a one-line description."""
 

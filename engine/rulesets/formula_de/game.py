@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import FunctionType
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -21,7 +22,14 @@ from slipstream.engine.play.decisions import Decision, Option, Rejection
 from slipstream.engine.rulesets.formula_de import rules
 from slipstream.engine.rulesets.formula_de.content import Tables, wear_for
 from slipstream.engine.rulesets.formula_de.designdata import CornerKind, design_track
-from slipstream.engine.rulesets.formula_de.moves import ByTrack, exits, reach, reach_swerving
+from slipstream.engine.rulesets.formula_de.moves import (
+    ByTrack,
+    Frontiers,
+    exits,
+    reach,
+    reach_from,
+    reach_swerving,
+)
 from slipstream.engine.rulesets.formula_de.pitlane import (
     QUICK_STOP_GEAR,
     QUICK_STOP_NEXT,
@@ -57,12 +65,28 @@ def _neighbours_(track: Track) -> tuple[list[list[int]], list[list[int]]]:
 
 
 _neighbour_nodes = ByTrack(_neighbours_)
+# per square: the corner its segment is in (`corner_at`, an interpreted call), else None
+_corner_of = ByTrack(lambda track: [corner_at(track, sp.first) for sp in track.spaces])
 _target_keys = ByTrack(lambda track: [f"to {sp.lane}:{sp.first}" for sp in track.spaces])  # per square
 _pit_routes = ByTrack(pit_route)
 # the options `pending` offers, made once (their texts are a function of what they stand for):
 # a gear's per pack design (its downshift costs) and (gear now, gear chosen), a destination's per
 # track and (square, squares driven, braked, absorbed, swerve)
 _gear_options: dict[tuple[int, int, int], tuple[Any, Option]] = {}
+
+
+# per pack design (its id, checked by identity) and gear now: `design.downshift_cost(gear, g)` for
+# g = 0..gear + 1 (an interpreted call; the dicts are the design's own, never changed)
+_shift_tables: dict[tuple[int, int], tuple[Any, list[dict[str, int] | None]]] = {}
+
+
+def _shift_costs(design: Any, gear: int) -> list[dict[str, int] | None]:
+    hit = _shift_tables.get((id(design), gear))
+    if hit is None or hit[0] is not design:
+        if len(_shift_tables) > 256:
+            _shift_tables.clear()
+        hit = _shift_tables[id(design), gear] = (design, [design.downshift_cost(gear, g) for g in range(gear + 2)])
+    return hit[1]
 
 
 def _new_target_options(track: Track) -> dict[tuple[int, int, int, int, bool], Option]:
@@ -72,22 +96,28 @@ def _new_target_options(track: Track) -> dict[tuple[int, int, int, int, bool], O
 _target_options = ByTrack(_new_target_options)  # a frozen route, worked out once per track (copies make games)
 
 
-def _new_free_reach(track: Track) -> dict[tuple[int, int, int], tuple[int, list[list[int]], dict[int, int]]]:
+# the layers of `reach` on the empty track for the largest roll asked so far, the step at which
+# each square is reached and the states after each step (`moves.reach`'s frontiers)
+FreeReach = tuple[int, list[list[int]], dict[int, int], Frontiers]
+
+
+def _new_free_reach(track: Track) -> dict[tuple[int, int, int], FreeReach]:
     return {}
 
 
-# per (square, corner, stops made): the layers of `reach` on the empty track for the largest roll
-# asked so far, and the step at which each square is reached. Squares with cars on them only
-# take squares out of a move, so where no car stands on a square reached within the roll, the
-# move's layers are these (cut to the roll: a smaller roll's layers are the first ones).
+# per (square, corner, stops made): `FreeReach`. Squares with cars on them only take squares
+# out of a move, so where no car stands on a square reached within the roll, the move's layers
+# are these (cut to the roll: a smaller roll's layers are the first ones); where one does, the
+# move is the same up to the step before the first such square (`moves.reach_from`).
 _free_reach = ByTrack(_new_free_reach)
 
 
-def _reach_free(track: Track, car: Car, roll: int) -> tuple[int, list[list[int]], dict[int, int]]:
+def _reach_free(track: Track, car: Car, roll: int) -> FreeReach:
     start = track.spaces[car.node].first
     lock = {roll - e.past + 1 for e in exits(track, start, roll, car.corner, car.stops)}
-    layers = reach(track, car.node, roll, (), lock)
-    return roll, layers, {node: k for k, layer in enumerate(layers) for node in layer}
+    frontiers: Frontiers = []
+    layers = reach(track, car.node, roll, (), lock, None, frontiers)
+    return roll, layers, {node: k for k, layer in enumerate(layers) for node in layer}, frontiers
 
 
 def _copy_car(car: Car) -> Car:
@@ -110,7 +140,13 @@ def _refill_car(car: Car, src: Car) -> None:
 NO_CORNER: Final = -1
 
 
-@dataclass(slots=True)
+# The classes below write their own __init__ (init=False): compiled, a dataclass's generated
+# __init__ stays interpreted (an interpreted call and, frozen, object.__setattr__ per field),
+# where one written in the class is native; rollouts make cars, turns and targets by the
+# thousand. The arguments are the fields, in order, with the same defaults.
+
+
+@dataclass(slots=True, init=False)
 class Car:
     """One car's state: where it stands, its gear, wear points and the stops of its corner."""
 
@@ -132,8 +168,17 @@ class Car:
     spun: bool = False  # spun and facing the wrong way: the next turn is in 1st gear only
     tyre_toll: int = 0  # tyre points counted for the 1-lap tyre limit (demanded, not only paid)
 
+    def __init__(self, seat: int, node: int, gear: int, wear: dict[str, int], progress: int,
+                 corner: int = NO_CORNER, stops: int = 0, tyres_lost: int = 0, started: bool = False,
+                 finished: bool = False, out: str = "", pit: int = -1, pit_base: int = 0, serviced: bool = False,
+                 next_gears: tuple[int, ...] = (), spun: bool = False, tyre_toll: int = 0) -> None:
+        self.seat, self.node, self.gear, self.wear, self.progress = seat, node, gear, wear, progress
+        self.corner, self.stops, self.tyres_lost, self.started = corner, stops, tyres_lost, started
+        self.finished, self.out, self.pit, self.pit_base, self.serviced = finished, out, pit, pit_base, serviced
+        self.next_gears, self.spun, self.tyre_toll = next_gears, spun, tyre_toll
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Target:
     """One destination of the move decision and what ending there costs."""
 
@@ -143,8 +188,38 @@ class Target:
     absorbed: int  # squares a blocked car could not drive
     swerve: bool = False  # only reached by the flying start's swerve
 
+    def __init__(self, node: int, steps: int, brake: int, absorbed: int, swerve: bool = False) -> None:
+        # native when compiled; pure Python, `_target_init` below (the fields are frozen)
+        self.node = node  # type: ignore[misc]
+        self.steps = steps  # type: ignore[misc]
+        self.brake = brake  # type: ignore[misc]
+        self.absorbed = absorbed  # type: ignore[misc]
+        self.swerve = swerve  # type: ignore[misc]
 
-@dataclass(slots=True)
+
+def _setter(name: str) -> Any:
+    """The slot descriptor's own setter of a Target field (not the frozen __setattr__)."""
+    return vars(Target)[name].__set__
+
+
+_set_node, _set_steps, _set_brake = _setter("node"), _setter("steps"), _setter("brake")
+_set_absorbed, _set_swerve = _setter("absorbed"), _setter("swerve")
+
+
+def _target_init(self: Target, node: int, steps: int, brake: int, absorbed: int, swerve: bool = False) -> None:
+    _set_node(self, node)
+    _set_steps(self, steps)
+    _set_brake(self, brake)
+    _set_absorbed(self, absorbed)
+    _set_swerve(self, swerve)
+
+
+if isinstance(_target_init, FunctionType):  # pure Python (as engine/play/decisions.py does)
+    _target_init.__qualname__ = "Target.__init__"
+    Target.__init__ = _target_init  # type: ignore[method-assign]
+
+
+@dataclass(slots=True, init=False)
 class Turn:
     car: int
     phase: str  # "gear" | "pit" | "move" | "split"
@@ -155,6 +230,13 @@ class Turn:
     pit_steps: int = -1  # squares to the pit entry when the car may enter the pit lane
     pit_rest: int = 0  # squares left for the pit lane once the car has chosen to enter it
     flying: bool = False  # the move is a flying start's (its squares within the swerve)
+
+    def __init__(self, car: int, phase: str, roll: int = 0, targets: dict[str, Target] | None = None,
+                 strained: bool = False, owed: int = 0, pit_steps: int = -1, pit_rest: int = 0,
+                 flying: bool = False) -> None:
+        self.car, self.phase, self.roll = car, phase, roll
+        self.targets = {} if targets is None else targets
+        self.strained, self.owed, self.pit_steps, self.pit_rest, self.flying = strained, owed, pit_steps, pit_rest, flying
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tally.TalliedGame
@@ -425,16 +507,21 @@ class FormulaDeGame:
         if car.pit >= 0:  # downshift costs are suspended in the pit lane
             return list(range(1, min(top, car.gear + 1) + 1))
         out = []
+        costs = _shift_costs(self.design, car.gear)
+        view: dict[str, int] | None = None  # `wear_view`, made once when a shift costs
         for g in range(top, 0, -1):
             if g > car.gear + 1:
                 continue
-            cost = self.design.downshift_cost(car.gear, g)
+            cost = costs[g] if g < len(costs) else self.design.downshift_cost(car.gear, g)
             if cost is None:
                 continue
             if cost and self.points(car, "transmission") == 0:
                 continue  # with no transmission points left a car can no longer skip gears
-            if cost and self.needs_points and not rules.can_pay(self.wear_view(car), cost, self.pool):
-                continue
+            if cost and self.needs_points:
+                if view is None:
+                    view = self.wear_view(car)
+                if not rules.can_pay(view, cost, self.pool):
+                    continue
             out.append(g)
         return sorted(out)
 
@@ -555,7 +642,8 @@ class FormulaDeGame:
 
     def _shift(self, t: Turn, gear: int) -> None:
         car = self.cars[t.car]
-        cost = {} if car.pit >= 0 else self.design.downshift_cost(car.gear, gear) or {}
+        costs = _shift_costs(self.design, car.gear)
+        cost = {} if car.pit >= 0 else (costs[gear] if gear < len(costs) else self.design.downshift_cost(car.gear, gear)) or {}
         short = not rules.can_pay(self.wear_view(car), cost, self.pool)
         car.next_gears, car.spun = (), False
         for what, v in cost.items():
@@ -646,10 +734,16 @@ class FormulaDeGame:
         if hit is None or hit[0] < roll:
             hit = free[at] = _reach_free(self.track, car, roll)
         first = hit[2]
-        if any(first.get(o, roll + 1) <= roll for o in occupied):  # a car in the way
+        met = roll + 1  # the fewest steps to a square with a car on it
+        for o in occupied:
+            k = first.get(o, met)
+            if k < met:
+                met = k
+        if met <= roll:  # a car in the way: the move as on the empty track up to the step before
             start = self.track.spaces[car.node].first
             lock = {roll - e.past + 1 for e in exits(self.track, start, roll, car.corner, car.stops)}
-            out = reach(self.track, car.node, roll, occupied, lock)
+            out = reach_from(self.track, hit[1], hit[3], met, roll, occupied, lock) if met else \
+                reach(self.track, car.node, roll, occupied, lock)
         else:
             out = hit[1][: roll + 1]
         self.reached = (key, roll, out)
@@ -885,7 +979,7 @@ class FormulaDeGame:
 
     def _count_stop(self, car: Car, nocount: bool) -> None:
         """A turn that ends inside a corner counts one stop there (not after an overshoot)."""
-        c = corner_at(self.track, self.track.spaces[car.node].first)
+        c = _corner_of.get(self.track)[car.node]  # `corner_at` the square's segment
         if c is None:
             car.corner, car.stops = NO_CORNER, 0
             return

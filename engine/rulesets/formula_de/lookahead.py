@@ -21,8 +21,10 @@ from slipstream.engine.rulesets.formula_de import rules
 from slipstream.engine.rulesets.formula_de.game import Car, FormulaDeGame
 from slipstream.engine.rulesets.formula_de.scoring import (
     OUT,
+    STOP,
     WEAR,
     Scorer,
+    _shift_wear,
     gear_figures,
     gear_values,
     pit_choice,
@@ -55,6 +57,9 @@ class LookaheadBot:
         # gear's and, from it, a destination's
         self.branch: FormulaDeGame | None = None
         self.leaf: FormulaDeGame | None = None
+        # the leaves of a gear choice, all played out before any is rated (`_gear`), refilled
+        # from one decision to the next
+        self.leaves: list[FormulaDeGame] = []
 
     def choose(self, game: Any, d: Decision) -> str:
         car = game.cars[d.player]
@@ -84,8 +89,19 @@ class LookaheadBot:
         return best
 
     def _gear(self, game: FormulaDeGame, car: Car, d: Decision) -> str:
+        """Every gear within HOPELESS of greedy's best: the average over its die's faces of the
+        best of the roll's top destinations, each played out and rated (`_rate`). All the
+        leaves are played out first, in that order (the dice they draw are the same as when
+        each is rated as it is played), then rated, the gear likeliest best first: a gear whose
+        ceiling (`_ceiling` of its leaves) is below the best figure so far cannot be chosen
+        and is not rated further. The choice is the first gear in the options' order with the
+        best figure, as when every gear is worked out."""
         greedy = gear_values(game, car, d.keys(), HOPELESS)  # a hopeless gear's figure is not needed
-        best, best_v = max(greedy, key=greedy.__getitem__), float("-inf")
+        best = max(greedy, key=greedy.__getitem__)
+        used = 0  # leaves of `self.leaves` in use
+        # per gear played: its key, its figure when known, and per roll the faces showing it
+        # and its leaves (the games after stopping on each destination played)
+        plays: list[tuple[str, float, int, list[tuple[int, list[FormulaDeGame]]]]] = []
         for key in d.keys():
             if greedy[key] < greedy[best] - HOPELESS:
                 continue
@@ -93,49 +109,131 @@ class LookaheadBot:
             shifted.apply(key)  # pays the downshift; the roll it made is replaced below
             t = shifted.turn
             if t is None or t.car != car.seat or t.phase != "move":
-                v = self._rate(shifted, car)  # eliminated by the shift
+                plays.append((key, self._rate(shifted, car), 1, []))  # eliminated by the shift
+                continue
+            g = shifted.cars[car.seat].gear
+            faces = game.tables.gears[g - 1]
+            me = shifted.cars[car.seat]
+            layers = shifted.layers(me, max(faces))
+            sc = Scorer(shifted, me, shifted.occupied(me.seat))  # the same for every roll
+            rolls: list[tuple[int, list[FormulaDeGame]]] = []
+            for roll in sorted(set(faces)):
+                targets = shifted.targets(me, roll, layers)
+                ranked = sorted(targets, key=lambda k: -sc.score(targets[k], g))
+                leaves: list[FormulaDeGame] = []
+                for k in ranked[: self.budget]:
+                    pool = self.leaves
+                    sim = shifted.rollout(self.dice, pool[used] if used < len(pool) else None)
+                    if used < len(pool):
+                        pool[used] = sim
+                    else:
+                        pool.append(sim)
+                    used += 1
+                    st = sim.turn
+                    assert st is not None
+                    # the roll this branch of the expectimax stands for, as the rules would
+                    # have made it (the targets shared: a turn's targets are replaced, never changed)
+                    st.roll, st.targets = roll, targets
+                    st.strained = rules.engine_strained(g, roll, sim.tables.gears[g - 1])
+                    self._stop(sim, car, k)
+                    leaves.append(sim)
+                rolls.append((faces.count(roll), leaves))
+            plays.append((key, float("nan"), len(faces), rolls))
+        # the ceilings: per gear, and per roll of each
+        tops: list[float] = []
+        roll_tops: list[list[float]] = []
+        for _, v, n, rolls in plays:
+            if not rolls:
+                tops.append(v)
+                roll_tops.append([])
+                continue
+            per = [max(self._ceiling(sim, car) for sim in leaves) for _, leaves in rolls]
+            total = 0.0
+            for (count, _), top in zip(rolls, per, strict=True):
+                total += count * top
+            tops.append(total / n)
+            roll_tops.append(per)
+        figures = [float("-inf")] * len(plays)
+        best_v = float("-inf")
+        for i in sorted(range(len(plays)), key=lambda i: -tops[i]):
+            _, v, n, rolls = plays[i]
+            if not rolls:
+                figures[i] = v
             else:
-                g = shifted.cars[car.seat].gear
-                faces = game.tables.gears[g - 1]
-                total = 0.0
-                me = shifted.cars[car.seat]
-                layers = shifted.layers(me, max(faces))
-                sc = Scorer(shifted, me, shifted.occupied(me.seat))  # the same for every roll
-                for roll in sorted(set(faces)):
-                    total += faces.count(roll) * self._roll_value(shifted, car, g, roll, layers, sc)
-                v = total / len(faces)
+                if tops[i] < best_v - MARGIN:
+                    continue
+                v = self._figure(car, n, rolls, roll_tops[i], best_v)
+                figures[i] = v
             if v > best_v:
-                best, best_v = key, v
+                best_v = v
+        for i, (key, _, _, _) in enumerate(plays):
+            if figures[i] == best_v:
+                return key
         return best
+
+    def _figure(self, car: Car, n: int, rolls: list[tuple[int, list[FormulaDeGame]]], tops: list[float],
+                floor: float) -> float:
+        """A gear's figure from its leaves: per roll, the best rating of the roll's leaves (each
+        rated against the best before it), averaged over the die's `n` faces; -inf as soon as
+        the figure is sure to fall below `floor` (the rolls' ceilings `tops` bounding those not
+        rated yet). A rating that comes back -inf (below what it was rated against) is below
+        the roll's value or below what the roll needs, so the value kept is the exact best
+        whenever the gear is not given up."""
+        total = 0.0
+        rest = 0.0  # the most the rolls not rated yet can add
+        for (count, _), top in zip(rolls, tops, strict=True):
+            rest += count * top
+        for (count, leaves), top in zip(rolls, tops, strict=True):
+            rest -= count * top
+            # below `need`, this roll's value leaves the figure below the floor: a leaf is
+            # rated against it too (and the gear given up when none reaches it)
+            need = ((floor - MARGIN) * n - total - rest) / count
+            value = float("-inf")
+            for sim in leaves:
+                value = max(value, self._rate(sim, car, max(value, need)))
+            if value < need - MARGIN:
+                return float("-inf")
+            total += count * value
+            if (total + rest) / n < floor - MARGIN:
+                return float("-inf")
+        return total / n
 
     # --- playing out on copies ----------------------------------------------------------------
 
-    def _roll_value(self, shifted: FormulaDeGame, car: Car, gear: int, roll: int,
-                    layers: list[list[int]], sc: Scorer) -> float:
-        """The best of the top destinations for `roll` in `gear` (the gear chosen in `shifted`;
-        `layers` those of the gear's highest roll, `sc` greedy's ratings in `shifted`)."""
-        me = shifted.cars[car.seat]
-        targets = shifted.targets(me, roll, layers)
-        ranked = sorted(targets, key=lambda k: -sc.score(targets[k], gear))
-        best = float("-inf")
-        for key in ranked[: self.budget]:
-            sim = self.leaf = shifted.rollout(self.dice, self.leaf)
-            t = sim.turn
-            assert t is not None
-            # the roll this branch of the expectimax stands for, as the rules would have made it
-            t.roll, t.targets = roll, dict(targets)
-            t.strained = rules.engine_strained(gear, roll, sim.tables.gears[gear - 1])
-            best = max(best, self._after(sim, car, key, best))
-        return best
-
-    def _after(self, sim: FormulaDeGame, car: Car, key: str, floor: float = float("-inf")) -> float:
-        """Stop on `key` in `sim` (taking an overshoot's loss as greedy would) and rate it
-        (`_rate`; `floor` as there)."""
+    def _stop(self, sim: FormulaDeGame, car: Car, key: str) -> None:
+        """Stop on `key` in `sim`, taking an overshoot's loss as greedy would."""
         sim.apply(key)
         t = sim.turn  # the pending decision, read off the turn (no options' texts built)
         while t is not None and sim.owner[t.car] == car.seat and t.phase == "split":
             sim.apply(split_key(sim, sim.cars[car.seat], sim.split_keys(t)))
             t = sim.turn
+
+    def _ceiling(self, sim: FormulaDeGame, before: Car) -> float:
+        """The most `_rate` can give for `sim`: greedy's figure of a gear is at most the
+        average of its die's faces plus a stop's worth, less the shift."""
+        me = sim.cars[before.seat]
+        if me.out:
+            return OUT
+        value = float(me.progress - before.progress)
+        if me.finished:
+            return value + FINISH
+        for k, left in me.wear.items():
+            spent = before.wear[k] - left
+            if spent > 0:
+                value -= WEAR * spent * (1.0 + 1.0 / (left + 1))
+        gears = sim.gears(me.seat)
+        if gears:
+            top = float("-inf")
+            for g in gears:
+                faces = sim.tables.gears[g - 1]
+                top = max(top, sum(faces) / len(faces) + STOP - _shift_wear(me.gear, g))
+            value += top + MARGIN
+        return value
+
+    def _after(self, sim: FormulaDeGame, car: Car, key: str, floor: float = float("-inf")) -> float:
+        """Stop on `key` in `sim` (taking an overshoot's loss as greedy would) and rate it
+        (`_rate`; `floor` as there)."""
+        self._stop(sim, car, key)
         return self._rate(sim, car, floor)
 
     def _rate(self, sim: FormulaDeGame, before: Car, floor: float = float("-inf")) -> float:

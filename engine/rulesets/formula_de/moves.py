@@ -67,6 +67,7 @@ def _corner_ends_(track: Track) -> list[Corner | None]:
 
 _corner_ends = ByTrack(_corner_ends_)
 _successors = ByTrack(successors)  # movegraph's own, looked up in its cache once per track
+_lanes = ByTrack(lambda track: [sp.lane for sp in track.spaces])  # per square (an attribute of an interpreted class)
 
 
 def exits(track: Track, start: int, steps: int, corner: int, stops: int) -> list[Exit]:
@@ -91,26 +92,52 @@ def exits(track: Track, start: int, steps: int, corner: int, stops: int) -> list
 Trail = list[dict[tuple[int, bool], list[tuple[int, bool]]]]
 
 
+# the states (square, locked) a move can be in after each step (`reach`'s frontiers): tuples,
+# which the cyclic garbage collector stops tracking, since tables keep them for good
+Frontier = tuple[tuple[int, bool], ...]
+Frontiers = list[Frontier]
+
+
 def reach(track: Track, node: int, roll: int, occupied: Collection[int], lock_after: Collection[int],
-          trail: Trail | None = None) -> list[list[int]]:
+          trail: Trail | None = None, frontiers: Frontiers | None = None) -> list[list[int]]:
     """Per number of steps k (0..roll) the squares (space indices) a car on `node` can end on,
     never passing or ending on an `occupied` square. After step j in `lock_after` (the step that
     first leaves an under-stopped corner) the car keeps to its lane. The list stops at the
     last k with a square. `trail` (when given) gets, per step, each state (square, locked) and
-    the states it was reached from."""
+    the states it was reached from; `frontiers` (when given) the states after each step k, from
+    k = 0 on (for `reach_from`)."""
+    if frontiers is not None:
+        frontiers.append(((node, False),))
+    return _spread(track, [[node]], ((node, False),), 1, roll, occupied, lock_after, trail, frontiers)
+
+
+def reach_from(track: Track, layers: list[list[int]], frontiers: Frontiers, k0: int, roll: int,
+               occupied: Collection[int], lock_after: Collection[int]) -> list[list[int]]:
+    """`reach` of the same square, roll and locks with `occupied` squares none of which is
+    reached in fewer than `k0` steps (k0 >= 1), from a `reach` without them (its `layers` and
+    `frontiers`, of this roll or a larger one): up to step k0 - 1 the moves are the same, so
+    the steps are taken from there on only."""
+    return _spread(track, layers[:k0], frontiers[k0 - 1], k0, roll, occupied, lock_after, None, None)
+
+
+def _spread(track: Track, layers: list[list[int]], frontier: Collection[tuple[int, bool]], k0: int, roll: int,
+            occupied: Collection[int], lock_after: Collection[int], trail: Trail | None,
+            frontiers: Frontiers | None) -> list[list[int]]:
+    """`reach`'s steps k0..roll from the states `frontier` after step k0 - 1 (`layers` those
+    of steps 0..k0 - 1)."""
     succ = _successors.get(track)
-    spaces = track.spaces
-    layers: list[list[int]] = [[node]]
-    frontier: set[tuple[int, bool]] = {(node, False)}
-    for k in range(1, roll + 1):
+    lanes = _lanes.get(track)
+    by_lane = lanes.__getitem__
+    for k in range(k0, roll + 1):
         nxt: set[tuple[int, bool]] = set()
         back: dict[tuple[int, bool], list[tuple[int, bool]]] = {}
+        lock = k in lock_after
         for at, locked in frontier:
-            lane = spaces[at].lane
+            lane = lanes[at]
             for to in succ[at]:
-                if to in occupied or (locked and spaces[to].lane != lane):
+                if to in occupied or (locked and lanes[to] != lane):
                     continue
-                st = (to, locked or k in lock_after)
+                st = (to, locked or lock)
                 nxt.add(st)
                 if trail is not None:
                     back.setdefault(st, []).append((at, locked))
@@ -119,7 +146,9 @@ def reach(track: Track, node: int, roll: int, occupied: Collection[int], lock_af
         frontier = nxt
         if trail is not None:
             trail.append(back)
-        layers.append(sorted({at for at, _ in nxt}, key=lambda i: spaces[i].lane))
+        if frontiers is not None:
+            frontiers.append(tuple(nxt))
+        layers.append(sorted({at for at, _ in nxt}, key=by_lane))
     return layers
 
 

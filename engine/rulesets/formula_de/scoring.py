@@ -39,10 +39,19 @@ _node_facts = ByTrack(_node_facts_)
 # value before the corner penalties, and the stops owed and room of each penalty (0 stops:
 # none), and the brake points left to meet it
 Prepared = tuple[float, int, int, int, int, int]
-# what ending a move of so many squares on a square means, whatever the braking: eliminated
-# by a corner left, squares owed past corners, the value before wear and corner penalties
-Place = tuple[bool, int, float, int, int, int, int]
 NOT_PREPARED: Final[Prepared] = (OUT, 0, 0, 0, 0, 0)
+
+
+class Place:
+    """What ending a move of so many squares on a square means, whatever the braking:
+    eliminated by a corner left (`out`), squares owed past corners, the value before wear and
+    corner penalties, and the stops owed and room of each penalty (`prepare_at`). A class, not
+    a tuple: compiled, a tuple of fixed types is unpacked when read from a table and made anew
+    when stored or returned, where an object is passed as it is."""
+
+    def __init__(self, out: bool, owed: int, value: float, t1: int, r1: int, t2: int, r2: int) -> None:
+        self.out, self.owed, self.value = out, owed, value
+        self.t1, self.r1, self.t2, self.r2 = t1, r1, t2, r2
 
 
 class Scorer:
@@ -64,36 +73,43 @@ class Scorer:
         self.near_cost = 0.5 + (8.0 if body <= 1 else 1.0)
         self.wear: dict[str, int] | None = None  # `wear_view`, when a blocked move asks for it
         self.slow = _slowest(game.tables.gears)
-        self.places: dict[tuple[int, int], Place] = {}
+        # places by `steps * m + node` (m: the track's squares): an int key, no tuple to make
+        self.m = len(game.track.spaces)
+        self.places: dict[int, Place] = {}
         # per squares driven: the corners left under-stopped, whether one eliminates, squares owed
         self.left: dict[int, tuple[list[Any], bool, int]] = {}
         self.blocked: dict[int, int | None] = {}
         self.prepared: dict[tuple[int, int, int, int], Prepared] = {}
         self.tolls: dict[tuple[int, int], int | None] = {}  # `_toll`'s
-        # `best`'s places per squares driven (`_row`), for the layers `rows_of`
-        self.rows_of: list[list[int]] | None = None
+        # `best`'s places per squares driven (`_row`), of the car's layers (`layers_for`)
         self.rows: dict[int, list[Place]] = {}
+        # the car's layers for the largest roll asked (`layers_for`; -1: none yet)
+        self.layers: list[list[int]] = []
+        self.roll = -1
         # the per-track tables `_place` reads (looked up once, not per square)
         self.neighbours = game.neighbour_table()
         self.exit_memo = _exit_cache.get(game.track)
-        self.place_memo = _place_memo.get(game.track)
+        memo = _place_memo.get(game.track)  # `_base_place`'s for this start, corner and stops
+        at = (self.start, car.corner, car.stops)
+        bases = memo.get(at)
+        if bases is None:
+            bases = memo[at] = {}
+        self.place_memo = bases
 
     def _place(self, node: int, steps: int) -> Place:
-        car = self.car
-        key = (node, steps, self.start, car.corner, car.stops)
+        key = steps * self.m + node
         base = self.place_memo.get(key)
         if base is None:
             base = self.place_memo[key] = self._base_place(node, steps)
-        out, owed, value, t1, r1, t2, r2 = base
-        seat, occ = car.seat, self.occ  # `len(game.neighbours_at(node, car.seat, occ))`
+        seat, occ = self.car.seat, self.occ  # `len(game.neighbours_at(node, car.seat, occ))`
         near = 0
         for m in self.neighbours[node]:
             if m in occ and occ[m] != seat:
                 near += 1
         if near:
-            value -= near * self.near_cost
-        place = self.places[node, steps] = (out, owed, value, t1, r1, t2, r2)
-        return place
+            base = Place(base.out, base.owed, base.value - near * self.near_cost, base.t1, base.r1, base.t2, base.r2)
+        self.places[key] = base
+        return base
 
     def _base_place(self, node: int, steps: int) -> Place:
         """`_place` before the neighbours' cost: a function of the track, the square, the
@@ -123,7 +139,7 @@ class Scorer:
             t1, r1 = need - made - 1, (c.last - end) % n
         if ahead is not None and (c is None or ex):
             t2, r2 = required_stops(ahead), (ahead.last - end) % n
-        return out, owed, value, max(0, t1), r1, max(0, t2), r2
+        return Place(out, owed, value, max(0, t1), r1, max(0, t2), r2)
 
     def wear_points(self) -> dict[str, int]:
         """The car's points by category (`FormulaDeGame.wear_view`)."""
@@ -148,9 +164,11 @@ class Scorer:
         """The part of `score` that does not depend on the gear: the value before the
         penalties for standing too fast before a corner, and what those need. (Every number
         here is a multiple of 0.5, so sums are exact in any order.)"""
-        place = self.places.get((node, steps)) or self._place(node, steps)
-        out, owed, value, t1, r1, t2, r2 = place
-        if out:
+        place = self.places.get(steps * self.m + node)
+        if place is None:
+            place = self._place(node, steps)
+        owed, value = place.owed, place.value
+        if place.out:
             return NOT_PREPARED
         wear = brake
         if absorbed:
@@ -163,7 +181,7 @@ class Scorer:
             if toll is None:
                 return NOT_PREPARED
             wear += toll
-        return value - WEAR * wear, t1, r1, t2, r2, max(0, self.brakes - brake)
+        return value - WEAR * wear, place.t1, place.r1, place.t2, place.r2, max(0, self.brakes - brake)
 
     def _toll(self, owed: int, brake: int) -> int | None:
         """The wear an overshoot owing `owed` squares costs after braking `brake` squares (a
@@ -191,9 +209,18 @@ class Scorer:
                 value -= WEAR * over + (50.0 if over > brakes else 0.0)
         return value
 
+    def layers_for(self, roll: int) -> list[list[int]]:
+        """`FormulaDeGame.layers` of the car for `roll` with the other cars where they are (those
+        of a larger roll asked before, cut to this one: `best` keeps its rows for them)."""
+        if self.roll >= roll:
+            return self.layers[: roll + 1]
+        layers = self.game.layers(self.car, roll, self.occ)
+        self.layers, self.roll = layers, roll
+        return layers
+
     def best(self, layers: list[list[int]], roll: int, gear: int) -> float:
         """The best score among the destinations of `roll` (those `FormulaDeGame.targets`
-        offers, from `layers` of that roll or a larger one) for a car driving on in `gear`.
+        offers, from `layers_for` that roll or a larger one) for a car driving on in `gear`.
         A destination scores at most its squares less its braking plus the bonus for a stop,
         so the scan, least braking first, stops where that bound cannot beat the best so far.
         (`destinations` with `prepare_at` and `finish`, written out for a destination that
@@ -217,9 +244,7 @@ class Scorer:
             return best
         brakes = self.brakes
         needs = self.slow.row(gear)  # `need(gear, t)` for the stops owed t a corner can ask
-        if self.rows_of is not layers:
-            self.rows_of, self.rows = layers, {}
-        rows = self.rows
+        rows = self.rows  # `layers` are this square's (`layers_for`): its rows serve
         for k in range(roll, max(-1, roll - brakes - 1), -1):
             brake = roll - k
             bound = k - WEAR * brake + STOP
@@ -229,7 +254,7 @@ class Scorer:
             if row is None:
                 row = rows[k] = self._row(layers[k], k)
             for place in row:
-                out, owed, value, t1, r1, t2, r2 = place
+                out, owed, value, t1, r1, t2, r2 = place.out, place.owed, place.value, place.t1, place.r1, place.t2, place.r2
                 wear = brake
                 if owed and not out:
                     toll = self.tolls.get((owed, brake), -1)
@@ -262,16 +287,18 @@ class Scorer:
         same corners left, only their neighbours differ), the best of them alone, since every
         rating of a destination is its value less what the rest asks."""
         places = []
+        known, at = self.places, k * self.m
         for node in nodes:
-            place = self.places.get((node, k))
+            place = known.get(at + node)
             places.append(self._place(node, k) if place is None else place)
         first = places[0]
         top = first
-        for place in places[1:]:
-            if (place[0] != first[0] or place[1] != first[1] or place[3] != first[3] or place[4] != first[4]
-                    or place[5] != first[5] or place[6] != first[6]):
+        for i in range(1, len(places)):
+            place = places[i]
+            if (place.out != first.out or place.owed != first.owed or place.t1 != first.t1 or place.r1 != first.r1
+                    or place.t2 != first.t2 or place.r2 != first.r2):
                 return places
-            if place[2] > top[2]:
+            if place.value > top.value:
                 top = place
         return [top]
 
@@ -396,12 +423,13 @@ _exit_cache: ByTrack[dict[tuple[int, int, int, int], list[Any]]] = ByTrack(_new_
 _in_corner = ByTrack(lambda track: [fact[1] is not None for fact in _node_facts.get(track)])
 
 
-def _new_place_memo(track: Track) -> dict[tuple[int, int, int, int, int], Place]:
+def _new_place_memo(track: Track) -> dict[tuple[int, int, int], dict[int, Place]]:
     return {}
 
 
-# `Scorer._base_place` per (square, squares driven, start segment, corner, stops made)
-_place_memo: ByTrack[dict[tuple[int, int, int, int, int], Place]] = ByTrack(_new_place_memo)
+# `Scorer._base_place` per (start segment, corner, stops made), then per squares driven and
+# square (`steps * len(track.spaces) + node`)
+_place_memo: ByTrack[dict[tuple[int, int, int], dict[int, Place]]] = ByTrack(_new_place_memo)
 
 
 def gear_values(game: FormulaDeGame, car: Car, keys: Sequence[str], slack: float = -1.0,
@@ -421,12 +449,11 @@ def gear_figures(game: FormulaDeGame, car: Car, gears: Sequence[int], slack: flo
     `slack` is not worked out either (-inf, all of them when none can reach it)."""
     if sc is None:
         sc = Scorer(game, car, game.occupied(car.seat))
-    occ = sc.occ
     dice = game.tables.gears
     top = 0
     for g in gears:
         top = max(top, _top(dice[g - 1]))
-    layers = game.layers(car, top, occ)
+    layers = sc.layers_for(top)
     shift = [_shift_wear(car.gear, g) for g in gears]
     if slack < 0:
         return [sc.gear_value(layers, g, dice[g - 1], w) for g, w in zip(gears, shift, strict=True)]

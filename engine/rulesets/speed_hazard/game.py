@@ -41,7 +41,12 @@ NO_CORNER = -1
 _OPTIONS: Final[dict[str, Option]] = {}
 
 
-@dataclass(slots=True)
+# Car and Turn write their own __init__ (init=False): compiled, a dataclass's generated __init__
+# stays interpreted, where one written in the class is native (rollouts make them by the
+# thousand). The arguments are the fields, in order, with the same defaults.
+
+
+@dataclass(slots=True, init=False)
 class Car:
     """One car: where it stands, its speedometer, what it holds and how far it got."""
 
@@ -63,6 +68,17 @@ class Car:
     free_corner: int = NO_CORNER  # the curve it drives through freely (hazards paid)
     goal: int = 0  # progress that wins (laps x N, one lap more after a pit pass over the line)
 
+    def __init__(self, seat: int, node: int, progress: int, speed: int, maximum: int, luck: int,
+                 tokens: dict[str, int], equipment: list[str] | None = None, insanity: list[int] | None = None,
+                 in_pit: bool = False, pit_seq: int = 0, pit_node: int = -1, wreck: bool = False,
+                 nitrous: bool = False, reversed: bool = False, free_corner: int = NO_CORNER, goal: int = 0) -> None:
+        self.seat, self.node, self.progress, self.speed, self.maximum = seat, node, progress, speed, maximum
+        self.luck, self.tokens = luck, tokens
+        self.equipment = [] if equipment is None else equipment
+        self.insanity = [] if insanity is None else insanity
+        self.in_pit, self.pit_seq, self.pit_node, self.wreck = in_pit, pit_seq, pit_node, wreck
+        self.nitrous, self.reversed, self.free_corner, self.goal = nitrous, reversed, free_corner, goal
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return _deepcopy_fields(self, memo)
 
@@ -73,7 +89,7 @@ class Car:
                    self.wreck, self.nitrous, self.reversed, self.free_corner, self.goal)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Turn:
     car: int
     card: ActionCard
@@ -92,6 +108,19 @@ class Turn:
     dropped: str = ""  # the token kind a sabotage drops
     drops: int = 0
     extra: int = 0  # squares to move beyond speed / 10 (card effects: `move`)
+
+    def __init__(self, car: int, card: ActionCard, phase: str = "act", opts: dict[str, Any] | None = None,
+                 text: str = "", steps: int = 0, passed: list[int] | None = None, rammed: bool = False,
+                 ended: bool = False, owed: int = 0, drawn: int = -1, drawn_kind: str = "", points: int = 0,
+                 offer: list[str] | None = None, dropped: str = "", drops: int = 0, extra: int = 0) -> None:
+        self.car, self.card, self.phase = car, card, phase
+        self.opts = {} if opts is None else opts
+        self.text, self.steps = text, steps
+        self.passed = [] if passed is None else passed
+        self.rammed, self.ended, self.owed, self.drawn, self.drawn_kind = rammed, ended, owed, drawn, drawn_kind
+        self.points = points
+        self.offer = [] if offer is None else offer
+        self.dropped, self.drops, self.extra = dropped, drops, extra
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return _deepcopy_fields(self, memo)

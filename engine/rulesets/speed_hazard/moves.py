@@ -81,6 +81,19 @@ def reach_ram_on(b: Board, node: int, steps: int, reversed_: bool, beside: bool,
     near = [b.behind, b.diag_b] if reversed_ else [b.ahead, b.diag]
     if beside:
         near.append(b.level)
+    # the squares a ram could hit from any square within `steps` of `node` on the empty track,
+    # a bit each: the move below only takes squares out of that, so no car there, no ram
+    key = (node, steps, reversed_, beside)
+    region = b.ram_regions.get(key)
+    if region is None:
+        if len(b.ram_regions) >= 50_000:
+            b.ram_regions.clear()
+        region = b.ram_regions[key] = _ram_region(succ, near, node, steps)
+    for y in cars:
+        if region >> y & 1:
+            break
+    else:
+        return False
     layer = {node}
     for k in range(steps + 1):
         for x in layer:
@@ -99,6 +112,29 @@ def reach_ram_on(b: Board, node: int, steps: int, reversed_: bool, beside: bool,
             return False
         layer = nxt
     return False
+
+
+def _ram_region(succ: list[list[int]], near: list[list[list[int]]], node: int, steps: int) -> int:
+    """`reach_ram_on`'s squares to ram from, over every square within `steps` of `node` with
+    no square blocked, as bits of an int (an int, not a set: the board keeps many, and the
+    cyclic garbage collector does not walk ints)."""
+    region = 0
+    layer = {node}
+    for k in range(steps + 1):
+        for x in layer:
+            for rows in near:
+                for y in rows[x]:
+                    region |= 1 << y
+        if k == steps:
+            break
+        nxt: set[int] = set()
+        for x in layer:
+            for y in succ[x]:
+                nxt.add(y)
+        if not nxt:
+            break
+        layer = nxt
+    return region
 
 
 class Board:
@@ -124,6 +160,8 @@ class Board:
         # greedy.speed_value's results on this track: per square and what else they read of
         # the car (greedy.speed_values), speed -> worth
         self.values: dict[tuple[int, int, bool, bool, int, str], dict[int, float]] = {}
+        # `reach_ram_on`'s regions (`_ram_region`) per (square, steps, reversed, beside)
+        self.ram_regions: dict[tuple[int, int, bool, bool], int] = {}
 
 
 board = ByIdentity(Board)
