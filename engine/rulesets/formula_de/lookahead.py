@@ -26,8 +26,6 @@ from slipstream.engine.rulesets.formula_de.scoring import (
     gear_figures,
     gear_values,
     pit_choice,
-    split_choice,
-    split_key,
 )
 
 DEFAULT_BUDGET = 3  # destinations played out per roll
@@ -60,8 +58,6 @@ class LookaheadBot:
         car = game.cars[d.player]
         if d.kind == "pit" or (d.kind == "gear" and car.pit >= 0):
             return pit_choice(game, car, d)  # greedy's rule: the pit lane is not played out
-        if d.kind == "split":
-            return split_choice(game, car, d)
         if d.kind == "move":
             return self._move(game, car, d)
         if not car.started or len(d.keys()) == 1:
@@ -129,13 +125,8 @@ class LookaheadBot:
         return best
 
     def _after(self, sim: FormulaDeGame, car: Car, key: str, floor: float = float("-inf")) -> float:
-        """Stop on `key` in `sim` (taking an overshoot's loss as greedy would) and rate it
-        (`_rate`; `floor` as there)."""
+        """Stop on `key` in `sim` and rate it (`_rate`; `floor` as there)."""
         sim.apply(key)
-        t = sim.turn  # the pending decision, read off the turn (no options' texts built)
-        while t is not None and sim.owner[t.car] == car.seat and t.phase == "split":
-            sim.apply(split_key(sim, sim.cars[car.seat], sim.split_keys(t)))
-            t = sim.turn
         return self._rate(sim, car, floor)
 
     def _rate(self, sim: FormulaDeGame, before: Car, floor: float = float("-inf")) -> float:
