@@ -259,7 +259,9 @@ def bot_problem(rs: Any, name: str) -> str | None:
     if is_external(name):
         return external_problem(rs, name)
     base = name.partition(":")[0]
-    if name not in rs.bots and base not in rs.bots:
+    # a bot listed as NAME or as NAME:SETTING (speed-hazard's lookahead:4) is known by NAME, as
+    # `--bots` takes it; make_bot then judges the setting
+    if name not in rs.bots and base not in {k.partition(":")[0] for k in rs.bots}:
         return f"{rs.name} has no bot {name[:60]!r} (bots: {', '.join(sorted(rs.bots))})"
     try:
         rs.make_bot(name, 0)

@@ -67,3 +67,16 @@ def test_speed_hazard_ladder_takes_its_default_bots(monkeypatch: pytest.MonkeyPa
     run = CliRunner().invoke(main, ["ladder", str(CONTENT / "speed-hazard"), "--bots", "greedy:3,random"],
                              catch_exceptions=False)
     assert run.exit_code == 2 and "takes no setting" in run.output
+
+
+@pytest.mark.parametrize("bot", ["lookahead:1", "lookahead:5", "lookahead"])
+def test_a_log_of_any_bot_race_takes_replays(tmp_path: Path, bot: str):
+    """What `race --bots` takes, `replay` takes: speed-hazard lists lookahead:4/8/16 but races
+    any lookahead:N, and its log replays (it was refused as an unknown bot)."""
+    pack = str(CONTENT / "speed-hazard")
+    run = CliRunner().invoke(main, ["race", pack, "--bots", f"{bot},greedy", "--laps", "1", "--seed", "3",
+                                    "--log", str(tmp_path)], catch_exceptions=False)
+    assert run.exit_code == 0, run.output
+    [log] = tmp_path.iterdir()
+    run = CliRunner().invoke(main, ["replay", str(log)], catch_exceptions=False)
+    assert run.exit_code == 0 and "identical" in run.output, run.output

@@ -73,3 +73,65 @@ def test_a_failed_compile_is_reported_and_leaves_the_output_alone(tmp_path: Path
     slipstream_accel.write_skipped(out, "the compile failed")
     assert json.loads((out / "manifest.json").read_text()) == {
         "format": slipstream_accel.FORMAT, "modules": {}, "skipped": "the compile failed"}
+
+
+def test_the_build_compiles_several_c_files_at_once_biggest_first(tmp_path: Path) -> None:
+    """slipstream_ccjobs: `jobs` compiler processes at a time, the biggest file started first,
+    every object made, and the first failure ends the build."""
+    import threading
+    import time
+
+    import slipstream_ccjobs
+
+    sizes = {"small.c": 10, "big.c": 5000, "mid.c": 900, "tiny.c": 1}
+    for name, size in sizes.items():
+        (tmp_path / name).write_text("x" * size)
+    running, peak, started = [0], [0], []
+    lock = threading.Lock()
+
+    class Compiler:
+        fail = ""
+
+        def _setup_compile(self, outdir, macros, incdirs, sources, depends, extra):  # noqa: ANN001, ANN202
+            build = {src[:-2] + ".o": (src, ".c") for src in sources}
+            return macros, list(build), extra, [], build
+
+        def _get_cc_args(self, pp_opts, debug, before):  # noqa: ANN001, ANN202
+            return ["-c"]
+
+        def _compile(self, obj, src, ext, cc_args, extra_postargs, pp_opts):  # noqa: ANN001, ANN202
+            with lock:
+                started.append(Path(src).name)
+                running[0] += 1
+                peak[0] = max(peak[0], running[0])
+            time.sleep(0.2)
+            with lock:
+                running[0] -= 1
+            if Path(src).name == self.fail:
+                raise RuntimeError(f"error compiling {src}")
+            Path(obj).write_text("object")
+
+    assert slipstream_ccjobs.compile_at_once(2, Compiler)
+    sources = [str(tmp_path / name) for name in sizes]
+    objects = Compiler().compile(sources)  # type: ignore[attr-defined]
+    assert sorted(objects) == sorted(s[:-2] + ".o" for s in sources)
+    assert all(Path(o).is_file() for o in objects)
+    assert peak[0] == 2
+    assert started[:2] == ["big.c", "mid.c"]
+    Compiler.fail = "mid.c"
+    with pytest.raises(RuntimeError, match="mid.c"):
+        Compiler().compile(sources)  # type: ignore[attr-defined]
+    # one job, or a setuptools without these methods: left as it was (one file after another)
+    assert not slipstream_ccjobs.compile_at_once(1, type("Other", (), {}))
+    assert not slipstream_ccjobs.compile_at_once(4, type("Other", (), {}))
+
+
+def test_the_build_uses_every_core_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.delenv(slipstream_accel.JOBS_ENV, raising=False)
+    assert slipstream_accel.build_jobs() == len(os.sched_getaffinity(0))
+    monkeypatch.setenv(slipstream_accel.JOBS_ENV, "3")
+    assert slipstream_accel.build_jobs() == 3
+    monkeypatch.setenv(slipstream_accel.JOBS_ENV, "lots")
+    assert slipstream_accel.build_jobs() == len(os.sched_getaffinity(0))
