@@ -9,8 +9,9 @@
 
 Needs nothing but Python 3.11+ and access to the package index. Each job also builds the
 optional compiled accelerator when its sources changed: the sdist and the wheel into
-build/dist/ as a release would (the wheel compiles the modules in ACCEL with mypyc, as
-`pip install .` does; a minute or two), and the wheel's compiled modules into build/accel/
+build/dist/ as a release would (the wheel compiles the modules in ACCEL with mypyc on every
+core, as `pip install .` does; under a minute on two cores, started beside pip's install of
+the environment), and the wheel's compiled modules into build/accel/
 for the editable install (engine/core/accel.py loads them only while they match the sources).
 Without a C compiler the build is skipped and everything runs as pure Python, only slower;
 SLIPSTREAM_PURE=1 skips it and turns it off. `test` runs pytest on every core (pytest-xdist);
@@ -52,19 +53,56 @@ def run(*cmd: str | Path, check: bool = True) -> int:
     return subprocess.run([str(c) for c in cmd], cwd=ROOT, check=check).returncode
 
 
-def setup() -> None:
-    """Create the venv and install the package with its gui and dev extras when needed."""
+def _wanted() -> str:
+    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "setup.py").read_bytes()).hexdigest()
+
+
+def _make_venv() -> None:
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs before anything is installed
         sys.exit("Slipstream needs Python 3.11 or newer")
-    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()
-                          + (ROOT / "setup.py").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == want and PY.exists():
-        return
     if not PY.exists():
         print(f"creating {VENV.name}/", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
+
+
+def setup() -> None:
+    """Create the venv and install the package with its gui and dev extras when needed."""
+    _make_venv()
+    want = _wanted()
+    if STAMP.exists() and STAMP.read_text() == want:
+        return
     run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-e", ".[gui,dev]")
     STAMP.write_text(want)
+
+
+# A release build that `early_release` started, and how it ended (None: it did not fail).
+_EARLY: dict[str, threading.Thread | str | float | None] = {"thread": None, "failed": None, "t0": None}
+
+
+def early_release() -> None:
+    """Start building the release (the sdist and the compiled wheel, build() below) now, beside
+    the install of the dev environment, when the checkout has none of its current files: it
+    needs nothing of that environment but the `build` package (`python -m build` makes its own
+    environments), and on two cores the compile and pip's install then share the time."""
+    if _pure() or slipstream_accel.compiler_missing():
+        return
+    _make_venv()
+    files = slipstream_release.release_files(ROOT)
+    if slipstream_release.current(DIST_DIR, slipstream_release.tree_key(ROOT, files, PY, dict(os.environ))):
+        return
+    if subprocess.run([str(PY), "-c", "import build"], capture_output=True).returncode != 0:
+        run(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "build>=1.0")
+
+    def release() -> None:
+        try:
+            slipstream_release.build_release(ROOT, DIST_DIR, PY, log=lambda t: print(t, flush=True))
+        except RuntimeError as e:
+            _EARLY["failed"] = str(e)
+
+    thread = threading.Thread(target=release, name="release")
+    _EARLY["t0"] = time.monotonic()
+    thread.start()
+    _EARLY["thread"] = thread
 
 
 def _pure() -> bool:
@@ -83,6 +121,12 @@ def build(force: bool = False) -> bool:
     if _pure():
         print("compiled accelerator: SLIPSTREAM_PURE is set, not built", flush=True)
         return False
+    early = _EARLY["thread"]
+    if isinstance(early, threading.Thread):
+        early.join()
+        if _EARLY["failed"]:
+            print(f"compiled accelerator: not built, {_EARLY['failed']}", flush=True)
+            return False
     # what the loader would say of the build there (engine/core/accel.py decides what is current)
     probe = subprocess.run([str(PY), "-c", "import json; from slipstream.engine.core import accel; "
                             "st = accel.read(accel.BUILD)[0]; print(json.dumps([st.state, "
@@ -104,7 +148,8 @@ def build(force: bool = False) -> bool:
         return False
     if force:
         shutil.rmtree(DIST_DIR, ignore_errors=True)
-    t0 = time.monotonic()
+    started = _EARLY["t0"]
+    t0 = started if isinstance(started, float) else time.monotonic()
     try:
         _, wheel = slipstream_release.build_release(ROOT, DIST_DIR, PY, log=lambda t: print(t, flush=True))
     except RuntimeError as e:
@@ -165,6 +210,7 @@ def typecheck() -> int:
 def demo() -> int:
     """Validate the bundled content, then one short seeded race on a bundled pack of each
     installed ruleset (`slipstream rulesets` names them), its start and its finish."""
+    early_release()
     setup()
     build()
     slip = BIN / "slipstream"
@@ -187,8 +233,9 @@ def demo() -> int:
 
 
 def test(extra: list[str]) -> int:
+    early_release()  # the compile starts beside pip's install of the environment
     setup()
-    # the accelerator builds (one core, a minute or two) while the static checks run
+    # the compile (started above, on every core) goes on while the static checks run
     built = threading.Thread(target=build, name="build")
     built.start()
     env_rc = 0
@@ -208,6 +255,7 @@ def main(argv: list[str]) -> int:
         return 0
     cmd, rest = argv[0], argv[1:]
     if cmd == "setup":
+        early_release()
         setup()
         build()
         return 0
