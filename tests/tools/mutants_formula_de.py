@@ -75,10 +75,8 @@ MUTANTS = [
            '        self.queue = [c.seat for c in sorted(self.running(), key=lambda c: (c.progress, spaces[c.node].lane))]'),
     M(GAME, '        if car.progress >= self.laps * self.track.segments:',
            '        if car.progress > self.laps * self.track.segments:'),
-    M(GAME, '        if owed and not self.pool and self.points(car, "brakes") > 0:',
-           '        if False:'),
-    M(GAME, '        most = min(t.owed, self.points(self.cars[t.car], "brakes"))',
-           '        most = min(t.owed - 1, self.points(self.cars[t.car], "brakes"))'),
+    M(GAME, '        t.owed = owed * self.design.tyres_per',  # the brakes take the loss on the square reached
+           '        t.owed = max(0, owed * self.design.tyres_per - self.points(car, "brakes"))'),
     M(GAME, '        self.pool = options.get("wear_model", "advanced") == "basic"',
            '        self.pool = False'),
     M(GAME, '        self.diagonal = bool(options.get("collision_diagonal", True))',

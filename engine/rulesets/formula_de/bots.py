@@ -14,7 +14,6 @@ from slipstream.engine.rulesets.formula_de.scoring import (
     Scorer,
     gear_values,
     pit_choice,
-    split_choice,
 )
 
 
@@ -40,8 +39,6 @@ class GreedyBot:
         car = game.cars[game.turn.car]  # the player's car whose turn it is
         if d.kind == "pit" or (d.kind == "gear" and car.pit >= 0):
             return pit_choice(game, car, d)
-        if d.kind == "split":
-            return split_choice(game, car, d)
         if d.kind == "move":
             t = game.turn
             sc = self._scorer(game, car)

@@ -16,7 +16,7 @@ from typing import Any, Final
 from slipstream.engine.tracks.track import Track
 
 # the categories the printed rules name, each with rules of its own beyond its costs: tyres
-# (overshoots, spins, the box), brakes (braking, the split), transmission (no skip without a
+# (overshoots, spins, the box), brakes (braking), transmission (no skip without a
 # point), body and engine; a pack's categories must include them
 PRINTED: Final = ("tyres", "brakes", "transmission", "body", "engine")
 MAX_SKIP: Final = 3  # a downshift skips at most 3 gears (rules.MAX_SKIP)

@@ -222,7 +222,7 @@ if isinstance(_target_init, FunctionType):  # pure Python (as engine/play/decisi
 @dataclass(slots=True, init=False)
 class Turn:
     car: int
-    phase: str  # "gear" | "pit" | "move" | "split"
+    phase: str  # "gear" | "pit" | "move"
     roll: int = 0
     targets: dict[str, Target] = field(default_factory=dict)
     strained: bool = False  # the roll strains every engine in 5th or 6th
@@ -457,10 +457,6 @@ class FormulaDeGame:
                     hit = _gear_options[id(design), car.gear, g] = (design, Option(f"gear {g}", self._gear_text(car, g)))
                 gear_opts.append(hit[1])
             return Decision(who, "gear", tuple(gear_opts), f"{self.names[t.car]}: choose your gear")
-        if t.phase == "split":
-            opts = tuple(Option(f"tyres {a} brakes {b}", f"lose {a} tyre and {b} brake points")
-                         for a, b in self.split_options(t))
-            return Decision(who, "split", opts, f"{self.names[t.car]} overshot by {t.owed}: split the loss")
         if t.phase == "pit":
             box = self.pit_route.boxes.index(self.box_of(self.cars[t.car])) + 1 if self.pit_route else 0
             opts = (Option("pit", f"enter the pit lane after {t.pit_steps} squares (box {box})"),
@@ -571,9 +567,6 @@ class FormulaDeGame:
             self._shift(t, int(key.split()[1]))
         elif phase == "pit":
             self._pit_choice(t, key == "pit")
-        elif phase == "split":
-            parts = key.split()
-            self._overshoot_loss(t, int(parts[1]), int(parts[3]))
         else:
             self._move(t, t.targets[key])
         return None
@@ -587,13 +580,7 @@ class FormulaDeGame:
             return key in [f"gear {g}" for g in self.gears(t.car)]
         if phase == "pit":
             return key == "pit" or key == "stay out"
-        if phase == "split":
-            return key in self.split_keys(t)
         return False
-
-    def split_keys(self, t: Turn) -> list[str]:
-        """The keys of the split decision's options (`pending`'s, without their texts)."""
-        return [f"tyres {a} brakes {b}" for a, b in self.split_options(t)]
 
     def _refusal(self, d: Decision, key: str) -> str:
         """Why `key` is not a legal gear or square now ("" when there is nothing to add)."""
@@ -842,7 +829,7 @@ class FormulaDeGame:
             self.event("pit-out", p=car.seat, to=self.where(r.exit), rest=rest)
             t.owed = 0
             if rest == 0:
-                return self._overshoot_loss(t, 0, 0)
+                return self._overshoot_loss(t)
             t.roll, t.targets, t.phase = rest, self.targets(car, rest), "move"
             return None
         return self._after_move(t)
@@ -902,25 +889,20 @@ class FormulaDeGame:
             self._take(car, self.design.per["overshoot"], "overshoot", owed)
             if car.out:
                 return self._after_move(t)
-        owed *= self.design.tyres_per
-        t.owed = owed
-        if owed and not self.pool and self.points(car, "brakes") > 0:
-            t.phase = "split"  # the car may take part of the loss on its brakes
-            return None
-        self._overshoot_loss(t, owed, 0)
+        # the whole loss is on the tyres: a car shares it with its brakes by braking, a brake
+        # point for each square not driven (the squares braked are no longer driven past the
+        # corner), which the move's braked squares already offer
+        t.owed = owed * self.design.tyres_per
+        self._overshoot_loss(t)
 
-    def split_options(self, t: Turn) -> list[tuple[int, int]]:
-        """(tyres, brakes) splits of an overshoot's loss the car may choose."""
-        most = min(t.owed, self.points(self.cars[t.car], "brakes"))
-        return [(t.owed - b, b) for b in range(most + 1)]
-
-    def _overshoot_loss(self, t: Turn, tyres: int, brakes: int) -> None:
-        """Take an overshoot's loss (spin on the last tyre point, out beyond it), then finish
-        the turn: the stop (none after an overshoot), the finish, collisions."""
+    def _overshoot_loss(self, t: Turn) -> None:
+        """Take an overshoot's loss, `t.owed` tyre points (spin on the last tyre point, out
+        beyond it), then finish the turn: the stop (none after an overshoot), the finish,
+        collisions."""
         car = self.cars[t.car]
-        self.lose(car, "brakes", brakes, "overshoot")
         spun = False
-        if t.owed:
+        tyres = t.owed
+        if tyres:
             have = self.points(car, "tyres")
             left, outcome = rules.tyre_loss(have, tyres)
             self.lose(car, "tyres", have - left, "overshoot")

@@ -28,8 +28,6 @@ from slipstream.engine.rulesets.formula_de.scoring import (
     gear_figures,
     gear_values,
     pit_choice,
-    split_choice,
-    split_key,
 )
 
 DEFAULT_BUDGET = 3  # destinations played out per roll
@@ -65,8 +63,6 @@ class LookaheadBot:
         car = game.cars[d.player]
         if d.kind == "pit" or (d.kind == "gear" and car.pit >= 0):
             return pit_choice(game, car, d)  # greedy's rule: the pit lane is not played out
-        if d.kind == "split":
-            return split_choice(game, car, d)
         if d.kind == "move":
             return self._move(game, car, d)
         if not car.started or len(d.keys()) == 1:
@@ -201,12 +197,8 @@ class LookaheadBot:
     # --- playing out on copies ----------------------------------------------------------------
 
     def _stop(self, sim: FormulaDeGame, car: Car, key: str) -> None:
-        """Stop on `key` in `sim`, taking an overshoot's loss as greedy would."""
+        """Stop on `key` in `sim` (an overshoot's loss is the tyres', taken by the move)."""
         sim.apply(key)
-        t = sim.turn  # the pending decision, read off the turn (no options' texts built)
-        while t is not None and sim.owner[t.car] == car.seat and t.phase == "split":
-            sim.apply(split_key(sim, sim.cars[car.seat], sim.split_keys(t)))
-            t = sim.turn
 
     def _ceiling(self, sim: FormulaDeGame, before: Car) -> float:
         """The most `_rate` can give for `sim`: greedy's figure of a gear is at most the
@@ -231,8 +223,7 @@ class LookaheadBot:
         return value
 
     def _after(self, sim: FormulaDeGame, car: Car, key: str, floor: float = float("-inf")) -> float:
-        """Stop on `key` in `sim` (taking an overshoot's loss as greedy would) and rate it
-        (`_rate`; `floor` as there)."""
+        """Stop on `key` in `sim` and rate it (`_rate`; `floor` as there)."""
         self._stop(sim, car, key)
         return self._rate(sim, car, floor)
 

@@ -34,7 +34,7 @@ RULES: dict[str, tuple[str, str]] = {
     "blocked-out": ("Blocked lane", "more than 7 squares lost, or a cost it cannot pay, eliminates; the car ahead loses 1 body point"),
     "corner-stops": ("A turn", "ending inside a corner counts one stop for that corner"),
     "overshoot-tyres": ("Overshoot", "1 tyre point for each square driven past the corner's end"),
-    "overshoot-split": ("Overshoot", "the loss may be split between tyres and brakes"),
+    "overshoot-split": ("Overshoot", "the loss is shared with the brakes by braking: a brake point a square not driven, none in place of a tyre point"),
     "stops-missed": ("Overshoot", "out with no stop in a 2-stop corner, none or one in a 3-stop corner"),
     "overshoot-same-lane": ("Overshoot", "the car keeps to the lane it leaves the corner in"),
     "overshoot-next-corner": ("Overshoot", "resting in the next corner does not count as a stop there"),

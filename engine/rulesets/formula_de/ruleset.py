@@ -72,8 +72,7 @@ OPTIONS = (
 class FormulaDeBotData:
     """The options of a decision as values for external bots (docs/bots.md): a gear and the
     wear a downshift costs, a move's stop (cell, squares driven, squares braked, squares lost
-    behind a blocking car, a flying start's swerve), the pit lane's squares and box, the split
-    of an overshoot's loss."""
+    behind a blocking car, a flying start's swerve), the pit lane's squares and box."""
 
     def option_values(self, game: Any, decision: Any) -> list[dict[str, Any]]:
         t = game.turn
@@ -85,9 +84,6 @@ class FormulaDeBotData:
             if t.phase == "gear":
                 g = int(key.split()[1])
                 out.append({"gear": g, "costs": dict(game.design.downshift_cost(game.cars[t.car].gear, g) or {})})
-            elif t.phase == "split":
-                _, a, _, b = key.split()
-                out.append({"tyres": int(a), "brakes": int(b)})
             elif t.phase == "pit":
                 out.append({"pit": key == "pit", "squares": t.pit_steps if key == "pit" else 0})
             else:

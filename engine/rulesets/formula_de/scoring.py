@@ -4,7 +4,7 @@
 blocked lane, tyres lost overshooting) and a large penalty for an elimination, with a bonus
 for a stop still owed in a corner and a penalty for standing too fast before a corner;
 `gear_values` rates each gear by the average over its die's faces of the best destination's
-score; `split_choice` is greedy's split of an overshoot's loss; `pit_choice` its pit lane.
+score; `pit_choice` is greedy's pit lane.
 """
 
 from __future__ import annotations
@@ -184,14 +184,12 @@ class Scorer:
         return value - WEAR * wear, place.t1, place.r1, place.t2, place.r2, max(0, self.brakes - brake)
 
     def _toll(self, owed: int, brake: int) -> int | None:
-        """The wear an overshoot owing `owed` squares costs after braking `brake` squares (a
-        spin counts 6 more), None when it eliminates the car; kept in `tolls`."""
-        tyres = self.tyres
-        spare = 0 if self.game.pool else max(0, self.brakes - brake)  # may take a share
-        on_tyres = owed - min(spare, max(0, owed - (tyres - 1)))
-        left, outcome = rules.tyre_loss(tyres, on_tyres)
+        """The wear an overshoot owing `owed` squares costs after braking `brake` squares, all
+        of it on the tyres (a spin counts 6 more), None when it eliminates the car; kept in
+        `tolls`. (A share on the brakes is a braked square, a destination of its own.)"""
+        left, outcome = rules.tyre_loss(self.tyres, owed)
         toll: int | None = None
-        if outcome != "out" and on_tyres <= self.toll_room:
+        if outcome != "out" and owed <= self.toll_room:
             toll = owed + (6 if outcome == "spin" else 0)
         self.tolls[owed, brake] = toll
         return toll
@@ -498,19 +496,6 @@ def _counts(faces: tuple[int, ...]) -> list[tuple[int, int]]:
 def _top(faces: tuple[int, ...]) -> int:
     """The highest face of a die."""
     return _faces_of(faces)[2]
-
-
-def split_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:
-    """Keep a tyre point if the brakes can take the rest; else as much on the brakes as they hold."""
-    return split_key(game, car, d.keys())
-
-
-def split_key(game: FormulaDeGame, car: Car, keys: Sequence[str]) -> str:
-    """`split_choice` among the split decision's `keys`."""
-    tyres = game.points(car, "tyres")
-    splits = [(int(k.split()[1]), int(k.split()[3]), k) for k in keys]
-    keep = [s for s in splits if s[0] < tyres]
-    return max(keep)[2] if keep else min(splits)[2]
 
 
 def pit_choice(game: FormulaDeGame, car: Car, d: Decision) -> str:

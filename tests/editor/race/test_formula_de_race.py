@@ -69,7 +69,7 @@ def test_a_person_drives_a_formula_de_car_with_the_generic_seat(qtbot, fd_window
         if d.kind == "move":  # the squares to stop on are outlined cells on the canvas
             assert sorted(target_cells(d)) == sorted(cell_of(k) for k in d.keys())
             seat.choose(d.keys()[0])  # what a click on that cell applies
-        else:  # gears (and an overshoot's split) are buttons
+        else:  # gears (and the pit lane offer) are buttons
             shown = panel.human_panel.buttons
             assert set(shown) == set(d.keys())
             click(qtbot, shown[d.keys()[-1]])

@@ -232,24 +232,26 @@ def test_an_overshoot_costs_a_tyre_point_a_square_and_a_stop_in_the_next_corner_
     g.apply("gear 2")
     g.apply("to 1:16")
     assert events(g, "overshoot")[-1]["past"] == 3
-    assert g.pending.kind == "split" and g.pending.keys()[0] == "tyres 3 brakes 0"
-    g.apply("tyres 3 brakes 0")
-    assert g.cars[0].wear["tyres"] == 4 - 3
+    assert g.cars[0].wear["tyres"] == 4 - 3 and g.cars[0].wear["brakes"] == 3
     assert g.cars[0].corner == 1 and g.cars[0].stops == 0
 
 
-def test_an_overshoot_loss_may_be_split_between_tyres_and_brakes():
-    g, d = game(track(CORNER2))
-    park_others(g, 0)
-    put(g, 0, 1, 12, gear=2)
-    g.cars[0].corner, g.cars[0].stops = 0, 1
-    g.cars[0].wear["brakes"] = 2
-    d.faces = [4]
-    g.apply("gear 2")
-    g.apply("to 1:16")
-    assert g.pending.keys() == ["tyres 3 brakes 0", "tyres 2 brakes 1", "tyres 1 brakes 2"]
-    g.apply("tyres 1 brakes 2")
-    assert (g.cars[0].wear["tyres"], g.cars[0].wear["brakes"]) == (3, 0)
+def test_an_overshoot_loss_is_shared_with_the_brakes_by_braking_a_square_a_brake_point():
+    # seed 004: each brake point used is a square the car does not drive, so the brakes' share
+    # is squares no longer driven past the corner; none is taken on the square the car reached
+    ends = {}
+    for to in ("to 1:16", "to 1:14"):
+        g, d = game(track(CORNER2))
+        park_others(g, 0)
+        put(g, 0, 1, 12, gear=2)
+        g.cars[0].corner, g.cars[0].stops = 0, 1
+        g.cars[0].wear["brakes"] = 2
+        d.faces = [4]
+        g.apply("gear 2")
+        g.apply(to)
+        assert g.pending is None or g.pending.kind != "split"
+        ends[to] = (g.cars[0].wear["tyres"], g.cars[0].wear["brakes"], events(g, "overshoot")[-1]["past"])
+    assert ends == {"to 1:16": (1, 2, 3), "to 1:14": (3, 0, 1)}
 
 
 def test_after_an_overshoot_the_car_keeps_to_the_lane_of_its_first_square_past_the_corner():
@@ -277,7 +279,6 @@ def test_losing_the_last_tyre_point_spins_the_car_into_first_gear():
     d.faces = [3]
     g.apply("gear 2")
     g.apply("to 1:15")
-    g.apply("tyres 2 brakes 0")
     assert g.cars[0].wear["tyres"] == 0 and events(g, "spin") and g.cars[0].gear == 1
     assert not g.cars[0].out
 
@@ -288,7 +289,6 @@ def test_an_overshoot_beyond_the_tyres_left_eliminates():
     put(g, 0, 1, 12, gear=2)
     g.cars[0].corner, g.cars[0].stops = 0, 1
     g.cars[0].wear["tyres"] = 1
-    g.cars[0].wear["brakes"] = 0  # nothing to split with: no split decision
     d.faces = [4]
     g.apply("gear 2")
     g.apply("to 1:16")

@@ -25,7 +25,6 @@ from slipstream.engine.rulesets.formula_de.scoring import (
     destinations,
     gear_values,
     pit_choice,
-    split_choice,
 )
 
 from .test_formula_de_bots import new_game, play
@@ -66,8 +65,6 @@ class PlainGreedy:
         car = game.cars[game.turn.car]
         if d.kind == "pit" or (d.kind == "gear" and car.pit >= 0):
             return pit_choice(game, car, d)
-        if d.kind == "split":
-            return split_choice(game, car, d)
         if d.kind == "move":
             t = game.turn
             sc = Scorer(game, car, game.occupied(car.seat))
@@ -89,8 +86,6 @@ class PlainLookahead:
         car = game.cars[d.player]
         if d.kind == "pit" or (d.kind == "gear" and car.pit >= 0):
             return pit_choice(game, car, d)
-        if d.kind == "split":
-            return split_choice(game, car, d)
         if d.kind == "move":
             t = game.turn
             sc = Scorer(game, car, game.occupied(car.seat))
@@ -147,10 +142,6 @@ class PlainLookahead:
 
     def after(self, sim, car, key):
         sim.apply(key)
-        d = sim.pending
-        while d is not None and d.player == car.seat and d.kind == "split":
-            sim.apply(split_choice(sim, sim.cars[car.seat], d))
-            d = sim.pending
         return self.rate(sim, car)
 
     def rate(self, sim, before):
