@@ -206,13 +206,9 @@ class LookaheadBot:
         me = sim.cars[before.seat]
         if me.out:
             return OUT
-        value = float(me.progress - before.progress)
         if me.finished:
-            return value + FINISH
-        for k, left in me.wear.items():
-            spent = before.wear[k] - left
-            if spent > 0:
-                value -= WEAR * spent * (1.0 + 1.0 / (left + 1))
+            return float(me.progress - before.progress) + FINISH
+        value = _driven(me, before)
         gears = sim.gears(me.seat)
         if gears:
             top = float("-inf")
@@ -237,13 +233,9 @@ class LookaheadBot:
         me = sim.cars[before.seat]
         if me.out:
             return OUT
-        value = float(me.progress - before.progress)
         if me.finished:
-            return value + FINISH
-        for k, left in me.wear.items():
-            spent = before.wear[k] - left
-            if spent > 0:
-                value -= WEAR * spent * (1.0 + 1.0 / (left + 1))
+            return float(me.progress - before.progress) + FINISH
+        value = _driven(me, before)
         gears = sim.gears(me.seat)
         if gears:
             value += max(gear_figures(sim, me, gears, 0.0, floor - value - MARGIN))
@@ -252,3 +244,14 @@ class LookaheadBot:
 
 def make_lookahead(name: str, seed: int) -> LookaheadBot:
     return LookaheadBot(seed, budget_of(name))
+
+
+def _driven(me: Car, before: Car) -> float:
+    """What a turn gave a car still running: the squares it drove, less the wear it spent
+    (dearer when few points are left); `_rate` and `_ceiling` start from it."""
+    value = float(me.progress - before.progress)
+    for k, left in me.wear.items():
+        spent = before.wear[k] - left
+        if spent > 0:
+            value -= WEAR * spent * (1.0 + 1.0 / (left + 1))
+    return value
