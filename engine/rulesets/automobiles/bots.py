@@ -9,13 +9,15 @@ classify cube kinds by their effect data (moves, removals), never by a card's na
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
 from slipstream.engine.core.byidentity import ByIdentity
-from slipstream.engine.play.decisions import Decision
+
+# play_out: the one loop of every ruleset's races (compiled there), kept importable from here
+from slipstream.engine.play.decisions import Decision, play_out
 from slipstream.engine.rulesets.automobiles.effects import Ctx, count_spec, reactive_forms
 from slipstream.engine.rulesets.automobiles.game import Game
 from slipstream.engine.rulesets.automobiles.gearplan import GearPlanner
@@ -865,27 +867,6 @@ def make_bot(name: str, seed: int) -> Bot:
         return BOTS[name](seed)
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
-
-
-def play_out(game: Game, bots: Sequence[Any], max_decisions: int = 200_000) -> int:
-    """Let the bots play until the race ends; returns the number of decisions made
-    (`engine.play.races.play_out` for an Automobiles game, here so that a compiled build runs
-    the loop of every decision with native calls to the game and to bots of this module)."""
-    n = 0
-    while True:
-        d = game.pending
-        if d is None:
-            break
-        bot = bots[d.player]
-        # the same call; on a `Bot` the compiled build makes it a native one
-        key = bot.choose(game, d) if isinstance(bot, Bot) else bot.choose(game, d)
-        r = game.apply(key)
-        if r is not None:
-            raise AssertionError(f"the bot of seat {d.player} chose an illegal option: {r}")
-        n += 1
-        if n > max_decisions:
-            raise AssertionError("race did not end")
-    return n
 
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "play_out"]
