@@ -5,25 +5,20 @@ wrong way (a mutant of the card's data)."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from slipstream.engine.core.yamlsource import load_file
-from slipstream.engine.packs.data import FrozenMap, freeze, thaw
+from slipstream.engine.packs.data import freeze, thaw
 from slipstream.engine.packs.loader import load_pack
 from slipstream.engine.packs.validate import validate_paths
-from slipstream.engine.rulesets.automobiles.scenarios import (
-    check_scenario,
-    run_pack_scenarios,
-    run_prepared,
-)
+from slipstream.engine.rulesets.automobiles.scenarios import run_pack_scenarios
+
+from .designer_cards import COLOURS, forms, loaded_clean, outcomes, own_cards, scenarios_of
 
 PACK = Path(__file__).resolve().parents[2] / "packs" / "designer-cards"
-COLOURS = ("yellow", "red", "purple", "blue", "green")
 
 # The forms of docs/effects.md that the issue-17 vocabulary added, found in effect data.
 NEW_KEYS = {"race_counter", "set_flag", "clear_flag", "flag", "once", "progress", "car", "gap", "cars",
@@ -34,37 +29,29 @@ NEW_VALUES = {("at", "next_turn_start"), ("at", "next_action"), ("at", "after_bu
               ("drafting", "now"), ("who", "ahead_adjacent"), ("who", "beside"), ("who", "behind_adjacent")}
 
 
-def new_forms(data: Any, parent: str = "") -> set[str]:
-    """The new forms an effect list uses, as `key` or `key: value`."""
-    out: set[str] = set()
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if k in NEW_KEYS:
-                out.add(f"{k}: {v}" if isinstance(v, str) else k)
-            if isinstance(v, str) and (k, v) in NEW_VALUES:
-                out.add(f"{k}: {v}")
-            if k == "as" and parent in ("move", "drive"):
-                out.add(f"{parent}.as")
-            if k == "distinct_kinds" and isinstance(v, dict) and set(v) - {"zone"}:
-                out.add("distinct_kinds filter")
-            if k == "repeat_while" and dict(v) != {"kind": "wear"}:
-                out.add("repeat_while filter")
-            out |= new_forms(v, k)
-    elif isinstance(data, list | tuple):
-        for v in data:
-            out |= new_forms(v, parent)
+def _found(k: str, v: Any, parent: str) -> list[str]:
+    out = []
+    if k in NEW_KEYS:
+        out.append(f"{k}: {v}" if isinstance(v, str) else k)
+    if isinstance(v, str) and (k, v) in NEW_VALUES:
+        out.append(f"{k}: {v}")
+    if k == "as" and parent in ("move", "drive"):
+        out.append(f"{parent}.as")
+    if k == "distinct_kinds" and isinstance(v, dict) and set(v) - {"zone"}:
+        out.append("distinct_kinds filter")
+    if k == "repeat_while" and dict(v) != {"kind": "wear"}:
+        out.append("repeat_while filter")
     return out
+
+
+def new_forms(data: Any) -> set[str]:
+    """The new forms an effect list uses, as `key` or `key: value`."""
+    return forms(data, _found)
 
 
 @pytest.fixture(scope="module")
 def pack():  # type: ignore[no-untyped-def]
-    p, diags = load_pack(PACK)
-    assert p is not None and not [d for d in diags if d.is_error], [str(d) for d in diags]
-    return p
-
-
-def own_cards(pack: Any) -> dict[str, Any]:
-    return {c.id: c for c in pack.cards.values() if c.pack == pack.id}
+    return loaded_clean(PACK)
 
 
 def test_the_designer_pack_validates() -> None:
@@ -166,33 +153,15 @@ def test_every_designer_card_has_mutants(pack) -> None:  # type: ignore[no-untyp
     assert sorted(MUTANTS) == sorted(own_cards(pack))
 
 
-def _scenarios_of(pack: Any, cid: str) -> list[Any]:
-    out = []
-    for f in sorted((PACK / "tests").glob("*.yaml")):
-        loaded = load_file(f)
-        if f"card:{cid}" in loaded.data["covers"]:
-            out.append(loaded)
-    return out
-
-
 @pytest.mark.parametrize("cid", sorted(MUTANTS))
 def test_each_mutant_of_a_card_fails_one_of_its_scenarios(pack, cid: str) -> None:  # type: ignore[no-untyped-def]
-    card = pack.cards[cid]
-    text = json.dumps(thaw(card.effect))
-    scenarios = _scenarios_of(pack, cid)
+    text = json.dumps(thaw(pack.cards[cid].effect))
+    scenarios = scenarios_of(PACK, cid)
     assert scenarios
     for old, new in MUTANTS[cid]:
         assert old in text, f"{cid}: mutant {old!r} does not apply to {text}"
         effect = freeze(json.loads(text.replace(old, new, 1)))
-        cards = dict(pack.cards)
-        cards[cid] = dataclasses.replace(card, effect=effect)
-        mutant = dataclasses.replace(pack, cards=FrozenMap(cards))
-        outcomes = []
-        for loaded in scenarios:
-            sc, diags = check_scenario(loaded.data, loaded.source, mutant)
-            assert sc is not None, diags
-            outcomes.append(run_prepared(sc).ok)
-        assert not all(outcomes), f"{cid}: no scenario notices {old} -> {new}"
+        assert not all(outcomes(pack, scenarios, cid, effect)), f"{cid}: no scenario notices {old} -> {new}"
 
 
 def test_the_writing_a_new_card_guide_shows_the_designer_cards_as_written(pack) -> None:  # type: ignore[no-untyped-def]

@@ -6,7 +6,6 @@ section are the effects of these cards, so the scenarios run every documented ex
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from pathlib import Path
@@ -15,19 +14,16 @@ from typing import Any
 import pytest
 import yaml
 
-from slipstream.engine.core.yamlsource import load_file
-from slipstream.engine.packs.data import FrozenMap, freeze, thaw
+from slipstream.engine.packs.data import freeze, thaw
 from slipstream.engine.packs.loader import load_pack
 from slipstream.engine.packs.validate import validate_paths
-from slipstream.engine.rulesets.automobiles.scenarios import (
-    check_scenario,
-    run_pack_scenarios,
-    run_prepared,
-)
+from slipstream.engine.rulesets.automobiles.scenarios import run_pack_scenarios
+
+from .designer_cards import COLOURS, forms, loaded_clean, own_cards, scenarios_of
+from .designer_cards import outcomes as run_with
 
 ROOT = Path(__file__).resolve().parents[3]
 PACK = ROOT / "tests" / "packs" / "designer-cards-2"
-COLOURS = ("yellow", "red", "purple", "blue", "green")
 SECTION = "## Reacting to the other cars, money and playability, counters, race-long modifiers"
 
 # The spellings issue 34 added, found in effect data.
@@ -37,32 +33,24 @@ NEW_VALUES = {("who", "mover"), ("turn_stat", "cubes_played"), ("until", "race")
               ("when", "ends_behind"), ("when", "enters")}
 
 
-def new_forms(data: Any, parent: str = "") -> set[str]:
-    out: set[str] = set()
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if k in NEW_KEYS:
-                out.add(k)
-            if isinstance(v, str) and (k, v) in NEW_VALUES:
-                out.add(f"{k}: {v}")
-            if k == "lasts" and v == "race" and parent == "modify_turn":
-                out.add("modify_turn.lasts: race")
-            out |= new_forms(v, k)
-    elif isinstance(data, list | tuple):
-        for v in data:
-            out |= new_forms(v, parent)
+def _found(k: str, v: Any, parent: str) -> list[str]:
+    out = []
+    if k in NEW_KEYS:
+        out.append(k)
+    if isinstance(v, str) and (k, v) in NEW_VALUES:
+        out.append(f"{k}: {v}")
+    if k == "lasts" and v == "race" and parent == "modify_turn":
+        out.append("modify_turn.lasts: race")
     return out
+
+
+def new_forms(data: Any) -> set[str]:
+    return forms(data, _found)
 
 
 @pytest.fixture(scope="module")
 def pack():  # type: ignore[no-untyped-def]
-    p, diags = load_pack(PACK)
-    assert p is not None and not [d for d in diags if d.is_error], [str(d) for d in diags]
-    return p
-
-
-def own_cards(pack: Any) -> dict[str, Any]:
-    return {c.id: c for c in pack.cards.values() if c.pack == pack.id}
+    return loaded_clean(PACK)
 
 
 def test_the_pack_validates_clean() -> None:
@@ -135,26 +123,8 @@ def test_every_card_has_wrong_versions(pack) -> None:  # type: ignore[no-untyped
     assert sorted(WRONG) == sorted(own_cards(pack))
 
 
-def _scenarios_of(cid: str) -> list[Any]:
-    out = []
-    for f in sorted((PACK / "tests").glob("*.yaml")):
-        loaded = load_file(f)
-        if f"card:{cid}" in loaded.data["covers"]:
-            out.append(loaded)
-    return out
-
-
 def outcomes(pack: Any, cid: str, effect: Any) -> list[bool]:
-    card = pack.cards[cid]
-    cards = dict(pack.cards)
-    cards[cid] = dataclasses.replace(card, effect=effect)
-    changed = dataclasses.replace(pack, cards=FrozenMap(cards))
-    out = []
-    for loaded in _scenarios_of(cid):
-        sc, diags = check_scenario(loaded.data, loaded.source, changed)
-        assert sc is not None, diags
-        out.append(run_prepared(sc).ok)
-    return out
+    return run_with(pack, scenarios_of(PACK, cid), cid, effect)
 
 
 @pytest.mark.parametrize("cid", sorted(WRONG))
