@@ -19,11 +19,20 @@ if TYPE_CHECKING:
 Checker = Callable[[Any, "SourceMap"], "list[Diagnostic]"]
 
 _KINDS: dict[str, tuple[tuple[int, ...], Checker]] = {}
+_GENERATION = [0]  # registrations so far: what a checked file's result was checked against
+
 
 
 def register_kind(kind: str, versions: tuple[int, ...], checker: Checker) -> None:
     """Make `slipstream: KIND/VERSION` files known to the validator."""
     _KINDS[kind] = (versions, checker)
+    _GENERATION[0] += 1
+
+
+def generation() -> int:
+    """How many registrations have been made: a result that depends on the table holds while
+    this stays the same."""
+    return _GENERATION[0]
 
 
 def lookup(kind: str, version: int | None) -> Checker | None:

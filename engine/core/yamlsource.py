@@ -4,10 +4,19 @@ The loader builds plain Python data (dict, list, str, int, float, bool, None) st
 parser's event stream, so no object is ever constructed from a tag, nesting depth and alias
 expansion are bounded while reading, and duplicate keys are caught. Every value's position is
 kept by its JSON path, so schema errors and model checks can point at `line:column`.
+
+The same text under the same name always loads to the same result, so what a process has
+loaded is kept (most recently used first, up to `CACHE_BYTES` of text) and a text loaded
+again is not parsed again: a pack checked again after an edit in the editor, loaded for each
+of its scenarios by `slipstream test`, or validated file by file and then as a folder reads
+each unchanged file once. Every caller gets its own copy of the data and positions (callers
+may change what they got).
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -279,9 +288,66 @@ class _Builder:
         return value
 
 
+# What load_text gave for a text, by (text, file name, limits): its result and whether the
+# data is a tree (no alias shares a part of it, so it copies as one).
+CACHE_BYTES = 8 * 1024 * 1024
+_cache: OrderedDict[tuple[str, str, int, int], Loaded] = OrderedDict()
+_cached_bytes = 0
+_cache_lock = threading.Lock()
+
+
+def clear_cache() -> None:
+    """Forget every text loaded so far."""
+    global _cached_bytes
+    with _cache_lock:
+        _cache.clear()
+        _cached_bytes = 0
+
+
+def _copy(x: Any) -> Any:
+    """A copy of plain data that is a tree: its own dicts and lists, the same scalars."""
+    t = type(x)
+    if t is dict:
+        return {k: _copy(v) for k, v in x.items()}
+    if t is list:
+        return [_copy(v) for v in x]
+    return x
+
+
+def _fresh(done: Loaded) -> Loaded:
+    """A caller's own copy of a cached result."""
+    src = done.source
+    return Loaded(done.file, _copy(done.data), SourceMap(src.file, dict(src.values), dict(src.keys)),
+                  list(done.diagnostics), done.text)
+
+
 def load_text(text: str, file: str, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) -> Loaded:
     """Load YAML text. Never raises for bad input: problems come back as diagnostics."""
+    global _cached_bytes
+    key = (text, file, max_depth, max_nodes)
+    with _cache_lock:
+        done = _cache.get(key)
+        if done is not None:
+            _cache.move_to_end(key)
+    if done is not None:
+        return _fresh(done)
     builder = _Builder(file, max_depth, max_nodes)
+    result = _load(text, file, builder)
+    # a text with anchors may share one part at many places (aliases): it is not kept, as a
+    # copy of it must share the same way (and an alias bomb would copy out to millions)
+    if not builder.anchors and len(text) <= CACHE_BYTES // 8:
+        with _cache_lock:
+            if key not in _cache:
+                _cache[key] = result
+                _cached_bytes += len(text)
+                while _cached_bytes > CACHE_BYTES:
+                    (old, *_), _ = _cache.popitem(last=False)
+                    _cached_bytes -= len(old)
+        return _fresh(result)
+    return result
+
+
+def _load(text: str, file: str, builder: _Builder) -> Loaded:
     src = builder.src
     if not text.strip() or all(
         not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()

@@ -15,6 +15,7 @@ engine/core/plugins.py) that turns the raw items of a `Build` into its own pack 
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -379,10 +380,39 @@ def _item_ok(schema: str, defname: str, item: Any) -> bool:
 
 
 def _schema_check(kind: str, loaded: Loaded) -> list[Diagnostic]:
-    """Schema diagnostics of one file; the fast check skips jsonschema for valid files."""
+    """Schema diagnostics of one file as loaded from its text; the fast check skips jsonschema
+    for valid files. They depend on the kind, the file's name and its text only, so a text
+    checked before in this process is not checked again (`_remember`)."""
+    key = ("schema", kind, loaded.file, loaded.text)
+    known = _checked.get(key)
+    if known is not None:
+        return list(known)
     if schemafast.is_valid(kind, loaded.data):
-        return []
-    return schema_diagnostics(kind, loaded.data, loaded.source)
+        found: list[Diagnostic] = []
+    else:
+        found = schema_diagnostics(kind, loaded.data, loaded.source)
+    _remember(key, found)
+    return list(found)
+
+
+# Diagnostics of file texts checked in this process, by what they depend on (kind or check,
+# display name, text), most recently used last; bounded in entries and in text kept.
+_checked: dict[tuple[str, str, str, str], list[Diagnostic]] = {}
+_CHECKED_MAX = 2048
+_CHECKED_TEXT_MAX = 256 * 1024  # longer texts are checked every time
+
+
+_checked_lock = threading.Lock()
+
+
+def _remember(key: tuple[str, str, str, str], found: list[Diagnostic]) -> None:
+    if len(key[3]) > _CHECKED_TEXT_MAX:
+        return
+    with _checked_lock:
+        _checked.pop(key, None)
+        _checked[key] = list(found)
+        while len(_checked) > _CHECKED_MAX:
+            del _checked[next(iter(_checked))]
 
 
 def _collect(b: Build, kind: str, loaded: Loaded, had_errors: bool) -> None:
@@ -420,6 +450,16 @@ def _check_scenario_file(path: Path, file: str) -> list[Diagnostic]:
     loaded = load_file(path, display=file)
     if loaded.data is None:
         return loaded.diagnostics
+    plugins.load_all()  # every ruleset's scenario kinds (what the result depends on)
+    key = ("scenario", str(filekinds.generation()), file, loaded.text)
+    known = _checked.get(key)
+    if known is None:
+        known = _scenario_diagnostics(loaded, file)
+        _remember(key, known)
+    return list(known)
+
+
+def _scenario_diagnostics(loaded: Loaded, file: str) -> list[Diagnostic]:
     kind, ver = filekinds.split_tag(loaded.data)
     plugins.load_all()  # every ruleset's scenario kinds
     pack_kinds = _pack_kinds()

@@ -111,3 +111,53 @@ def test_random_bytes_never_raise(tmp_path: Path) -> None:
         p.write_bytes(data)
         for d in validate_file(p):
             assert d.code[0] in "FYST" and d.line >= 1 and d.column >= 1
+
+
+def test_a_text_loaded_again_is_not_parsed_again_and_each_caller_gets_its_own_copy(monkeypatch) -> None:
+    import yaml
+
+    from slipstream.engine.core import yamlsource
+
+    yamlsource.clear_cache()
+    parsed = []
+    real = yaml.parse
+    monkeypatch.setattr(yaml, "parse", lambda *a, **k: parsed.append(1) or real(*a, **k))
+    text = "slipstream: cubes/1\nkinds:\n  - {id: a, moves: [1, 2]}\n  - id: b\n"
+    first = load_text(text, "cubes.yaml")
+    first.data["kinds"][0]["moves"].append(99)  # a caller changes what it got
+    first.source.values[("kinds",)] = yamlsource.Pos(9, 9)
+    second = load_text(text, "cubes.yaml")
+    assert parsed == [1]
+    assert second.data == {"slipstream": "cubes/1", "kinds": [{"id": "a", "moves": [1, 2]}, {"id": "b"}]}
+    assert second.source.value(("kinds",)) == (3, 3, None) and second.source.key(("kinds", 1, "id")).line == 4
+    assert second.text == text and second.ok
+    # another name or another text is another load (diagnostics name the file)
+    bad = "a: 1\na: 2\n"
+    assert load_text(bad, "x.yaml").diagnostics[0].file == "x.yaml"
+    assert load_text(bad, "y.yaml").diagnostics[0].file == "y.yaml"
+    assert load_text(bad, "y.yaml").diagnostics[0].code == "Y002"
+    assert parsed == [1, 1, 1]
+
+
+def test_texts_with_aliases_are_parsed_every_time_and_the_cache_is_bounded(monkeypatch) -> None:
+    import yaml
+
+    from slipstream.engine.core import yamlsource
+
+    yamlsource.clear_cache()
+    parsed = []
+    real = yaml.parse
+    monkeypatch.setattr(yaml, "parse", lambda *a, **k: parsed.append(1) or real(*a, **k))
+    shared = load_text("a: &x [1, 2]\nb: *x\n", "f.yaml")
+    assert shared.data["a"] is shared.data["b"]  # what an alias means: the same part
+    load_text("a: &x [1, 2]\nb: *x\n", "f.yaml")
+    assert parsed == [1, 1]
+    monkeypatch.setattr(yamlsource, "CACHE_BYTES", 800)
+    for i in range(20):
+        load_text(f"n: {i}\n" + "# padding\n" * 9, "g.yaml")
+    assert yamlsource._cached_bytes <= 800 and len(yamlsource._cache) < 20
+    parsed.clear()
+    load_text("n: 19\n" + "# padding\n" * 9, "g.yaml")  # the newest is still kept
+    load_text("n: 0\n" + "# padding\n" * 9, "g.yaml")  # the oldest is not
+    assert parsed == [1]
+    yamlsource.clear_cache()

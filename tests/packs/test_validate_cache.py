@@ -191,3 +191,29 @@ def test_several_files_of_one_pack_load_the_pack_once(tmp_path: Path, cache: Pat
     validate_paths([pack / "cards.yaml"], use_cache=False)
     validate_paths([pack / "cards.yaml"], use_cache=False)
     assert len(counted) == 3  # --no-cache reaches the per-file path too
+
+
+def test_a_pack_loaded_again_checks_only_the_files_whose_text_changed(tmp_path, monkeypatch):
+    """In one process (the editor, `slipstream test`), a pack loaded again schema-checks only
+    the data files whose text changed, with the same diagnostics as the first time (tracks
+    are checked by their own loader each time)."""
+    from slipstream.engine.core import schemafast
+    from slipstream.engine.packs.loader import load_pack
+
+    pack = tmp_path / "base"
+    shutil.copytree(ROOT / "content" / "base", pack)
+    cubes = pack / "cubes.yaml"
+    cubes.write_text(cubes.read_text().replace("cubes:", "cubes:\n  - {id: 7}", 1))
+    checked = []
+    real = schemafast.is_valid
+    # whole files only (a file with errors has its items checked one by one as well)
+    monkeypatch.setattr(schemafast, "is_valid",
+                        lambda kind, data, *a: (a or checked.append(kind)) and False or real(kind, data, *a))
+    first = load_pack(pack)[1]
+    assert any(d.file.endswith("cubes.yaml") and d.is_error for d in first)
+    assert "cubes" in checked
+    checked.clear()
+    assert load_pack(pack)[1] == first and set(checked) == {"track"}
+    checked.clear()
+    (pack / "drivers.yaml").write_text((pack / "drivers.yaml").read_text() + "\n# edited\n")
+    assert load_pack(pack)[1] == first and set(checked) == {"track", "drivers"}
