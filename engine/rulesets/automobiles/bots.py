@@ -271,6 +271,28 @@ class GreedyBot(Bot):
             fn = self._dispatch[decision.kind] = self._chooser(decision.kind)
         return fn(game, decision)
 
+    def choose_greedy(self, game: Game, decision: Decision) -> str:
+        """`choose` of a GreedyBot itself (not a subclass: the look-ahead's playout bots), the
+        commonest kinds called directly rather than through `_dispatch` (the same choosers)."""
+        if type(self) is not GreedyBot:  # a subclass's choosers may be its own, or checked
+            return self.choose(game, decision)
+        if self._sh.rules is not game.rules:
+            self._bind(game.rules)
+        kind = decision.kind
+        if kind == "action":
+            return self.c_action(game, decision)
+        if kind == "buy":
+            return self.c_buy(game, decision)
+        if kind == "remove":
+            return self.c_remove(game, decision)
+        if kind == "move_cubes":
+            return self.c_move_cubes(game, decision)
+        if kind == "move":
+            return self.c_move(game, decision)
+        if kind == "turn":
+            return self.c_turn(game, decision)
+        return self.choose(game, decision)
+
     def _chooser(self, kind: str) -> Callable[[Game, Decision], str]:
         """The chooser of a decision kind: `c_KIND` (or the first option), checked to give one
         of the decision's options (else the first) unless it is one of `_OFFERED` as written

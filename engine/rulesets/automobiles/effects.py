@@ -105,11 +105,13 @@ class Frame(metaclass=PlainClass):
         raise NotImplementedError
 
     def clone(self, memo: dict[int, Any]) -> Frame:
-        new = object.__new__(type(self))
-        for cls in type(self).__mro__:
-            for name in getattr(cls, "__slots__", ()):
-                if not hasattr(self, name):
-                    continue
+        cls = type(self)
+        new = object.__new__(cls)
+        names = _SLOT_NAMES.get(cls)
+        if names is None:  # the slots of the class and its bases, in the order of its mro
+            names = _SLOT_NAMES[cls] = tuple(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
+        for name in names:
+            if hasattr(self, name):
                 v = getattr(self, name)
                 if isinstance(v, Ctx):
                     v = v.clone(memo)
@@ -117,6 +119,10 @@ class Frame(metaclass=PlainClass):
                     v = v.copy()
                 setattr(new, name, v)
         return new
+
+
+# The slot names `Frame.clone` copies, by frame class (a look-ahead copies the stack at every rollout).
+_SLOT_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def seq(x: Any) -> Sequence[Any]:

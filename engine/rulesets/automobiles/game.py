@@ -89,18 +89,64 @@ class Seat:
 class Game:
     """One race: the state, the control stack, the pending decision and the log."""
 
+    # the fields, declared here: __init__ sets them either from its arguments or from the game
+    # it copies (`copy`)
+    rules: Ruleset
+    track: Track
+    ix: mv.TrackIndex
+    seed: int
+    record: bool
+    log: list[dict[str, Any]]
+    decision_count: int
+    stack: list[Frame]
+    pending: Decision | None
+    race: RaceState
+    starting_order: tuple[int, ...]
+    seats: tuple[Seat, ...]
+    play_option: list[Option]
+    buy_option: list[Option]
+    play_kind: dict[str, int]
+    buy_kind: dict[str, int]
+    values: list[int]
+    decisions: dict[tuple[Any, ...], Decision]
+    tables: RulesTables
+    drivers_draft: bool
+
     def __init__(self, rules: Ruleset, track: Track, seats: Sequence[Seat], seed: int = 0,
                  laps: int | None = None, record: bool = True, drivers: bool | None = None,
-                 setup: bool = True) -> None:
+                 setup: bool = True, fork: Game | None = None,
+                 fork_rng: random.Random | None = None) -> None:
+        if fork is not None:  # `fork.copy(record, rng)`: the state, stack and log copied, the rest shared
+            g = fork
+            self.rules = g.rules
+            self.track = g.track
+            self.ix = g.ix
+            self.seed = g.seed
+            self.record = record
+            self.log = list(g.log) if record else []
+            self.decision_count = g.decision_count
+            memo: dict[int, Any] = {}
+            self.stack = [f.clone(memo) for f in g.stack]
+            self.pending = g.pending
+            self.race = g.race.copy(fork_rng)
+            self.starting_order = g.starting_order
+            self.seats = g.seats
+            self.play_option, self.buy_option = g.play_option, g.buy_option
+            self.play_kind, self.buy_kind = g.play_kind, g.buy_kind
+            self.values = g.values
+            self.decisions = g.decisions
+            self.tables = g.tables
+            self.drivers_draft = g.drivers_draft
+            return
         self.rules = rules
         self.track = track
         self.ix = mv.track_index(track)
         self.seed = seed
         self.record = record
-        self.log: list[dict[str, Any]] = []
+        self.log = []
         self.decision_count = 0
-        self.stack: list[Frame] = []
-        self.pending: Decision | None = None
+        self.stack = []
+        self.pending = None
         n = len(seats)
         rng = random.Random(seed)
         order = list(range(n))
@@ -195,19 +241,9 @@ class Game:
     def copy(self, record: bool = False, rng: random.Random | None = None) -> Game:
         """A cheap independent copy (for bots that look ahead); with `rng`, the copy draws from
         that generator instead of a copy of this game's."""
-        # a game of no seats and no setup (a few objects), then every field taken from this one
-        # (not object.__new__, which a compiled Game refuses: engine/core/accel.py)
-        g = Game(self.rules, self.track, (), self.seed, record=record, setup=False, drivers=False)
-        g.seats = self.seats
-        g.log = list(self.log) if record else []
-        g.decision_count = self.decision_count
-        memo: dict[int, Any] = {}
-        g.stack = [f.clone(memo) for f in self.stack]
-        g.pending = self.pending
-        g.race = self.race.copy(rng)
-        g.drivers_draft = self.drivers_draft
-        g.starting_order = self.starting_order
-        return g
+        # made by __init__ from this game (not object.__new__, which a compiled Game refuses:
+        # engine/core/accel.py), without setting up a race of its own first
+        return Game(self.rules, self.track, (), self.seed, record=record, fork=self, fork_rng=rng)
 
     def snapshot(self) -> dict[str, Any]:
         """The public race state as plain JSON-able data (zones by kind id, cars, stock, turn)."""

@@ -10,7 +10,10 @@ engine's order), so equal scores always break the same way.
 What a result depends on, and nothing else: the ruleset (gear kinds and their shades, wear by
 gear, the movement options), the track, `reach`, the cells of the other cars, and the
 arguments (head, counts, darkest). A `GearPlanner` keeps its memo while the first four stay
-the same, so the later plans of one turn (after each cube placed as planned) are look-ups.
+the same, so the later plans of one turn (after each cube placed as planned) are look-ups, and
+it keeps the memos of the last contexts it left (the cells of the other cars and `reach`): the
+look-ahead's playout bots, which share one planner, come back to the same few contexts in
+rollout after rollout.
 (The search this replaced counted the cubes left only over the gear kinds in hand, so its
 memo keys meant other things once a kind ran out or came back mid-turn; here the counts run
 over every gear kind of the ruleset.)
@@ -24,7 +27,7 @@ car stands on any of them the front-most ones are the targets, as `step_targets`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.rulesets.automobiles.movement import (
@@ -66,6 +69,9 @@ def _steps(ix: TrackIndex, width: int, c: int, shade: int) -> Steps:
     return tuple(sp[0] for sp in spaces if sp), frozenset(x for sp in spaces for x, _ in sp), spaces
 
 
+SAVED: Final = 256  # contexts whose memo a planner keeps besides the current one (`GearPlanner._reset`)
+
+
 class GearPlanner:
     """The search's tables for one ruleset and track, and its memo for one context (plain
     methods and typed fields rather than closures, so that a compiled build calls them
@@ -74,7 +80,7 @@ class GearPlanner:
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
                  "context", "reach", "results", "memo", "counts", "span", "fast", "static", "present",
                  "slow", "occ", "occ_codes", "draft_of", "wear_leaf", "darker", "kind_steps", "mask",
-                 "shades", "opts")
+                 "shades", "opts", "saved")
 
     def __init__(self, rules: Ruleset, ix: TrackIndex, wear_weight: float, bits: int = 4) -> None:
         self.rules = rules
@@ -90,7 +96,7 @@ class GearPlanner:
         self.dark = dark = max([sp.colour for sp in track.spaces] + list(shades) + [0]) + 1
         _ix, static, self.keys, draft_at, held = _tables(ix)
         self.static = static
-        self.context: Any = None  # the cells of the other cars
+        self.context: list[tuple[int, int]] | None = None  # the cells of the other cars
         self.reach = 0
         self.results: dict[int, list[Move]] = {}
         # the counts of a hand's kinds from the first gear kind to the last -> its cubes left,
@@ -100,6 +106,10 @@ class GearPlanner:
         # node key -> (its best score, its first move (gear index, cell, key of the node it
         # leads to) or None when standing still is best)
         self.memo: dict[int, tuple[float, Any]] = {}
+        # (cells of the other cars, reach) -> (memo, results, slow) of contexts left (`_reset`)
+        self.saved: dict[tuple[tuple[tuple[int, int], ...], int],
+                         tuple[dict[int, tuple[float, Any]], dict[int, list[Move]],
+                               dict[int, tuple[tuple[int, int], ...]]]] = {}
         opts = rules.options
         self.opts = opts
         # the table gives the engine's step targets when a car blocks exactly its own segment
@@ -122,10 +132,19 @@ class GearPlanner:
     def _reset(self, cells: list[tuple[int, int]], new_occ: dict[tuple[int, int], int] | None,
                new_reach: int) -> None:
         """A new context: the other cars at `cells`, and their `movement.occupancy` where
-        `step_targets` reads it (off the fast table; None on it)."""
-        self.memo.clear()
-        self.results.clear()
-        self.slow.clear()
+        `step_targets` reads it (off the fast table; None on it). The memo, results and off-table
+        targets of the context left are kept (`saved`, up to SAVED contexts), and those of the
+        context entered taken back when it was seen before: they depend on the context only."""
+        saved = self.saved
+        if self.context is not None:
+            if len(saved) >= SAVED:
+                saved.clear()
+            saved[(tuple(self.context), self.reach)] = (self.memo, self.results, self.slow)
+        got = saved.pop((tuple(cells), new_reach), None)
+        if got is None:
+            self.memo, self.results, self.slow = {}, {}, {}
+        else:
+            self.memo, self.results, self.slow = got
         occ = self.occ
         occ.clear()
         if new_occ is not None:
@@ -303,9 +322,8 @@ class GearPlanner:
         cells = [(p.car.lane, p.car.segment) for p in race.players]
         del cells[me]
         if cells != self.context or reach != self.reach:
-            self.context = cells
-            self.reach = reach
             self._reset(cells, None if self.fast else occupancy(race, me), reach)
+            self.context = cells
         root = (cnt0 * self.ncodes + h) * self.dark + darkest0
         got = self.results.get(root)
         if got is None:

@@ -15,6 +15,7 @@ fewer than one each, greedy's choice and the first other options are tried).
 
 from __future__ import annotations
 
+import gc
 import random
 from typing import Any, ClassVar
 
@@ -118,13 +119,21 @@ class LookaheadBot(GreedyBot):
         seeds = [getrandbits(64) for _ in range(samples)]
         best, best_score = default, float("-inf")
         me = d.player
-        for key in keys:
-            total = 0.0  # summed in the seeds' order, as sum() did: the same floats
-            for s in seeds:
-                total += self.rollout(g, me, key, s)
-            score = total / samples
-            if score > best_score + 1e-9:
-                best, best_score = key, score
+        # the rollouts make no garbage that outlives them but allocate a great many objects:
+        # the cyclic collector pauses meanwhile (as for checking a track, engine/tracks/load.py)
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for key in keys:
+                total = 0.0  # summed in the seeds' order, as sum() did: the same floats
+                for s in seeds:
+                    total += self.rollout(g, me, key, s)
+                score = total / samples
+                if score > best_score + 1e-9:
+                    best, best_score = key, score
+        finally:
+            if collecting:
+                gc.enable()
         return best
 
     def rollout(self, g: Game, me: int, key: str, seed: int) -> float:
@@ -142,7 +151,7 @@ class LookaheadBot(GreedyBot):
             d = c.pending
             if d is None or turns[me] >= stop:
                 break
-            c.apply(players[d.player].choose(c, d))
+            c.apply(players[d.player].choose_greedy(c, d))
             steps += 1
             if steps > 5000:  # a safety net: a playout this long has gone astray
                 break
@@ -156,6 +165,12 @@ class LookaheadBot(GreedyBot):
             players.append(b)
         for i in range(n):
             players[i].reset(seed + i)
+        # one gear planner for every seat (its plans depend on its arguments and the other cars
+        # only; it keeps the memos of the contexts it saw: gearplan.py)
+        planner = players[0]._planner
+        if planner is not None:
+            for i in range(1, n):
+                players[i]._planner = planner
         return players
 
     # ------------------------------------------------------------------ scoring

@@ -178,3 +178,28 @@ def test_the_drafting_cells_are_what_the_drafting_test_asks_for(drafting: str) -
             for _ in range(5):
                 occ = {c: i for i, c in enumerate(rng.sample(cells, 3))}
                 assert drafts(ix, opts, occ, car) == bool(want & occ.keys()), (track.id, ln, s, occ)
+
+
+def test_one_planner_shared_by_every_seat_plans_as_the_plain_search() -> None:
+    """As the look-ahead's playout bots do: one planner for every seat switches context (the
+    other cars) at every turn and takes back the memo of a context it saw before."""
+    pack = base_pack()
+    rs = ruleset_from_pack(pack)
+    compared = revisited = 0
+    for seed in range(4):
+        g = Game(rs, pack.tracks["road-course"], [Seat(f"P{i + 1}", "greedy") for i in range(3)], seed=seed,
+                 laps=1, record=False)
+        bots = [GreedyBot(seed * 10 + i) for i in range(3)]
+        while g.pending is not None:
+            d = g.pending
+            if d.kind == "action":
+                shared = next((b._planner for b in bots if b._planner is not None), None)
+                for b in bots:
+                    b._planner = shared
+                if shared is not None:
+                    revisited += len(shared.saved)
+                for me in range(3):  # every seat's plan from here, each with its own context
+                    assert bots[me].plan(g, me) == reference_plan(g, me), (seed, g.decision_count, me)
+                    compared += 1
+            g.apply(bots[d.player].choose(g, d))
+    assert compared > 300 and revisited > 0
