@@ -244,8 +244,7 @@ class RaceState:
         return RaceState([p.copy() for p in self.players], self.stock[:], self.order[:],
                          self.laps, rng, self.round, self.turn_pos,
                          self.turn.copy() if self.turn else None, self.final_round, self.over,
-                         self.capped, self.turns_taken, {k: (v.copy() if hasattr(v, "copy") else v)
-                                                         for k, v in self.stats.items()})
+                         self.capped, self.turns_taken, {k: _copy_stat(v) for k, v in self.stats.items()})
 
     def total_cubes(self) -> list[int]:
         """Cubes per kind over the stock and every zone (constant in a race)."""
@@ -255,3 +254,11 @@ class RaceState:
                 for k, n in enumerate(z):
                     tot[k] += n
         return tot
+
+
+def _copy_stat(v: Any) -> Any:
+    """A copy of one race count: a row per player, or a row of counts by kind per player (its
+    rows copied too: what a copy plays or buys is not counted in the race it was copied from)."""
+    if isinstance(v, list):
+        return [r[:] if isinstance(r, list) else r for r in v]
+    return v.copy() if hasattr(v, "copy") else v

@@ -64,10 +64,13 @@ def test_rollouts_leave_the_real_game_and_its_generator_alone() -> None:
         d = g.pending
         if d.player == 0 and d.kind in bot.SEARCHED and len(d.options) > 1:
             state, snap, log = g.race.rng.getstate(), g.snapshot(), list(g.log)
+            counts = {k: [r[:] if isinstance(r, list) else r for r in v] for k, v in g.race.stats.items()}
             before = bot.rollouts
             key = bot.choose(g, d)
             assert bot.rollouts > before or d.kind == "turn"
             assert g.race.rng.getstate() == state and g.snapshot() == snap and g.log == log
+            # what the rollouts played and bought is not counted in the race (cards read it)
+            assert g.race.stats == counts
             assert d.option(key) is not None
             checked += bot.rollouts > before
         else:
