@@ -405,6 +405,15 @@ _CHECKED_TEXT_MAX = 256 * 1024  # longer texts are checked every time
 _checked_lock = threading.Lock()
 
 
+def clear_cache() -> None:
+    """Forget every check kept so far, and every text yamlsource keeps (a cold start)."""
+    from slipstream.engine.core import yamlsource
+
+    with _checked_lock:
+        _checked.clear()
+    yamlsource.clear_cache()
+
+
 def _remember(key: tuple[str, str, str, str], found: list[Diagnostic]) -> None:
     if len(key[3]) > _CHECKED_TEXT_MAX:
         return

@@ -249,6 +249,8 @@ class Outcome:
     errors: int = 0  # error diagnostics of the file checked in its pack (-1: not checked)
     failures: list[tuple[str, str]] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)  # the entry points it went through
+    # it went through the dear steps (its whole pack checked, and more); None: as `dear_every` says
+    dear: bool | None = None
 
 
 class Workbench:
@@ -300,7 +302,8 @@ class Workbench:
         if PACKS[key] is None:  # a loose track/2 file: what the editor makes of it
             yield "editor track document", lambda: TrackDocument.open(alone).analysis()
             return
-        dear = self.runs % self.dear_every == 0
+        dear = self.runs % self.dear_every == 0 if out.dear is None else out.dear
+        out.dear = dear
         # the file's own check fills the result cache, which the folder's check then reads
         yield "validate file in pack", lambda: validate_paths([in_pack], use_cache=True)
         if dear:
@@ -361,8 +364,8 @@ class Workbench:
         game = rs.new_game(pack, track, seats_of(bots), seed, {}, 1, {}, False)
         return play_out(game, [rs.make_bot(b, bot_seed(seed, i)) for i, b in enumerate(bots)], 100_000)
 
-    def run(self, kind: str, rel: str, data: bytes) -> Outcome:
-        out = Outcome(kind, rel, data, errors=-1)
+    def run(self, kind: str, rel: str, data: bytes, *, dear: bool | None = None) -> Outcome:
+        out = Outcome(kind, rel, data, errors=-1, dear=dear)
         key = KINDS[kind][0]
         in_pack = self.roots[key] / rel
         original = in_pack.read_bytes() if in_pack.exists() else None
