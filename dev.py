@@ -232,6 +232,10 @@ def demo() -> int:
     return rc
 
 
+# The folders of the checkout's Python code (the package's and the tests' own).
+CHECKOUT_CODE = ("engine", "cli", "editor", "tests", "examples", "bench", "build_support")
+
+
 def test(extra: list[str]) -> int:
     early_release()  # the compile starts beside pip's install of the environment
     setup()
@@ -244,6 +248,10 @@ def test(extra: list[str]) -> int:
     # the engine's parts depend one way (DESIGN §3): contracts in pyproject.toml
     env_rc |= run(BIN / "lint-imports", "--no-cache", check=False)
     built.join()
+    # the checkout's modules compiled to bytecode once, here: with PYTHONDONTWRITEBYTECODE set
+    # (as on many CI machines) every process the tests start (workers, process pools, CLI runs)
+    # would otherwise compile each module it imports from source again
+    run(PY, "-m", "compileall", "-q", "-j", "0", *CHECKOUT_CODE, check=False)
     # on every core (pytest-xdist); tests/install/ shares its build and install between workers
     env_rc |= run(PY, "-m", "pytest", "-n", "auto", *extra, check=False)
     return env_rc
