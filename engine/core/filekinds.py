@@ -22,7 +22,6 @@ _KINDS: dict[str, tuple[tuple[int, ...], Checker]] = {}
 _GENERATION = [0]  # registrations so far: what a checked file's result was checked against
 
 
-
 def register_kind(kind: str, versions: tuple[int, ...], checker: Checker) -> None:
     """Make `slipstream: KIND/VERSION` files known to the validator."""
     _KINDS[kind] = (versions, checker)

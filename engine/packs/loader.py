@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -382,17 +382,13 @@ def _item_ok(schema: str, defname: str, item: Any) -> bool:
 def _schema_check(kind: str, loaded: Loaded) -> list[Diagnostic]:
     """Schema diagnostics of one file as loaded from its text; the fast check skips jsonschema
     for valid files. They depend on the kind, the file's name and its text only, so a text
-    checked before in this process is not checked again (`_remember`)."""
-    key = ("schema", kind, loaded.file, loaded.text)
-    known = _checked.get(key)
-    if known is not None:
-        return list(known)
-    if schemafast.is_valid(kind, loaded.data):
-        found: list[Diagnostic] = []
-    else:
-        found = schema_diagnostics(kind, loaded.data, loaded.source)
-    _remember(key, found)
-    return list(found)
+    checked before in this process is not checked again (`_checked_once`)."""
+    def check() -> list[Diagnostic]:
+        if schemafast.is_valid(kind, loaded.data):
+            return []
+        return schema_diagnostics(kind, loaded.data, loaded.source)
+
+    return _checked_once(("schema", kind, loaded.file, loaded.text), check)
 
 
 # Diagnostics of file texts checked in this process, by what they depend on (kind or check,
@@ -400,8 +396,6 @@ def _schema_check(kind: str, loaded: Loaded) -> list[Diagnostic]:
 _checked: dict[tuple[str, str, str, str], list[Diagnostic]] = {}
 _CHECKED_MAX = 2048
 _CHECKED_TEXT_MAX = 256 * 1024  # longer texts are checked every time
-
-
 _checked_lock = threading.Lock()
 
 
@@ -414,14 +408,18 @@ def clear_cache() -> None:
     yamlsource.clear_cache()
 
 
-def _remember(key: tuple[str, str, str, str], found: list[Diagnostic]) -> None:
-    if len(key[3]) > _CHECKED_TEXT_MAX:
-        return
-    with _checked_lock:
-        _checked.pop(key, None)
-        _checked[key] = list(found)
-        while len(_checked) > _CHECKED_MAX:
-            del _checked[next(iter(_checked))]
+def _checked_once(key: tuple[str, str, str, str], check: Callable[[], list[Diagnostic]]) -> list[Diagnostic]:
+    """`check()`, or what it gave for the same key before (a caller's own list either way)."""
+    known = _checked.get(key)
+    if known is None:
+        known = check()
+        if len(key[3]) <= _CHECKED_TEXT_MAX:
+            with _checked_lock:
+                _checked.pop(key, None)
+                _checked[key] = known
+                while len(_checked) > _CHECKED_MAX:
+                    del _checked[next(iter(_checked))]
+    return list(known)
 
 
 def _collect(b: Build, kind: str, loaded: Loaded, had_errors: bool) -> None:
@@ -460,17 +458,12 @@ def _check_scenario_file(path: Path, file: str) -> list[Diagnostic]:
     if loaded.data is None:
         return loaded.diagnostics
     plugins.load_all()  # every ruleset's scenario kinds (what the result depends on)
-    key = ("scenario", str(filekinds.generation()), file, loaded.text)
-    known = _checked.get(key)
-    if known is None:
-        known = _scenario_diagnostics(loaded, file)
-        _remember(key, known)
-    return list(known)
+    return _checked_once(("scenario", str(filekinds.generation()), file, loaded.text),
+                         lambda: _scenario_diagnostics(loaded, file))
 
 
 def _scenario_diagnostics(loaded: Loaded, file: str) -> list[Diagnostic]:
     kind, ver = filekinds.split_tag(loaded.data)
-    plugins.load_all()  # every ruleset's scenario kinds
     pack_kinds = _pack_kinds()
     if kind in pack_kinds:
         # a data file here is not read as pack content (and its checker would load this very
