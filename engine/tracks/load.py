@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.core.collector import collector_paused
 from slipstream.engine.core.diagnostics import Diagnostic, make, sort_key
 
 if TYPE_CHECKING:
@@ -42,13 +42,8 @@ def check_track_data(data: Any, src: SourceMap) -> tuple[Track | None, list[Diag
     """Schema, layout and geometry checks of one track document."""
     # The checks allocate many small objects that all stay alive; pausing the cyclic garbage
     # collector keeps big tracks linear instead of rescanning them again and again.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _check_track_data(data, src)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _check_track_data(data: Any, src: SourceMap) -> tuple[Track | None, list[Diagnostic]]:

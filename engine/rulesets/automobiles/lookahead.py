@@ -15,12 +15,12 @@ fewer than one each, greedy's choice and the first other options are tried).
 
 from __future__ import annotations
 
-import gc
 import random
 from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
+from slipstream.engine.core.collector import collector_paused
 from slipstream.engine.play.decisions import Decision
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot
 from slipstream.engine.rulesets.automobiles.game import Game
@@ -121,9 +121,7 @@ class LookaheadBot(GreedyBot):
         me = d.player
         # the rollouts make no garbage that outlives them but allocate a great many objects:
         # the cyclic collector pauses meanwhile (as for checking a track, engine/tracks/load.py)
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             for key in keys:
                 total = 0.0  # summed in the seeds' order, as sum() did: the same floats
                 for s in seeds:
@@ -131,9 +129,6 @@ class LookaheadBot(GreedyBot):
                 score = total / samples
                 if score > best_score + 1e-9:
                     best, best_score = key, score
-        finally:
-            if collecting:
-                gc.enable()
         return best
 
     def rollout(self, g: Game, me: int, key: str, seed: int) -> float:
