@@ -16,7 +16,8 @@ from slipstream.engine.core.diagnostics import MAX_VALUE_CHARS, Diagnostic, make
 from slipstream.engine.core.schemafiles import SCHEMA_PACKAGE, schema_files
 from slipstream.engine.core.yamlsource import SourceMap, json_path
 
-__all__ = ["SCHEMA_PACKAGE", "registry", "schema_diagnostics", "schema_files", "validator"]
+__all__ = ["SCHEMA_PACKAGE", "reference_validator", "registry", "schema_diagnostics", "schema_files",
+           "validator"]
 
 if TYPE_CHECKING:  # jsonschema and referencing load lazily: a clean run never needs them
     from jsonschema import Draft202012Validator
@@ -37,10 +38,45 @@ def registry() -> Registry:
     return Registry().with_resources(resources_)
 
 
+# The keywords that look into parts of the instance (through `validator.descend`).
+_DESCENDING = ("properties", "patternProperties", "additionalProperties", "propertyNames", "items",
+               "prefixItems", "contains", "oneOf", "anyOf", "allOf", "not", "if", "then", "else",
+               "dependentSchemas")
+
+
+class _Pruned:
+    """A validator as a keyword sees it, whose `descend` skips a part the fast check passes: a
+    part that is valid yields no error, so jsonschema's errors stay exactly its own (the fast
+    check agrees with it on every bundled schema, tests/cli/test_packs_cli.py), found without
+    walking the valid parts of a document again at every level."""
+
+    __slots__ = ("_v",)
+
+    def __init__(self, v: Any) -> None:
+        self._v = v
+
+    def descend(self, instance: Any, schema: Any, *args: Any, **kwargs: Any) -> Any:
+        if schemafast.passes(schema, instance):
+            return iter(())
+        return self._v.descend(instance, schema, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._v, name)
+
+
+def _pruning(check: Any) -> Any:
+    def pruned(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        return check(_Pruned(validator), value, instance, schema)
+
+    return pruned
+
+
 @cache
-def _validator_class() -> type[Draft202012Validator]:
+def _validator_class(prune: bool = True) -> type[Draft202012Validator]:
     """Draft 2020-12 with a linear `uniqueItems` (jsonschema's falls back to comparing every
-    pair of items when they do not sort, which is quadratic in a long list)."""
+    pair of items when they do not sort, which is quadratic in a long list). With `prune`, the
+    keywords skip the parts of the instance that the fast check passes (`_Pruned`): the same
+    errors, in a fraction of the time for a long file with one mistake."""
     from jsonschema import Draft202012Validator, validators
     from jsonschema.exceptions import ValidationError
 
@@ -78,14 +114,28 @@ def _validator_class() -> type[Draft202012Validator]:
         yield from validator.descend(instance, resolved.contents, resolver=resolved.resolver)
 
     keywords = {k: bounded(k) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")}
-    return validators.extend(Draft202012Validator, {"uniqueItems": unique, "$ref": ref, **keywords})
+    keywords.update({"uniqueItems": unique, "$ref": ref})
+    if prune:
+        base = {**Draft202012Validator.VALIDATORS, **keywords}
+        keywords.update({k: _pruning(base[k]) for k in ("$ref", *_DESCENDING) if k in base})
+    return validators.extend(Draft202012Validator, keywords)
 
 
 @cache
 def validator(name: str) -> Draft202012Validator:
-    """The validator for one schema, e.g. `validator("track")`."""
+    """The validator for one schema, e.g. `validator("track")`, skipping what the fast check
+    passes (the same errors as `reference_validator`, sooner)."""
     schema = schema_files()[f"{name}.schema.json"]
+    schemafast.compiled(name)  # every part of the schema gets its fast check
     return _validator_class()(schema, registry=registry())
+
+
+@cache
+def reference_validator(name: str) -> Draft202012Validator:
+    """jsonschema's validator for one schema with no help from the fast check: what the fast
+    check is held to (tests/cli/test_packs_cli.py) and what `validator` must agree with."""
+    schema = schema_files()[f"{name}.schema.json"]
+    return _validator_class(prune=False)(schema, registry=registry())
 
 
 def _leaf(err: ValidationError) -> ValidationError:

@@ -137,6 +137,8 @@ class _Compiler:
     def __init__(self) -> None:
         self.by_id = {s["$id"]: s for s in schema_files().values() if "$id" in s}
         self.done: dict[tuple[str, str], Check] = {}
+        # every schema object compiled so far -> (the object, kept so its id is never reused; its check)
+        self.nodes: dict[int, tuple[Any, Check]] = {}
 
     def ref(self, base: str, ref: str) -> Check:
         uri, _, pointer = ref.partition("#")
@@ -186,6 +188,12 @@ class _Compiler:
         return node, uri
 
     def compile(self, s: Any, base: str) -> Check:
+        fn = self._compile(s, base)
+        if isinstance(s, dict):
+            self.nodes[id(s)] = (s, fn)
+        return fn
+
+    def _compile(self, s: Any, base: str) -> Check:
         if s is True:
             return lambda x: True
         if s is False:
@@ -344,6 +352,20 @@ def compiled(name: str, defname: str | None = None) -> Check | None:
         return _compiler().ref(doc["$id"], f"#/$defs/{defname}" if defname else "#")
     except Unsupported:
         return None
+
+
+def passes(schema: Any, data: Any) -> bool:
+    """True when `data` is valid against `schema`, an object inside a bundled schema whose check
+    is compiled already (`compiled` compiles every part of a schema it reaches); False when it is
+    not, or when that cannot be told without `jsonschema`. Lets `jsonschema` skip the parts of a
+    document that are valid when it looks for the errors of an invalid one (engine/core/schema.py)."""
+    hit = _compiler().nodes.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        return False
+    try:
+        return hit[1](data) is True
+    except (TypeError, IndexError, RecursionError):
+        return False
 
 
 def is_valid(name: str, data: Any, defname: str | None = None) -> bool | None:

@@ -16,7 +16,7 @@ from helpers import CONTENT, ROOT, subschemas
 from helpers import invoke as run
 
 from slipstream.engine.core import schemafast
-from slipstream.engine.core.schema import registry, validator
+from slipstream.engine.core.schema import reference_validator, registry
 from slipstream.engine.core.yamlsource import load_file
 from slipstream.engine.rulesets.automobiles.content import base_pack
 
@@ -295,7 +295,7 @@ class _Shared:
         if kind not in self.kinds:
             from jsonschema import validators
 
-            plain = validator(kind)
+            plain = reference_validator(kind)  # no help from the fast check it is held to
             cls = validators.extend(type(plain), {k: self._remembering(k, f)
                                                   for k, f in type(plain).VALIDATORS.items()})
             self.kinds[kind] = cls(plain.schema, registry=registry())
