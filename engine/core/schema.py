@@ -153,14 +153,39 @@ def whole_numbers(data: Any) -> Any:
     schemas' `integer` takes 2.0, as JSON Schema does; the pack loader reads every data file and
     the scenario runners every checked scenario through this, so a count, index or roll written
     `2.0` means 2 everywhere (docs/packs.md)."""
+    t = type(data)
+    if t is dict:
+        out: dict[Any, Any] | None = None
+        for k, v in data.items():
+            tv = type(v)
+            if tv is str or tv is int or tv is bool or v is None:  # the common leaves, as they are
+                continue
+            new = whole_numbers(v)
+            if new is not v:
+                if out is None:
+                    out = dict(data)
+                out[k] = new
+        return data if out is None else out
+    if t is list:
+        items: list[Any] | None = None
+        for i, v in enumerate(data):
+            tv = type(v)
+            if tv is str or tv is int or tv is bool or v is None:
+                continue
+            new = whole_numbers(v)
+            if new is not v:
+                if items is None:
+                    items = list(data)
+                items[i] = new
+        return data if items is None else items
     if isinstance(data, float):
         return int(data) if data.is_integer() else data
-    if isinstance(data, dict):
-        out = {k: whole_numbers(v) for k, v in data.items()}
-        return data if all(out[k] is v for k, v in data.items()) else out  # unchanged: the same object
+    if isinstance(data, dict):  # a subclass: as a plain dict, as before
+        whole = {k: whole_numbers(v) for k, v in data.items()}
+        return data if all(whole[k] is v for k, v in data.items()) else whole
     if isinstance(data, list):
-        items = [whole_numbers(v) for v in data]
-        return data if all(a is b for a, b in zip(items, data, strict=True)) else items
+        each = [whole_numbers(v) for v in data]
+        return data if all(a is b for a, b in zip(each, data, strict=True)) else each
     return data
 
 
