@@ -252,8 +252,10 @@ def test(extra: list[str]) -> int:
     # (as on many CI machines) every process the tests start (workers, process pools, CLI runs)
     # would otherwise compile each module it imports from source again
     run(PY, "-m", "compileall", "-q", "-j", "0", *CHECKOUT_CODE, check=False)
-    # on every core (pytest-xdist); tests/install/ shares its build and install between workers
-    env_rc |= run(PY, "-m", "pytest", "-n", "auto", *extra, check=False)
+    # on every core (pytest-xdist); tests/install/ shares its build and install between workers;
+    # the heavy tests start first (tests/conftest.py) and a worker that runs out takes queued
+    # tests from the other (worksteal), so both end together
+    env_rc |= run(PY, "-m", "pytest", "-n", "auto", "--dist", "worksteal", *extra, check=False)
     return env_rc
 
 
