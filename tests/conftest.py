@@ -61,27 +61,29 @@ def no_modal_dialogs(monkeypatch):
         monkeypatch.setattr(QInputDialog, name, refuse)
 
 
-# Tests of several seconds each (a fresh clone's `--durations`), started before the rest: with
-# `dev.py test`'s `--dist worksteal`, a worker that runs out takes the other's queued tests,
-# so the two end together instead of one waiting out a long test dealt at the end. Only the
-# order changes; every test runs (tests/tools/test_heavy_first.py checks each entry names one).
+# Test files that take tens of seconds (a fresh clone's `--durations`), started before the rest,
+# the heaviest first: with `dev.py test`'s `--dist worksteal`, a worker that runs out takes the
+# other's queued tests, so the two end together instead of one waiting out a long test dealt at
+# the end. Whole files, in their own order, so that their tests stay together on one worker
+# (several share a module-level cache of races). Only the order changes; every test runs
+# (tests/tools/test_heavy_first.py checks that each entry is a test file).
 HEAVY_FIRST = (
-    "tests/rulesets/automobiles/season/test_strong_sponsor.py::test_doubled_sponsor_holders_win_clearly_more_often",
-    "tests/cli/test_packs_cli.py::test_fast_schema_check_agrees_with_jsonschema",
-    "tests/core/test_fuzz.py::test_mutants_of_every_file_kind_end_in_diagnostics",
-    "tests/rulesets/automobiles/test_properties.py::test_races_on_the_bundled_tracks_keep_every_invariant",
-    "tests/play/test_sweep.py::test_a_killed_sweep_resumes_to_the_same_results",
-    "tests/rulesets/automobiles/season/test_season_acceptance.py::test_200_seasons_run_to_the_end",
-    "tests/tools/test_bench_scripts.py::test_fingerprint_hashes_every_ruleset_the_same_twice_and_replays",
-    "tests/editing/test_track2_commands.py::test_200_random_track2_edits_undo_and_redo_exactly",
-    "tests/rulesets/automobiles/test_replay_robust.py::test_four_hundred_mutants_of_a_race_log_never_raise",
-    "tests/play/test_compare.py::test_fewer_tyre_points_is_a_clear_change_and_fails_the_gate",
-    "tests/tracks/test_track2_properties.py::test_random_v2_tracks_never_crash_and_stranded_spaces_are_unreachable",
+    "tests/core/test_fuzz.py",
+    "tests/cli/test_packs_cli.py",
+    "tests/rulesets/automobiles/season/test_strong_sponsor.py",
+    "tests/play/test_sweep.py",
+    "tests/rulesets/automobiles/season/test_season_acceptance.py",
+    "tests/play/test_compare.py",
+    "tests/rulesets/automobiles/test_properties.py",
+    "tests/tools/test_bench_scripts.py",
+    "tests/rulesets/automobiles/test_replay_robust.py",
+    "tests/editing/test_track2_commands.py",
+    "tests/tracks/test_track2_properties.py",
 )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def place(item: pytest.Item) -> int:  # the heaviest first; the rest keep their order (stable)
-        return next((i for i, p in enumerate(HEAVY_FIRST) if item.nodeid.startswith(p)), len(HEAVY_FIRST))
+        return next((i for i, f in enumerate(HEAVY_FIRST) if item.nodeid.startswith(f + "::")), len(HEAVY_FIRST))
 
     items.sort(key=place)
