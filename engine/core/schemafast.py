@@ -83,7 +83,24 @@ def _any_of(fns: list[Check]) -> Check:
 
 
 def _all_of(fns: list[Check]) -> Check:
-    return lambda x: all(f(x) for f in fns)
+    # the commonest lengths as plain closures: a generator per call costs more than the checks
+    if len(fns) == 1:
+        return fns[0]
+    if len(fns) == 2:
+        a, b = fns
+        return lambda x: a(x) and b(x)
+    if len(fns) == 3:
+        a, b, c = fns
+        return lambda x: a(x) and b(x) and c(x)
+    every = tuple(fns)
+
+    def all_of(x: Any) -> bool:
+        for f in every:
+            if not f(x):
+                return False
+        return True
+
+    return all_of
 
 
 # What a branch of oneOf/anyOf needs at its top level: (object only?, required keys).
@@ -97,11 +114,27 @@ def _candidates(fns: list[Check], shapes: list[Shape]) -> Callable[[Any], list[C
         return lambda x: fns
     pairs = list(zip(fns, shapes, strict=True))
     non_object = [f for f, (obj, _) in pairs if not obj]
+    # each branch under one of its required keys (the branches of an effect's oneOf each need
+    # their own key): only the branches filed under a key of the instance are looked at
+    always = [i for i, (_, req) in enumerate(shapes) if not req]
+    by_key: dict[str, list[int]] = {}
+    for i, (_, req) in enumerate(shapes):
+        if req:
+            by_key.setdefault(min(req), []).append(i)
+    reqs = [req for _, req in shapes]
 
     def pick(x: Any) -> list[Check]:
         if not isinstance(x, dict):
             return non_object if len(non_object) < len(fns) else fns
-        return [f for f, (_, req) in pairs if req.issubset(x.keys())]
+        found = list(always)
+        for k in x:
+            hits = by_key.get(k)
+            if hits:
+                found += hits
+        if len(found) > 1:
+            found.sort()  # the branches' own order
+        keys = x.keys()
+        return [fns[i] for i in found if reqs[i].issubset(keys)]
 
     return pick
 
@@ -125,11 +158,22 @@ def _when(guard: Check, fn: Check) -> Check:
     return lambda x: not guard(x) or fn(x)
 
 
+def _when_object(fn: Check) -> Check:
+    return lambda x: not isinstance(x, dict) or fn(x)
+
+
+def _when_array(fn: Check) -> Check:
+    return lambda x: not isinstance(x, list | tuple) or fn(x)
+
+
 def _if_then_else(cond: Check, then: Check, other: Check) -> Check:
     return lambda x: then(x) if cond(x) else other(x)
 
 
 def _in_enum(options: list[Any]) -> Check:
+    if options and all(type(v) is str for v in options):  # the usual enum: a string is one of them
+        names = frozenset(options)
+        return lambda x: isinstance(x, str) and x in names
     return lambda x: any(_equal(x, v) for v in options)
 
 
@@ -159,6 +203,7 @@ class _Compiler:
                 for part in [p for p in pointer.split("/") if p]:
                     node = node[part.replace("~1", "/").replace("~0", "~")]
                 slot.append(self.compile(node, uri))
+                self.done[key] = slot[0]  # later references call it directly
             except (Unsupported, KeyError, TypeError) as exc:
                 del self.done[key]
                 raise Unsupported(str(exc)) from None
@@ -206,17 +251,17 @@ class _Compiler:
             checks.append(self.ref(base, s["$ref"]))
         if "type" in keys:
             types = s["type"] if isinstance(s["type"], list) else [s["type"]]
-            checks.append(_any_of([_TYPES[t] for t in types]))
+            checks.append(_TYPES[types[0]] if len(types) == 1 else _any_of([_TYPES[t] for t in types]))
         if "enum" in keys:
             checks.append(_in_enum(list(s["enum"])))
         if "const" in keys:
             checks.append(_in_enum([s["const"]]))
         obj = self._object(s, keys, base)
         if obj:
-            checks.append(_when(_TYPES["object"], _all_of(obj)))
+            checks.append(_when_object(_all_of(obj)))
         arr = self._array(s, keys, base)
         if arr:
-            checks.append(_when(_TYPES["array"], _all_of(arr)))
+            checks.append(_when_array(_all_of(arr)))
         num = self._number(s, keys)
         if num:
             checks.append(_when(_TYPES["number"], _all_of(num)))
@@ -258,23 +303,29 @@ class _Compiler:
         extra = s.get("additionalProperties", True)
         extra_fn = self.compile(extra, base) if "additionalProperties" in keys else None
         if props or pats or extra_fn:
+            def applies(k: str) -> tuple[Check, ...]:
+                """The checks a member named `k` must pass, in the order the keywords give."""
+                fns = [props[k]] if k in props else []
+                fns += [pf for rx, pf in pats if rx.search(k)]
+                if not fns and extra_fn is not None:
+                    fns.append(extra_fn)
+                return tuple(fns)
+
+            # by member name (names repeat from item to item; a bounded table)
+            plans: dict[str, tuple[Check, ...]] = {}
+
             def members(x: dict[Any, Any]) -> bool:
                 for k, v in x.items():
-                    if not isinstance(k, str):
-                        return False
-                    matched = False
-                    f = props.get(k)
-                    if f is not None:
-                        matched = True
+                    fns = plans.get(k) if type(k) is str else None
+                    if fns is None:
+                        if not isinstance(k, str):
+                            return False
+                        fns = applies(k)
+                        if len(plans) < 4096:
+                            plans[k] = fns
+                    for f in fns:
                         if not f(v):
                             return False
-                    for rx, pf in pats:
-                        if rx.search(k):
-                            matched = True
-                            if not pf(v):
-                                return False
-                    if not matched and extra_fn is not None and not extra_fn(v):
-                        return False
                 return True
             out.append(members)
         if "propertyNames" in keys:
@@ -296,7 +347,14 @@ class _Compiler:
         if "items" in keys:
             item = self.compile(s["items"], base)
             start = len(prefix)
-            out.append(lambda x: all(item(v) for v in x[start:]))
+
+            def every_item(x: Any) -> bool:
+                for i in range(start, len(x)):
+                    if not item(x[i]):
+                        return False
+                return True
+
+            out.append(every_item)
         if "minItems" in keys:
             n = s["minItems"]
             out.append(lambda x: len(x) >= n)
