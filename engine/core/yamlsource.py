@@ -397,18 +397,23 @@ def decode(raw: bytes, file: str, *, max_bytes: int = MAX_BYTES) -> tuple[str | 
     return text, []
 
 
+def read_text(path: str | Path, *, display: str | None = None,
+              max_bytes: int = MAX_BYTES) -> tuple[str | None, list[Diagnostic]]:
+    """The text of a YAML file within the size limit, or None and why it cannot be read."""
+    name = display or str(path)
+    try:
+        raw = read_regular(Path(path), max_bytes + 1)
+    except FileNotFoundError:
+        return None, [make("F001", name, 1, 1, "$", "no such file")]
+    except OSError as exc:
+        return None, [make("F004", name, 1, 1, "$", f"cannot read: {exc.strerror or exc}")]
+    return decode(raw, name, max_bytes=max_bytes)
+
+
 def load_file(path: str | Path, *, display: str | None = None, max_bytes: int = MAX_BYTES) -> Loaded:
     """Read and load a YAML file within the size limit."""
     name = display or str(path)
-    p = Path(path)
-    src = SourceMap(name)
-    try:
-        raw = read_regular(p, max_bytes + 1)
-    except FileNotFoundError:
-        return Loaded(name, None, src, [make("F001", name, 1, 1, "$", "no such file")])
-    except OSError as exc:
-        return Loaded(name, None, src, [make("F004", name, 1, 1, "$", f"cannot read: {exc.strerror or exc}")])
-    text, diags = decode(raw, name, max_bytes=max_bytes)
+    text, diags = read_text(path, display=name, max_bytes=max_bytes)
     if text is None:
-        return Loaded(name, None, src, diags)
+        return Loaded(name, None, SourceMap(name), diags)
     return load_text(text, name)

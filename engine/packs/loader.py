@@ -26,7 +26,16 @@ from typing import Any, NamedTuple, Protocol
 from slipstream.engine.core import filekinds, plugins, schemafast
 from slipstream.engine.core.diagnostics import Diagnostic, has_errors, make, sort_key
 from slipstream.engine.core.schema import registry, schema_diagnostics, whole_numbers
-from slipstream.engine.core.yamlsource import Loaded, PathKey, Pos, SourceMap, json_path, load_file
+from slipstream.engine.core.yamlsource import (
+    Loaded,
+    PathKey,
+    Pos,
+    SourceMap,
+    json_path,
+    load_file,
+    load_text,
+    read_text,
+)
 from slipstream.engine.packs.data import Origin
 from slipstream.engine.packs.files import MANIFEST, TESTS_DIR
 from slipstream.engine.packs.files import walk_pack as _walk
@@ -454,12 +463,18 @@ def _check_scenario_file(path: Path, file: str) -> list[Diagnostic]:
     Scenario files are checked standalone (their schema; references are checked when
     `slipstream test` runs them), so a file the fast schema check accepts needs nothing more.
     """
-    loaded = load_file(path, display=file)
+    text, diags = read_text(path, display=file)
+    if text is None:
+        return diags
+    plugins.load_all()  # every ruleset's scenario kinds (what the result depends on)
+    key = ("scenario", str(filekinds.generation()), file, text)
+    known = _checked.get(key)
+    if known is not None:  # checked before: the text is not even copied out of the YAML cache
+        return list(known)
+    loaded = load_text(text, file)
     if loaded.data is None:
         return loaded.diagnostics
-    plugins.load_all()  # every ruleset's scenario kinds (what the result depends on)
-    return _checked_once(("scenario", str(filekinds.generation()), file, loaded.text),
-                         lambda: _scenario_diagnostics(loaded, file))
+    return _checked_once(key, lambda: _scenario_diagnostics(loaded, file))
 
 
 def _scenario_diagnostics(loaded: Loaded, file: str) -> list[Diagnostic]:
