@@ -16,7 +16,7 @@ from helpers import CONTENT, ROOT, subschemas
 from helpers import invoke as run
 
 from slipstream.engine.core import schemafast
-from slipstream.engine.core.schema import reference_validator, registry
+from slipstream.engine.core.schema import _DESCENDING, reference_validator, registry
 from slipstream.engine.core.yamlsource import load_file
 from slipstream.engine.rulesets.automobiles.content import base_pack
 
@@ -296,8 +296,11 @@ class _Shared:
             from jsonschema import validators
 
             plain = reference_validator(kind)  # no help from the fast check it is held to
+            # the keywords that look into parts of the instance: a leaf keyword (type, enum,
+            # a bound) costs no more to check again than to look up
             cls = validators.extend(type(plain), {k: self._remembering(k, f)
-                                                  for k, f in type(plain).VALIDATORS.items()})
+                                                  for k, f in type(plain).VALIDATORS.items()
+                                                  if k in _DESCENDING or k == "$ref"})
             self.kinds[kind] = cls(plain.schema, registry=registry())
         return self.kinds[kind].is_valid(doc)  # type: ignore[attr-defined]
 
