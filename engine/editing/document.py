@@ -3,8 +3,9 @@
 A `TrackDocument` holds one state: the plain YAML data of the track (or, when the file is not
 readable YAML, its raw text). Commands (engine/editing/commands.py), pushed on the document's
 own undo history (`doc.history`, engine/editing/history.py), are the only writers; views
-subscribe to change events and redraw. The parsed track and the diagnostics are derived from
-the state and cached, so several views can ask for them after one edit at no extra cost.
+subscribe to change events and redraw. The file text, the parsed track and the diagnostics
+are derived from the state and cached, so several views can ask for them after one edit at no
+extra cost.
 The diagnostics are the records `slipstream validate` gives for the file as it would be saved.
 """
 
@@ -34,12 +35,18 @@ class State:
     data: dict[str, Any] | None
     raw: str | None = None
     header: str = ""
+    # the file text, written once: a state never changes (commands make new ones), and its
+    # text is asked for by the analysis, the source view and saving alike
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def text(self) -> str:
         """The file text of this state, as it would be saved."""
         if self.data is None:
             return self.raw or ""
-        return dump_track(self.data, self.header)
+        if self._text is None:
+            object.__setattr__(self, "_text", dump_track(self.data, self.header))
+        assert self._text is not None
+        return self._text
 
 
 @dataclass(frozen=True, slots=True)

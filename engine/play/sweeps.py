@@ -477,6 +477,7 @@ class Job:
 def run_job(job: Job) -> list[dict[str, Any]]:
     """Race the seeds of one job; one plain record per race (what the store keeps)."""
     from slipstream.engine.play.base import stats_of
+    from slipstream.engine.play.batch import one_job
     from slipstream.engine.play.protocol import SeasonPlan
     from slipstream.engine.play.races import RaceSpec
     from slipstream.engine.play.registry import for_pack
@@ -489,10 +490,12 @@ def run_job(job: Job) -> list[dict[str, Any]]:
         if job.season:
             if rs.seasons is None:
                 raise SweepError(f"{rs.name} has no seasons")
-            res = rs.seasons.run(SeasonPlan(path, job.season, seed, job.bots, job.laps, job.options, job.setup,
-                                            record=False, ruleset=rs.id))
+            plan = SeasonPlan(path, job.season, seed, job.bots, job.laps, job.options, job.setup,
+                              record=False, ruleset=rs.id)
+            res = one_job(rs.seasons.run, plan)
         else:
-            res = rs.run_race(RaceSpec(path, job.track, seed, job.bots, job.laps, job.options, job.setup, False))
+            res = one_job(rs.run_race, RaceSpec(path, job.track, seed, job.bots, job.laps, job.options,
+                                                job.setup, False))
         users = {}
         for item in job.items:
             kind, _, item_id = item.partition(":")

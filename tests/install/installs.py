@@ -8,9 +8,10 @@ does; a session run with SLIPSTREAM_PURE=1 builds it pure (and the tests then ex
 When `python3 dev.py build` (which `dev.py test` runs) left a build of exactly these files in
 build/dist/, that one is used instead of compiling again; nothing is written into the checkout.
 
-`installed`: a new virtual environment with that wheel (not editable, no extras) and beside it
-the toy ruleset of tests/toyruleset.py as its own tiny distribution (tests/install/toy-ruleset),
-found through its `slipstream.rulesets` entry point. Commands run with `Installed.run` from an
+`installed`: a new virtual environment (without pip: the session's pip installs into it) with
+that wheel (not editable, no extras) and beside it the toy ruleset of tests/toyruleset.py as its
+own tiny distribution (tests/install/toy-ruleset), found through its `slipstream.rulesets` entry
+point. Commands run with `Installed.run` from an
 empty folder outside the checkout, with none of the test session's variables that would reach
 into the checkout (PYTHONPATH, SLIPSTREAM_RULESETS).
 

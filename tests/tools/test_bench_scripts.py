@@ -13,14 +13,16 @@ from typing import Any
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
-def run(script: str, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SLIPSTREAM_PURE": "1"}
+def run(script: str, *argv: str, pure: bool = True) -> subprocess.CompletedProcess[str]:
+    """The script in a fresh process: pure Python, or (`pure=False`) as this session runs
+    (the compiled accelerator when it is built)."""
+    env = {**os.environ, "SLIPSTREAM_PURE": "1"} if pure else dict(os.environ)
     return subprocess.run([sys.executable, str(BENCH / script), *argv], capture_output=True, text=True,
                           env=env, timeout=600)
 
 
-def worker(script: str, *argv: str) -> Any:
-    done = run(script, "--worker", *argv)
+def worker(script: str, *argv: str, pure: bool = True) -> Any:
+    done = run(script, "--worker", *argv, pure=pure)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -28,7 +30,9 @@ def worker(script: str, *argv: str) -> Any:
 def test_fingerprint_hashes_every_ruleset_the_same_twice_and_replays() -> None:
     argv = ("--races", "1", "--mixed", "1", "--seasons", "0", "--hands", "0", "--other-races", "4",
             "--other-seasons", "1", "--ruleset", "automobiles,formula-de,speed-hazard", "--replay")
-    a, b = worker("fingerprint.py", *argv), worker("fingerprint.py", *argv)
+    # twice, in two processes: once pure, once as the session runs (the same bytes either way,
+    # tests/core/test_accel.py; the compiled run costs about 60% of the pure one)
+    a, b = worker("fingerprint.py", *argv), worker("fingerprint.py", *argv, pure=False)
     assert a == b
     assert a["replay_failure"] is None
     # race 3 of each other ruleset has a look-ahead seat (one race in eight)
