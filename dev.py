@@ -176,16 +176,14 @@ def build(force: bool = False) -> bool:
     return True
 
 
-def typecheck(out: list[str] | None = None) -> int:
+def typecheck() -> int:
     """mypy over the packages of pyproject.toml's [tool.mypy], imported as installed.
 
     mypy does not follow setuptools' editable import hook, so build/typecheck/slipstream/ links
     each checked package to its folder (slipstream.engine -> engine/; the `mypy_path` there);
-    the report names the checkout's files. Plain `mypy` works the same once the links exist.
-    With `out`, what it says is added there instead of printed."""
+    the report names the checkout's files. Plain `mypy` works the same once the links exist."""
     import tomllib
 
-    say = print if out is None else (lambda text="", end="\n", flush=False: out.append(text + end))
     tree = ROOT / "build" / "typecheck"
     packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["packages"]
     for name in packages:
@@ -201,21 +199,11 @@ def typecheck(out: list[str] | None = None) -> int:
             link.symlink_to(Path("..", "..", "..", part), target_is_directory=True)
         except OSError:  # no symbolic links here (Windows without developer mode): a fresh copy
             shutil.copytree(target, link, ignore=shutil.ignore_patterns("__pycache__"))
-    say(f"+ {PY} -m mypy  # {' '.join(packages)}", flush=True)
+    print(f"+ {PY} -m mypy  # {' '.join(packages)}", flush=True)
     done = subprocess.run([str(PY), "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     prefix = str(tree.relative_to(ROOT) / "slipstream") + os.sep
-    say((done.stdout + done.stderr).replace(prefix, "").replace(prefix.replace(os.sep, "/"), ""),
-        end="", flush=True)
-    return done.returncode
-
-
-def import_contracts(out: list[str]) -> int:
-    """import-linter's contracts of pyproject.toml (the engine's parts depend one way, DESIGN
-    §3), what it says added to `out`."""
-    cmd = [str(BIN / "lint-imports"), "--no-cache"]
-    out.append("+ " + " ".join(cmd) + "\n")
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    out.append(done.stdout + done.stderr)
+    print((done.stdout + done.stderr).replace(prefix, "").replace(prefix.replace(os.sep, "/"), ""),
+          end="", flush=True)
     return done.returncode
 
 
@@ -251,31 +239,23 @@ CHECKOUT_CODE = ("engine", "cli", "editor", "tests", "examples", "bench", "build
 def test(extra: list[str]) -> int:
     early_release()  # the compile starts beside pip's install of the environment
     setup()
-    # the compile (started above, on every core) goes on while ruff runs
+    # the compile (started above, on every core) goes on while the static checks run
     built = threading.Thread(target=build, name="build")
     built.start()
     env_rc = 0
     env_rc |= run(PY, "-m", "ruff", "check", ".", check=False)
+    env_rc |= typecheck()
+    # the engine's parts depend one way (DESIGN §3): contracts in pyproject.toml
+    env_rc |= run(BIN / "lint-imports", "--no-cache", check=False)
     built.join()
     # the checkout's modules compiled to bytecode once, here: with PYTHONDONTWRITEBYTECODE set
     # (as on many CI machines) every process the tests start (workers, process pools, CLI runs)
     # would otherwise compile each module it imports from source again
     run(PY, "-m", "compileall", "-q", "-j", "0", *CHECKOUT_CODE, check=False)
-    # the type check and the import contracts need neither the compile nor the tests: they run
-    # beside pytest, whose workers leave about a quarter of a core idle (waiting on the processes
-    # they start), rather than slowing the compile down; what they say is printed after pytest's
-    said: list[str] = []
-    static_rc: list[int] = []
-    static = threading.Thread(target=lambda: static_rc.extend([typecheck(said), import_contracts(said)]),
-                              name="static checks")
-    static.start()
     # on every core (pytest-xdist); tests/install/ shares its build and install between workers;
     # the heavy tests start first (tests/conftest.py) and a worker that runs out takes queued
     # tests from the other (worksteal), so both end together
     env_rc |= run(PY, "-m", "pytest", "-n", "auto", "--dist", "worksteal", *extra, check=False)
-    static.join()
-    print("".join(said), end="", flush=True)
-    env_rc |= 1 if len(static_rc) != 2 else static_rc[0] | static_rc[1]
     return env_rc
 
 
