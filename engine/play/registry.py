@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import threading
 from collections.abc import Mapping
 from functools import cache
 from operator import attrgetter
@@ -62,8 +63,12 @@ def load_pack(path: str) -> Any:
     # The pack stays for the life of the process (this cache): collect the loading's garbage,
     # then move everything alive into the collector's permanent generation, so that the full
     # collections of a batch of races no longer walk the pack's objects (a few % of a race).
-    gc.collect()
-    gc.freeze()
+    # Only on the main thread: a full collection run from another thread (the editor's race
+    # workers load packs) would free the GUI's unreachable Qt objects there, off the thread
+    # that owns them, which Qt does not allow (a crash, at random, in the editor's tests).
+    if threading.current_thread() is threading.main_thread():
+        gc.collect()
+        gc.freeze()
     return pack
 
 
