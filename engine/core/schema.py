@@ -153,40 +153,26 @@ def whole_numbers(data: Any) -> Any:
     schemas' `integer` takes 2.0, as JSON Schema does; the pack loader reads every data file and
     the scenario runners every checked scenario through this, so a count, index or roll written
     `2.0` means 2 everywhere (docs/packs.md)."""
-    t = type(data)
-    if t is dict:
-        out: dict[Any, Any] | None = None
-        for k, v in data.items():
-            tv = type(v)
-            if tv is str or tv is int or tv is bool or v is None:  # the common leaves, as they are
-                continue
-            new = whole_numbers(v)
-            if new is not v:
-                if out is None:
-                    out = dict(data)
-                out[k] = new
-        return data if out is None else out
-    if t is list:
-        items: list[Any] | None = None
-        for i, v in enumerate(data):
-            tv = type(v)
-            if tv is str or tv is int or tv is bool or v is None:
-                continue
-            new = whole_numbers(v)
-            if new is not v:
-                if items is None:
-                    items = list(data)
-                items[i] = new
-        return data if items is None else items
-    if isinstance(data, float):
+    if isinstance(data, dict):
+        pairs: Any = data.items()
+    elif isinstance(data, list):
+        pairs = enumerate(data)
+    elif isinstance(data, float):
         return int(data) if data.is_integer() else data
-    if isinstance(data, dict):  # a subclass: as a plain dict, as before
-        whole = {k: whole_numbers(v) for k, v in data.items()}
-        return data if all(whole[k] is v for k, v in data.items()) else whole
-    if isinstance(data, list):
-        each = [whole_numbers(v) for v in data]
-        return data if all(a is b for a, b in zip(each, data, strict=True)) else each
-    return data
+    else:
+        return data
+    # walked without rebuilding: a copy (a plain dict or list) only of what holds a whole float
+    out: Any = None
+    for k, v in pairs:
+        tv = type(v)
+        if tv is str or tv is int or tv is bool or v is None:  # the common leaves, as they are
+            continue
+        new = whole_numbers(v)
+        if new is not v:
+            if out is None:
+                out = dict(data) if isinstance(data, dict) else list(data)
+            out[k] = new
+    return data if out is None else out
 
 
 def schema_diagnostics(name: str, data: Any, src: SourceMap) -> list[Diagnostic]:
