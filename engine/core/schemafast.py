@@ -153,17 +153,11 @@ def _negate(fn: Check) -> Check:
     return lambda x: not fn(x)
 
 
-def _when(guard: Check, fn: Check) -> Check:
-    """Type-specific keywords apply only to instances of that type."""
-    return lambda x: not guard(x) or fn(x)
-
-
-def _when_object(fn: Check) -> Check:
-    return lambda x: not isinstance(x, dict) or fn(x)
-
-
-def _when_array(fn: Check) -> Check:
-    return lambda x: not isinstance(x, list | tuple) or fn(x)
+def _when(of: type | tuple[type, ...], fn: Check, but: type | None = None) -> Check:
+    """Type-specific keywords apply only to instances of that type (`of`, less `but`)."""
+    if but is None:
+        return lambda x: not isinstance(x, of) or fn(x)
+    return lambda x: not isinstance(x, of) or isinstance(x, but) or fn(x)
 
 
 def _if_then_else(cond: Check, then: Check, other: Check) -> Check:
@@ -258,16 +252,16 @@ class _Compiler:
             checks.append(_in_enum([s["const"]]))
         obj = self._object(s, keys, base)
         if obj:
-            checks.append(_when_object(_all_of(obj)))
+            checks.append(_when(dict, _all_of(obj)))
         arr = self._array(s, keys, base)
         if arr:
-            checks.append(_when_array(_all_of(arr)))
+            checks.append(_when((list, tuple), _all_of(arr)))
         num = self._number(s, keys)
         if num:
-            checks.append(_when(_TYPES["number"], _all_of(num)))
+            checks.append(_when((int, float), _all_of(num), but=bool))
         st = self._string(s, keys)
         if st:
-            checks.append(_when(_TYPES["string"], _all_of(st)))
+            checks.append(_when(str, _all_of(st)))
         if "oneOf" in keys:
             subs = [self.compile(x, base) for x in s["oneOf"]]
             checks.append(_exactly_one(subs, [self.shape(x, base) for x in s["oneOf"]]))
