@@ -467,17 +467,14 @@ def _check_scenario_file(path: Path, file: str) -> list[Diagnostic]:
     if text is None:
         return diags
     plugins.load_all()  # every ruleset's scenario kinds (what the result depends on)
-    key = ("scenario", str(filekinds.generation()), file, text)
-    known = _checked.get(key)
-    if known is not None:  # checked before: the text is not even copied out of the YAML cache
-        return list(known)
-    loaded = load_text(text, file)
-    if loaded.data is None:
-        return loaded.diagnostics
-    return _checked_once(key, lambda: _scenario_diagnostics(loaded, file))
+    # kept by its text: a scenario checked before is not even copied out of the YAML cache
+    return _checked_once(("scenario", str(filekinds.generation()), file, text),
+                         lambda: _scenario_diagnostics(load_text(text, file), file))
 
 
 def _scenario_diagnostics(loaded: Loaded, file: str) -> list[Diagnostic]:
+    if loaded.data is None:  # not YAML that loads: what the YAML loader said
+        return loaded.diagnostics
     kind, ver = filekinds.split_tag(loaded.data)
     pack_kinds = _pack_kinds()
     if kind in pack_kinds:
