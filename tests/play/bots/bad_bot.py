@@ -4,7 +4,7 @@
 
 MODE: garbage (a line that is not JSON), range (an index past the options), sleep (no reply
 for a minute), die (exits), flood (a 10 MB line), mute (never answers hello), hang (writes its
-pid to PIDFILE at hello, then never answers), slow (answers each decision in two pieces, 20 ms
+pid to PIDFILE at hello, then never answers), slow (answers each decision in two pieces, 5 ms
 apart, within the limit: no fault). Before its AFTER-th decision it plays option 0.
 """
 
@@ -41,7 +41,7 @@ for line in sys.stdin:
             elif mode == "slow":
                 sys.stdout.write('{"choose"')
                 sys.stdout.flush()
-                time.sleep(0.02)
+                time.sleep(0.005)
             elif mode == "flood":
                 sys.stdout.write("x" * (10 * 1024 * 1024) + "\n")
                 sys.stdout.flush()
