@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -288,10 +288,11 @@ class _Builder:
         return value
 
 
-# What load_text gave for a text, by (text, file name, limits): its result and whether the
-# data is a tree (no alias shares a part of it, so it copies as one).
+# What load_text gave for a text, by (text, limits), whatever the file's name: a copy of a
+# pack (a test's, a sweep's variant) reads the same texts under other names. Only texts
+# without anchors are kept (no alias shares a part of their data, so it copies as a tree).
 CACHE_BYTES = 8 * 1024 * 1024
-_cache: OrderedDict[tuple[str, str, int, int], Loaded] = OrderedDict()
+_cache: OrderedDict[tuple[str, int, int], Loaded] = OrderedDict()
 _cached_bytes = 0
 _cache_lock = threading.Lock()
 
@@ -314,23 +315,23 @@ def _copy(x: Any) -> Any:
     return x
 
 
-def _fresh(done: Loaded) -> Loaded:
-    """A caller's own copy of a cached result."""
+def _fresh(done: Loaded, file: str) -> Loaded:
+    """A caller's own copy of a cached result, its diagnostics naming `file`."""
     src = done.source
-    return Loaded(done.file, _copy(done.data), SourceMap(src.file, dict(src.values), dict(src.keys)),
-                  list(done.diagnostics), done.text)
+    diags = done.diagnostics if done.file == file else [replace(d, file=file) for d in done.diagnostics]
+    return Loaded(file, _copy(done.data), SourceMap(file, dict(src.values), dict(src.keys)), list(diags), done.text)
 
 
 def load_text(text: str, file: str, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) -> Loaded:
     """Load YAML text. Never raises for bad input: problems come back as diagnostics."""
     global _cached_bytes
-    key = (text, file, max_depth, max_nodes)
+    key = (text, max_depth, max_nodes)
     with _cache_lock:
         done = _cache.get(key)
         if done is not None:
             _cache.move_to_end(key)
     if done is not None:
-        return _fresh(done)
+        return _fresh(done, file)
     builder = _Builder(file, max_depth, max_nodes)
     result = _load(text, file, builder)
     # a text with anchors may share one part at many places (aliases): it is not kept, as a
@@ -343,7 +344,7 @@ def load_text(text: str, file: str, *, max_depth: int = MAX_DEPTH, max_nodes: in
                 while _cached_bytes > CACHE_BYTES:
                     (old, *_), _ = _cache.popitem(last=False)
                     _cached_bytes -= len(old)
-        return _fresh(result)
+        return _fresh(result, file)
     return result
 
 

@@ -131,12 +131,18 @@ def test_a_text_loaded_again_is_not_parsed_again_and_each_caller_gets_its_own_co
     assert second.data == {"slipstream": "cubes/1", "kinds": [{"id": "a", "moves": [1, 2]}, {"id": "b"}]}
     assert second.source.value(("kinds",)) == (3, 3, None) and second.source.key(("kinds", 1, "id")).line == 4
     assert second.text == text and second.ok
-    # another name or another text is another load (diagnostics name the file)
+    # the same text under another name (a copy of the file) is not parsed again, and what it
+    # gives names that file; another text is another load
     bad = "a: 1\na: 2\n"
-    assert load_text(bad, "x.yaml").diagnostics[0].file == "x.yaml"
-    assert load_text(bad, "y.yaml").diagnostics[0].file == "y.yaml"
-    assert load_text(bad, "y.yaml").diagnostics[0].code == "Y002"
-    assert parsed == [1, 1, 1]
+    x = load_text(bad, "x.yaml")
+    y = load_text(bad, "y.yaml")
+    assert x.file == x.source.file == x.diagnostics[0].file == "x.yaml"
+    assert y.file == y.source.file == y.diagnostics[0].file == "y.yaml"
+    assert y.diagnostics[0].code == "Y002" and (y.diagnostics[0].line, y.diagnostics[0].column) == (2, 1)
+    assert load_text(bad, "x.yaml").diagnostics == x.diagnostics
+    copy = load_text(text, "copy/cubes.yaml")
+    assert copy.file == copy.source.file == "copy/cubes.yaml" and copy.data == second.data
+    assert parsed == [1, 1]
 
 
 def test_texts_with_aliases_are_parsed_every_time_and_the_cache_is_bounded(monkeypatch) -> None:
