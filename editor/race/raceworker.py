@@ -8,6 +8,7 @@ A small cache keyed by (track content, pack, options, seeds) makes a repeated ru
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, Slot
 
 from slipstream.engine.play.base import stats_of
 from slipstream.engine.play.batch import Pool
@@ -197,7 +198,74 @@ class ResultCache:
             self._mem.popitem(last=False)
 
 
-class WatchWorker(QThread):
+class GuiThreadCollector(QObject):
+    """Python's cyclic garbage collector runs on the GUI thread only while a worker runs.
+
+    A collection starts in whichever thread happens to allocate past the threshold; one in a
+    worker thread frees unreachable Qt objects (of windows closed earlier) off the thread that
+    owns them, and the GUI thread, still using Qt, can then crash. So while any worker runs,
+    automatic collection is off and a timer on the GUI thread collects by the same thresholds
+    (as pyqtgraph's GarbageCollector does); when the last worker ends, automatic collection is
+    back on if it was on before. One per application (`of`)."""
+
+    INTERVAL_MS = 200
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.holds = 0
+        self.was_enabled = True
+        self.timer = QTimer(self)
+        self.timer.setInterval(self.INTERVAL_MS)
+        self.timer.timeout.connect(self.collect)
+
+    @staticmethod
+    def of() -> GuiThreadCollector:
+        app = QCoreApplication.instance()
+        found = app.findChild(GuiThreadCollector) if app is not None else None
+        return found if isinstance(found, GuiThreadCollector) else GuiThreadCollector(app)
+
+    def hold(self) -> None:
+        """A worker is about to start (called on the GUI thread)."""
+        if self.holds == 0:
+            self.was_enabled = gc.isenabled()
+            gc.disable()
+            self.timer.start()
+        self.holds += 1
+
+    @Slot()
+    def release(self) -> None:
+        """A worker has ended (its `finished`, delivered on the GUI thread)."""
+        if self.holds == 0:
+            return
+        self.holds -= 1
+        if self.holds == 0:
+            self.timer.stop()
+            if self.was_enabled:
+                gc.enable()
+
+    @Slot()
+    def collect(self) -> None:
+        gc.disable()  # should anything have turned it back on meanwhile
+        first, second, third = gc.get_threshold()
+        c0, c1, c2 = gc.get_count()
+        if c0 > first:
+            gc.collect(2 if c2 > third and c1 > second else 1 if c1 > second else 0)
+
+
+class _Worker(QThread):
+    """A worker thread that holds the GUI-thread collector from its start to its end."""
+
+    _collector: GuiThreadCollector | None = None
+
+    def start(self, *args: Any) -> None:
+        if self._collector is None:  # one connection, however often the thread is started
+            self._collector = GuiThreadCollector.of()
+            self.finished.connect(self._collector.release)
+        self._collector.hold()
+        super().start(*args)
+
+
+class WatchWorker(_Worker):
     """Play one bots-only race and keep its turn frames."""
 
     done = Signal()  # the recorder is in `result` (plain Python objects stay off signals)
@@ -227,7 +295,7 @@ class WatchWorker(QThread):
             self.done.emit()
 
 
-class BatchWorker(QThread):
+class BatchWorker(_Worker):
     """Run many races on all cores (the panels' `run_batch` in a kept Pool) with progress and Cancel."""
 
     progressed = Signal(int, int)  # races done, races asked
