@@ -47,9 +47,12 @@ SELECT_ZONES: Final = "zones:"
 
 
 # A compiled build (engine/core/accel.py) binds calls between functions of one module at build
-# time and makes classes fixed types. Tests replace some of these functions and frame methods
-# at run time (to check that a wrong reading fails its scenarios), so those stay looked up by
-# name, and frames stay plain classes, however the module runs.
+# time and makes classes fixed types. Tests replace some of these functions and plan and lane
+# rule methods at run time (to check that a wrong reading fails its scenarios), so those stay
+# looked up by name, and plans and lane rules stay plain classes, however the module runs.
+# Frames are native classes when compiled (their methods are called directly): a test changes
+# a frame where its primitive makes it (`PRIMITIVES` is read at each run) or through a
+# swappable function, never by replacing a frame method, which compiled code would not see.
 _F = TypeVar("_F")
 
 
@@ -60,8 +63,8 @@ def swappable(fn: _F) -> _F:
 
 @mypyc_attr(native_class=False)
 class PlainClass(type):
-    """The metaclass of frames, plans and lane rules: plain Python classes even when compiled
-    (their methods can be replaced, `copy.copy` and `Frame.clone` work on them)."""
+    """The metaclass of plans and lane rules: plain Python classes even when compiled (their
+    methods can be replaced, `copy.copy` works on them)."""
 
 
 class EffectError(Exception):
@@ -93,8 +96,11 @@ class Ctx:
         return got
 
 
-class Frame(metaclass=PlainClass):
-    """A step of control on the game's stack. `run` acts and returns a decision or None."""
+class Frame:
+    """A step of control on the game's stack. `run` acts and returns a decision or None.
+
+    Frames are native classes in the compiled build (their calls and fields are C calls and
+    struct reads there); `blank` gives an instance of the same class for `clone` to fill."""
 
     __slots__ = ()
 
@@ -104,12 +110,20 @@ class Frame(metaclass=PlainClass):
     def choose(self, g: Game, key: str) -> None:
         raise NotImplementedError
 
+    def blank(self) -> Frame:
+        """A frame of this class whose fields `clone` sets (made without reading the game)."""
+        raise NotImplementedError
+
     def clone(self, memo: dict[int, Any]) -> Frame:
         cls = type(self)
-        new = object.__new__(cls)
+        new = self.blank()
         names = _SLOT_NAMES.get(cls)
         if names is None:  # the slots of the class and its bases, in the order of its mro
-            names = _SLOT_NAMES[cls] = tuple(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
+            # (compiled, a native class lists its fields in `__mypyc_attrs__` instead)
+            names = getattr(cls, "__mypyc_attrs__", None)
+            if names is None:
+                names = tuple(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
+            _SLOT_NAMES[cls] = names
         for name in names:
             if hasattr(self, name):
                 v = getattr(self, name)
@@ -123,6 +137,10 @@ class Frame(metaclass=PlainClass):
 
 # The slot names `Frame.clone` copies, by frame class (a look-ahead copies the stack at every rollout).
 _SLOT_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+_NO_SPEC: Final[dict[str, Any]] = {}  # the specs of a blank frame (`Frame.blank`)
+_NO_DESTS: Final[dict[str, Any]] = {"to": ()}
 
 
 def seq(x: Any) -> Sequence[Any]:
@@ -142,6 +160,9 @@ class EffectList(Frame):
         self.i = 0
         self.ctx = ctx
         self.steps = steps_of(effects) if steps is None else steps
+
+    def blank(self) -> Frame:
+        return EffectList(self.effects, self.ctx, self.steps)
 
     def run(self, g: Game) -> Decision | None:
         steps = self.steps
@@ -744,6 +765,9 @@ class ChooseOne(Frame):
         self.choices = choices
         self.ctx = ctx
 
+    def blank(self) -> Frame:
+        return ChooseOne(self.choices, self.ctx)
+
     def run(self, g: Game) -> Decision | None:
         opts = []
         for i, c in enumerate(self.choices):
@@ -773,8 +797,10 @@ class Draw(Frame):
 
     __slots__ = ("ctx", "left", "optional", "as_", "repeat", "at_once", "asked", "drawn")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None) -> None:
         self.ctx = ctx
+        if g is None:  # a blank for `clone`
+            return
         lim, self.optional = count_spec(g, spec.get("count", 1), ctx)
         self.left = 10_000 if lim is None else lim
         self.as_ = spec.get("as")
@@ -785,6 +811,9 @@ class Draw(Frame):
         self.drawn = 0
         if self.as_:
             ctx.sel[self.as_] = []
+
+    def blank(self) -> Frame:
+        return Draw(_NO_SPEC, self.ctx, None)
 
     def run(self, g: Game) -> Decision | None:
         if self.at_once and self.optional and not self.asked:
@@ -831,8 +860,10 @@ class Cubes(Frame):
     __slots__ = ("op", "ctx", "zones", "dest", "allowed", "left", "optional", "as_", "price",
                  "among", "played", "sources", "plan")
 
-    def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game,
+    def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game | None,
                  plan: CubesPlan | None = None) -> None:
+        if g is None:  # a blank for `clone`
+            return
         if plan is None:
             plan = plan_of(op, spec)
         self.plan = plan
@@ -866,6 +897,9 @@ class Cubes(Frame):
                     self.take(g, z, k)
             self.left = 0
 
+    def blank(self) -> Frame:
+        return Cubes(self.op, _NO_SPEC, self.ctx, None)
+
     def candidates(self, g: Game) -> list[tuple[int, int]]:
         ctx = self.ctx
         zones = g.race.players[ctx.me].zones
@@ -889,8 +923,7 @@ class Cubes(Frame):
         return out
 
     def take(self, g: Game, z: int, k: int) -> None:
-        # the frame's fields read once (a frame is a plain class: compiled, each read is a
-        # look-up by name)
+        # the frame's fields read once (in pure Python each read is a look-up by name)
         ctx = self.ctx
         me = ctx.me
         op = self.op
@@ -1002,7 +1035,13 @@ def cube_option(verb: str, zone: int, kid: str) -> Option:
 class Gain(Frame):
     __slots__ = ("ctx", "kinds", "left", "optional", "as_", "max_cost")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+    def blank(self) -> Frame:
+        return Gain(_NO_SPEC, self.ctx, None)
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None) -> None:
+        if g is None:  # a blank for `clone`
+            self.ctx = ctx
+            return
         self.ctx = ctx
         rs = g.rules
         if "one_higher" in spec:
@@ -1058,6 +1097,9 @@ class Distribute(Frame):
 
     __slots__ = ("ctx", "dests", "among", "zones")
 
+    def blank(self) -> Frame:
+        return Distribute(_NO_DESTS, self.ctx)
+
     def __init__(self, spec: Mapping[str, Any], ctx: Ctx) -> None:
         self.ctx = ctx
         self.dests = list(spec["to"])
@@ -1110,8 +1152,14 @@ class Move(Frame):
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
                  "restart", "as_", "origin", "lane_rule", "changes", "pre")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool,
+    def blank(self) -> Frame:
+        return Move(_NO_SPEC, self.ctx, None, self.drive)
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None, drive: bool,
                  plan: MovePlan | None = None) -> None:
+        if g is None:  # a blank for `clone`
+            self.ctx = ctx
+            return
         if plan is None:
             plan = plan_of("move", spec)
         self.ctx = ctx
@@ -1271,7 +1319,13 @@ class Others(Frame):
 
     __slots__ = ("ctx", "who", "order", "effect", "done", "eligible", "asked", "mandatory")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+    def blank(self) -> Frame:
+        return Others(_NO_SPEC, self.ctx, None)
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None) -> None:
+        if g is None:  # a blank for `clone`
+            self.ctx = ctx
+            return
         self.ctx = ctx
         self.who = spec.get("who", "all")
         self.order = spec.get("order", "turn")
@@ -1330,6 +1384,9 @@ class Shop(Frame):
     """Spend a budget on cubes from the stock (sponsors A and F)."""
 
     __slots__ = ("ctx", "budget", "to")
+
+    def blank(self) -> Frame:
+        return Shop(self.budget, self.to, self.ctx)
 
     def __init__(self, budget: int, to: str | None, ctx: Ctx) -> None:
         self.ctx = ctx
@@ -2110,7 +2167,13 @@ class Take(Frame):
     __slots__ = ("ctx", "zones", "dest", "allowed", "left", "optional", "by_them", "as_",
                  "cands", "victim")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+    def blank(self) -> Frame:
+        return Take(_NO_SPEC, self.ctx, None)
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None) -> None:
+        if g is None:  # a blank for `clone`
+            self.ctx = ctx
+            return
         self.ctx = ctx
         self.zones = zones_of(spec.get("from", "discard"))
         self.dest = DEST[spec.get("to", "discard")]

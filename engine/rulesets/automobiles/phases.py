@@ -74,6 +74,9 @@ class RaceFrame(Frame):
         self.stage = stage
         self.i = 0
 
+    def blank(self) -> Frame:
+        return RaceFrame(self.stage)
+
     def run(self, g: Game) -> Decision | None:
         race = g.race
         if self.stage == "turns":  # the common case first: the next turn
@@ -117,6 +120,9 @@ class DriverPick(Frame):
     def __init__(self, player: int) -> None:
         self.player = player
 
+    def blank(self) -> Frame:
+        return DriverPick(self.player)
+
     def run(self, g: Game) -> Decision | None:
         taken = {p.driver for p in g.race.players}
         opts = [opt(f"driver {d.id}", d.name) for i, d in enumerate(g.rules.drivers) if i not in taken]
@@ -139,6 +145,9 @@ class Purchase(Frame):
     def __init__(self, player: int, budget: int) -> None:
         self.player = player
         self.budget = budget
+
+    def blank(self) -> Frame:
+        return Purchase(self.player, self.budget)
 
     def run(self, g: Game) -> Decision | None:
         opts = g.buy_options(self.budget)
@@ -165,6 +174,9 @@ class HookAsk(Frame):
     def __init__(self, player: int, hook: str) -> None:
         self.player = player
         self.hook = hook
+
+    def blank(self) -> Frame:
+        return HookAsk(self.player, self.hook)
 
     def run(self, g: Game) -> Decision | None:
         if driver_hook(g, self.player, self.hook) is None:
@@ -205,6 +217,9 @@ class TurnFrame(Frame):
     def __init__(self, player: int) -> None:
         self.player = player
         self.stage = "start"
+
+    def blank(self) -> Frame:
+        return TurnFrame(self.player)
 
     def run(self, g: Game) -> Decision | None:
         race, me = g.race, self.player
@@ -322,11 +337,18 @@ class TurnFrame(Frame):
             g.emit("turn", p=self.player, choice=key)
         if key == "pit":
             t.pit = True
-            g.pit_stop(self.player)
+            pit_stop(g, self.player)
             self.stage = "decline"
         else:
             self.stage = "action"
         self.run_stage(g)  # what the next run of this frame (still on top) would do
+
+
+@swappable
+def pit_stop(g: Game, me: int) -> None:
+    """The pit stop chosen at `me`'s turn (RULES §3.3): a function looked up by name, so that a
+    test can replace what a pit stop does (frames are native classes when compiled)."""
+    g.pit_stop(me)
 
 
 class ActionPhase(Frame):
@@ -336,6 +358,9 @@ class ActionPhase(Frame):
 
     def __init__(self, player: int) -> None:
         self.player = player
+
+    def blank(self) -> Frame:
+        return ActionPhase(self.player)
 
     def run(self, g: Game) -> Decision | None:
         me = self.player
@@ -398,6 +423,9 @@ class BuyPhase(Frame):
 
     def __init__(self, player: int) -> None:
         self.player = player
+
+    def blank(self) -> Frame:
+        return BuyPhase(self.player)
 
     def run(self, g: Game) -> Decision | None:
         me = self.player
