@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping, Sequence
-from itertools import compress
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -478,19 +476,16 @@ class CubesPlan(metaclass=PlainClass):
         # the kind filter and the `sources` of the last ruleset asked (`rules`; see `for_rules`)
         self.rules: Any = None
         self.allowed: set[int] | None = None
-        self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], Any, tuple[Option, ...]], ...] = ()
+        self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[Option, ...]], ...] = ()
 
     def for_rules(self, g: Game, spec: Mapping[str, Any]) -> None:
         """Read the kind filter under the game's ruleset, and for each zone its (zone, kind)
-        candidates of the allowed kinds, the getter of their counts from a zone's list (None:
-        the list itself) and their options, so `Cubes` picks candidates and options with
-        `compress`."""
+        candidates of the allowed kinds, those kinds and their options, so `Cubes` picks the
+        candidates and options of the kinds that have cubes without working anything out."""
         rules = g.rules
         self.allowed = allowed = kind_filter(g, spec)
-        kinds = range(len(rules.kinds)) if allowed is None else sorted(allowed)
-        pick = None if allowed is None or not kinds else (
-            itemgetter(slice(kinds[0], kinds[0] + 1)) if len(kinds) == 1 else itemgetter(*kinds))
-        self.sources = tuple((z, tuple((z, k) for k in kinds), pick,
+        kinds = tuple(range(len(rules.kinds))) if allowed is None else tuple(sorted(allowed))
+        self.sources = tuple((z, tuple((z, k) for k in kinds), kinds,
                               tuple(cube_option(self.verb, z, rules.kinds[k].id) for k in kinds))
                              for z in self.zones)
         self.rules = rules
@@ -908,10 +903,14 @@ class Cubes(Frame):
         picked = ctx.sel[as_] if as_ and self.op == "select" else None
         out: list[tuple[int, int]] = []
         if not picked and among is None:  # the common case: zone and kind only
-            for z, pairs, pick, _options in self.sources:
-                # the allowed kinds that have cubes, picked without a Python loop
+            for z, pairs, kinds, _options in self.sources:
+                # the allowed kinds that have cubes (a loop: native code when compiled)
                 row = zones[z]
-                out += compress(pairs, row if pick is None else pick(row))
+                i = 0
+                for k in kinds:
+                    if row[k]:
+                        out.append(pairs[i])
+                    i += 1
             return out
         allowed = self.allowed
         for z in self.zones:
@@ -965,29 +964,75 @@ class Cubes(Frame):
         if self.left <= 0 or (price and (g.race.turn is None or g.money(me) < price)):
             g.stack.pop()
             return None
+        plan = self.plan
+        verb = plan.verb
+        optional = self.optional
+        if self.among is None and not (op == "select" and as_ and ctx.sel[as_]):
+            # the common case (`candidates`'s: zone and kind only), in one pass: the candidates
+            # as bits, one per (zone, kind) of the sources with cubes, their number and the first
+            zones = g.race.players[me].zones
+            sources = self.sources
+            held = 0
+            bit = 1
+            count = 0
+            first: tuple[int, int] | None = None
+            for z, pairs, kinds, _options in sources:
+                row = zones[z]
+                i = 0
+                for k in kinds:
+                    if row[k]:
+                        held |= bit
+                        count += 1
+                        if first is None:
+                            first = pairs[i]
+                    bit <<= 1
+                    i += 1
+            if first is None:
+                g.stack.pop()
+                return None
+            if count == 1 and not optional:
+                self.take(g, first[0], first[1])
+                if self.left <= 0:  # the last cube: what the next run would do
+                    g.stack.pop()
+                return None
+            # the options of the candidates, picked as they were from the plan's options: no
+            # option is looked up, no table of hands is kept. The decision depends on the plan,
+            # the player, the cubes left, whether it may stop and which of the candidates' kinds
+            # have cubes only: one decision per such key for every game of the ruleset (as the
+            # Action decisions, phases.py), so the bots' choices keyed by its options find them
+            # by identity
+            key = ("cubes", plan, me, optional, self.left, held)
+            decisions = g.decisions
+            d = decisions.get(key)
+            if d is None:
+                opts: list[Option] = []
+                for z, _pairs, kinds, options in sources:
+                    row = zones[z]
+                    i = 0
+                    for k in kinds:
+                        if row[k]:
+                            opts.append(options[i])
+                        i += 1
+                if optional:
+                    opts.append(STOP)
+                d = Decision(me, op, tuple(opts), cube_text(verb, optional, self.left))
+                if len(decisions) >= 16_384:  # (phases.keep_decision)
+                    decisions.clear()
+                decisions[key] = d
+            return d
         cands = self.candidates(g)
         if not cands:
             g.stack.pop()
             return None
-        if len(cands) == 1 and not self.optional:
+        if len(cands) == 1 and not optional:
             self.take(g, *cands[0])
             if self.left <= 0:  # the last cube: what the next run would do
                 g.stack.pop()
             return None
-        verb = self.plan.verb
-        if self.among is None and not (op == "select" and as_ and ctx.sel[as_]):
-            # the options of the candidates, picked as they were (`candidates`) from the plan's
-            # options: no option is looked up, no table of hands is kept
-            zones = g.race.players[me].zones
-            opts: list[Option] = []
-            for z, _pairs, pick, options in self.sources:
-                row = zones[z]
-                opts += compress(options, row if pick is None else pick(row))
-        else:
-            opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
-        if self.optional:
+        opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
+        if optional:
             opts.append(STOP)
-        return Decision(me, op, tuple(opts), cube_text(verb, self.optional, self.left))
+        return Decision(me, op, tuple(opts), cube_text(verb, optional, self.left))
 
     def choose(self, g: Game, key: str) -> None:
         if key == "stop":

@@ -11,7 +11,6 @@ seats, seed and decisions give the same race and the same log.
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -322,7 +321,13 @@ class Game:
 
     def money(self, player: int) -> int:
         race = self.race
-        value = sum(map(operator.mul, self.values, race.players[player].zones[ACTIVE]))
+        values = self.values
+        active = race.players[player].zones[ACTIVE]
+        value = 0
+        for k in range(min(len(values), len(active))):  # (a loop: native code when compiled)
+            n = active[k]
+            if n:
+                value += values[k] * n
         t = race.turn
         return value - t.spent if t is not None and t.player == player else value
 
@@ -569,14 +574,12 @@ class Game:
         t.placements.clear()
         z = self.race.players[player].zones
         disc, active, used, revealed = z[DISCARD], z[ACTIVE], z[USED], z[REVEALED]
-        zero = [0] * len(disc)
-        if any(revealed):
-            disc[:] = map(operator.add, map(operator.add, map(operator.add, disc, active), used), revealed)
-            revealed[:] = zero
-        else:
-            disc[:] = map(operator.add, map(operator.add, disc, active), used)
-        active[:] = zero
-        used[:] = zero
+        # (loops: native code when compiled, where `map` and `operator.add` are calls by object)
+        for k in range(len(disc)):
+            a, u, r = active[k], used[k], revealed[k]
+            if a or u or r:
+                disc[k] += a + u + r
+                active[k] = used[k] = revealed[k] = 0
 
     def finish_turn(self, player: int) -> None:
         race = self.race
@@ -626,8 +629,9 @@ def _cubes(bag: list[int]) -> list[int]:
     out: list[int] = []
     k = 0
     for n in bag:
-        if n:
-            out += [k] * n
+        while n > 0:
+            out.append(k)
+            n -= 1
         k += 1
     return out
 

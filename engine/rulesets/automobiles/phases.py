@@ -35,7 +35,6 @@ END_ACTION: Final = opt("end", "end the Action phase")
 END_BUY: Final = opt("end", "end the Buy phase")
 TURN_OPTIONS: Final = (opt("standard", "standard turn"),
                 opt("pit", "pit stop: remove the wear in your active pile"))
-_HELD: Final = bytes([0] + [1] * 255)  # `bytes.translate` table: a cube count → 1 if it is not 0
 
 
 def keep_decision(g: Game, key: tuple[Any, ...], d: Decision) -> None:
@@ -371,10 +370,13 @@ class ActionPhase(Frame):
         ability = p.driver is not None and driver_hook(g, me, "action") is not None
         # the decision depends on the ability and which kinds of the active pile have cubes only
         # (unless strict play): one decision per such pattern, not per hand
-        try:
-            held = bytes(active).translate(_HELD)  # the pattern as bytes 0/1, made in C
-        except ValueError:  # a count above 255
-            held = bytes(map(bool, active))
+        # (one bit per kind with cubes, bit k for kind k: a loop, native code when compiled)
+        held = 0
+        bit = 1
+        for n in active:
+            if n:
+                held |= bit
+            bit <<= 1
         key = ("action", me, ability, held)
         d = None if strict else g.decisions.get(key)
         if d is None:
