@@ -45,12 +45,13 @@ SELECT_ZONES: Final = "zones:"
 
 
 # A compiled build (engine/core/accel.py) binds calls between functions of one module at build
-# time and makes classes fixed types. Tests replace some of these functions and plan and lane
-# rule methods at run time (to check that a wrong reading fails its scenarios), so those stay
-# looked up by name, and plans and lane rules stay plain classes, however the module runs.
-# Frames are native classes when compiled (their methods are called directly): a test changes
-# a frame where its primitive makes it (`PRIMITIVES` is read at each run) or through a
-# swappable function, never by replacing a frame method, which compiled code would not see.
+# time and makes classes fixed types. Tests replace some of these functions and lane rule
+# methods at run time (to check that a wrong reading fails its scenarios), so those stay looked
+# up by name, and lane rules stay plain classes, however the module runs. Frames and move and
+# cube plans are native classes when compiled (their methods are called and their fields read
+# directly): a test changes a frame where its primitive makes it (`PRIMITIVES` is read at each
+# run), a plan where `plan_of` makes it (a copy: `__copy__`), or goes through a swappable
+# function, never by replacing a method, which compiled code would not see.
 _F = TypeVar("_F")
 
 
@@ -61,8 +62,8 @@ def swappable(fn: _F) -> _F:
 
 @mypyc_attr(native_class=False)
 class PlainClass(type):
-    """The metaclass of plans and lane rules: plain Python classes even when compiled (their
-    methods can be replaced, `copy.copy` works on them)."""
+    """The metaclass of lane rules: plain Python classes even when compiled (their methods can
+    be replaced)."""
 
 
 class EffectError(Exception):
@@ -113,16 +114,8 @@ class Frame:
         raise NotImplementedError
 
     def clone(self, memo: dict[int, Any]) -> Frame:
-        cls = type(self)
         new = self.blank()
-        names = _SLOT_NAMES.get(cls)
-        if names is None:  # the slots of the class and its bases, in the order of its mro
-            # (compiled, a native class lists its fields in `__mypyc_attrs__` instead)
-            names = getattr(cls, "__mypyc_attrs__", None)
-            if names is None:
-                names = tuple(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
-            _SLOT_NAMES[cls] = names
-        for name in names:
+        for name in field_names(type(self)):
             if hasattr(self, name):
                 v = getattr(self, name)
                 if isinstance(v, Ctx):
@@ -137,8 +130,29 @@ class Frame:
 _SLOT_NAMES: dict[type, tuple[str, ...]] = {}
 
 
+def field_names(cls: type) -> tuple[str, ...]:
+    """The fields of a class of slots: those of the class and its bases, in the order of its mro
+    (compiled, a native class lists its fields in `__mypyc_attrs__` instead)."""
+    names = _SLOT_NAMES.get(cls)
+    if names is None:
+        names = getattr(cls, "__mypyc_attrs__", None)
+        if names is None:
+            names = tuple(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
+        _SLOT_NAMES[cls] = names
+    return names
+
+
+def copy_fields(src: Any, dst: Any) -> None:
+    """Set every field of `dst` that `src` has to the value in `src` (the same objects)."""
+    for name in field_names(type(src)):
+        if hasattr(src, name):
+            setattr(dst, name, getattr(src, name))
+
+
 _NO_SPEC: Final[dict[str, Any]] = {}  # the specs of a blank frame (`Frame.blank`)
 _NO_DESTS: Final[dict[str, Any]] = {"to": ()}
+_ONE_SPACE: Final[dict[str, Any]] = {"spaces": 1}  # the specs of a plan that `__copy__` fills
+_PLAYED_SPEC: Final[dict[str, Any]] = {"from": "played"}
 
 
 def seq(x: Any) -> Sequence[Any]:
@@ -427,8 +441,9 @@ def static_count(x: Any) -> tuple[int | None, bool] | None:
     return None
 
 
-class MovePlan(metaclass=PlainClass):
-    """The parts of a `move` / `drive` spec that need no game state, read once per spec."""
+class MovePlan:
+    """The parts of a `move` / `drive` spec that need no game state, read once per spec (a
+    native class when compiled: frames read its fields at every cube)."""
 
     __slots__ = ("spaces", "count", "colours", "cols", "fixed_cols", "gear", "same", "lanes", "as_",
                  "one_step", "rules", "chained")
@@ -453,9 +468,15 @@ class MovePlan(metaclass=PlainClass):
         self.rules: Any = None
         self.chained = False
 
+    def __copy__(self) -> MovePlan:
+        got = MovePlan(_ONE_SPACE)
+        copy_fields(self, got)
+        return got
 
-class CubesPlan(metaclass=PlainClass):
-    """The parts of a `remove` / `move_cubes` / `select` spec that need no game state."""
+
+class CubesPlan:
+    """The parts of a `remove` / `move_cubes` / `select` spec that need no game state (a native
+    class when compiled)."""
 
     __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple",
                  "rules", "allowed", "sources", "verb")
@@ -477,6 +498,11 @@ class CubesPlan(metaclass=PlainClass):
         self.rules: Any = None
         self.allowed: set[int] | None = None
         self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[Option, ...]], ...] = ()
+
+    def __copy__(self) -> CubesPlan:
+        got = CubesPlan("remove", _PLAYED_SPEC)
+        copy_fields(self, got)
+        return got
 
     def for_rules(self, g: Game, spec: Mapping[str, Any]) -> None:
         """Read the kind filter under the game's ruleset, and for each zone its (zone, kind)
