@@ -50,7 +50,7 @@ class RulesTables:
     race of the ruleset."""
 
     __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions",
-                 "for_sale", "affordable", "top_cost", "watch", "play_if")
+                 "for_sale", "affordable", "top_cost", "watch", "play_if", "actions")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules  # held, so its id is not reused while these tables live
@@ -60,6 +60,9 @@ class RulesTables:
         self.buy_kind = {o.key: k for k, o in enumerate(self.buy_option)}  # "buy ID" → kind
         self.values = [k.value for k in rules.kinds]
         self.decisions: dict[tuple[Any, ...], Decision] = {}
+        # the Action decisions (phases.py), by 2 * player + (1 with the driver's ability), then
+        # by the kinds held (one bit each)
+        self.actions: list[dict[int, Decision]] = []
         # (kind, buy option) of every kind for sale, and of those that `money` buys, by money
         self.for_sale = tuple((k, self.buy_option[k]) for k, _cost in rules.for_sale)
         self.top_cost = max((cost for _k, cost in rules.for_sale), default=0)
@@ -614,10 +617,13 @@ class Game:
 _ZN: Final = ("bag", "active", "used", "discard", "revealed")
 
 
+_BIT_LENGTH: Final = tuple(n.bit_length() for n in range(256))
+
+
 def _below(getrandbits: Callable[[int], int], n: int) -> int:
     """What `Random._randbelow(n)` (and so `randrange(n)`) returns for n > 0, without its checks,
     from the generator's `getrandbits`: the same draws of the same generator."""
-    bits = n.bit_length()
+    bits = _BIT_LENGTH[n] if n < 256 else n.bit_length()
     r = getrandbits(bits)
     while r >= n:
         r = getrandbits(bits)

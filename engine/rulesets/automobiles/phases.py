@@ -377,8 +377,13 @@ class ActionPhase(Frame):
             if n:
                 held |= bit
             bit <<= 1
-        key = ("action", me, ability, held)
-        d = None if strict else g.decisions.get(key)
+        # kept by player and ability, then by the pattern (an int key: no tuple made and hashed)
+        slot = 2 * me + 1 if ability else 2 * me
+        kept = g.tables.actions
+        while len(kept) <= slot:
+            kept.append({})
+        memo = kept[slot]
+        d = None if strict else memo.get(held)
         if d is None:
             po = g.play_option
             if strict or not rs.options.wear_card_playable:
@@ -392,7 +397,9 @@ class ActionPhase(Frame):
             opts.append(END_ACTION)
             d = Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
             if not strict:
-                keep_decision(g, key, d)
+                if len(memo) >= 4096:  # many patterns: start over rather than grow
+                    memo.clear()
+                memo[held] = d
         if g.tables.play_if:  # cards with a play condition (`play_if`): offered only when it holds
             return without_unplayable(g, me, d)
         return d
