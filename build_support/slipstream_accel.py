@@ -35,7 +35,8 @@ from pathlib import Path
 # paths below the package `slipstream`. They must stay plainly typed Python: no
 # object.__new__ of their classes, no attributes a class does not set in __init__, and a class
 # subclassed elsewhere needs @mypyc_attr(allow_interpreted_subclasses=True); a function or class
-# that tests replace at run time is marked so (effects.swappable, effects.PlainClass).
+# that tests replace at run time is marked so (effects.swappable, effects.PlainClass); a method
+# of a compiled class can be assigned, but compiled code goes on calling its own.
 ACCEL = ("engine/rulesets/automobiles/state.py", "engine/rulesets/automobiles/movement.py",
          "engine/rulesets/automobiles/gearplan.py", "engine/rulesets/automobiles/game.py",
          "engine/rulesets/automobiles/bots.py", "engine/rulesets/automobiles/effects.py",

@@ -133,7 +133,7 @@ class KindTable:
     tuple: the compiled choices read them natively."""
 
     __slots__ = ("rules", "wear", "play", "still", "movers", "buy", "follow", "offer", "still_open",
-                 "movers_open", "hands")
+                 "movers_open", "hands", "by_options")
 
     def __init__(self, rules: Any, wear: int, play: list[str], still: tuple[tuple[int, str, bool], ...],
                  movers: tuple[tuple[int, str], ...], buy: dict[str, int], follow: bool,
@@ -150,6 +150,9 @@ class KindTable:
         self.still_open = still_open
         self.movers_open = movers_open
         self.hands: dict[tuple[int, ...], Hand] = {}
+        # `hands` by the id of an Action decision's options (the engine keeps one decision per
+        # pattern of kinds held, and those options name exactly the kinds `_hand_plays` reads)
+        self.by_options: dict[int, tuple[Any, Hand]] = {}
 
 
 def _memo_key(d: Decision) -> tuple[int, ...]:
@@ -338,9 +341,18 @@ class GreedyBot(Bot):
         p = g.race.players[d.player]
         z = p.zones[ACTIVE]
         if acts.follow:
-            got = acts.hands.get(tuple(z))
-            if got is None:
-                got = self._hand_plays(acts, z)
+            opts = d.options
+            seen = acts.by_options.get(id(opts))
+            got: Hand | None = None
+            if seen is not None and seen[0] is opts:
+                got = seen[1]
+            else:
+                got = acts.hands.get(tuple(z))
+                if got is None:
+                    got = self._hand_plays(acts, z)
+                if len(acts.by_options) >= 8192:
+                    acts.by_options.clear()
+                acts.by_options[id(opts)] = (opts, got)
             near, far, mover = got
             # 1. wear to the discard pile, then cleaners (they can remove it), non-moving actions
             if near is not None:
@@ -830,14 +842,21 @@ class GreedyBot(Bot):
 
     def _shopping(self, g: Game, d: Decision, me: int) -> str:
         # the choice with 0-3, 4-5 and 6 or more wear cubes owned, by options (`_memo_key`)
-        mk = _memo_key(d)
-        got = self._buys.get(mk)
-        if got is None:
-            if len(self._buys) >= _MEMO_MAX:
-                self._buys.clear()
-            got = self._buys[mk] = (d.options, [self._shop(g, d, col) for col in range(3)]
-                                    if any(o.key.startswith("buy ") for o in d.options) else
-                                    [self._shop(g, d, 0)])
+        opts = d.options
+        buys = self._buys
+        got = buys.get(id(opts))  # the same options tuple (the engine keeps Buy decisions)
+        if got is None or got[0] is not opts:
+            mk = _memo_key(d)
+            got = buys.get(mk)
+            if got is None:
+                if len(buys) >= _MEMO_MAX:
+                    buys.clear()
+                got = buys[mk] = (opts, [self._shop(g, d, col) for col in range(3)]
+                                  if any(o.key.startswith("buy ") for o in opts) else
+                                  [self._shop(g, d, 0)])
+            if len(buys) >= _MEMO_MAX:
+                buys.clear()
+            got = buys[id(opts)] = (opts, got[1])
         picks = got[1]
         if len(picks) == 1:
             return picks[0]

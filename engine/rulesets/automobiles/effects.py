@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping, Sequence
-from itertools import compress
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -47,9 +45,13 @@ SELECT_ZONES: Final = "zones:"
 
 
 # A compiled build (engine/core/accel.py) binds calls between functions of one module at build
-# time and makes classes fixed types. Tests replace some of these functions and frame methods
-# at run time (to check that a wrong reading fails its scenarios), so those stay looked up by
-# name, and frames stay plain classes, however the module runs.
+# time and makes classes fixed types. Tests replace some of these functions and lane rule
+# methods at run time (to check that a wrong reading fails its scenarios), so those stay looked
+# up by name, and lane rules stay plain classes, however the module runs. Frames and move and
+# cube plans are native classes when compiled (their methods are called and their fields read
+# directly): a test changes a frame where its primitive makes it (`PRIMITIVES` is read at each
+# run), a plan where `plan_of` makes it (a copy: `__copy__`), or goes through a swappable
+# function, never by replacing a method, which compiled code would not see.
 _F = TypeVar("_F")
 
 
@@ -60,8 +62,8 @@ def swappable(fn: _F) -> _F:
 
 @mypyc_attr(native_class=False)
 class PlainClass(type):
-    """The metaclass of frames, plans and lane rules: plain Python classes even when compiled
-    (their methods can be replaced, `copy.copy` and `Frame.clone` work on them)."""
+    """The metaclass of lane rules: plain Python classes even when compiled (their methods can
+    be replaced)."""
 
 
 class EffectError(Exception):
@@ -93,8 +95,11 @@ class Ctx:
         return got
 
 
-class Frame(metaclass=PlainClass):
-    """A step of control on the game's stack. `run` acts and returns a decision or None."""
+class Frame:
+    """A step of control on the game's stack. `run` acts and returns a decision or None.
+
+    Frames are native classes in the compiled build (their calls and fields are C calls and
+    struct reads there); `blank` gives an instance of the same class for `clone` to fill."""
 
     __slots__ = ()
 
@@ -104,13 +109,13 @@ class Frame(metaclass=PlainClass):
     def choose(self, g: Game, key: str) -> None:
         raise NotImplementedError
 
+    def blank(self) -> Frame:
+        """A frame of this class whose fields `clone` sets (made without reading the game)."""
+        raise NotImplementedError
+
     def clone(self, memo: dict[int, Any]) -> Frame:
-        cls = type(self)
-        new = object.__new__(cls)
-        names = _SLOT_NAMES.get(cls)
-        if names is None:  # the slots of the class and its bases, in the order of its mro
-            names = _SLOT_NAMES[cls] = tuple(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
-        for name in names:
+        new = self.blank()
+        for name in field_names(type(self)):
             if hasattr(self, name):
                 v = getattr(self, name)
                 if isinstance(v, Ctx):
@@ -123,6 +128,31 @@ class Frame(metaclass=PlainClass):
 
 # The slot names `Frame.clone` copies, by frame class (a look-ahead copies the stack at every rollout).
 _SLOT_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The fields of a class of slots: those of the class and its bases, in the order of its mro
+    (compiled, a native class lists its fields in `__mypyc_attrs__` instead)."""
+    names = _SLOT_NAMES.get(cls)
+    if names is None:
+        names = getattr(cls, "__mypyc_attrs__", None)
+        if names is None:
+            names = tuple(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
+        _SLOT_NAMES[cls] = names
+    return names
+
+
+def copy_fields(src: Any, dst: Any) -> None:
+    """Set every field of `dst` that `src` has to the value in `src` (the same objects)."""
+    for name in field_names(type(src)):
+        if hasattr(src, name):
+            setattr(dst, name, getattr(src, name))
+
+
+_NO_SPEC: Final[dict[str, Any]] = {}  # the specs of a blank frame (`Frame.blank`)
+_NO_DESTS: Final[dict[str, Any]] = {"to": ()}
+_ONE_SPACE: Final[dict[str, Any]] = {"spaces": 1}  # the specs of a plan that `__copy__` fills
+_PLAYED_SPEC: Final[dict[str, Any]] = {"from": "played"}
 
 
 def seq(x: Any) -> Sequence[Any]:
@@ -142,6 +172,9 @@ class EffectList(Frame):
         self.i = 0
         self.ctx = ctx
         self.steps = steps_of(effects) if steps is None else steps
+
+    def blank(self) -> Frame:
+        return EffectList(self.effects, self.ctx, self.steps)
 
     def run(self, g: Game) -> Decision | None:
         steps = self.steps
@@ -408,8 +441,9 @@ def static_count(x: Any) -> tuple[int | None, bool] | None:
     return None
 
 
-class MovePlan(metaclass=PlainClass):
-    """The parts of a `move` / `drive` spec that need no game state, read once per spec."""
+class MovePlan:
+    """The parts of a `move` / `drive` spec that need no game state, read once per spec (a
+    native class when compiled: frames read its fields at every cube)."""
 
     __slots__ = ("spaces", "count", "colours", "cols", "fixed_cols", "gear", "same", "lanes", "as_",
                  "one_step", "rules", "chained")
@@ -434,9 +468,15 @@ class MovePlan(metaclass=PlainClass):
         self.rules: Any = None
         self.chained = False
 
+    def __copy__(self) -> MovePlan:
+        got = MovePlan(_ONE_SPACE)
+        copy_fields(self, got)
+        return got
 
-class CubesPlan(metaclass=PlainClass):
-    """The parts of a `remove` / `move_cubes` / `select` spec that need no game state."""
+
+class CubesPlan:
+    """The parts of a `remove` / `move_cubes` / `select` spec that need no game state (a native
+    class when compiled)."""
 
     __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple",
                  "rules", "allowed", "sources", "verb")
@@ -457,19 +497,21 @@ class CubesPlan(metaclass=PlainClass):
         # the kind filter and the `sources` of the last ruleset asked (`rules`; see `for_rules`)
         self.rules: Any = None
         self.allowed: set[int] | None = None
-        self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], Any, tuple[Option, ...]], ...] = ()
+        self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[Option, ...]], ...] = ()
+
+    def __copy__(self) -> CubesPlan:
+        got = CubesPlan("remove", _PLAYED_SPEC)
+        copy_fields(self, got)
+        return got
 
     def for_rules(self, g: Game, spec: Mapping[str, Any]) -> None:
         """Read the kind filter under the game's ruleset, and for each zone its (zone, kind)
-        candidates of the allowed kinds, the getter of their counts from a zone's list (None:
-        the list itself) and their options, so `Cubes` picks candidates and options with
-        `compress`."""
+        candidates of the allowed kinds, those kinds and their options, so `Cubes` picks the
+        candidates and options of the kinds that have cubes without working anything out."""
         rules = g.rules
         self.allowed = allowed = kind_filter(g, spec)
-        kinds = range(len(rules.kinds)) if allowed is None else sorted(allowed)
-        pick = None if allowed is None or not kinds else (
-            itemgetter(slice(kinds[0], kinds[0] + 1)) if len(kinds) == 1 else itemgetter(*kinds))
-        self.sources = tuple((z, tuple((z, k) for k in kinds), pick,
+        kinds = tuple(range(len(rules.kinds))) if allowed is None else tuple(sorted(allowed))
+        self.sources = tuple((z, tuple((z, k) for k in kinds), kinds,
                               tuple(cube_option(self.verb, z, rules.kinds[k].id) for k in kinds))
                              for z in self.zones)
         self.rules = rules
@@ -744,6 +786,9 @@ class ChooseOne(Frame):
         self.choices = choices
         self.ctx = ctx
 
+    def blank(self) -> Frame:
+        return ChooseOne(self.choices, self.ctx)
+
     def run(self, g: Game) -> Decision | None:
         opts = []
         for i, c in enumerate(self.choices):
@@ -773,8 +818,10 @@ class Draw(Frame):
 
     __slots__ = ("ctx", "left", "optional", "as_", "repeat", "at_once", "asked", "drawn")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None) -> None:
         self.ctx = ctx
+        if g is None:  # a blank for `clone`
+            return
         lim, self.optional = count_spec(g, spec.get("count", 1), ctx)
         self.left = 10_000 if lim is None else lim
         self.as_ = spec.get("as")
@@ -785,6 +832,9 @@ class Draw(Frame):
         self.drawn = 0
         if self.as_:
             ctx.sel[self.as_] = []
+
+    def blank(self) -> Frame:
+        return Draw(_NO_SPEC, self.ctx, None)
 
     def run(self, g: Game) -> Decision | None:
         if self.at_once and self.optional and not self.asked:
@@ -831,8 +881,10 @@ class Cubes(Frame):
     __slots__ = ("op", "ctx", "zones", "dest", "allowed", "left", "optional", "as_", "price",
                  "among", "played", "sources", "plan")
 
-    def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game,
+    def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game | None,
                  plan: CubesPlan | None = None) -> None:
+        if g is None:  # a blank for `clone`
+            return
         if plan is None:
             plan = plan_of(op, spec)
         self.plan = plan
@@ -866,6 +918,9 @@ class Cubes(Frame):
                     self.take(g, z, k)
             self.left = 0
 
+    def blank(self) -> Frame:
+        return Cubes(self.op, _NO_SPEC, self.ctx, None)
+
     def candidates(self, g: Game) -> list[tuple[int, int]]:
         ctx = self.ctx
         zones = g.race.players[ctx.me].zones
@@ -874,10 +929,14 @@ class Cubes(Frame):
         picked = ctx.sel[as_] if as_ and self.op == "select" else None
         out: list[tuple[int, int]] = []
         if not picked and among is None:  # the common case: zone and kind only
-            for z, pairs, pick, _options in self.sources:
-                # the allowed kinds that have cubes, picked without a Python loop
+            for z, pairs, kinds, _options in self.sources:
+                # the allowed kinds that have cubes (a loop: native code when compiled)
                 row = zones[z]
-                out += compress(pairs, row if pick is None else pick(row))
+                i = 0
+                for k in kinds:
+                    if row[k]:
+                        out.append(pairs[i])
+                    i += 1
             return out
         allowed = self.allowed
         for z in self.zones:
@@ -889,8 +948,7 @@ class Cubes(Frame):
         return out
 
     def take(self, g: Game, z: int, k: int) -> None:
-        # the frame's fields read once (a frame is a plain class: compiled, each read is a
-        # look-up by name)
+        # the frame's fields read once (in pure Python each read is a look-up by name)
         ctx = self.ctx
         me = ctx.me
         op = self.op
@@ -932,29 +990,75 @@ class Cubes(Frame):
         if self.left <= 0 or (price and (g.race.turn is None or g.money(me) < price)):
             g.stack.pop()
             return None
+        plan = self.plan
+        verb = plan.verb
+        optional = self.optional
+        if self.among is None and not (op == "select" and as_ and ctx.sel[as_]):
+            # the common case (`candidates`'s: zone and kind only), in one pass: the candidates
+            # as bits, one per (zone, kind) of the sources with cubes, their number and the first
+            zones = g.race.players[me].zones
+            sources = self.sources
+            held = 0
+            bit = 1
+            count = 0
+            first: tuple[int, int] | None = None
+            for z, pairs, kinds, _options in sources:
+                row = zones[z]
+                i = 0
+                for k in kinds:
+                    if row[k]:
+                        held |= bit
+                        count += 1
+                        if first is None:
+                            first = pairs[i]
+                    bit <<= 1
+                    i += 1
+            if first is None:
+                g.stack.pop()
+                return None
+            if count == 1 and not optional:
+                self.take(g, first[0], first[1])
+                if self.left <= 0:  # the last cube: what the next run would do
+                    g.stack.pop()
+                return None
+            # the options of the candidates, picked as they were from the plan's options: no
+            # option is looked up, no table of hands is kept. The decision depends on the plan,
+            # the player, the cubes left, whether it may stop and which of the candidates' kinds
+            # have cubes only: one decision per such key for every game of the ruleset (as the
+            # Action decisions, phases.py), so the bots' choices keyed by its options find them
+            # by identity
+            key = ("cubes", plan, me, optional, self.left, held)
+            decisions = g.decisions
+            d = decisions.get(key)
+            if d is None:
+                opts: list[Option] = []
+                for z, _pairs, kinds, options in sources:
+                    row = zones[z]
+                    i = 0
+                    for k in kinds:
+                        if row[k]:
+                            opts.append(options[i])
+                        i += 1
+                if optional:
+                    opts.append(STOP)
+                d = Decision(me, op, tuple(opts), cube_text(verb, optional, self.left))
+                if len(decisions) >= 16_384:  # (phases.keep_decision)
+                    decisions.clear()
+                decisions[key] = d
+            return d
         cands = self.candidates(g)
         if not cands:
             g.stack.pop()
             return None
-        if len(cands) == 1 and not self.optional:
+        if len(cands) == 1 and not optional:
             self.take(g, *cands[0])
             if self.left <= 0:  # the last cube: what the next run would do
                 g.stack.pop()
             return None
-        verb = self.plan.verb
-        if self.among is None and not (op == "select" and as_ and ctx.sel[as_]):
-            # the options of the candidates, picked as they were (`candidates`) from the plan's
-            # options: no option is looked up, no table of hands is kept
-            zones = g.race.players[me].zones
-            opts: list[Option] = []
-            for z, _pairs, pick, options in self.sources:
-                row = zones[z]
-                opts += compress(options, row if pick is None else pick(row))
-        else:
-            opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
-        if self.optional:
+        opts = [cube_option(verb, z, g.rules.kinds[k].id) for z, k in cands]
+        if optional:
             opts.append(STOP)
-        return Decision(me, op, tuple(opts), cube_text(verb, self.optional, self.left))
+        return Decision(me, op, tuple(opts), cube_text(verb, optional, self.left))
 
     def choose(self, g: Game, key: str) -> None:
         if key == "stop":
@@ -1002,7 +1106,13 @@ def cube_option(verb: str, zone: int, kid: str) -> Option:
 class Gain(Frame):
     __slots__ = ("ctx", "kinds", "left", "optional", "as_", "max_cost")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+    def blank(self) -> Frame:
+        return Gain(_NO_SPEC, self.ctx, None)
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None) -> None:
+        if g is None:  # a blank for `clone`
+            self.ctx = ctx
+            return
         self.ctx = ctx
         rs = g.rules
         if "one_higher" in spec:
@@ -1058,6 +1168,9 @@ class Distribute(Frame):
 
     __slots__ = ("ctx", "dests", "among", "zones")
 
+    def blank(self) -> Frame:
+        return Distribute(_NO_DESTS, self.ctx)
+
     def __init__(self, spec: Mapping[str, Any], ctx: Ctx) -> None:
         self.ctx = ctx
         self.dests = list(spec["to"])
@@ -1110,8 +1223,14 @@ class Move(Frame):
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
                  "restart", "as_", "origin", "lane_rule", "changes", "pre")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game, drive: bool,
+    def blank(self) -> Frame:
+        return Move(_NO_SPEC, self.ctx, None, self.drive)
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None, drive: bool,
                  plan: MovePlan | None = None) -> None:
+        if g is None:  # a blank for `clone`
+            self.ctx = ctx
+            return
         if plan is None:
             plan = plan_of("move", spec)
         self.ctx = ctx
@@ -1271,7 +1390,13 @@ class Others(Frame):
 
     __slots__ = ("ctx", "who", "order", "effect", "done", "eligible", "asked", "mandatory")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+    def blank(self) -> Frame:
+        return Others(_NO_SPEC, self.ctx, None)
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None) -> None:
+        if g is None:  # a blank for `clone`
+            self.ctx = ctx
+            return
         self.ctx = ctx
         self.who = spec.get("who", "all")
         self.order = spec.get("order", "turn")
@@ -1330,6 +1455,9 @@ class Shop(Frame):
     """Spend a budget on cubes from the stock (sponsors A and F)."""
 
     __slots__ = ("ctx", "budget", "to")
+
+    def blank(self) -> Frame:
+        return Shop(self.budget, self.to, self.ctx)
 
     def __init__(self, budget: int, to: str | None, ctx: Ctx) -> None:
         self.ctx = ctx
@@ -2110,7 +2238,13 @@ class Take(Frame):
     __slots__ = ("ctx", "zones", "dest", "allowed", "left", "optional", "by_them", "as_",
                  "cands", "victim")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game) -> None:
+    def blank(self) -> Frame:
+        return Take(_NO_SPEC, self.ctx, None)
+
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None) -> None:
+        if g is None:  # a blank for `clone`
+            self.ctx = ctx
+            return
         self.ctx = ctx
         self.zones = zones_of(spec.get("from", "discard"))
         self.dest = DEST[spec.get("to", "discard")]

@@ -11,7 +11,6 @@ seats, seed and decisions give the same race and the same log.
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -51,7 +50,7 @@ class RulesTables:
     race of the ruleset."""
 
     __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions",
-                 "for_sale", "affordable", "top_cost", "watch", "play_if")
+                 "for_sale", "affordable", "top_cost", "watch", "play_if", "actions")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules  # held, so its id is not reused while these tables live
@@ -61,6 +60,9 @@ class RulesTables:
         self.buy_kind = {o.key: k for k, o in enumerate(self.buy_option)}  # "buy ID" → kind
         self.values = [k.value for k in rules.kinds]
         self.decisions: dict[tuple[Any, ...], Decision] = {}
+        # the Action decisions (phases.py), by 2 * player + (1 with the driver's ability), then
+        # by the kinds held (one bit each)
+        self.actions: list[dict[int, Decision]] = []
         # (kind, buy option) of every kind for sale, and of those that `money` buys, by money
         self.for_sale = tuple((k, self.buy_option[k]) for k, _cost in rules.for_sale)
         self.top_cost = max((cost for _k, cost in rules.for_sale), default=0)
@@ -322,7 +324,13 @@ class Game:
 
     def money(self, player: int) -> int:
         race = self.race
-        value = sum(map(operator.mul, self.values, race.players[player].zones[ACTIVE]))
+        values = self.values
+        active = race.players[player].zones[ACTIVE]
+        value = 0
+        for k in range(min(len(values), len(active))):  # (a loop: native code when compiled)
+            n = active[k]
+            if n:
+                value += values[k] * n
         t = race.turn
         return value - t.spent if t is not None and t.player == player else value
 
@@ -569,14 +577,12 @@ class Game:
         t.placements.clear()
         z = self.race.players[player].zones
         disc, active, used, revealed = z[DISCARD], z[ACTIVE], z[USED], z[REVEALED]
-        zero = [0] * len(disc)
-        if any(revealed):
-            disc[:] = map(operator.add, map(operator.add, map(operator.add, disc, active), used), revealed)
-            revealed[:] = zero
-        else:
-            disc[:] = map(operator.add, map(operator.add, disc, active), used)
-        active[:] = zero
-        used[:] = zero
+        # (loops: native code when compiled, where `map` and `operator.add` are calls by object)
+        for k in range(len(disc)):
+            a, u, r = active[k], used[k], revealed[k]
+            if a or u or r:
+                disc[k] += a + u + r
+                active[k] = used[k] = revealed[k] = 0
 
     def finish_turn(self, player: int) -> None:
         race = self.race
@@ -611,10 +617,13 @@ class Game:
 _ZN: Final = ("bag", "active", "used", "discard", "revealed")
 
 
+_BIT_LENGTH: Final = tuple(n.bit_length() for n in range(256))
+
+
 def _below(getrandbits: Callable[[int], int], n: int) -> int:
     """What `Random._randbelow(n)` (and so `randrange(n)`) returns for n > 0, without its checks,
     from the generator's `getrandbits`: the same draws of the same generator."""
-    bits = n.bit_length()
+    bits = _BIT_LENGTH[n] if n < 256 else n.bit_length()
     r = getrandbits(bits)
     while r >= n:
         r = getrandbits(bits)
@@ -626,8 +635,9 @@ def _cubes(bag: list[int]) -> list[int]:
     out: list[int] = []
     k = 0
     for n in bag:
-        if n:
-            out += [k] * n
+        while n > 0:
+            out.append(k)
+            n -= 1
         k += 1
     return out
 

@@ -35,7 +35,6 @@ END_ACTION: Final = opt("end", "end the Action phase")
 END_BUY: Final = opt("end", "end the Buy phase")
 TURN_OPTIONS: Final = (opt("standard", "standard turn"),
                 opt("pit", "pit stop: remove the wear in your active pile"))
-_HELD: Final = bytes([0] + [1] * 255)  # `bytes.translate` table: a cube count → 1 if it is not 0
 
 
 def keep_decision(g: Game, key: tuple[Any, ...], d: Decision) -> None:
@@ -73,6 +72,9 @@ class RaceFrame(Frame):
     def __init__(self, stage: str = "drivers") -> None:
         self.stage = stage
         self.i = 0
+
+    def blank(self) -> Frame:
+        return RaceFrame(self.stage)
 
     def run(self, g: Game) -> Decision | None:
         race = g.race
@@ -117,6 +119,9 @@ class DriverPick(Frame):
     def __init__(self, player: int) -> None:
         self.player = player
 
+    def blank(self) -> Frame:
+        return DriverPick(self.player)
+
     def run(self, g: Game) -> Decision | None:
         taken = {p.driver for p in g.race.players}
         opts = [opt(f"driver {d.id}", d.name) for i, d in enumerate(g.rules.drivers) if i not in taken]
@@ -139,6 +144,9 @@ class Purchase(Frame):
     def __init__(self, player: int, budget: int) -> None:
         self.player = player
         self.budget = budget
+
+    def blank(self) -> Frame:
+        return Purchase(self.player, self.budget)
 
     def run(self, g: Game) -> Decision | None:
         opts = g.buy_options(self.budget)
@@ -165,6 +173,9 @@ class HookAsk(Frame):
     def __init__(self, player: int, hook: str) -> None:
         self.player = player
         self.hook = hook
+
+    def blank(self) -> Frame:
+        return HookAsk(self.player, self.hook)
 
     def run(self, g: Game) -> Decision | None:
         if driver_hook(g, self.player, self.hook) is None:
@@ -205,6 +216,9 @@ class TurnFrame(Frame):
     def __init__(self, player: int) -> None:
         self.player = player
         self.stage = "start"
+
+    def blank(self) -> Frame:
+        return TurnFrame(self.player)
 
     def run(self, g: Game) -> Decision | None:
         race, me = g.race, self.player
@@ -322,11 +336,18 @@ class TurnFrame(Frame):
             g.emit("turn", p=self.player, choice=key)
         if key == "pit":
             t.pit = True
-            g.pit_stop(self.player)
+            pit_stop(g, self.player)
             self.stage = "decline"
         else:
             self.stage = "action"
         self.run_stage(g)  # what the next run of this frame (still on top) would do
+
+
+@swappable
+def pit_stop(g: Game, me: int) -> None:
+    """The pit stop chosen at `me`'s turn (RULES §3.3): a function looked up by name, so that a
+    test can replace what a pit stop does (frames are native classes when compiled)."""
+    g.pit_stop(me)
 
 
 class ActionPhase(Frame):
@@ -337,6 +358,9 @@ class ActionPhase(Frame):
     def __init__(self, player: int) -> None:
         self.player = player
 
+    def blank(self) -> Frame:
+        return ActionPhase(self.player)
+
     def run(self, g: Game) -> Decision | None:
         me = self.player
         p = g.race.players[me]
@@ -346,12 +370,20 @@ class ActionPhase(Frame):
         ability = p.driver is not None and driver_hook(g, me, "action") is not None
         # the decision depends on the ability and which kinds of the active pile have cubes only
         # (unless strict play): one decision per such pattern, not per hand
-        try:
-            held = bytes(active).translate(_HELD)  # the pattern as bytes 0/1, made in C
-        except ValueError:  # a count above 255
-            held = bytes(map(bool, active))
-        key = ("action", me, ability, held)
-        d = None if strict else g.decisions.get(key)
+        # (one bit per kind with cubes, bit k for kind k: a loop, native code when compiled)
+        held = 0
+        bit = 1
+        for n in active:
+            if n:
+                held |= bit
+            bit <<= 1
+        # kept by player and ability, then by the pattern (an int key: no tuple made and hashed)
+        slot = 2 * me + 1 if ability else 2 * me
+        kept = g.tables.actions
+        while len(kept) <= slot:
+            kept.append({})
+        memo = kept[slot]
+        d = None if strict else memo.get(held)
         if d is None:
             po = g.play_option
             if strict or not rs.options.wear_card_playable:
@@ -365,7 +397,9 @@ class ActionPhase(Frame):
             opts.append(END_ACTION)
             d = Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
             if not strict:
-                keep_decision(g, key, d)
+                if len(memo) >= 4096:  # many patterns: start over rather than grow
+                    memo.clear()
+                memo[held] = d
         if g.tables.play_if:  # cards with a play condition (`play_if`): offered only when it holds
             return without_unplayable(g, me, d)
         return d
@@ -398,6 +432,9 @@ class BuyPhase(Frame):
 
     def __init__(self, player: int) -> None:
         self.player = player
+
+    def blank(self) -> Frame:
+        return BuyPhase(self.player)
 
     def run(self, g: Game) -> Decision | None:
         me = self.player

@@ -7,7 +7,7 @@ that pass; and each scenario set is shown to catch a plausible wrong implementat
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -152,14 +152,16 @@ def _schedule_at(new_at: str, only: str | None = None) -> Callable[[pytest.Monke
 
 
 def _drop_on_pit(mp: pytest.MonkeyPatch) -> None:
-    orig = phases.TurnFrame.choose
+    # (the turn's pit stop, not a method of the frame: frames are native classes when compiled,
+    # whose methods the compiled code calls directly)
+    orig = phases.pit_stop
 
-    def choose(self, g, key):  # type: ignore[no-untyped-def]
-        mem = g.race.players[self.player].memory
-        if key == "pit" and mem is not None:
+    def pit_stop(g, me):  # type: ignore[no-untyped-def]
+        mem = g.race.players[me].memory
+        if mem is not None:
             mem.later = [x for x in mem.later if x[0] != "next_action"]
-        orig(self, g, key)
-    mp.setattr(phases.TurnFrame, "choose", choose)
+        orig(g, me)
+    mp.setattr(phases, "pit_stop", pit_stop)
 
 
 def _progress(arg: str, fn: Callable[..., Any]) -> Callable[[pytest.MonkeyPatch], None]:
@@ -240,25 +242,27 @@ def _distinct_unfiltered(mp: pytest.MonkeyPatch) -> None:
         g, {"distinct_kinds": {k: v for k, v in a.items() if k in ("zone", "whose")}}, ctx))
 
 
+# A frame's reading is changed where its primitive makes it (the primitives are looked up at each
+# run; frames are native classes when compiled, whose `__init__` the compiled code calls directly).
 def _one_lower_as_higher(mp: pytest.MonkeyPatch) -> None:
-    orig = fx.Gain.__init__
+    orig = fx.PRIMITIVES["gain"]
 
-    def init(self, spec, ctx, g):  # type: ignore[no-untyped-def]
+    def gain(g, spec, ctx):  # type: ignore[no-untyped-def]
         if "one_lower" in spec:
             spec = {("one_higher" if k == "one_lower" else k): v for k, v in spec.items()}
-        orig(self, spec, ctx, g)
-    mp.setattr(fx.Gain, "__init__", init)
+        orig(g, spec, ctx)
+    mp.setitem(fx.PRIMITIVES, "gain", gain)
 
 
 def _repeat_kind_only(mp: pytest.MonkeyPatch) -> None:
-    orig = fx.Draw.__init__
+    orig = fx.PRIMITIVES["draw"]
 
-    def init(self, spec, ctx, g):  # type: ignore[no-untyped-def]
-        orig(self, spec, ctx, g)
-        rw = spec.get("repeat_while")
+    def draw(g, arg, ctx):  # type: ignore[no-untyped-def]
+        orig(g, arg, ctx)  # the Draw frame made on top of the stack
+        rw = arg.get("repeat_while") if isinstance(arg, Mapping) else None
         if rw and "kind" not in rw:
-            self.repeat = None
-    mp.setattr(fx.Draw, "__init__", init)
+            g.stack[-1].repeat = None
+    mp.setitem(fx.PRIMITIVES, "draw", draw)
 
 
 MUTANTS: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], str]] = {

@@ -97,13 +97,15 @@ def _beside_any_lane_near(g: Any, me: int, who: str) -> list[int]:
 
 
 effects_adjacent = effects.adjacent_others
-_distribute_init = effects.Distribute.__init__
+_p_distribute = effects.PRIMITIVES["distribute"]
 
 
-def _distribute_revealed_only(self: Any, spec: Any, ctx: Any) -> None:
-    """The former reading: `distribute` looks only at revealed cubes, so a `select` does nothing."""
-    _distribute_init(self, spec, ctx)
-    self.zones = None
+def _distribute_revealed_only(g: Any, arg: Any, ctx: Any) -> None:
+    """The former reading: `distribute` looks only at revealed cubes, so a `select` does nothing
+    (the frame changed where its primitive makes it: frames are native classes when compiled,
+    whose `__init__` the compiled code calls directly)."""
+    _p_distribute(g, arg, ctx)
+    g.stack[-1].zones = None
 
 WRONG: list[tuple[str, Any, str, Callable[..., Any], tuple[str, ...]]] = [
     ("lane rules ignored", effects.LaneRule, "keep", _keep_everything,
@@ -120,7 +122,7 @@ WRONG: list[tuple[str, Any, str, Callable[..., Any], tuple[str, ...]]] = [
     ("adjacent read as position", effects, "adjacent_others", _ahead_by_position,
      ("others-ahead-adjacent", "others-beside", "others-behind-adjacent")),
     ("beside includes diagonal cars", effects, "adjacent_others", _beside_any_lane_near, ("others-beside",)),
-    ("distribute sends only revealed cubes", effects.Distribute, "__init__", _distribute_revealed_only,
+    ("distribute sends only revealed cubes", effects.PRIMITIVES, "distribute", _distribute_revealed_only,
      ("distribute-selected", "distribute-selected-stock")),
 ]
 
@@ -139,13 +141,13 @@ def test_a_wrong_reading_fails_its_scenarios(monkeypatch: pytest.MonkeyPatch, wh
 
 def test_mandatory_others_never_offer(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading `mandatory` as an ordinary offer fails the two mandatory scenarios."""
-    orig = effects.Others.__init__
+    orig = effects.PRIMITIVES["others"]
 
-    def offer_anyway(self: Any, spec: Any, ctx: Any, g: Any) -> None:
-        orig(self, spec, ctx, g)
-        self.mandatory = False
+    def offer_anyway(g: Any, arg: Any, ctx: Any) -> None:
+        orig(g, arg, ctx)  # the Others frame made on top of the stack
+        g.stack[-1].mandatory = False
 
-    monkeypatch.setattr(effects.Others, "__init__", offer_anyway)
+    monkeypatch.setitem(effects.PRIMITIVES, "others", offer_anyway)
     got = _results()
     assert not got["others-mandatory"] and not got["others-mandatory-done"]
 
