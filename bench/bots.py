@@ -4,7 +4,7 @@
 
     .venv/bin/python bench/bots.py [--baseline d3adda9] [--rounds 3] [--races 10] [--look-races 2]
                                    [--seats 4] [--rivals 1] [--budget N] [--ruleset all|ID[,ID]]
-                                   [--pure] [--installed PYTHON[,PYTHON]]
+                                   [--pure] [--installed PYTHON[,PYTHON]] [--compiled-baseline]
 
 For every ruleset with a bundled pack, on the first track of that pack, the same seeds on
 every side:
@@ -18,16 +18,18 @@ every side:
   races.
 
 The baseline revision is checked out into a temporary `git worktree` (bench/checkouts.py, as
-bench/fingerprint.py does) and every side runs in a fresh process importing its own engine,
-`--rounds` times, alternating the order: each figure is the median of the rounds, and each
+bench/fingerprint.py does) and every side runs every ruleset in a fresh process importing its
+own engine, `--rounds` times, alternating the order: each figure is the median of the rounds, and each
 ratio, how many times faster than the baseline (races: this/baseline; µs: baseline/this), the
 median of the rounds' ratios with their spread (lowest-highest). This checkout runs with its
 compiled accelerator when it has a current one (the first lines say which); `--pure` runs it
 forced pure (SLIPSTREAM_PURE=1). `--installed PYTHON` measures an installed Slipstream (the
 Python of its virtual environment) instead of this checkout, and the same install forced pure,
-both against the baseline; a second PYTHON (`--installed A,B`) is a third side. Figures are CPU
-time of the measuring process: steadier than wall time on a busy machine, but only ratios of
-the same run compare.
+both against the baseline; a second PYTHON (`--installed A,B`) is a third side. The baseline runs
+pure unless `--compiled-baseline` builds its own accelerator first (its wheel, as `pip install`
+builds it, unpacked into the temporary worktree's build/accel/): compiled against compiled is
+the fair ratio for a compiled side. Figures are CPU time of the measuring process: steadier
+than wall time on a busy machine, but only ratios of the same run compare.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from checkouts import HERE, CheckoutError, median, revision, run_json, temp_dir
+from checkouts import HERE, CheckoutError, compile_checkout, median, revision, run_json, temp_dir
 
 RULESETS = ("automobiles", "formula-de", "speed-hazard")
 ROWS = (("greedy", "races", "greedy races/s"), ("greedy", "us", "greedy µs/decision"),
@@ -147,9 +149,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def worker_argv(args: argparse.Namespace) -> list[str]:
+def worker_argv(args: argparse.Namespace, rid: str) -> list[str]:
     return ["--worker", "--races", str(args.races), "--look-races", str(args.look_races), "--seats", str(args.seats),
-            "--rivals", str(args.rivals), "--ruleset", ",".join(args.rulesets)] + \
+            "--rivals", str(args.rivals), "--ruleset", rid] + \
         (["--budget", str(args.budget)] if args.budget is not None else [])
 
 
@@ -159,6 +161,10 @@ def compare(args: argparse.Namespace) -> int:
     with temp_dir("slipstream-bots-") as tmp:
         try:
             with revision(args.baseline, tmp) as wt:
+                if args.compiled_baseline:
+                    print(f"building {args.baseline}'s accelerator (its wheel, as pip builds it) ...",
+                          file=sys.stderr, flush=True)
+                    print(f"  {args.baseline}: {compile_checkout(wt, tmp)}", file=sys.stderr, flush=True)
                 sides: dict[str, dict[str, Any]] = {args.baseline: {"root": wt}}
                 if args.installed:
                     pys = args.pythons
@@ -172,10 +178,18 @@ def compare(args: argparse.Namespace) -> int:
                 for r in range(args.rounds):
                     for side in list(sides) if r % 2 == 0 else list(reversed(sides)):
                         how = sides[side]
-                        runs[side].append(run_json(script, worker_argv(args), tmp, side, root=how.get("root"),
-                                                   python=how.get("python", sys.executable), env=how.get("env")))
+                        # a fresh process for every ruleset, as a race or a ladder has: what one
+                        # ruleset leaves alive (its pack, tables, caches) would slow the next's
+                        # cyclic collections, and by how much would depend on the order
+                        got: dict[str, Any] = {"rulesets": {}}
+                        for rid in args.rulesets:
+                            one = run_json(script, worker_argv(args, rid), tmp, side, root=how.get("root"),
+                                           python=how.get("python", sys.executable), env=how.get("env"))
+                            got["accel"] = one["accel"]
+                            got["rulesets"].update(one["rulesets"])
+                        runs[side].append(got)
         except CheckoutError as e:
-            print(f"cannot check out {args.baseline}: {e}", file=sys.stderr)
+            print(f"cannot check out or build {args.baseline}: {e}", file=sys.stderr)
             return 2
     report(args, sides, runs)
     return 0
@@ -231,6 +245,9 @@ def main() -> int:
     ap.add_argument("--ruleset", default="all", metavar="ID[,ID]",
                     help=f"only these rulesets ({', '.join(RULESETS)}; default all)")
     ap.add_argument("--pure", action="store_true", help="this checkout without its compiled accelerator")
+    ap.add_argument("--compiled-baseline", action="store_true",
+                    help="build the baseline revision's own compiled accelerator first (its wheel, about a "
+                         "minute) and measure the baseline with it; otherwise the baseline runs pure")
     ap.add_argument("--installed", metavar="PYTHON[,PYTHON]",
                     help="measure an installed Slipstream and it forced pure instead of this checkout")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)

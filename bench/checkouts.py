@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,6 +63,36 @@ def revision(rev: str, tmp: Path) -> Iterator[Path]:
     finally:
         subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force", str(wt)], check=False,
                        capture_output=True)
+
+
+def compile_checkout(root: Path, tmp: Path, python: str = sys.executable) -> str:
+    """Give the checkout at `root` (a baseline's temporary worktree, never the user's own) the
+    compiled accelerator its own build makes: its wheel built as `pip install` builds it (pip
+    wheel, isolated, so the revision's own build requirements and flags), and the wheel's
+    `slipstream/_accel/` unpacked into `root/build/accel/`, where that revision's loader looks
+    in a checkout (as `python3 dev.py build` does). Returns what its manifest says; a revision
+    without an accelerator, or a machine without a compiler, stays pure (the return says so)."""
+    out = Path(tempfile.mkdtemp(dir=tmp, prefix="wheel-"))
+    done = subprocess.run([python, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(root)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise CheckoutError(f"pip wheel of {root.name} failed:\n{(done.stdout + done.stderr)[-2000:]}")
+    wheels = sorted(out.glob("*.whl"))
+    if not wheels:
+        raise CheckoutError(f"pip wheel of {root.name} made no wheel")
+    with zipfile.ZipFile(wheels[0]) as z:
+        inside = [n for n in z.namelist() if n.startswith("slipstream/_accel/")]
+        if "slipstream/_accel/manifest.json" not in inside:
+            return "no compiled accelerator in this revision's wheel"
+        manifest = json.loads(z.read("slipstream/_accel/manifest.json"))
+        if not manifest.get("modules"):
+            return f"not compiled: {manifest.get('skipped', 'no modules')}"
+        accel = root / "build" / "accel"
+        for name in inside:
+            target = accel / name[len("slipstream/_accel/"):]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(z.read(name))
+    return f"{len(manifest['modules'])} modules compiled"
 
 
 def run_json(script: Path, argv: Sequence[str], tmp: Path, name: str, *, root: Path | None = None,
