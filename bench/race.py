@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/race.py [--races N] [--rounds R] [--baseline REV] [--memory] [--more]
                                    [--no-compare] [--pure] [--installed PYTHON[,PYTHON]]
+                                   [--compiled-baseline]
 
 By default it measures this checkout against the engine at git revision REV (default 54df754,
 the commit before the speed work of issue 20), checked out into a temporary `git worktree`
@@ -21,7 +22,10 @@ process and prints the resident memory after 1,000 and 10,000 races: it should n
 
 This checkout runs with its compiled accelerator when `python3 dev.py build` made a current one
 (engine/core/accel.py; the first lines of the report say which); `--pure` measures it without
-(SLIPSTREAM_PURE=1), so both figures come from one tool.
+(SLIPSTREAM_PURE=1), so both figures come from one tool. The baseline runs pure unless
+`--compiled-baseline` first builds its own accelerator (its wheel, as `pip install` builds it,
+unpacked into the temporary worktree: bench/checkouts.py); a revision from before the
+accelerator stays pure, and the report's first lines say what each side ran.
 
 `--installed PYTHON` measures an installed Slipstream instead of this checkout: the Python of
 a virtual environment where `pip install` put it (compiled, when the machine could), against
@@ -47,6 +51,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from checkouts import CheckoutError, compile_checkout
 from checkouts import median as _median
 from checkouts import shim as _shim
 
@@ -283,14 +288,21 @@ def _measure(path_dir: Path, root: Path, races: int, pure: bool = False) -> dict
     return result
 
 
-def compare_with(rev: str, races: int, rounds: int = 3, pure: bool = False) -> None:
+def compare_with(rev: str, races: int, rounds: int = 3, pure: bool = False, compiled_baseline: bool = False) -> None:
     """This checkout against the engine at `rev`, alternating `rounds` times (median figures);
-    `pure`: this checkout without its compiled accelerator."""
+    `pure`: this checkout without its compiled accelerator; `compiled_baseline`: `rev` with its
+    own (bench/checkouts.py's compile_checkout)."""
     here = Path(__file__).resolve().parent.parent
     tmp = Path(tempfile.mkdtemp(prefix="slipstream-bench-"))
     wt = tmp / "baseline"
     try:
         subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", "-q", str(wt), rev], check=True)
+        if compiled_baseline:
+            print(f"building {rev}'s accelerator (its wheel, as pip builds it) ...", flush=True)
+            try:
+                print(f"  {rev}: {compile_checkout(wt, tmp)}", flush=True)
+            except CheckoutError as e:
+                sys.exit(f"cannot build {rev}: {e}")
         sides = {"baseline": (_shim(wt, tmp / "shim-baseline"), wt), "this": (_shim(here, tmp / "shim-this"), here)}
         runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "this": []}
         for r in range(rounds):
@@ -381,13 +393,16 @@ def main() -> None:
                     help="measure this checkout without its compiled accelerator (SLIPSTREAM_PURE=1)")
     ap.add_argument("--installed", metavar="PYTHON[,PYTHON]",
                     help="measure an installed Slipstream (its venv's Python) against itself forced pure")
+    ap.add_argument("--compiled-baseline", action="store_true",
+                    help="build the baseline revision's own compiled accelerator first (its wheel, about a "
+                         "minute); otherwise the baseline runs pure")
     args = ap.parse_args()
     n = args.races
     if args.installed:
         compare_installed(args.installed.split(","), n, args.rounds)
         return
     if not args.no_compare:
-        compare_with(args.baseline, n, args.rounds, pure=args.pure)
+        compare_with(args.baseline, n, args.rounds, pure=args.pure, compiled_baseline=args.compiled_baseline)
     if args.memory:
         memory_batch()
     if args.more:
