@@ -482,18 +482,19 @@ class CubesPlan:
                  "rules", "allowed", "sources", "verb")
 
     def __init__(self, op: str, spec: Mapping[str, Any]) -> None:
-        self.verb = _VERBS[op]
+        # (the fields typed: compiled, the frames read them as struct fields, not by name)
+        self.verb: str = _VERBS[op]
         src = spec["from"]
-        self.played = src == "played"
-        self.zones = () if self.played else zones_of(src)
-        self.dest = DEST.get(spec.get("to", ""), -1) if op == "move_cubes" else -1
+        self.played: bool = src == "played"
+        self.zones: tuple[int, ...] = () if self.played else zones_of(src)
+        self.dest: int = DEST.get(spec.get("to", ""), -1) if op == "move_cubes" else -1
         self.count: tuple[int | None, bool] | None = static_count(spec.get("count", 1))
-        self.count_all = spec.get("count", 1) == "all"
-        self.as_ = spec.get("as")
+        self.count_all: bool = spec.get("count", 1) == "all"
+        self.as_: str | None = spec.get("as")
         self.price = "price" in spec
-        self.among = spec.get("among")
+        self.among: str | None = spec.get("among")
         # the played cube with nothing more to it (the Wear card): taken at once, no frame
-        self.simple = self.played and not set(spec) - {"from", "to", "as"}
+        self.simple: bool = self.played and not set(spec) - {"from", "to", "as"}
         # the kind filter and the `sources` of the last ruleset asked (`rules`; see `for_rules`)
         self.rules: Any = None
         self.allowed: set[int] | None = None
@@ -671,7 +672,7 @@ def p_draw(g: Game, arg: Any, ctx: Ctx) -> None:
 
 def p_cubes(op: str) -> Any:
     def fn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
-        plan = plan_of(op, arg)
+        plan: CubesPlan = plan_of(op, arg)
         if plan.simple:  # what the frame would do when it runs next, done now
             take_played(g, op, plan.dest, plan.as_, ctx)
             return
@@ -882,28 +883,30 @@ class Cubes(Frame):
                  "among", "played", "sources", "plan")
 
     def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game | None,
-                 plan: CubesPlan | None = None) -> None:
+                 given: CubesPlan | None = None) -> None:
         if g is None:  # a blank for `clone`
             return
-        if plan is None:
-            plan = plan_of(op, spec)
-        self.plan = plan
-        self.op = op
-        self.ctx = ctx
-        self.played = plan.played
-        self.zones = plan.zones
-        self.dest = plan.dest
+        plan: CubesPlan = plan_of(op, spec) if given is None else given
+        # (the fields typed, the plan's too: compiled, `run` reads them as struct fields and
+        # loops over the sources natively, not through Python's protocols)
+        self.plan: CubesPlan = plan
+        self.op: str = op
+        self.ctx: Ctx = ctx
+        self.played: bool = plan.played
+        self.zones: tuple[int, ...] = plan.zones
+        self.dest: int = plan.dest
         if plan.rules is not g.rules:
             plan.for_rules(g, spec)
-        self.allowed = plan.allowed
-        self.sources = plan.sources
+        self.allowed: set[int] | None = plan.allowed
+        self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[Option, ...]], ...] = (
+            plan.sources)
         cnt: tuple[int | None, bool] = plan.count or count_spec(g, spec.get("count", 1), ctx)
         lim, self.optional = cnt
         self.left = 10_000 if lim is None else lim
-        self.as_ = plan.as_
+        self.as_: str | None = plan.as_
         self.price = number(g, spec["price"], ctx) if plan.price else 0
         among = plan.among
-        self.among = list(ctx.sel.get(among, [])) if among else None
+        self.among: list[int] | None = list(ctx.sel.get(among, [])) if among else None
         if self.as_:
             ctx.sel[self.as_] = []
             if op == "select":  # where each picked cube lies, for `distribute` (`SELECT_ZONES`)
@@ -2308,8 +2311,10 @@ class Take(Frame):
     def take(self, g: Game, zone: int, k: int) -> None:
         me = self.ctx.me
         players = g.race.players
-        players[self.victim].zones[zone][k] -= 1
-        players[me].zones[self.dest][k] += 1
+        # (not `-=` and `+=` on the items: compiled, those are generic operations on objects)
+        src, dst = players[self.victim].zones[zone], players[me].zones[self.dest]
+        src[k] = src[k] - 1
+        dst[k] = dst[k] + 1
         self.left -= 1
         if self.as_:
             self.ctx.sel[self.as_].append(k)
