@@ -449,7 +449,7 @@ class GreedyBot(Bot):
         kind, target = plan[0]
         self._target = target
         after = z.copy()
-        after[kind] -= 1
+        after[kind] = after[kind] - 1  # (not `-=`: compiled, that is a generic operation)
         self._plan = plan[1:]
         self._plan_turn = race.turns_taken
         self._plan_placed = placed + 1

@@ -415,12 +415,15 @@ class ActionPhase(Frame):
             return
         race = g.race
         zones = race.players[me].zones
-        zones[ACTIVE][k] -= 1
-        zones[USED][k] += 1
+        # (not `-=` and `+=` on the items: compiled, those are generic operations on objects)
+        active, used = zones[ACTIVE], zones[USED]
+        active[k] = active[k] - 1
+        used[k] = used[k] + 1
         kind = g.rules.kinds[k]
         if g.record:
             g.emit("play", p=me, kind=kind.id)
-        race.stats["plays"][me][k] += 1
+        plays: list[int] = race.stats["plays"][me]
+        plays[k] = plays[k] + 1
         if kind.effect:  # `run_effects`, written out: this runs for every cube played
             push_effects(g, kind.effect, Ctx(me, k, kind.card))
 
