@@ -565,8 +565,15 @@ class Game:
         assert t is not None
         if t.pit or not t.entered:
             return
+        # the darkest shade entered (a loop: compiled, `max(map(...))` made a map object and
+        # called a bound method for every space)
         ix = self.ix
-        darkest = max(map(ix.colours.__getitem__, t.entered))
+        colours = ix.colours
+        darkest = colours[t.entered[0]]
+        for i in t.entered:
+            c = colours[i]
+            if c > darkest:
+                darkest = c
         race = self.race
         drafting = t.drafting_flag or mv.drafting(race, ix, self.rules.options, player)
         stats = race.stats
