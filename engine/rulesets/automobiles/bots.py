@@ -21,6 +21,7 @@ from slipstream.engine.play.decisions import Decision, play_out
 from slipstream.engine.rulesets.automobiles.effects import Ctx, count_spec, reactive_forms
 from slipstream.engine.rulesets.automobiles.game import Game
 from slipstream.engine.rulesets.automobiles.gearplan import GearPlanner
+from slipstream.engine.rulesets.automobiles.movement import to_cell
 from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED
 
 
@@ -565,11 +566,12 @@ class GreedyBot(Bot):
         n = g.ix.n
         best, best_adv = "stop", 0
         for o in d.options:
-            if o.key.startswith("to "):
-                ln, s = map(int, o.key[3:].split(":"))
+            key = o.key
+            if key.startswith("to "):
+                ln, s = to_cell(key)  # (parsed once per key)
                 adv = (s - head) % n * 2 + (1 if ln == 0 else 0)
                 if adv > best_adv:
-                    best, best_adv = o.key, adv
+                    best, best_adv = key, adv
         if best == "stop" and "stop" not in d.keys():
             return d.options[0].key
         return best

@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.decisions import Decision, Option, opt
-from slipstream.engine.rulesets.automobiles.movement import ahead_cells, step_targets
+from slipstream.engine.rulesets.automobiles.movement import ahead_cells, step_targets, to_cell
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES
 from slipstream.engine.rulesets.automobiles.state import (
     ACTIVE,
@@ -1336,8 +1336,8 @@ class Move(Frame):
         if key == "stop":
             self.finish(g)
             return
-        ln_s = key[3:].split(":")
-        self.step(g, int(ln_s[0]), int(ln_s[1]))
+        lane, seg = to_cell(key)
+        self.step(g, lane, seg)
 
     def step(self, g: Game, lane: int, s: int) -> None:
         """One step of the move to (lane, s)."""
