@@ -479,7 +479,7 @@ class CubesPlan:
     class when compiled)."""
 
     __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple",
-                 "rules", "allowed", "sources", "verb")
+                 "rules", "allowed", "sources", "verb", "decided")
 
     def __init__(self, op: str, spec: Mapping[str, Any]) -> None:
         # (the fields typed: compiled, the frames read them as struct fields, not by name)
@@ -499,10 +499,14 @@ class CubesPlan:
         self.rules: Any = None
         self.allowed: set[int] | None = None
         self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[Option, ...]], ...] = ()
+        # the decisions `Cubes.run` made from these sources, by player, then by an int key of
+        # the candidates held, the cubes left and whether it may stop (emptied by `for_rules`)
+        self.decided: list[dict[int, Decision]] = []
 
     def __copy__(self) -> CubesPlan:
         got = CubesPlan("remove", _PLAYED_SPEC)
         copy_fields(self, got)
+        got.decided = []  # its own: it may read its sources under another ruleset
         return got
 
     def for_rules(self, g: Game, spec: Mapping[str, Any]) -> None:
@@ -516,6 +520,7 @@ class CubesPlan:
                               tuple(cube_option(self.verb, z, rules.kinds[k].id) for k in kinds))
                              for z in self.zones)
         self.rules = rules
+        self.decided = []
 
 
 # primitive -> id(spec) -> (spec, plan)
@@ -1028,11 +1033,21 @@ class Cubes(Frame):
             # option is looked up, no table of hands is kept. The decision depends on the plan,
             # the player, the cubes left, whether it may stop and which of the candidates' kinds
             # have cubes only: one decision per such key for every game of the ruleset (as the
-            # Action decisions, phases.py), so the bots' choices keyed by its options find them
+            # Action decisions, phases.py), kept by the plan (`decided`, emptied when it reads its
+            # sources under another ruleset), so the bots' choices keyed by its options find them
             # by identity
-            key = ("cubes", plan, me, optional, self.left, held)
-            decisions = g.decisions
-            d = decisions.get(key)
+            left = self.left
+            memo: dict[int, Decision] | None = None
+            key: tuple[Any, ...] | None = None
+            if left < 16_384:  # (always, in practice) an int key, kept by the plan: no tuple
+                decided = plan.decided
+                while len(decided) <= me:
+                    decided.append({})
+                memo = decided[me]
+                d = memo.get((held << 15) | (left << 1) | optional)
+            else:
+                key = ("cubes", plan, me, optional, left, held)
+                d = g.decisions.get(key)
             if d is None:
                 opts: list[Option] = []
                 for z, _pairs, kinds, options in sources:
@@ -1044,10 +1059,16 @@ class Cubes(Frame):
                         i += 1
                 if optional:
                     opts.append(STOP)
-                d = Decision(me, op, tuple(opts), cube_text(verb, optional, self.left))
-                if len(decisions) >= 16_384:  # (phases.keep_decision)
-                    decisions.clear()
-                decisions[key] = d
+                d = Decision(me, op, tuple(opts), cube_text(verb, optional, left))
+                if memo is not None:
+                    if len(memo) >= 4096:  # many patterns: start over rather than grow
+                        memo.clear()
+                    memo[(held << 15) | (left << 1) | optional] = d
+                elif key is not None:
+                    decisions = g.decisions
+                    if len(decisions) >= 16_384:  # (phases.keep_decision)
+                        decisions.clear()
+                    decisions[key] = d
             return d
         cands = self.candidates(g)
         if not cands:
