@@ -336,8 +336,11 @@ def count_cubes(g: Game, spec: Mapping[str, Any], ctx: Ctx, them: int | None = N
                     g.race.turn and g.race.turn.player == pi) else 0
                 continue
             zz = p.zones[z]
-            # (`map`, not a generator: counts are read for every effect that counts cubes)
-            total += sum(zz) if allowed is None else sum(map(zz.__getitem__, allowed))
+            if allowed is None:
+                total += sum(zz)
+            else:  # (a loop: compiled, `sum(map(zz.__getitem__, allowed))` made a bound method
+                for k in allowed:  # and a map object, and called by object for every kind)
+                    total += zz[k]
     if "among" in spec:
         pool = ctx.sel.get(spec["among"], [])
         total = min(total, sum(1 for k in pool if allowed is None or k in allowed))
