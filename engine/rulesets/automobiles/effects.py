@@ -120,7 +120,8 @@ class Frame:
                 v = getattr(self, name)
                 if isinstance(v, Ctx):
                     v = v.clone(memo)
-                elif isinstance(v, list | dict | set):
+                # (a tuple of types: compiled, `list | dict | set` made a union object each time)
+                elif isinstance(v, (list, dict, set)):
                     v = v.copy()
                 setattr(new, name, v)
         return new
@@ -158,7 +159,7 @@ _PLAYED_SPEC: Final[dict[str, Any]] = {"from": "played"}
 def seq(x: Any) -> Sequence[Any]:
     if x is None:
         return ()
-    return x if isinstance(x, list | tuple) else (x,)
+    return x if isinstance(x, (list, tuple)) else (x,)  # (a tuple: see `Frame.clone`)
 
 
 class EffectList(Frame):
@@ -561,7 +562,7 @@ def colours(g: Game, spec: Any, ctx: Ctx) -> set[int] | None:
     """Allowed shades of a move (None = any)."""
     if spec == "any" or spec is None:
         return None
-    if isinstance(spec, list | tuple):
+    if isinstance(spec, (list, tuple)):  # (a tuple: see `Frame.clone`)
         return {int(c) for c in spec}
     (op, arg), = spec.items()
     if op == "by_position":
