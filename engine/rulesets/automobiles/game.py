@@ -50,7 +50,7 @@ class RulesTables:
     race of the ruleset."""
 
     __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions",
-                 "for_sale", "affordable", "top_cost", "watch", "play_if", "actions")
+                 "for_sale", "affordable", "top_cost", "watch", "play_if", "actions", "buys")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules  # held, so its id is not reused while these tables live
@@ -63,6 +63,9 @@ class RulesTables:
         # the Action decisions (phases.py), by 2 * player + (1 with the driver's ability), then
         # by the kinds held (one bit each)
         self.actions: list[dict[int, Decision]] = []
+        # the Buy decisions (phases.py), by 2 * player + (1 with the driver's ability), then by
+        # the kinds sold out (one bit each) and the money
+        self.buys: list[dict[int, Decision]] = []
         # (kind, buy option) of every kind for sale, and of those that `money` buys, by money
         self.for_sale = tuple((k, self.buy_option[k]) for k, _cost in rules.for_sale)
         self.top_cost = max((cost for _k, cost in rules.for_sale), default=0)
