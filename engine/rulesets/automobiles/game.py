@@ -471,17 +471,24 @@ class Game:
         z = self.race.players[player].zones
         bag, active = z[BAG], z[ACTIVE]
         getrandbits = self.race.rng.getrandbits
-        # the bag's cubes in kind order: the r-th of them is the cube `draw` takes for r
-        cubes = _cubes(bag)
+        # the cubes in the bag; each draw takes the r-th of them in kind order, as `draw` does
+        # (found by walking the counts: no list of the cubes made and popped from)
+        total = sum(bag)
         for _ in range(self.rules.hand_size):
-            n = len(cubes)
-            if not n:  # a refill (or nothing left to draw): the one-cube draw does it
+            if not total:  # a refill (or nothing left to draw): the one-cube draw does it
                 self.draw(player, ACTIVE, end_phase=True)
-                cubes = _cubes(bag)
+                total = sum(bag)
                 continue
-            k = cubes.pop(_below(getrandbits, n))
+            r = _below(getrandbits, total)
+            k = 0
+            for n in bag:
+                if r < n:
+                    break
+                r -= n
+                k += 1
             bag[k] = bag[k] - 1  # (not `-=` and `+=`: see `gain`)
             active[k] = active[k] + 1
+            total -= 1
 
     # ----------------------------------------------------------------------------- phases
     def pit_stop(self, player: int) -> None:
@@ -652,18 +659,6 @@ def _below(getrandbits: Callable[[int], int], n: int) -> int:
     while r >= n:
         r = getrandbits(bits)
     return r
-
-
-def _cubes(bag: list[int]) -> list[int]:
-    """The cubes of a bag, one kind index per cube, in kind order."""
-    out: list[int] = []
-    k = 0
-    for n in bag:
-        while n > 0:
-            out.append(k)
-            n -= 1
-        k += 1
-    return out
 
 
 def position_game(rules: Ruleset, track: Track, players: Sequence[dict[str, Any]], *,
