@@ -512,9 +512,10 @@ class GreedyBot(Bot):
         """Best sequence of (gear kind, target cell key) from the route head (gearplan.py)."""
         rs = g.rules
         planner = self._planner
+        weight = self.WEAR_WEIGHT  # (read once: compiled, a class variable is read by name)
         if planner is None or planner.rules is not rs or planner.ix is not g.ix \
-                or planner.weight != self.WEAR_WEIGHT:
-            planner = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT)
+                or planner.weight != weight:
+            planner = self._planner = GearPlanner(rs, g.ix, weight)
         race = g.race
         t = race.turn
         if t is None:
@@ -526,11 +527,11 @@ class GreedyBot(Bot):
         if t.placements:
             last = t.placements[-1]
             h = last.segment * planner.width + last.lane + 1
-            spaces = g.track.spaces
+            colours = g.ix.colours  # (the track index's: a typed tuple, no attribute by name)
             darkest0 = 0  # the darkest colour entered this turn
             for pl in t.placements:
                 for sp in pl.spaces:
-                    c = spaces[sp].colour
+                    c = colours[sp]
                     if c > darkest0:
                         darkest0 = c
         else:
@@ -539,7 +540,7 @@ class GreedyBot(Bot):
             darkest0 = 0
         reach = 1 if t.gear_spaces is None else self.gear_reach(g, me, t)
         if cnt0 < 0:  # 16 cubes of one gear in hand: a planner with wider counts
-            planner = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT, bits=16)
+            planner = self._planner = GearPlanner(rs, g.ix, weight, bits=16)
             cnt0 = planner.count(z)
             if cnt0 < 0:
                 raise OverflowError(max(z))
