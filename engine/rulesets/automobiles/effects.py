@@ -483,7 +483,7 @@ class CubesPlan:
     class when compiled)."""
 
     __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple",
-                 "rules", "allowed", "sources", "verb", "decided")
+                 "rules", "allowed", "sources", "verb", "decided", "picks")
 
     def __init__(self, op: str, spec: Mapping[str, Any]) -> None:
         # (the fields typed: compiled, the frames read them as struct fields, not by name)
@@ -506,11 +506,14 @@ class CubesPlan:
         # the decisions `Cubes.run` made from these sources, by player, then by an int key of
         # the candidates held, the cubes left and whether it may stop (emptied by `for_rules`)
         self.decided: list[dict[int, Decision]] = []
+        # option key chosen -> (zone, kind) under `rules` (`Cubes.choose`; emptied by `for_rules`)
+        self.picks: dict[str, tuple[int, int]] = {}
 
     def __copy__(self) -> CubesPlan:
         got = CubesPlan("remove", _PLAYED_SPEC)
         copy_fields(self, got)
         got.decided = []  # its own: it may read its sources under another ruleset
+        got.picks = {}
         return got
 
     def for_rules(self, g: Game, spec: Mapping[str, Any]) -> None:
@@ -525,6 +528,7 @@ class CubesPlan:
                              for z in self.zones)
         self.rules = rules
         self.decided = []
+        self.picks = {}
 
 
 # primitive -> id(spec) -> (spec, plan)
@@ -1092,8 +1096,14 @@ class Cubes(Frame):
         if key == "stop":
             g.stack.pop()
             return
-        zname, _, kid = key.partition(":")
-        self.take(g, ZONE_INDEX[zname], g.rules.kind(kid))
+        plan = self.plan
+        got = plan.picks.get(key) if plan.rules is g.rules else None
+        if got is None:  # the key read once per plan and ruleset
+            zname, _, kid = key.partition(":")
+            got = (ZONE_INDEX[zname], g.rules.kind(kid))
+            if plan.rules is g.rules:
+                plan.picks[key] = got
+        self.take(g, got[0], got[1])
         if self.left <= 0:  # the last cube: what the next run would do
             g.stack.pop()
 
