@@ -21,6 +21,7 @@ from slipstream.engine.play.decisions import Decision, play_out
 from slipstream.engine.rulesets.automobiles.effects import Ctx, count_spec, reactive_forms
 from slipstream.engine.rulesets.automobiles.game import Game
 from slipstream.engine.rulesets.automobiles.gearplan import GearPlanner
+from slipstream.engine.rulesets.automobiles.movement import to_cell
 from slipstream.engine.rulesets.automobiles.state import ACTIVE, BAG, DISCARD, USED
 
 
@@ -449,7 +450,7 @@ class GreedyBot(Bot):
         kind, target = plan[0]
         self._target = target
         after = z.copy()
-        after[kind] -= 1
+        after[kind] = after[kind] - 1  # (not `-=`: compiled, that is a generic operation)
         self._plan = plan[1:]
         self._plan_turn = race.turns_taken
         self._plan_placed = placed + 1
@@ -511,9 +512,10 @@ class GreedyBot(Bot):
         """Best sequence of (gear kind, target cell key) from the route head (gearplan.py)."""
         rs = g.rules
         planner = self._planner
+        weight = self.WEAR_WEIGHT  # (read once: compiled, a class variable is read by name)
         if planner is None or planner.rules is not rs or planner.ix is not g.ix \
-                or planner.weight != self.WEAR_WEIGHT:
-            planner = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT)
+                or planner.weight != weight:
+            planner = self._planner = GearPlanner(rs, g.ix, weight)
         race = g.race
         t = race.turn
         if t is None:
@@ -525,11 +527,11 @@ class GreedyBot(Bot):
         if t.placements:
             last = t.placements[-1]
             h = last.segment * planner.width + last.lane + 1
-            spaces = g.track.spaces
+            colours = g.ix.colours  # (the track index's: a typed tuple, no attribute by name)
             darkest0 = 0  # the darkest colour entered this turn
             for pl in t.placements:
                 for sp in pl.spaces:
-                    c = spaces[sp].colour
+                    c = colours[sp]
                     if c > darkest0:
                         darkest0 = c
         else:
@@ -538,7 +540,7 @@ class GreedyBot(Bot):
             darkest0 = 0
         reach = 1 if t.gear_spaces is None else self.gear_reach(g, me, t)
         if cnt0 < 0:  # 16 cubes of one gear in hand: a planner with wider counts
-            planner = self._planner = GearPlanner(rs, g.ix, self.WEAR_WEIGHT, bits=16)
+            planner = self._planner = GearPlanner(rs, g.ix, weight, bits=16)
             cnt0 = planner.count(z)
             if cnt0 < 0:
                 raise OverflowError(max(z))
@@ -565,11 +567,12 @@ class GreedyBot(Bot):
         n = g.ix.n
         best, best_adv = "stop", 0
         for o in d.options:
-            if o.key.startswith("to "):
-                ln, s = map(int, o.key[3:].split(":"))
+            key = o.key
+            if key.startswith("to "):
+                ln, s = to_cell(key)  # (parsed once per key)
                 adv = (s - head) % n * 2 + (1 if ln == 0 else 0)
                 if adv > best_adv:
-                    best, best_adv = o.key, adv
+                    best, best_adv = key, adv
         if best == "stop" and "stop" not in d.keys():
             return d.options[0].key
         return best

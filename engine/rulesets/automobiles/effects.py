@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.decisions import Decision, Option, opt
-from slipstream.engine.rulesets.automobiles.movement import ahead_cells, step_targets
+from slipstream.engine.rulesets.automobiles.movement import ahead_cells, step_targets, to_cell
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES
 from slipstream.engine.rulesets.automobiles.state import (
     ACTIVE,
@@ -120,7 +120,8 @@ class Frame:
                 v = getattr(self, name)
                 if isinstance(v, Ctx):
                     v = v.clone(memo)
-                elif isinstance(v, list | dict | set):
+                # (a tuple of types: compiled, `list | dict | set` made a union object each time)
+                elif isinstance(v, (list, dict, set)):
                     v = v.copy()
                 setattr(new, name, v)
         return new
@@ -158,7 +159,7 @@ _PLAYED_SPEC: Final[dict[str, Any]] = {"from": "played"}
 def seq(x: Any) -> Sequence[Any]:
     if x is None:
         return ()
-    return x if isinstance(x, list | tuple) else (x,)
+    return x if isinstance(x, (list, tuple)) else (x,)  # (a tuple: see `Frame.clone`)
 
 
 class EffectList(Frame):
@@ -336,8 +337,11 @@ def count_cubes(g: Game, spec: Mapping[str, Any], ctx: Ctx, them: int | None = N
                     g.race.turn and g.race.turn.player == pi) else 0
                 continue
             zz = p.zones[z]
-            # (`map`, not a generator: counts are read for every effect that counts cubes)
-            total += sum(zz) if allowed is None else sum(map(zz.__getitem__, allowed))
+            if allowed is None:
+                total += sum(zz)
+            else:  # (a loop: compiled, `sum(map(zz.__getitem__, allowed))` made a bound method
+                for k in allowed:  # and a map object, and called by object for every kind)
+                    total += zz[k]
     if "among" in spec:
         pool = ctx.sel.get(spec["among"], [])
         total = min(total, sum(1 for k in pool if allowed is None or k in allowed))
@@ -479,29 +483,37 @@ class CubesPlan:
     class when compiled)."""
 
     __slots__ = ("played", "zones", "dest", "count", "count_all", "as_", "price", "among", "simple",
-                 "rules", "allowed", "sources", "verb")
+                 "rules", "allowed", "sources", "verb", "decided", "picks")
 
     def __init__(self, op: str, spec: Mapping[str, Any]) -> None:
-        self.verb = _VERBS[op]
+        # (the fields typed: compiled, the frames read them as struct fields, not by name)
+        self.verb: str = _VERBS[op]
         src = spec["from"]
-        self.played = src == "played"
-        self.zones = () if self.played else zones_of(src)
-        self.dest = DEST.get(spec.get("to", ""), -1) if op == "move_cubes" else -1
+        self.played: bool = src == "played"
+        self.zones: tuple[int, ...] = () if self.played else zones_of(src)
+        self.dest: int = DEST.get(spec.get("to", ""), -1) if op == "move_cubes" else -1
         self.count: tuple[int | None, bool] | None = static_count(spec.get("count", 1))
-        self.count_all = spec.get("count", 1) == "all"
-        self.as_ = spec.get("as")
+        self.count_all: bool = spec.get("count", 1) == "all"
+        self.as_: str | None = spec.get("as")
         self.price = "price" in spec
-        self.among = spec.get("among")
+        self.among: str | None = spec.get("among")
         # the played cube with nothing more to it (the Wear card): taken at once, no frame
-        self.simple = self.played and not set(spec) - {"from", "to", "as"}
+        self.simple: bool = self.played and not set(spec) - {"from", "to", "as"}
         # the kind filter and the `sources` of the last ruleset asked (`rules`; see `for_rules`)
         self.rules: Any = None
         self.allowed: set[int] | None = None
         self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[Option, ...]], ...] = ()
+        # the decisions `Cubes.run` made from these sources, by player, then by an int key of
+        # the candidates held, the cubes left and whether it may stop (emptied by `for_rules`)
+        self.decided: list[dict[int, Decision]] = []
+        # option key chosen -> (zone, kind) under `rules` (`Cubes.choose`; emptied by `for_rules`)
+        self.picks: dict[str, tuple[int, int]] = {}
 
     def __copy__(self) -> CubesPlan:
         got = CubesPlan("remove", _PLAYED_SPEC)
         copy_fields(self, got)
+        got.decided = []  # its own: it may read its sources under another ruleset
+        got.picks = {}
         return got
 
     def for_rules(self, g: Game, spec: Mapping[str, Any]) -> None:
@@ -515,6 +527,8 @@ class CubesPlan:
                               tuple(cube_option(self.verb, z, rules.kinds[k].id) for k in kinds))
                              for z in self.zones)
         self.rules = rules
+        self.decided = []
+        self.picks = {}
 
 
 # primitive -> id(spec) -> (spec, plan)
@@ -552,7 +566,7 @@ def colours(g: Game, spec: Any, ctx: Ctx) -> set[int] | None:
     """Allowed shades of a move (None = any)."""
     if spec == "any" or spec is None:
         return None
-    if isinstance(spec, list | tuple):
+    if isinstance(spec, (list, tuple)):  # (a tuple: see `Frame.clone`)
         return {int(c) for c in spec}
     (op, arg), = spec.items()
     if op == "by_position":
@@ -671,7 +685,7 @@ def p_draw(g: Game, arg: Any, ctx: Ctx) -> None:
 
 def p_cubes(op: str) -> Any:
     def fn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
-        plan = plan_of(op, arg)
+        plan: CubesPlan = plan_of(op, arg)
         if plan.simple:  # what the frame would do when it runs next, done now
             take_played(g, op, plan.dest, plan.as_, ctx)
             return
@@ -882,28 +896,30 @@ class Cubes(Frame):
                  "among", "played", "sources", "plan")
 
     def __init__(self, op: str, spec: Mapping[str, Any], ctx: Ctx, g: Game | None,
-                 plan: CubesPlan | None = None) -> None:
+                 given: CubesPlan | None = None) -> None:
         if g is None:  # a blank for `clone`
             return
-        if plan is None:
-            plan = plan_of(op, spec)
-        self.plan = plan
-        self.op = op
-        self.ctx = ctx
-        self.played = plan.played
-        self.zones = plan.zones
-        self.dest = plan.dest
+        plan: CubesPlan = plan_of(op, spec) if given is None else given
+        # (the fields typed, the plan's too: compiled, `run` reads them as struct fields and
+        # loops over the sources natively, not through Python's protocols)
+        self.plan: CubesPlan = plan
+        self.op: str = op
+        self.ctx: Ctx = ctx
+        self.played: bool = plan.played
+        self.zones: tuple[int, ...] = plan.zones
+        self.dest: int = plan.dest
         if plan.rules is not g.rules:
             plan.for_rules(g, spec)
-        self.allowed = plan.allowed
-        self.sources = plan.sources
+        self.allowed: set[int] | None = plan.allowed
+        self.sources: tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[Option, ...]], ...] = (
+            plan.sources)
         cnt: tuple[int | None, bool] = plan.count or count_spec(g, spec.get("count", 1), ctx)
         lim, self.optional = cnt
         self.left = 10_000 if lim is None else lim
-        self.as_ = plan.as_
+        self.as_: str | None = plan.as_
         self.price = number(g, spec["price"], ctx) if plan.price else 0
         among = plan.among
-        self.among = list(ctx.sel.get(among, [])) if among else None
+        self.among: list[int] | None = list(ctx.sel.get(among, [])) if among else None
         if self.as_:
             ctx.sel[self.as_] = []
             if op == "select":  # where each picked cube lies, for `distribute` (`SELECT_ZONES`)
@@ -1025,11 +1041,21 @@ class Cubes(Frame):
             # option is looked up, no table of hands is kept. The decision depends on the plan,
             # the player, the cubes left, whether it may stop and which of the candidates' kinds
             # have cubes only: one decision per such key for every game of the ruleset (as the
-            # Action decisions, phases.py), so the bots' choices keyed by its options find them
+            # Action decisions, phases.py), kept by the plan (`decided`, emptied when it reads its
+            # sources under another ruleset), so the bots' choices keyed by its options find them
             # by identity
-            key = ("cubes", plan, me, optional, self.left, held)
-            decisions = g.decisions
-            d = decisions.get(key)
+            left = self.left
+            memo: dict[int, Decision] | None = None
+            key: tuple[Any, ...] | None = None
+            if left < 16_384:  # (always, in practice) an int key, kept by the plan: no tuple
+                decided = plan.decided
+                while len(decided) <= me:
+                    decided.append({})
+                memo = decided[me]
+                d = memo.get((held << 15) | (left << 1) | optional)
+            else:
+                key = ("cubes", plan, me, optional, left, held)
+                d = g.decisions.get(key)
             if d is None:
                 opts: list[Option] = []
                 for z, _pairs, kinds, options in sources:
@@ -1041,10 +1067,16 @@ class Cubes(Frame):
                         i += 1
                 if optional:
                     opts.append(STOP)
-                d = Decision(me, op, tuple(opts), cube_text(verb, optional, self.left))
-                if len(decisions) >= 16_384:  # (phases.keep_decision)
-                    decisions.clear()
-                decisions[key] = d
+                d = Decision(me, op, tuple(opts), cube_text(verb, optional, left))
+                if memo is not None:
+                    if len(memo) >= 4096:  # many patterns: start over rather than grow
+                        memo.clear()
+                    memo[(held << 15) | (left << 1) | optional] = d
+                elif key is not None:
+                    decisions = g.decisions
+                    if len(decisions) >= 16_384:  # (phases.keep_decision)
+                        decisions.clear()
+                    decisions[key] = d
             return d
         cands = self.candidates(g)
         if not cands:
@@ -1064,8 +1096,14 @@ class Cubes(Frame):
         if key == "stop":
             g.stack.pop()
             return
-        zname, _, kid = key.partition(":")
-        self.take(g, ZONE_INDEX[zname], g.rules.kind(kid))
+        plan = self.plan
+        got = plan.picks.get(key) if plan.rules is g.rules else None
+        if got is None:  # the key read once per plan and ruleset
+            zname, _, kid = key.partition(":")
+            got = (ZONE_INDEX[zname], g.rules.kind(kid))
+            if plan.rules is g.rules:
+                plan.picks[key] = got
+        self.take(g, got[0], got[1])
         if self.left <= 0:  # the last cube: what the next run would do
             g.stack.pop()
 
@@ -1333,8 +1371,8 @@ class Move(Frame):
         if key == "stop":
             self.finish(g)
             return
-        ln_s = key[3:].split(":")
-        self.step(g, int(ln_s[0]), int(ln_s[1]))
+        lane, seg = to_cell(key)
+        self.step(g, lane, seg)
 
     def step(self, g: Game, lane: int, s: int) -> None:
         """One step of the move to (lane, s)."""
@@ -2308,8 +2346,10 @@ class Take(Frame):
     def take(self, g: Game, zone: int, k: int) -> None:
         me = self.ctx.me
         players = g.race.players
-        players[self.victim].zones[zone][k] -= 1
-        players[me].zones[self.dest][k] += 1
+        # (not `-=` and `+=` on the items: compiled, those are generic operations on objects)
+        src, dst = players[self.victim].zones[zone], players[me].zones[self.dest]
+        src[k] = src[k] - 1
+        dst[k] = dst[k] + 1
         self.left -= 1
         if self.as_:
             self.ctx.sel[self.as_].append(k)

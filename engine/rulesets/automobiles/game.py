@@ -50,7 +50,7 @@ class RulesTables:
     race of the ruleset."""
 
     __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions",
-                 "for_sale", "affordable", "top_cost", "watch", "play_if", "actions")
+                 "for_sale", "affordable", "top_cost", "watch", "play_if", "actions", "buys")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules  # held, so its id is not reused while these tables live
@@ -63,6 +63,9 @@ class RulesTables:
         # the Action decisions (phases.py), by 2 * player + (1 with the driver's ability), then
         # by the kinds held (one bit each)
         self.actions: list[dict[int, Decision]] = []
+        # the Buy decisions (phases.py), by 2 * player + (1 with the driver's ability), then by
+        # the kinds sold out (one bit each) and the money
+        self.buys: list[dict[int, Decision]] = []
         # (kind, buy option) of every kind for sale, and of those that `money` buys, by money
         self.for_sale = tuple((k, self.buy_option[k]) for k, _cost in rules.for_sale)
         self.top_cost = max((cost for _k, cost in rules.for_sale), default=0)
@@ -387,11 +390,16 @@ class Game:
             else:
                 zone = DISCARD if self.rules.options.gains_to == "discard" else USED
         stock[kind] = have - take
-        race.players[player].zones[zone][kind] += take
+        # (`row[i] = row[i] + n`, not `row[i] += n`: compiled, an augmented assignment to an
+        # item is a generic in-place operation on objects; this is native int arithmetic)
+        row = race.players[player].zones[zone]
+        row[kind] = row[kind] + take
         if kind == rules.wear:
-            race.stats["wear"][player] += take
+            wear: list[int] = race.stats["wear"]
+            wear[player] = wear[player] + take
         if why == "buy":
-            race.stats["bought"][player][kind] += take
+            bought: list[int] = race.stats["bought"][player]
+            bought[kind] = bought[kind] + take
         if take and self.record:
             self.emit("gain", p=player, kind=self.rules.kinds[kind].id, n=take, why=why)
         return take
@@ -401,8 +409,9 @@ class Game:
         assert z[kind] > 0, "remove from an empty zone"
         if zone == USED:
             self.unplace(player, kind)
-        z[kind] -= 1
-        self.race.stock[kind] += 1
+        z[kind] = z[kind] - 1  # (not `-=`: see `gain`)
+        stock = self.race.stock
+        stock[kind] = stock[kind] + 1
         if self.record:
             self.emit("remove", p=player, kind=self.rules.kinds[kind].id, zone=_ZN[zone])
 
@@ -411,8 +420,9 @@ class Game:
         assert z[src][kind] > 0, "move from an empty zone"
         if src == USED and dst != USED:
             self.unplace(player, kind)
-        z[src][kind] -= 1
-        z[dst][kind] += 1
+        zs, zd = z[src], z[dst]  # (not `-=` and `+=`: see `gain`)
+        zs[kind] = zs[kind] - 1
+        zd[kind] = zd[kind] + 1
         if self.record:
             self.emit("move", p=player, kind=self.rules.kinds[kind].id, src=_ZN[src], dst=_ZN[dst])
 
@@ -440,7 +450,7 @@ class Game:
             disc = z[DISCARD]
             if sum(disc):
                 for k, n in enumerate(disc):
-                    bag[k] += n
+                    bag[k] = bag[k] + n  # (not `+=`: see `gain`)
                     disc[k] = 0
                 total = sum(bag)
                 self.emit("refill", p=player, n=total)
@@ -449,8 +459,9 @@ class Game:
         r = _below(self.race.rng.getrandbits, total)
         for k, n in enumerate(bag):
             if r < n:
-                bag[k] -= 1
-                z[zone][k] += 1
+                bag[k] = n - 1  # (not `-=` and `+=`: see `gain`)
+                to = z[zone]
+                to[k] = to[k] + 1
                 return k
             r -= n
         raise AssertionError("unreachable")
@@ -460,17 +471,24 @@ class Game:
         z = self.race.players[player].zones
         bag, active = z[BAG], z[ACTIVE]
         getrandbits = self.race.rng.getrandbits
-        # the bag's cubes in kind order: the r-th of them is the cube `draw` takes for r
-        cubes = _cubes(bag)
+        # the cubes in the bag; each draw takes the r-th of them in kind order, as `draw` does
+        # (found by walking the counts: no list of the cubes made and popped from)
+        total = sum(bag)
         for _ in range(self.rules.hand_size):
-            n = len(cubes)
-            if not n:  # a refill (or nothing left to draw): the one-cube draw does it
+            if not total:  # a refill (or nothing left to draw): the one-cube draw does it
                 self.draw(player, ACTIVE, end_phase=True)
-                cubes = _cubes(bag)
+                total = sum(bag)
                 continue
-            k = cubes.pop(_below(getrandbits, n))
-            bag[k] -= 1
-            active[k] += 1
+            r = _below(getrandbits, total)
+            k = 0
+            for n in bag:
+                if r < n:
+                    break
+                r -= n
+                k += 1
+            bag[k] = bag[k] - 1  # (not `-=` and `+=`: see `gain`)
+            active[k] = active[k] + 1
+            total -= 1
 
     # ----------------------------------------------------------------------------- phases
     def pit_stop(self, player: int) -> None:
@@ -480,11 +498,14 @@ class Game:
         removed = z[ACTIVE][w] if w >= 0 else 0
         if removed:
             z[ACTIVE][w] = 0
-            self.race.stock[w] += removed
-        for k, n in enumerate(z[ACTIVE]):
-            z[DISCARD][k] += n
-            z[ACTIVE][k] = 0
-        self.race.stats["pits"][player] += 1
+            stock = self.race.stock
+            stock[w] = stock[w] + removed  # (not `+=`: see `gain`)
+        active, disc = z[ACTIVE], z[DISCARD]
+        for k, n in enumerate(active):
+            disc[k] = disc[k] + n
+            active[k] = 0
+        pits: list[int] = self.race.stats["pits"]
+        pits[player] = pits[player] + 1
         self.emit("pit", p=player, wear_removed=removed)
 
     def car_phase(self, player: int) -> None:
@@ -554,14 +575,23 @@ class Game:
         assert t is not None
         if t.pit or not t.entered:
             return
+        # the darkest shade entered (a loop: compiled, `max(map(...))` made a map object and
+        # called a bound method for every space)
         ix = self.ix
-        darkest = max(map(ix.colours.__getitem__, t.entered))
+        colours = ix.colours
+        darkest = colours[t.entered[0]]
+        for i in t.entered:
+            c = colours[i]
+            if c > darkest:
+                darkest = c
         race = self.race
         drafting = t.drafting_flag or mv.drafting(race, ix, self.rules.options, player)
         stats = race.stats
-        stats["moves"][player] += 1
+        moves: list[int] = stats["moves"]  # (not `+=` on the item: see `gain`)
+        moves[player] = moves[player] + 1
         if drafting:
-            stats["drafts"][player] += 1
+            drafts: list[int] = stats["drafts"]
+            drafts[player] = drafts[player] + 1
             if self.record:
                 self.emit("decline", p=player, darkest=darkest, wear=0, drafting=True)
             return
@@ -581,13 +611,14 @@ class Game:
         for k in range(len(disc)):
             a, u, r = active[k], used[k], revealed[k]
             if a or u or r:
-                disc[k] += a + u + r
+                disc[k] = disc[k] + a + u + r  # (not `+=`: see `gain`)
                 active[k] = used[k] = revealed[k] = 0
 
     def finish_turn(self, player: int) -> None:
         race = self.race
         race.turns_taken += 1
-        race.stats["turns"][player] += 1
+        turns: list[int] = race.stats["turns"]  # (not `+=` on the item: see `gain`)
+        turns[player] = turns[player] + 1
         race.turn = None
         last = race.turn_pos == len(race.order) - 1
         if last and race.final_round:
@@ -628,18 +659,6 @@ def _below(getrandbits: Callable[[int], int], n: int) -> int:
     while r >= n:
         r = getrandbits(bits)
     return r
-
-
-def _cubes(bag: list[int]) -> list[int]:
-    """The cubes of a bag, one kind index per cube, in kind order."""
-    out: list[int] = []
-    k = 0
-    for n in bag:
-        while n > 0:
-            out.append(k)
-            n -= 1
-        k += 1
-    return out
 
 
 def position_game(rules: Ruleset, track: Track, players: Sequence[dict[str, Any]], *,

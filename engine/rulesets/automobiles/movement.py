@@ -111,6 +111,22 @@ def track_index(track: Track) -> TrackIndex:
     return _INDEXES.get(track)
 
 
+_TO_CELLS: dict[str, tuple[int, int]] = {}  # move option key -> (lane, segment)
+
+
+def to_cell(key: str) -> tuple[int, int]:
+    """(lane, segment) of a move option key `to LANE:SEGMENT`, parsed once per key (the bots
+    and the Move frame read the key of every move option offered or chosen)."""
+    got = _TO_CELLS.get(key)
+    if got is None:
+        ln_s = key[3:].split(":")
+        got = (int(ln_s[0]), int(ln_s[1]))
+        if len(_TO_CELLS) >= 65_536:  # many keys: start over rather than grow
+            _TO_CELLS.clear()
+        _TO_CELLS[key] = got
+    return got
+
+
 def occupancy(race: RaceState, exclude: int | None = None) -> dict[Cell, int]:
     """Cell → player index of every car except `exclude`."""
     out: dict[Cell, int] = {}

@@ -415,12 +415,15 @@ class ActionPhase(Frame):
             return
         race = g.race
         zones = race.players[me].zones
-        zones[ACTIVE][k] -= 1
-        zones[USED][k] += 1
+        # (not `-=` and `+=` on the items: compiled, those are generic operations on objects)
+        active, used = zones[ACTIVE], zones[USED]
+        active[k] = active[k] - 1
+        used[k] = used[k] + 1
         kind = g.rules.kinds[k]
         if g.record:
             g.emit("play", p=me, kind=kind.id)
-        race.stats["plays"][me][k] += 1
+        plays: list[int] = race.stats["plays"][me]
+        plays[k] = plays[k] + 1
         if kind.effect:  # `run_effects`, written out: this runs for every cube played
             push_effects(g, kind.effect, Ctx(me, k, kind.card))
 
@@ -445,17 +448,32 @@ class BuyPhase(Frame):
             t.stage = "buy"  # the phase starts at its first run (it waited under the Action phase)
         ability = race.players[me].driver is not None and driver_hook(g, me, "buy") is not None
         key: tuple[Any, ...] | None = None
+        memo: dict[int, Decision] | None = None
+        ikey = 0
         if t is not None and (t.prices is not None or t.buy_limit is not None):
             opts = modified_buy_options(g, t, money)
         else:
             # the decision depends on the money, the ability and which kinds are sold out only:
-            # made once per key (as ActionPhase's); the sold-out kinds are keyed as none (-1), the
-            # only one (its index) or all of them (a pattern), the common cases first
+            # made once per key (as ActionPhase's), kept by player and ability, then by an int
+            # key of the sold-out kinds (one bit each) and the money: no tuple made and hashed
             stock = race.stock
-            out = stock.count(0)
-            key = ("buy", me, money, ability,
-                   -1 if out == 0 else stock.index(0) if out == 1 else (*map(bool, stock),))
-            d = g.decisions.get(key)
+            if 0 <= money < 65_536:  # (always, in practice)
+                out = 0
+                bit = 1
+                for n in stock:  # (a loop: native code when compiled)
+                    if not n:
+                        out |= bit
+                    bit <<= 1
+                slot = 2 * me + 1 if ability else 2 * me
+                kept = g.tables.buys
+                while len(kept) <= slot:
+                    kept.append({})
+                memo = kept[slot]
+                ikey = (out << 16) | money
+                d = memo.get(ikey)
+            else:
+                key = ("buy", me, money, ability, (*map(bool, stock),))
+                d = g.decisions.get(key)
             if d is not None:
                 return d
             opts = g.buy_options(money)
@@ -463,7 +481,11 @@ class BuyPhase(Frame):
             opts.append(ABILITY)
         opts.append(END_BUY)
         d = Decision(me, "buy", tuple(opts), f"buy cubes: ${money} to spend")
-        if key is not None:
+        if memo is not None:
+            if len(memo) >= 4096:  # many keys: start over rather than grow
+                memo.clear()
+            memo[ikey] = d
+        elif key is not None:
             keep_decision(g, key, d)
         return d
 
