@@ -27,7 +27,7 @@ car stands on any of them the front-most ones are the targets, as `step_targets`
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.rulesets.automobiles.movement import (
@@ -87,7 +87,7 @@ class GearPlanner:
     natively; as fast in pure Python, measured)."""
 
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
-                 "context", "reach", "results", "memo", "counts", "span", "fast", "static", "present",
+                 "context", "reach", "results", "memo", "moves", "nk", "counts", "span", "fast", "static", "present",
                  "slow", "occ", "occ_codes", "occ_boxed", "draft_of", "wear_leaf", "darker", "kind_steps", "mask",
                  "shades", "opts", "saved")
 
@@ -112,12 +112,16 @@ class GearPlanner:
         # shared by the planners of these gear kinds
         self.counts = _COUNTS.setdefault((self.kinds, bits), {})
         self.span = (min(self.kinds), max(self.kinds) + 1) if self.kinds else (0, 0)
-        # node key -> (its best score, its first move (gear index, cell, key of the node it
-        # leads to) or None when standing still is best)
-        self.memo: dict[int, tuple[float, Any]] = {}
-        # (cells of the other cars, reach) -> (memo, results, slow) of contexts left (`_reset`)
+        # node key -> its best score, and its first move (`_move`: the key of the node it leads
+        # to and the gear index, -1 when standing still is best); ints and floats only, so
+        # Python's cyclic collector never has to look through them, and no tuple per node
+        self.memo: dict[int, float] = {}
+        self.moves: dict[int, int] = {}
+        self.nk = len(self.kinds) + 1  # a move is (node key) × nk + gear index
+        # (cells of the other cars, reach) -> (memo, moves, results, slow) of contexts left
+        # (`_reset`)
         self.saved: dict[tuple[tuple[tuple[int, int], ...], int],
-                         tuple[dict[int, tuple[float, Any]], dict[int, list[Move]],
+                         tuple[dict[int, float], dict[int, int], dict[int, list[Move]],
                                dict[int, tuple[tuple[int, int], ...]]]] = {}
         opts = rules.options
         self.opts = opts
@@ -150,12 +154,12 @@ class GearPlanner:
         if self.context is not None:
             if len(saved) >= SAVED:
                 saved.clear()
-            saved[(tuple(self.context), self.reach)] = (self.memo, self.results, self.slow)
+            saved[(tuple(self.context), self.reach)] = (self.memo, self.moves, self.results, self.slow)
         got = saved.pop((tuple(cells), new_reach), None)
         if got is None:
-            self.memo, self.results, self.slow = {}, {}, {}
+            self.memo, self.moves, self.results, self.slow = {}, {}, {}, {}
         else:
-            self.memo, self.results, self.slow = got
+            self.memo, self.moves, self.results, self.slow = got
         occ = self.occ
         occ.clear()
         if new_occ is not None:
@@ -224,6 +228,7 @@ class GearPlanner:
         last cube's targets are scored here as a node with no cube left would score them,
         without a node of their own (the path ends where the memo has no node)."""
         memo = self.memo
+        nk = self.nk
         occ = self.occ_boxed
         draft_of = self.draft_of
         wear_leaf = self.wear_leaf
@@ -234,7 +239,7 @@ class GearPlanner:
                 dc = self._draft_fill(c)
             if not _clear_of(occ, dc):
                 top = 0.0
-        move: Any = None
+        move = -1
         dk = self.darker[darkest]
         r = self.reach
         ks = self.present.get(cnt)
@@ -256,10 +261,10 @@ class GearPlanner:
                     for c2, a2 in tg:
                         ck = (base + c2) * dark + d2
                         got = memo.get(ck)
-                        sc = (self.node(ck, c2, rest, d2) if got is None else got[0]) + a2
+                        sc = (self.node(ck, c2, rest, d2) if got is None else got) + a2
                         if sc > top:
                             top = sc
-                            move = (i, c2, ck)
+                            move = ck * nk + i
                     continue
                 v0 = wear_leaf[d2]  # the last cube: each target as a node with no cube left
                 for c2, a2 in tg:
@@ -272,7 +277,7 @@ class GearPlanner:
                         sc = v0 + a2
                     if sc > top:
                         top = sc
-                        move = (i, c2, (base + c2) * dark + d2)
+                        move = ((base + c2) * dark + d2) * nk + i
                 continue
             frontier = [(c, 0)]
             for _step in range(r):
@@ -284,11 +289,12 @@ class GearPlanner:
                 for c2, a2 in frontier:
                     ck = (base + c2) * dark + d2
                     got = memo.get(ck)
-                    sc = (self.node(ck, c2, rest, d2) if got is None else got[0]) + a2
+                    sc = (self.node(ck, c2, rest, d2) if got is None else got) + a2
                     if sc > top:
                         top = sc
-                        move = (i, c2, ck)
-        memo[key] = (top, move)
+                        move = ck * nk + i
+        memo[key] = top
+        self.moves[key] = move
         return top
 
     def key_of(self, c: int) -> str:
@@ -343,16 +349,18 @@ class GearPlanner:
         return got
 
     def _solve(self, h: int, cnt0: int, darkest0: int, root: int) -> list[Move]:
-        memo = self.memo
-        got = memo.get(root)
-        score = self.node(root, h, cnt0, darkest0) if got is None else got[0]
+        got = self.memo.get(root)
+        score = self.node(root, h, cnt0, darkest0) if got is None else got
         if not score > self.leaf(h, darkest0):
             return []
         path: list[Move] = []
-        move = memo[root][1]
-        while move is not None:
-            i, c2, child = move
+        moves = self.moves
+        nk, dark, ncodes = self.nk, self.dark, self.ncodes
+        move = moves[root]
+        while move >= 0:
+            child = move // nk
+            i = move - child * nk
+            c2 = child // dark % ncodes  # the node key's cell (`node`)
             path.append((self.kinds[i], self.key_of(c2)))
-            got = memo.get(child)
-            move = None if got is None else got[1]
+            move = moves.get(child, -1)
         return path
