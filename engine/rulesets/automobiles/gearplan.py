@@ -49,7 +49,6 @@ Held = dict[int, tuple[tuple[int, int, int, int], ...]]  # cubes left -> the gea
 Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[str, dict[int, frozenset[int]]],
                dict[tuple[tuple[int, int, int, int], ...], Held]]
 _TABLES: ByIdentity[TrackIndex, Tables] = ByIdentity(lambda ix: (ix, {}, {}, {}, {}))  # by track index
-_COUNTS: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], int]] = {}  # by gear kinds and bits
 
 
 def _tables(ix: TrackIndex) -> Tables:
@@ -87,7 +86,7 @@ class GearPlanner:
     natively; as fast in pure Python, measured)."""
 
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
-                 "context", "reach", "results", "memo", "moves", "nk", "counts", "span", "fast", "static", "present",
+                 "context", "reach", "results", "memo", "moves", "nk", "fast", "static", "present",
                  "slow", "occ", "occ_codes", "occ_boxed", "draft_of", "wear_leaf", "darker", "kind_steps", "mask",
                  "shades", "opts", "saved")
 
@@ -108,13 +107,9 @@ class GearPlanner:
         self.context: list[tuple[int, int]] | None = None  # the cells of the other cars
         self.reach = 0
         self.results: dict[int, list[Move]] = {}
-        # the counts of a hand's kinds from the first gear kind to the last -> its cubes left,
-        # shared by the planners of these gear kinds
-        self.counts = _COUNTS.setdefault((self.kinds, bits), {})
-        self.span = (min(self.kinds), max(self.kinds) + 1) if self.kinds else (0, 0)
-        # node key -> its best score, and its first move (`_move`: the key of the node it leads
-        # to and the gear index, -1 when standing still is best); ints and floats only, so
-        # Python's cyclic collector never has to look through them, and no tuple per node
+        # node key -> its best score, and its first move (the key of the node it leads to × nk
+        # + the gear index, -1 when standing still is best): ints and floats only, so Python's
+        # cyclic collector never looks through them, and no tuple is made per node
         self.memo: dict[int, float] = {}
         self.moves: dict[int, int] = {}
         self.nk = len(self.kinds) + 1  # a move is (node key) × nk + gear index
@@ -307,21 +302,17 @@ class GearPlanner:
     def count(self, zone: list[int]) -> int:
         """The gear cubes of a hand (counts by kind index) as the search counts them, or -1 when
         a count needs more than `bits` bits."""
-        hand = tuple(zone[self.span[0]:self.span[1]])
-        got = self.counts.get(hand)
-        if got is None:
-            got = 0
-            bits = self.bits
-            shift = 0
-            for k in self.kinds:
-                n = zone[k]
-                if n >> bits:
-                    return -1
-                got += n << shift
-                shift += bits
-            if len(self.counts) >= 4096:  # many hands: start over rather than grow
-                self.counts.clear()
-            self.counts[hand] = got
+        # (worked out each time: compiled, a loop over the few gear kinds costs less than the
+        # slice, tuple and dict look-up of the memo by hand this had)
+        got = 0
+        bits = self.bits
+        shift = 0
+        for k in self.kinds:
+            n = zone[k]
+            if n >> bits:
+                return -1
+            got += n << shift
+            shift += bits
         return got
 
     def plan(self, race: RaceState, me: int, reach: int, head: tuple[int, int], zone: list[int],
