@@ -86,7 +86,7 @@ class GearPlanner:
     natively; as fast in pure Python, measured)."""
 
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
-                 "context", "reach", "results", "memo", "moves", "nk", "fast", "static", "present",
+                 "context", "reach", "results", "memo", "moves", "nk", "shifts", "fast", "static", "present",
                  "slow", "occ", "occ_codes", "occ_boxed", "draft_of", "wear_leaf", "darker", "kind_steps", "mask",
                  "shades", "opts", "saved")
 
@@ -128,6 +128,7 @@ class GearPlanner:
                           for c in range(dark)]
         self.darker = [[max(d, sh) for sh in shades] for d in range(dark)]
         self.mask = (1 << bits) - 1
+        self.shifts = tuple((k, bits * i) for i, k in enumerate(self.kinds))  # (kind, its shift) (`count`)
         kinds = [(i, bits * i, 1 << (bits * i), sh * ncodes) for i, sh in enumerate(shades)]
         self.kind_steps = kinds  # per gear kind: (index, shift, unit of its count, step key base)
         # cubes left -> the gear kinds held (shared by the planners of this track and kinds)
@@ -305,14 +306,12 @@ class GearPlanner:
         # (worked out each time: compiled, a loop over the few gear kinds costs less than the
         # slice, tuple and dict look-up of the memo by hand this had)
         got = 0
-        bits = self.bits
-        shift = 0
-        for k in self.kinds:
+        mask = self.mask
+        for k, shift in self.shifts:
             n = zone[k]
-            if n >> bits:
+            if n > mask:
                 return -1
             got += n << shift
-            shift += bits
         return got
 
     def plan(self, race: RaceState, me: int, reach: int, head: tuple[int, int], zone: list[int],
