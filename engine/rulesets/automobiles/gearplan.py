@@ -59,15 +59,6 @@ def _tables(ix: TrackIndex) -> Tables:
     return _TABLES.get(ix)
 
 
-def _clear_of(occ: list[object], cells: frozenset[int]) -> bool:
-    """No code of `occ` among `cells` (a loop over a list of a car or few: compiled,
-    `set.isdisjoint` is a call by name)."""
-    for x in occ:
-        if x in cells:
-            return False
-    return True
-
-
 def _steps(ix: TrackIndex, width: int, c: int, shade: int) -> Steps:
     """The table entry of cell code `c` and a shade (the order of `TrackIndex.steps_of_colour`)."""
     lane, seg = c % width - 1, c // width
@@ -87,7 +78,7 @@ class GearPlanner:
 
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
                  "context", "reach", "results", "memo", "moves", "nk", "shifts", "fast", "static", "present",
-                 "slow", "occ", "occ_codes", "occ_boxed", "draft_of", "wear_leaf", "darker", "kind_steps", "mask",
+                 "slow", "occ", "occ_codes", "draft_of", "wear_leaf", "darker", "kind_steps", "mask",
                  "shades", "opts", "saved")
 
     def __init__(self, rules: Ruleset, ix: TrackIndex, wear_weight: float, bits: int = 4) -> None:
@@ -136,8 +127,6 @@ class GearPlanner:
         self.slow: dict[int, tuple[tuple[int, int], ...]] = {}  # targets of this context off the table
         self.occ: dict[tuple[int, int], int] = {}  # `movement.occupancy`, off the fast table only
         self.occ_codes: set[int] = set()  # the codes of the other cars' cells
-        # the same codes as a list of objects: `_clear_of` tests them without a method call
-        self.occ_boxed: list[object] = []
         self.draft_of = draft_at.setdefault(opts.drafting, {})  # cell code -> the cells it drafts behind
 
     def _reset(self, cells: list[tuple[int, int]], new_occ: dict[tuple[int, int], int] | None,
@@ -165,7 +154,6 @@ class GearPlanner:
         width = self.width
         for ln, s in cells:
             occ_codes.add(s * width + ln + 1)
-        self.occ_boxed = list(occ_codes)
         self.reach = new_reach
 
     def _draft_fill(self, c: int) -> frozenset[int]:
@@ -180,7 +168,7 @@ class GearPlanner:
         cells = self.draft_of.get(c)
         if cells is None:
             cells = self._draft_fill(c)
-        return not _clear_of(self.occ_boxed, cells)
+        return not self.occ_codes.isdisjoint(cells)
 
     def leaf(self, c: int, darkest: int) -> float:
         """The score of standing at c with `darkest` entered (no wear when c drafts)."""
@@ -199,7 +187,7 @@ class GearPlanner:
         if e is None:
             e = self.static[skey] = _steps(self.ix, width, c, shade)
         occ_codes = self.occ_codes
-        if self.fast and _clear_of(self.occ_boxed, e[1]):
+        if self.fast and occ_codes.isdisjoint(e[1]):
             return e[0]
         tg = self.slow.get(skey)
         if tg is None:
@@ -225,7 +213,7 @@ class GearPlanner:
         without a node of their own (the path ends where the memo has no node)."""
         memo = self.memo
         nk = self.nk
-        occ = self.occ_boxed
+        occ_codes = self.occ_codes
         draft_of = self.draft_of
         wear_leaf = self.wear_leaf
         top = wear_leaf[darkest]  # standing at c (no wear when c drafts)
@@ -233,7 +221,7 @@ class GearPlanner:
             dc = draft_of.get(c)
             if dc is None:
                 dc = self._draft_fill(c)
-            if not _clear_of(occ, dc):
+            if not occ_codes.isdisjoint(dc):
                 top = 0.0
         move = -1
         dk = self.darker[darkest]
@@ -252,7 +240,7 @@ class GearPlanner:
             base = rest * ncodes
             if r == 1:
                 e = static.get(skey0 + c)
-                tg = e[0] if e is not None and fast and _clear_of(occ, e[1]) else self._targets(c, i)
+                tg = e[0] if e is not None and fast and occ_codes.isdisjoint(e[1]) else self._targets(c, i)
                 if rest:
                     for c2, a2 in tg:
                         ck = (base + c2) * dark + d2
@@ -268,7 +256,7 @@ class GearPlanner:
                         dc = draft_of.get(c2)
                         if dc is None:
                             dc = self._draft_fill(c2)
-                        sc = (v0 if _clear_of(occ, dc) else 0.0) + a2
+                        sc = (v0 if occ_codes.isdisjoint(dc) else 0.0) + a2
                     else:
                         sc = v0 + a2
                     if sc > top:
