@@ -118,11 +118,13 @@ class _Shared:
         self.acts: KindTable | None = None
         # by the bot's Buy settings: the Buy values by key, and the Buy choices by options
         self.values: dict[Any, tuple[dict[str, tuple[float, ...]], dict[Any, Any]]] = {}
-        self.picks: dict[Any, Any] = {}  # move-cubes choices by options
-        self.removals: dict[Any, Any] = {}  # what the remove choice reads by options
+        self.picks: dict[Any, tuple[Any, str]] = {}  # move-cubes choices by options
+        self.removals: dict[Any, tuple[Any, Removal]] = {}  # what the remove choice reads by options
 
 
 Hand = tuple[str | None, str | None, str | None]  # `GreedyBot._hand_plays`
+# `GreedyBot._removal`: (first wear key, "stop" offered, (slowest gear, its first key), lowest key)
+Removal = tuple[str | None, bool, tuple[int, str] | None, str | None]
 
 
 class KindTable:
@@ -213,8 +215,9 @@ class GreedyBot(Bot):
         self._cube_keys: dict[str, tuple[float, int]] = {}  # key -> (rank, class) (`_move_cubes`)
         self._values: dict[str, tuple[float, ...]] = {}  # Buy values by key (`_values_of`)
         self._buys: dict[Any, Any] = {}  # Buy choices by options (`_memo_key`)
-        self._picks: dict[Any, Any] = {}
-        self._removals: dict[Any, Any] = {}
+        # (typed values: compiled, what they keep is read natively, not by generic indexing)
+        self._picks: dict[Any, tuple[Any, str]] = {}
+        self._removals: dict[Any, tuple[Any, Removal]] = {}
 
     def reset(self, seed: int) -> None:
         """Start afresh with a new generator (a playout bot of the look-ahead reuses one)."""
@@ -630,13 +633,14 @@ class GreedyBot(Bot):
             return min(())  # no option at all: fails as min() of nothing
         return low
 
-    def _removal(self, g: Game, d: Decision, mk: tuple[int, ...]) -> Any:
+    def _removal(self, g: Game, d: Decision, mk: tuple[int, ...]) -> tuple[Any, Removal]:
         """What the remove choice reads from its options, one pass: (the first wear key, whether
         "stop" is offered, (the slowest gear, the first key of it), the first key of the lowest
         rank), None where there is none."""
         ranks = self._ranks
         opts = []
-        wear = low = None
+        wear: str | None = None
+        low: str | None = None
         stop = False
         low_rank = 0.0
         for o in d.options:
@@ -652,7 +656,7 @@ class GreedyBot(Bot):
                 wear = k
             if low is None or r < low_rank:
                 low, low_rank = k, r
-        white = None
+        white: tuple[int, str] | None = None
         gi = g.rules.gear_index
         if gi:
             w = gi[min(gi)]  # the slowest gear

@@ -1083,7 +1083,8 @@ class Cubes(Frame):
             g.stack.pop()
             return None
         if len(cands) == 1 and not optional:
-            self.take(g, *cands[0])
+            z0, k0 = cands[0]  # (unpacked: compiled, a starred call goes by name)
+            self.take(g, z0, k0)
             if self.left <= 0:  # the last cube: what the next run would do
                 g.stack.pop()
             return None
@@ -1899,7 +1900,7 @@ def distinct_kinds_number(g: Game, arg: Mapping[str, Any], ctx: Ctx, them: int |
     return len(kinds)
 
 
-NUMBER_FORMS: dict[str, Any] = {
+NUMBER_FORMS: Final[dict[str, Any]] = {
     "race_counter": lambda g, a, ctx, them: (
         g.race.players[ctx.me].memory.counters.get(a, 0)
         if g.race.players[ctx.me].memory is not None else 0),
@@ -1911,7 +1912,7 @@ NUMBER_FORMS: dict[str, Any] = {
     "shade": lambda g, a, ctx, them: shade_number(g, a, ctx),
     "minus": lambda g, a, ctx, them: max(0, number(g, a[0], ctx, them) - number(g, a[1], ctx, them)),
 }
-CONDITION_FORMS: dict[str, Any] = {
+CONDITION_FORMS: Final[dict[str, Any]] = {
     "flag": lambda g, a, ctx, them: (has_flag(g, ctx.me, a, None) if isinstance(a, str)
                                      else has_flag(g, ctx.me, a["name"], a.get("lasts"))),
     "progress": lambda g, a, ctx, them: progress_condition(g, a, ctx),
@@ -2019,7 +2020,7 @@ def adjacent_others(g: Game, me: int, who: str) -> list[int]:
     return cars_near(g, me, ADJACENT[who])
 
 
-PRIMITIVES: dict[str, Any] = {
+PRIMITIVES: Final[dict[str, Any]] = {
     "gain_wear": p_gain_wear,
     "gain": p_gain,
     "draw": p_draw,

@@ -355,7 +355,7 @@ class Game:
 
     def drawable(self, player: int) -> int:
         z = self.race.players[player].zones
-        return sum(z[BAG]) + (sum(z[DISCARD]) if self.rules.options.refill_on_any_draw else 0)
+        return _cubes(z[BAG]) + (_cubes(z[DISCARD]) if self.rules.options.refill_on_any_draw else 0)
 
     def playable(self, player: int, kind: int) -> bool:
         """Strict mode (RULES §3.1.1 e): the first dependent selection of the card can be made."""
@@ -398,7 +398,8 @@ class Game:
             wear: list[int] = race.stats["wear"]
             wear[player] = wear[player] + take
         if why == "buy":
-            bought: list[int] = race.stats["bought"][player]
+            bought_of: list[list[int]] = race.stats["bought"]  # (typed: see ActionPhase.choose)
+            bought = bought_of[player]
             bought[kind] = bought[kind] + take
         if take and self.record:
             self.emit("gain", p=player, kind=self.rules.kinds[kind].id, n=take, why=why)
@@ -445,14 +446,14 @@ class Game:
         """Draw one random cube from the bag, refilling from the discard pile (RULES §3.7)."""
         z = self.race.players[player].zones
         bag = z[BAG]
-        total = sum(bag)
+        total = _cubes(bag)
         if total == 0 and (end_phase or self.rules.options.refill_on_any_draw):
             disc = z[DISCARD]
-            if sum(disc):
+            if _cubes(disc):
                 for k, n in enumerate(disc):
                     bag[k] = bag[k] + n  # (not `+=`: see `gain`)
                     disc[k] = 0
-                total = sum(bag)
+                total = _cubes(bag)
                 self.emit("refill", p=player, n=total)
         if total == 0:
             return None
@@ -473,11 +474,11 @@ class Game:
         getrandbits = self.race.rng.getrandbits
         # the cubes in the bag; each draw takes the r-th of them in kind order, as `draw` does
         # (found by walking the counts: no list of the cubes made and popped from)
-        total = sum(bag)
+        total = _cubes(bag)
         for _ in range(self.rules.hand_size):
             if not total:  # a refill (or nothing left to draw): the one-cube draw does it
                 self.draw(player, ACTIVE, end_phase=True)
-                total = sum(bag)
+                total = _cubes(bag)
                 continue
             r = _below(getrandbits, total)
             k = 0
@@ -649,6 +650,14 @@ _ZN: Final = ("bag", "active", "used", "discard", "revealed")
 
 
 _BIT_LENGTH: Final = tuple(n.bit_length() for n in range(256))
+
+
+def _cubes(row: list[int]) -> int:
+    """The cubes of a zone's counts (a loop: compiled, `sum` of a list is a generic call)."""
+    n = 0
+    for x in row:
+        n += x
+    return n
 
 
 def _below(getrandbits: Callable[[int], int], n: int) -> int:

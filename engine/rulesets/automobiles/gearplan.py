@@ -27,7 +27,7 @@ car stands on any of them the front-most ones are the targets, as `step_targets`
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.rulesets.automobiles.movement import (
@@ -49,7 +49,6 @@ Held = dict[int, tuple[tuple[int, int, int, int], ...]]  # cubes left -> the gea
 Tables = tuple[TrackIndex, dict[int, Steps], dict[int, str], dict[str, dict[int, frozenset[int]]],
                dict[tuple[tuple[int, int, int, int], ...], Held]]
 _TABLES: ByIdentity[TrackIndex, Tables] = ByIdentity(lambda ix: (ix, {}, {}, {}, {}))  # by track index
-_COUNTS: dict[tuple[tuple[int, ...], int], dict[tuple[int, ...], int]] = {}  # by gear kinds and bits
 
 
 def _tables(ix: TrackIndex) -> Tables:
@@ -78,7 +77,7 @@ class GearPlanner:
     natively; as fast in pure Python, measured)."""
 
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
-                 "context", "reach", "results", "memo", "counts", "span", "fast", "static", "present",
+                 "context", "reach", "results", "memo", "moves", "nk", "shifts", "fast", "static", "present",
                  "slow", "occ", "occ_codes", "draft_of", "wear_leaf", "darker", "kind_steps", "mask",
                  "shades", "opts", "saved")
 
@@ -99,16 +98,16 @@ class GearPlanner:
         self.context: list[tuple[int, int]] | None = None  # the cells of the other cars
         self.reach = 0
         self.results: dict[int, list[Move]] = {}
-        # the counts of a hand's kinds from the first gear kind to the last -> its cubes left,
-        # shared by the planners of these gear kinds
-        self.counts = _COUNTS.setdefault((self.kinds, bits), {})
-        self.span = (min(self.kinds), max(self.kinds) + 1) if self.kinds else (0, 0)
-        # node key -> (its best score, its first move (gear index, cell, key of the node it
-        # leads to) or None when standing still is best)
-        self.memo: dict[int, tuple[float, Any]] = {}
-        # (cells of the other cars, reach) -> (memo, results, slow) of contexts left (`_reset`)
+        # node key -> its best score, and its first move (the key of the node it leads to × nk
+        # + the gear index, -1 when standing still is best): ints and floats only, so Python's
+        # cyclic collector never looks through them, and no tuple is made per node
+        self.memo: dict[int, float] = {}
+        self.moves: dict[int, int] = {}
+        self.nk = len(self.kinds) + 1  # a move is (node key) × nk + gear index
+        # (cells of the other cars, reach) -> (memo, moves, results, slow) of contexts left
+        # (`_reset`)
         self.saved: dict[tuple[tuple[tuple[int, int], ...], int],
-                         tuple[dict[int, tuple[float, Any]], dict[int, list[Move]],
+                         tuple[dict[int, float], dict[int, int], dict[int, list[Move]],
                                dict[int, tuple[tuple[int, int], ...]]]] = {}
         opts = rules.options
         self.opts = opts
@@ -120,6 +119,7 @@ class GearPlanner:
                           for c in range(dark)]
         self.darker = [[max(d, sh) for sh in shades] for d in range(dark)]
         self.mask = (1 << bits) - 1
+        self.shifts = tuple((k, bits * i) for i, k in enumerate(self.kinds))  # (kind, its shift) (`count`)
         kinds = [(i, bits * i, 1 << (bits * i), sh * ncodes) for i, sh in enumerate(shades)]
         self.kind_steps = kinds  # per gear kind: (index, shift, unit of its count, step key base)
         # cubes left -> the gear kinds held (shared by the planners of this track and kinds)
@@ -139,12 +139,12 @@ class GearPlanner:
         if self.context is not None:
             if len(saved) >= SAVED:
                 saved.clear()
-            saved[(tuple(self.context), self.reach)] = (self.memo, self.results, self.slow)
+            saved[(tuple(self.context), self.reach)] = (self.memo, self.moves, self.results, self.slow)
         got = saved.pop((tuple(cells), new_reach), None)
         if got is None:
-            self.memo, self.results, self.slow = {}, {}, {}
+            self.memo, self.moves, self.results, self.slow = {}, {}, {}, {}
         else:
-            self.memo, self.results, self.slow = got
+            self.memo, self.moves, self.results, self.slow = got
         occ = self.occ
         occ.clear()
         if new_occ is not None:
@@ -212,6 +212,7 @@ class GearPlanner:
         last cube's targets are scored here as a node with no cube left would score them,
         without a node of their own (the path ends where the memo has no node)."""
         memo = self.memo
+        nk = self.nk
         occ_codes = self.occ_codes
         draft_of = self.draft_of
         wear_leaf = self.wear_leaf
@@ -222,7 +223,7 @@ class GearPlanner:
                 dc = self._draft_fill(c)
             if not occ_codes.isdisjoint(dc):
                 top = 0.0
-        move: Any = None
+        move = -1
         dk = self.darker[darkest]
         r = self.reach
         ks = self.present.get(cnt)
@@ -244,10 +245,10 @@ class GearPlanner:
                     for c2, a2 in tg:
                         ck = (base + c2) * dark + d2
                         got = memo.get(ck)
-                        sc = (self.node(ck, c2, rest, d2) if got is None else got[0]) + a2
+                        sc = (self.node(ck, c2, rest, d2) if got is None else got) + a2
                         if sc > top:
                             top = sc
-                            move = (i, c2, ck)
+                            move = ck * nk + i
                     continue
                 v0 = wear_leaf[d2]  # the last cube: each target as a node with no cube left
                 for c2, a2 in tg:
@@ -260,7 +261,7 @@ class GearPlanner:
                         sc = v0 + a2
                     if sc > top:
                         top = sc
-                        move = (i, c2, (base + c2) * dark + d2)
+                        move = ((base + c2) * dark + d2) * nk + i
                 continue
             frontier = [(c, 0)]
             for _step in range(r):
@@ -272,11 +273,12 @@ class GearPlanner:
                 for c2, a2 in frontier:
                     ck = (base + c2) * dark + d2
                     got = memo.get(ck)
-                    sc = (self.node(ck, c2, rest, d2) if got is None else got[0]) + a2
+                    sc = (self.node(ck, c2, rest, d2) if got is None else got) + a2
                     if sc > top:
                         top = sc
-                        move = (i, c2, ck)
-        memo[key] = (top, move)
+                        move = ck * nk + i
+        memo[key] = top
+        self.moves[key] = move
         return top
 
     def key_of(self, c: int) -> str:
@@ -289,21 +291,15 @@ class GearPlanner:
     def count(self, zone: list[int]) -> int:
         """The gear cubes of a hand (counts by kind index) as the search counts them, or -1 when
         a count needs more than `bits` bits."""
-        hand = tuple(zone[self.span[0]:self.span[1]])
-        got = self.counts.get(hand)
-        if got is None:
-            got = 0
-            bits = self.bits
-            shift = 0
-            for k in self.kinds:
-                n = zone[k]
-                if n >> bits:
-                    return -1
-                got += n << shift
-                shift += bits
-            if len(self.counts) >= 4096:  # many hands: start over rather than grow
-                self.counts.clear()
-            self.counts[hand] = got
+        # (worked out each time: compiled, a loop over the few gear kinds costs less than the
+        # slice, tuple and dict look-up of the memo by hand this had)
+        got = 0
+        mask = self.mask
+        for k, shift in self.shifts:
+            n = zone[k]
+            if n > mask:
+                return -1
+            got += n << shift
         return got
 
     def plan(self, race: RaceState, me: int, reach: int, head: tuple[int, int], zone: list[int],
@@ -331,16 +327,18 @@ class GearPlanner:
         return got
 
     def _solve(self, h: int, cnt0: int, darkest0: int, root: int) -> list[Move]:
-        memo = self.memo
-        got = memo.get(root)
-        score = self.node(root, h, cnt0, darkest0) if got is None else got[0]
+        got = self.memo.get(root)
+        score = self.node(root, h, cnt0, darkest0) if got is None else got
         if not score > self.leaf(h, darkest0):
             return []
         path: list[Move] = []
-        move = memo[root][1]
-        while move is not None:
-            i, c2, child = move
+        moves = self.moves
+        nk, dark, ncodes = self.nk, self.dark, self.ncodes
+        move = moves[root]
+        while move >= 0:
+            child = move // nk
+            i = move - child * nk
+            c2 = child // dark % ncodes  # the node key's cell (`node`)
             path.append((self.kinds[i], self.key_of(c2)))
-            got = memo.get(child)
-            move = None if got is None else got[1]
+            move = moves.get(child, -1)
         return path

@@ -422,7 +422,8 @@ class ActionPhase(Frame):
         kind = g.rules.kinds[k]
         if g.record:
             g.emit("play", p=me, kind=kind.id)
-        plays: list[int] = race.stats["plays"][me]
+        plays_of: list[list[int]] = race.stats["plays"]  # (typed: compiled, the row is read natively)
+        plays = plays_of[me]
         plays[k] = plays[k] + 1
         if kind.effect:  # `run_effects`, written out: this runs for every cube played
             push_effects(g, kind.effect, Ctx(me, k, kind.card))
