@@ -350,6 +350,15 @@ def pit_stop(g: Game, me: int) -> None:
     g.pit_stop(me)
 
 
+def _kept(kept: list[dict[int, Decision]], me: int, ability: bool) -> dict[int, Decision]:
+    """The decisions kept for player `me` with or without the driver's ability (the Action and
+    Buy decisions' tables, `RulesTables.actions` and `.buys`), made on first use."""
+    slot = 2 * me + 1 if ability else 2 * me
+    while len(kept) <= slot:
+        kept.append({})
+    return kept[slot]
+
+
 class ActionPhase(Frame):
     """Play cubes one at a time, or use the Action-phase driver ability (RULES §3.1)."""
 
@@ -378,11 +387,7 @@ class ActionPhase(Frame):
                 held |= bit
             bit <<= 1
         # kept by player and ability, then by the pattern (an int key: no tuple made and hashed)
-        slot = 2 * me + 1 if ability else 2 * me
-        kept = g.tables.actions
-        while len(kept) <= slot:
-            kept.append({})
-        memo = kept[slot]
+        memo = _kept(g.tables.actions, me, ability)
         d = None if strict else memo.get(held)
         if d is None:
             po = g.play_option
@@ -465,11 +470,7 @@ class BuyPhase(Frame):
                     if not n:
                         out |= bit
                     bit <<= 1
-                slot = 2 * me + 1 if ability else 2 * me
-                kept = g.tables.buys
-                while len(kept) <= slot:
-                    kept.append({})
-                memo = kept[slot]
+                memo = _kept(g.tables.buys, me, ability)
                 ikey = (out << 16) | money
                 d = memo.get(ikey)
             else:
