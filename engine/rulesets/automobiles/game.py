@@ -457,15 +457,11 @@ class Game:
                 self.emit("refill", p=player, n=total)
         if total == 0:
             return None
-        r = _below(self.race.rng.getrandbits, total)
-        for k, n in enumerate(bag):
-            if r < n:
-                bag[k] = n - 1  # (not `-=` and `+=`: see `gain`)
-                to = z[zone]
-                to[k] = to[k] + 1
-                return k
-            r -= n
-        raise AssertionError("unreachable")
+        k = _kind_at(bag, _below(self.race.rng.getrandbits, total))
+        bag[k] = bag[k] - 1  # (not `-=` and `+=`: see `gain`)
+        to = z[zone]
+        to[k] = to[k] + 1
+        return k
 
     def draw_hand(self, player: int) -> None:
         """The End phase's draws: `hand_size` times `draw(player, ACTIVE, end_phase=True)`."""
@@ -480,13 +476,7 @@ class Game:
                 self.draw(player, ACTIVE, end_phase=True)
                 total = _cubes(bag)
                 continue
-            r = _below(getrandbits, total)
-            k = 0
-            for n in bag:
-                if r < n:
-                    break
-                r -= n
-                k += 1
+            k = _kind_at(bag, _below(getrandbits, total))
             bag[k] = bag[k] - 1  # (not `-=` and `+=`: see `gain`)
             active[k] = active[k] + 1
             total -= 1
@@ -658,6 +648,18 @@ def _cubes(row: list[int]) -> int:
     for x in row:
         n += x
     return n
+
+
+def _kind_at(bag: list[int], r: int) -> int:
+    """The kind of the r-th cube of a bag's counts (0 <= r < its cubes), its cubes in kind order:
+    the cube a draw of r takes (`draw`, `draw_hand`)."""
+    k = 0
+    for n in bag:
+        if r < n:
+            return k
+        r -= n
+        k += 1
+    raise AssertionError("no r-th cube in the bag")
 
 
 def _below(getrandbits: Callable[[int], int], n: int) -> int:
