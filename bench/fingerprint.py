@@ -2,7 +2,7 @@
 """One sha256 over the logs of seeded races and seasons of every ruleset, here or against a revision.
 
     .venv/bin/python bench/fingerprint.py [--ruleset all|ID[,ID]] [--races 150] [--mixed 300]
-                                          [--seasons 6] [--hands 4] [--other-races 80]
+                                          [--searched 12] [--seasons 6] [--hands 4] [--other-races 80]
                                           [--other-seasons 3] [--replay] [--jobs J] [--per-log]
                                           [--baseline REV]
 
@@ -15,6 +15,10 @@ Automobiles (the base pack)
 - `--mixed` races each with its own mix drawn from `random.Random(i)`: track, 2-5 seats, drivers
   given or none, a card set, 1 or 2 laps and zero to two rule options (weaving, momentum, turn
   order, occupancy, drafting, ...), their statistics hashed too;
+- `--searched` races whose look-ahead seat searches with a full budget (`lookahead`, or
+  `lookahead:12`), 2-4 seats, drivers in every other race, zero to two rule options: the
+  other races' look-ahead:2 gives each option one rollout, and some of the search's shortcuts
+  start at three;
 - `--seasons` seasons (sponsors and their decisions between races; 3 and 4 seats in turn);
 - for every action card of the pack, `--hands` seeded positions where the greedy bots hold that
   card and a driver in hand and play three rounds from there (races alone rarely let a greedy
@@ -123,6 +127,32 @@ def mixed_specs(n: int) -> list[Any]:
         track, card_set, laps = r.choice(tracks), r.choice(sets), r.choice((1, 1, 2))
         out.append(RaceSpec("", track, i, tuple(bots), laps, tuple(sorted(opts.items())),
                             parse_setup({"card_set": card_set, "drivers": drv})))
+    return out
+
+
+def searched_specs(n: int) -> list[Any]:
+    """Look-ahead seats searching as in play (the default budget, or 12): race i drawn from
+    random.Random(f"searched {i}"), 2-4 seats, a card set, drivers in every other race, zero
+    to two rule options. (The other races' look-ahead:2 tries one rollout an option, too few
+    for the work shared between the rollouts of an option, which needs three.)"""
+    from slipstream.engine.play.races import RaceSpec, parse_setup
+    from slipstream.engine.play.registry import load_pack
+
+    pack = load_pack("")
+    tracks = sorted(pack.tracks)
+    sets = sorted(pack.card_sets)
+    drivers = sorted(pack.drivers)
+    out = []
+    for i in range(n):
+        r = random.Random(f"searched {i}")
+        k = r.randint(2, 4)
+        bots = ["lookahead" if i % 2 else "lookahead:12"] + [r.choice(("greedy", "greedy", "random"))
+                                                             for _ in range(k - 1)]
+        r.shuffle(bots)
+        drv: tuple[str | None, ...] = tuple(r.sample(drivers, k)) if i % 2 == 0 else ()
+        opts = dict(r.sample(OPTION_MIX, r.randint(0, 2)))
+        out.append(RaceSpec("", r.choice(tracks), i, tuple(bots), 1, tuple(sorted(opts.items())),
+                            parse_setup({"card_set": r.choice(sets), "drivers": drv})))
     return out
 
 
@@ -243,7 +273,8 @@ def fingerprint(args: argparse.Namespace) -> dict[str, Any]:
         from slipstream.engine.rulesets.automobiles.racelog import replay_lines
         from slipstream.engine.rulesets.automobiles.seasonrun import run_season
 
-        for family, specs in (("race", race_specs(args.races)), ("mixed", mixed_specs(args.mixed))):
+        for family, specs in (("race", race_specs(args.races)), ("mixed", mixed_specs(args.mixed)),
+                              ("searched", searched_specs(args.searched))):
             for label, lines, res in _played(family, specs, args.jobs):
                 add(label, lines, json.dumps(res.stats, sort_keys=True).encode() if family == "mixed" else b"")
                 if args.replay and failure is None:
@@ -302,8 +333,8 @@ def total_of(out: dict[str, Any]) -> str:
 def what(args: argparse.Namespace) -> str:
     parts = []
     if "automobiles" in args.rulesets:
-        parts.append(f"automobiles: {args.races} races + {args.mixed} mixed + {args.seasons} seasons + "
-                     f"{args.hands} hands a card")
+        parts.append(f"automobiles: {args.races} races + {args.mixed} mixed + {args.searched} searched + "
+                     f"{args.seasons} seasons + {args.hands} hands a card")
     parts += [f"{rid}: {args.other_races} races + {args.other_seasons} seasons"
               for rid in RULESETS if rid in args.rulesets and rid in PACKS]
     return "; ".join(parts)
@@ -317,7 +348,8 @@ def ruleset_of(label: str) -> str:
 
 def run_side(root: Path, args: argparse.Namespace, tmp: Path, name: str) -> dict[str, Any]:
     """The fingerprint of the checkout at `root`, played by this script in a fresh process."""
-    argv = ["--worker", "--races", str(args.races), "--mixed", str(args.mixed), "--seasons", str(args.seasons),
+    argv = ["--worker", "--races", str(args.races), "--mixed", str(args.mixed), "--searched", str(args.searched),
+            "--seasons", str(args.seasons),
             "--hands", str(args.hands), "--other-races", str(args.other_races),
             "--other-seasons", str(args.other_seasons), "--ruleset", ",".join(args.rulesets),
             "--jobs", str(args.jobs)] + (["--replay"] if args.replay else [])
@@ -345,6 +377,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--races", type=int, default=150, help="races of the bot mix (default 150)")
     ap.add_argument("--mixed", type=int, default=300, help="races of the option mix (default 300)")
+    ap.add_argument("--searched", type=int, default=12,
+                    help="races with a look-ahead seat of a full budget (default 12)")
     ap.add_argument("--seasons", type=int, default=6, help="seasons (default 6)")
     ap.add_argument("--hands", type=int, default=4, help="seeded hand positions per action card (default 4)")
     ap.add_argument("--other-races", type=int, default=80,

@@ -187,6 +187,10 @@ _OFFERED: Final = frozenset({"c_turn", "c_action", "c_move", "c_drive", "c_shade
 _NO_RULES: Final = _Shared(None)
 
 
+# `GreedyBot.plan_state`: the target cell, the plan, and the turn, placements and hand it is for
+PlanState = tuple[str | None, list[tuple[int, str]], int, int, list[int]]
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyBot(Bot):
     """Maximise progress net of wear this turn; keep the bag clean; buy fast gears."""
@@ -222,9 +226,22 @@ class GreedyBot(Bot):
     def reset(self, seed: int) -> None:
         """Start afresh with a new generator (a playout bot of the look-ahead reuses one)."""
         self.rng.seed(seed)
+        self.reset_plan()
+
+    def reset_plan(self) -> None:
+        """Forget the plan kept from one decision to the next (`_next_gear`, `c_move`)."""
         self._target = None
         self._plan = []
         self._plan_turn = -1
+
+    def plan_state(self) -> PlanState:
+        """What this bot carries from one decision to the next besides its generator: the plan
+        of the turn and the cell it aims at (the look-ahead's rollouts pick it up midway). Its
+        lists are never changed in place, so they are shared, not copied."""
+        return (self._target, self._plan, self._plan_turn, self._plan_placed, self._plan_hand)
+
+    def set_plan_state(self, st: PlanState) -> None:
+        self._target, self._plan, self._plan_turn, self._plan_placed, self._plan_hand = st
 
     def _bind(self, rules: Any) -> _Shared:
         """Read the tables of `rules` from now on (shared by the greedy bots of that ruleset,

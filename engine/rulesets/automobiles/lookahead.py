@@ -9,6 +9,10 @@ moves the real game's generator; the same seed gives the same decisions. Every o
 tried against the same sampled draws (common random numbers), so options differ by what
 they do, not by luck. Other decisions are the greedy bot's.
 
+What every rollout of an option plays before its first draw does not depend on the seed: it is
+played once per option, and each seed's rollout copies the game from there (`_opening`), the
+same scores to the bit.
+
 `lookahead:N` sets the budget: N rollouts per searched decision, shared by its options (with
 fewer than one each, greedy's choice and the first other options are tried).
 """
@@ -22,7 +26,7 @@ from mypy_extensions import mypyc_attr
 
 from slipstream.engine.core.collector import collector_paused
 from slipstream.engine.play.decisions import Decision
-from slipstream.engine.rulesets.automobiles.bots import GreedyBot
+from slipstream.engine.rulesets.automobiles.bots import GreedyBot, PlanState
 from slipstream.engine.rulesets.automobiles.game import Game
 from slipstream.engine.rulesets.automobiles.state import ACTIVE
 
@@ -70,6 +74,46 @@ class _LazyRandom(random.Random):
         super().setstate(state)
 
 
+# Not compiled: a subclass of the standard generator, as `_LazyRandom`.
+@mypyc_attr(native_class=False)
+class _Watched(random.Random):
+    """A generator that notes when it is drawn from: the game's and the playout bots' while the
+    opening of an option's rollouts is worked out (`LookaheadBot._opening`). What it gives does
+    not matter: a game that drew from it is thrown away."""
+
+    drawn = False
+
+    def random(self) -> float:
+        self.drawn = True
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self.drawn = True
+        return super().getrandbits(k)
+
+
+class _Opening:
+    """What every rollout of one option plays before its first draw: the game there (`game`),
+    the playout bots' plans there and the decisions played after the option (`steps`); or, for
+    rollouts that end before any draw, their one score (`game` None)."""
+
+    __slots__ = ("game", "plans", "steps", "stop", "score")
+
+    def __init__(self, game: Game | None, plans: list[PlanState], steps: int, stop: int, score: float) -> None:
+        self.game = game
+        self.plans = plans
+        self.steps = steps
+        self.stop = stop  # the rollouts' end: `me`'s turns ended then (as in `rollout`)
+        self.score = score
+
+
+def _any_drawn(watched: list[_Watched], n: int) -> bool:
+    for i in range(n):
+        if watched[i].drawn:
+            return True
+    return False
+
+
 # Compiled with the bots (engine/core/accel.py); tests and benches subclass it.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class LookaheadBot(GreedyBot):
@@ -88,6 +132,9 @@ class LookaheadBot(GreedyBot):
         self.budget: int = self.DEFAULT_BUDGET if budget is None else budget
         self._players: list[GreedyBot] = []
         self._rng = random.Random(0)  # the generator of every rollout, seeded afresh for each
+        # the generators an option's opening is played with (`_opening`): the game's, the bots'
+        self._watched_game = _Watched(0)
+        self._watched_bots: list[_Watched] = []
         self.rollouts = 0  # rollouts played so far (for cost figures)
 
     # ------------------------------------------------------------------ deciding
@@ -124,8 +171,19 @@ class LookaheadBot(GreedyBot):
         with collector_paused():
             for key in keys:
                 total = 0.0  # summed in the seeds' order, as sum() did: the same floats
-                for s in seeds:
-                    total += self.rollout(g, me, key, s)
+                # the decisions a rollout plays before its first draw are the same for every
+                # seed: played once for the option, and every seed's rollout goes on from there
+                opening = self._opening(g, me, key) if samples > 2 else None
+                if opening is None:
+                    for s in seeds:
+                        total += self.rollout(g, me, key, s)
+                elif opening.game is None:  # over before any draw: the same score for every seed
+                    for _s in seeds:
+                        self.rollouts += 1
+                        total += opening.score
+                else:
+                    for s in seeds:
+                        total += self._resume(opening, me, s)
                 score = total / samples
                 if score > best_score + 1e-9:
                     best, best_score = key, score
@@ -140,8 +198,12 @@ class LookaheadBot(GreedyBot):
         players = self._playout_bots(len(c.race.players), seed)
         stop: int = c.race.stats["turns"][me] + self.HORIZON
         c.apply(key)
+        return self._play_on(c, players, me, stop, 0)
+
+    def _play_on(self, c: Game, players: list[GreedyBot], me: int, stop: int, steps: int) -> float:
+        """The rest of a rollout: greedy decisions until `me` has ended its turn `stop` times
+        (or the race is over), `steps` decisions played already; then the score."""
         turns: list[int] = c.race.stats["turns"]
-        steps = 0
         while True:
             d = c.pending
             if d is None or turns[me] >= stop:
@@ -151,6 +213,76 @@ class LookaheadBot(GreedyBot):
             if steps > 5000:  # a safety net: a playout this long has gone astray
                 break
         return self.evaluate(c, me)
+
+    def _opening(self, g: Game, me: int, key: str) -> _Opening | None:
+        """What every rollout of `key` plays before its first draw (None: the option draws, or
+        its first decision does).
+
+        A rollout differs from seed to seed by its draws only (the game's generator and the
+        playout bots'): up to the first draw, every seed plays the same decisions. A first pass,
+        on a copy drawing from watched generators, finds how many decisions come before it; that
+        copy is spoilt by the draw, made in the middle of a decision, so a second pass plays them
+        on a fresh copy, which every seed's rollout copies in turn (`_resume`). The playout bots
+        carry a plan from one decision to the next (`GreedyBot.plan_state`): the opening keeps
+        theirs. A rollout that ends before any draw has one score for every seed."""
+        n = len(g.race.players)
+        stop: int = g.race.stats["turns"][me] + self.HORIZON
+        rng = self._watched_game
+        watched = self._watched_bots
+        while len(watched) < n:
+            watched.append(_Watched(0))
+        players = self._playout_bots(n, 0)
+        kept = [p.rng for p in players]
+        for i in range(n):
+            players[i].rng = watched[i]
+        try:
+            found = -1  # the decisions before the first draw (the first pass's finding)
+            for build in (False, True):
+                rng.drawn = False
+                for i in range(n):
+                    players[i].reset_plan()
+                    watched[i].drawn = False
+                c = g.copy(rng=rng)
+                c.apply(key)
+                turns: list[int] = c.race.stats["turns"]
+                steps = 0
+                while not build or steps < found:
+                    if rng.drawn or _any_drawn(watched, n):
+                        break
+                    d = c.pending
+                    if d is None or turns[me] >= stop:  # over before any draw
+                        return _Opening(None, [], steps, stop, self.evaluate(c, me))
+                    c.apply(players[d.player].choose_greedy(c, d))
+                    steps += 1
+                    if steps > 5000:  # as `_play_on`: cut short at the same point for every seed
+                        if rng.drawn or _any_drawn(watched, n):
+                            return None
+                        return _Opening(None, [], steps, stop, self.evaluate(c, me))
+                if rng.drawn or _any_drawn(watched, n):
+                    if build:  # (cannot be: the second pass plays what the first did)
+                        return None
+                    found = steps - 1  # the last decision drew
+                    if found < 1:
+                        return None
+            return _Opening(c, [p.plan_state() for p in players], found, stop, 0.0)
+        finally:
+            for i in range(n):
+                players[i].rng = kept[i]
+
+    def _resume(self, o: _Opening, me: int, seed: int) -> float:
+        """`rollout` of the opening's option with `seed`: from the end of the opening, which
+        every seed plays alike."""
+        self.rollouts += 1
+        rng = self._rng
+        rng.seed(seed)
+        game = o.game
+        assert game is not None
+        c = game.copy(rng=rng)
+        players = self._playout_bots(len(c.race.players), seed)
+        plans = o.plans
+        for i in range(len(players)):
+            players[i].set_plan_state(plans[i])
+        return self._play_on(c, players, me, o.stop, o.steps)
 
     def _playout_bots(self, n: int, seed: int) -> list[GreedyBot]:
         players = self._players

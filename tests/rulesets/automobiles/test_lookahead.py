@@ -147,3 +147,38 @@ def test_with_two_rivals_or_more_the_score_counts_the_gap_to_the_leading_rival()
     # in a field the leading rival's distance is taken off, the trailing ones do not matter
     assert score([1, 5]) < score([1, 4]) < score([1, 1])
     assert score([1, 5]) == score([0, 5])
+
+
+def test_an_options_opening_gives_every_seed_the_score_of_its_own_rollout() -> None:
+    # the search plays what every seed's rollout of an option plays before its first draw once
+    # (`_opening`), and each seed goes on from there (`_resume`): the same score, to the bit,
+    # as a rollout from the real game (the plans the playout bots carry included)
+    pack = base_pack()
+    sets = sorted(pack.card_sets)
+    drivers = sorted(pack.drivers)
+    opened = over = 0
+    for seed in range(12):
+        n = 2 + seed % 3
+        seats = [Seat(f"P{i + 1}", driver=drivers[(seed + i) % len(drivers)] if seed % 2 else None)
+                 for i in range(n)]
+        g = Game(ruleset_from_pack(pack, sets[seed % len(sets)]), pack.tracks[("first-oval", "road-course")[seed % 2]],
+                 seats, seed=seed, laps=1, record=False)
+        bot = LookaheadBot(seed, budget=6)
+        greedy = [GreedyBot(seed + i) for i in range(n)]
+        searched = 0
+        while g.pending is not None and searched < 8:
+            d = g.pending
+            if d.player == 0 and d.kind in bot.SEARCHED and len(d.options) > 1:
+                searched += 1
+                for key in d.keys():
+                    o = bot._opening(g, 0, key)
+                    if o is None:
+                        continue
+                    for s in (seed, 2**63 + seed, 12345):
+                        want = bot.rollout(g, 0, key, s)
+                        got = o.score if o.game is None else bot._resume(o, 0, s)
+                        assert got == want, (seed, d.kind, key, s)
+                    opened += o.game is not None
+                    over += o.game is None
+            assert g.apply(greedy[d.player].choose(g, d)) is None
+    assert opened > 50  # openings were found and resumed from
