@@ -106,15 +106,19 @@ def race_specs(n: int) -> list[Any]:
     return out
 
 
-def mixed_specs(n: int) -> list[Any]:
-    """The option mix: race i drawn from random.Random(i)."""
-    from slipstream.engine.play.races import RaceSpec, parse_setup
+def base_choices() -> tuple[list[str], list[str], list[str]]:
+    """The base pack's tracks, card sets and drivers, sorted (what the drawn races pick from)."""
     from slipstream.engine.play.registry import load_pack
 
     pack = load_pack("")
-    tracks = sorted(pack.tracks)
-    sets = sorted(pack.card_sets)
-    drivers = sorted(pack.drivers)
+    return sorted(pack.tracks), sorted(pack.card_sets), sorted(pack.drivers)
+
+
+def mixed_specs(n: int) -> list[Any]:
+    """The option mix: race i drawn from random.Random(i)."""
+    from slipstream.engine.play.races import RaceSpec, parse_setup
+
+    tracks, sets, drivers = base_choices()
     out = []
     for i in range(n):
         r = random.Random(i)
@@ -136,12 +140,8 @@ def searched_specs(n: int) -> list[Any]:
     to two rule options. (The other races' look-ahead:2 tries one rollout an option, too few
     for the work shared between the rollouts of an option, which needs three.)"""
     from slipstream.engine.play.races import RaceSpec, parse_setup
-    from slipstream.engine.play.registry import load_pack
 
-    pack = load_pack("")
-    tracks = sorted(pack.tracks)
-    sets = sorted(pack.card_sets)
-    drivers = sorted(pack.drivers)
+    tracks, sets, drivers = base_choices()
     out = []
     for i in range(n):
         r = random.Random(f"searched {i}")
