@@ -28,7 +28,7 @@ def worker(script: str, *argv: str, pure: bool = True) -> Any:
 
 
 def test_fingerprint_hashes_every_ruleset_the_same_twice_and_replays() -> None:
-    argv = ("--races", "1", "--mixed", "1", "--seasons", "0", "--hands", "0", "--other-races", "4",
+    argv = ("--races", "1", "--mixed", "1", "--searched", "1", "--seasons", "0", "--hands", "0", "--other-races", "4",
             "--other-seasons", "1", "--ruleset", "automobiles,formula-de,speed-hazard", "--replay")
     # twice, in two processes: once pure, once as the session runs (the same bytes either way,
     # tests/core/test_accel.py; the compiled run costs about 60% of the pure one)
@@ -36,7 +36,7 @@ def test_fingerprint_hashes_every_ruleset_the_same_twice_and_replays() -> None:
     assert a == b
     assert a["replay_failure"] is None
     # race 3 of each other ruleset has a look-ahead seat (one race in eight)
-    assert a["labels"] == ["race 1", "mixed 0"] + [f"formula-de {i}" for i in (1, 2, 3, 4)] + \
+    assert a["labels"] == ["race 1", "mixed 0", "searched 0"] + [f"formula-de {i}" for i in (1, 2, 3, 4)] + \
         ["formula-de season 1"] + [f"speed-hazard {i}" for i in (1, 2, 3, 4)] + ["speed-hazard season 1"]
     assert len(set(a["digests"])) == len(a["digests"])
 
