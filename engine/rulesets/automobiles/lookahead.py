@@ -107,7 +107,10 @@ class _Opening:
         self.score = score
 
 
-def _any_drawn(watched: list[_Watched], n: int) -> bool:
+def _drawn(rng: _Watched, watched: list[_Watched], n: int) -> bool:
+    """Whether the game's watched generator or one of the `n` bots' has been drawn from."""
+    if rng.drawn:
+        return True
     for i in range(n):
         if watched[i].drawn:
             return True
@@ -126,6 +129,7 @@ class LookaheadBot(GreedyBot):
     WEAR_COST: ClassVar[float] = 1.0  # segments a wear cube owned is worth
     FINISH_BONUS: ClassVar[float] = 1000.0
     REL: ClassVar[float] = 1.0  # with rivals > 1: segments of the leading rival's distance taken off the score
+    MAX_STEPS: ClassVar[int] = 5000  # a safety net: a playout longer than this has gone astray
 
     def __init__(self, seed: int = 0, budget: int | None = None) -> None:
         super().__init__(seed)
@@ -191,26 +195,31 @@ class LookaheadBot(GreedyBot):
 
     def rollout(self, g: Game, me: int, key: str, seed: int) -> float:
         """Score of one playout of `key`: greedy bots in every seat, fresh draws from `seed`."""
+        c, players = self._start(g, seed)
+        stop: int = c.race.stats["turns"][me] + self.HORIZON
+        c.apply(key)
+        return self._play_on(c, players, me, stop, 0)
+
+    def _start(self, g: Game, seed: int) -> tuple[Game, list[GreedyBot]]:
+        """A rollout's copy of `g`, drawing from `seed`, and its playout bots (one rollout more)."""
         self.rollouts += 1
         rng = self._rng
         rng.seed(seed)  # the draws of random.Random(seed); the copy takes no generator state
         c = g.copy(rng=rng)
-        players = self._playout_bots(len(c.race.players), seed)
-        stop: int = c.race.stats["turns"][me] + self.HORIZON
-        c.apply(key)
-        return self._play_on(c, players, me, stop, 0)
+        return c, self._playout_bots(len(c.race.players), seed)
 
     def _play_on(self, c: Game, players: list[GreedyBot], me: int, stop: int, steps: int) -> float:
         """The rest of a rollout: greedy decisions until `me` has ended its turn `stop` times
         (or the race is over), `steps` decisions played already; then the score."""
         turns: list[int] = c.race.stats["turns"]
+        limit = self.MAX_STEPS
         while True:
             d = c.pending
             if d is None or turns[me] >= stop:
                 break
             c.apply(players[d.player].choose_greedy(c, d))
             steps += 1
-            if steps > 5000:  # a safety net: a playout this long has gone astray
+            if steps > limit:
                 break
         return self.evaluate(c, me)
 
@@ -247,18 +256,18 @@ class LookaheadBot(GreedyBot):
                 turns: list[int] = c.race.stats["turns"]
                 steps = 0
                 while not build or steps < found:
-                    if rng.drawn or _any_drawn(watched, n):
+                    if _drawn(rng, watched, n):
                         break
                     d = c.pending
                     if d is None or turns[me] >= stop:  # over before any draw
                         return _Opening(None, [], steps, stop, self.evaluate(c, me))
                     c.apply(players[d.player].choose_greedy(c, d))
                     steps += 1
-                    if steps > 5000:  # as `_play_on`: cut short at the same point for every seed
-                        if rng.drawn or _any_drawn(watched, n):
+                    if steps > self.MAX_STEPS:  # as `_play_on`: cut short alike for every seed
+                        if _drawn(rng, watched, n):
                             return None
                         return _Opening(None, [], steps, stop, self.evaluate(c, me))
-                if rng.drawn or _any_drawn(watched, n):
+                if _drawn(rng, watched, n):
                     if build:  # (cannot be: the second pass plays what the first did)
                         return None
                     found = steps - 1  # the last decision drew
@@ -272,13 +281,9 @@ class LookaheadBot(GreedyBot):
     def _resume(self, o: _Opening, me: int, seed: int) -> float:
         """`rollout` of the opening's option with `seed`: from the end of the opening, which
         every seed plays alike."""
-        self.rollouts += 1
-        rng = self._rng
-        rng.seed(seed)
         game = o.game
         assert game is not None
-        c = game.copy(rng=rng)
-        players = self._playout_bots(len(c.race.players), seed)
+        c, players = self._start(game, seed)
         plans = o.plans
         for i in range(len(players)):
             players[i].set_plan_state(plans[i])
