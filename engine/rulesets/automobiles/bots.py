@@ -208,7 +208,10 @@ class GreedyBot(Bot):
         self._list_traits: dict[int, tuple[Any, set[str]]] = {}  # id of an effect list -> (it, traits)
         self._target: str | None = None
         self._plan: list[tuple[int, str]] = []
-        self._dispatch: dict[str, Callable[[Game, Decision], str]] = {}
+        # the chooser of each decision kind, called with this bot (`_chooser`): functions of the
+        # class, not bound methods, which would make every bot a cycle that only the cyclic
+        # collector frees (with its caches) when a race is over
+        self._dispatch: dict[str, Callable[[GreedyBot, Game, Decision], str]] = {}
         self._ranks: dict[str, float] = {}
         # the turn, placement count and hand at which `_plan` goes on (`_next_gear`)
         self._plan_turn = -1
@@ -293,7 +296,7 @@ class GreedyBot(Bot):
         fn = self._dispatch.get(decision.kind)
         if fn is None:
             fn = self._dispatch[decision.kind] = self._chooser(decision.kind)
-        return fn(game, decision)
+        return fn(self, game, decision)
 
     def choose_greedy(self, game: Game, decision: Decision) -> str:
         """`choose` of a GreedyBot itself (not a subclass: the look-ahead's playout bots), the
@@ -317,19 +320,20 @@ class GreedyBot(Bot):
             return self.c_turn(game, decision)
         return self.choose(game, decision)
 
-    def _chooser(self, kind: str) -> Callable[[Game, Decision], str]:
-        """The chooser of a decision kind: `c_KIND` (or the first option), checked to give one
-        of the decision's options (else the first) unless it is one of `_OFFERED` as written
-        here."""
+    def _chooser(self, kind: str) -> Callable[[GreedyBot, Game, Decision], str]:
+        """The chooser of a decision kind, called with the bot: `c_KIND` (or the first option),
+        checked to give one of the decision's options (else the first) unless it is one of
+        `_OFFERED` as written here."""
         name = "c_" + kind
-        if not hasattr(self, name):
+        cls = type(self)
+        if not hasattr(cls, name):
             name = "_first"
-        fn: Callable[[Game, Decision], str] = getattr(self, name)
-        if name in _OFFERED and getattr(type(self), name) is getattr(GreedyBot, name):
+        fn: Callable[[GreedyBot, Game, Decision], str] = getattr(cls, name)
+        if name in _OFFERED and fn is getattr(GreedyBot, name):
             return fn
 
-        def checked(g: Game, d: Decision) -> str:
-            key = fn(g, d)
+        def checked(bot: GreedyBot, g: Game, d: Decision) -> str:
+            key = fn(bot, g, d)
             return key if d.option(key) is not None else d.options[0].key
         return checked
 

@@ -102,17 +102,19 @@ def grid_order(cars: Sequence[int], roll: Callable[[], int]) -> tuple[list[int],
     """The grid by black-die rolls, lowest first; tied cars roll again among themselves until the
     order is clear. Returns the order and one record per round of rolls."""
     records: list[dict[str, object]] = []
+    return _roll_order(list(cars), roll, records), records
 
-    def order(group: Sequence[int]) -> list[int]:
-        rolls = {c: roll() for c in group}
-        records.append({"cars": list(group), "rolls": [rolls[c] for c in group]})
-        out: list[int] = []
-        for value in sorted(set(rolls.values())):
-            tied = [c for c in group if rolls[c] == value]
-            out += tied if len(tied) == 1 else order(tied)
-        return out
 
-    return order(list(cars)), records
+def _roll_order(group: Sequence[int], roll: Callable[[], int], records: list[dict[str, object]]) -> list[int]:
+    """`grid_order` of one group of cars, its rounds of rolls added to `records` (a function of
+    its own, not a closure calling itself: that would be a cycle for the cyclic collector)."""
+    rolls = {c: roll() for c in group}
+    records.append({"cars": list(group), "rolls": [rolls[c] for c in group]})
+    out: list[int] = []
+    for value in sorted(set(rolls.values())):
+        tied = [c for c in group if rolls[c] == value]
+        out += tied if len(tied) == 1 else _roll_order(tied, roll, records)
+    return out
 
 
 def can_pay(wear: Mapping[str, int], cost: Mapping[str, int], pool: bool) -> bool:
