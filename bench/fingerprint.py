@@ -3,7 +3,8 @@
 
     .venv/bin/python bench/fingerprint.py [--ruleset all|ID[,ID]] [--races 150] [--mixed 300]
                                           [--searched 12] [--seasons 6] [--hands 4] [--other-races 80]
-                                          [--other-seasons 3] [--replay] [--jobs J] [--per-log]
+                                          [--other-searched 6] [--other-seasons 3] [--replay]
+                                          [--jobs J] [--per-log]
                                           [--baseline REV]
 
 A speed change to a bot or to the engine, or content re-expressed as data, must leave every
@@ -30,6 +31,10 @@ Formula Dé and speed-hazard (their bundled packs, content/formula-de and conten
   rule options (two cars a player, basic wear, ram beside, U-turn, ...), their statistics hashed
   too; one race in eight has a look-ahead seat with a small budget (Formula Dé lookahead:1 or
   :2, speed-hazard lookahead:4, the smallest it lists) and fewer seats, to stay quick;
+- `--other-searched` races of each whose look-ahead seat searches with the ruleset's own full
+  budget (plain `lookahead`), race i drawn from `random.Random("<id> searched i")`: a bundled
+  track, one lap, 2-3 seats, zero to two rule options (the small budgets above leave out the
+  search's shortcuts that need several options or rollouts to compare);
 - `--other-seasons` championships of each over its circuits (2-4 seats, season options in turn).
 
 `--ruleset` keeps only the named rulesets (comma-separated; default all). `--replay` also
@@ -218,6 +223,25 @@ def ruleset_specs(rid: str, n: int) -> list[Any]:
     return out
 
 
+def ruleset_searched(rid: str, n: int) -> list[Any]:
+    """`n` races of ruleset `rid` on its bundled pack with a look-ahead seat of the ruleset's
+    default budget: race i drawn from random.Random, a track, one lap, 2-3 seats (the others
+    greedy or random), zero to two rule options."""
+    from slipstream.engine.play.races import RaceSpec
+    from slipstream.engine.play.registry import load_pack
+
+    tracks = sorted(load_pack(PACKS[rid]).tracks)
+    out = []
+    for i in range(n):
+        r = random.Random(f"{rid} searched {i}")
+        k = r.randint(2, 3)
+        bots = ["lookahead"] + [r.choice(("greedy", "greedy", "random")) for _ in range(k - 1)]
+        r.shuffle(bots)
+        opts = dict(r.sample(RULE_MIX[rid], r.randint(0, 2)))
+        out.append(RaceSpec(PACKS[rid], r.choice(tracks), i + 1, tuple(bots), 1, tuple(sorted(opts.items()))))
+    return out
+
+
 def ruleset_seasons(rid: str, n: int) -> list[Any]:
     """`n` seasons of ruleset `rid` on its bundled pack (its own circuits in turn), 2-4 greedy and
     random seats, every other one with a season option."""
@@ -297,11 +321,13 @@ def fingerprint(args: argparse.Namespace) -> dict[str, Any]:
         try:
             for rid in others:
                 rs = get(rid)
-                for label, lines, res in _played(rid, ruleset_specs(rid, args.other_races), args.jobs):
-                    add(label, lines, json.dumps(res.stats, sort_keys=True).encode())
-                    if args.replay and failure is None:
-                        rep = rs.replay(lines)
-                        replayed(label, rep.identical, rep.message)
+                for family, specs in ((rid, ruleset_specs(rid, args.other_races)),
+                                      (f"{rid} searched", ruleset_searched(rid, args.other_searched))):
+                    for label, lines, res in _played(family, specs, args.jobs):
+                        add(label, lines, json.dumps(res.stats, sort_keys=True).encode())
+                        if args.replay and failure is None:
+                            rep = rs.replay(lines)
+                            replayed(label, rep.identical, rep.message)
                 assert rs.seasons is not None
                 for plan in ruleset_seasons(rid, args.other_seasons):
                     lines = list(rs.seasons.run(plan).lines)
@@ -335,7 +361,7 @@ def what(args: argparse.Namespace) -> str:
     if "automobiles" in args.rulesets:
         parts.append(f"automobiles: {args.races} races + {args.mixed} mixed + {args.searched} searched + "
                      f"{args.seasons} seasons + {args.hands} hands a card")
-    parts += [f"{rid}: {args.other_races} races + {args.other_seasons} seasons"
+    parts += [f"{rid}: {args.other_races} races + {args.other_searched} searched + {args.other_seasons} seasons"
               for rid in RULESETS if rid in args.rulesets and rid in PACKS]
     return "; ".join(parts)
 
@@ -351,6 +377,7 @@ def run_side(root: Path, args: argparse.Namespace, tmp: Path, name: str) -> dict
     argv = ["--worker", "--races", str(args.races), "--mixed", str(args.mixed), "--searched", str(args.searched),
             "--seasons", str(args.seasons),
             "--hands", str(args.hands), "--other-races", str(args.other_races),
+            "--other-searched", str(args.other_searched),
             "--other-seasons", str(args.other_seasons), "--ruleset", ",".join(args.rulesets),
             "--jobs", str(args.jobs)] + (["--replay"] if args.replay else [])
     result: dict[str, Any] = run_json(Path(__file__).resolve(), argv, tmp, name, root=root)
@@ -383,6 +410,8 @@ def main() -> int:
     ap.add_argument("--hands", type=int, default=4, help="seeded hand positions per action card (default 4)")
     ap.add_argument("--other-races", type=int, default=80,
                     help="races of each other ruleset, Formula Dé and speed-hazard (default 80)")
+    ap.add_argument("--other-searched", type=int, default=6,
+                    help="races of each other ruleset with a look-ahead seat of a full budget (default 6)")
     ap.add_argument("--other-seasons", type=int, default=3, help="seasons of each other ruleset (default 3)")
     ap.add_argument("--ruleset", default="all", metavar="ID[,ID]",
                     help=f"only these rulesets ({', '.join(RULESETS)}; default all)")
@@ -392,7 +421,8 @@ def main() -> int:
     ap.add_argument("--baseline", metavar="REV", help="also play them at git revision REV and compare")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    if min(args.races, args.mixed, args.seasons, args.hands, args.other_races, args.other_seasons) < 0 \
+    if min(args.races, args.mixed, args.searched, args.seasons, args.hands, args.other_races,
+           args.other_searched, args.other_seasons) < 0 \
             or args.jobs < 1:
         ap.error("counts must be >= 0 and --jobs >= 1")
     args.rulesets = list(RULESETS) if args.ruleset == "all" else [x.strip() for x in args.ruleset.split(",")]
