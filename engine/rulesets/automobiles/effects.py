@@ -187,6 +187,8 @@ class EffectList(Frame):
         if i + 1 == len(steps):
             g.stack.pop()  # the last effect: the list has nothing left to do after it
         name, arg = steps[i]
+        if g.held:  # a look-ahead holds a hand back (Game.hold): may this step run meanwhile?
+            while_held(g, name, self.ctx)
         fn = PRIMITIVES.get(name)  # looked up at each run, so a replaced primitive is the one run
         if fn is None:
             start(g, self.effects[i], self.ctx)  # not a primitive: raises its EffectError
@@ -206,6 +208,8 @@ def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
     steps = got[1] if got is not None and got[0] is effects else steps_of(effects)
     if len(steps) == 1 and not g.race.over:
         name, arg = steps[0]
+        if g.held:  # (as `EffectList.run`)
+            while_held(g, name, ctx)
         fn = PRIMITIVES.get(name)
         if fn is not None:
             fn(g, arg, ctx)
@@ -237,6 +241,8 @@ def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
     if not isinstance(eff, _MAPPINGS) or len(eff) != 1:
         raise EffectError(f"an effect must be a mapping with one key, not {eff!r}")
     (name, arg), = eff.items()
+    if g.held:  # (as `EffectList.run`)
+        while_held(g, name, ctx)
     fn = PRIMITIVES.get(name)
     if fn is None:
         raise EffectError(f"unknown effect primitive {name!r}")
@@ -312,6 +318,8 @@ def players_for(g: Game, whose: str | None, ctx: Ctx, them: int | None) -> list[
     n = len(g.race.players)
     if whose in (None, "me"):
         return [ctx.me]
+    if g.held:  # another player's piles may be read: the hand a look-ahead holds back among them
+        g.broke = True
     if whose == "them":
         return [them if them is not None else ctx.me]
     if whose == "others":
@@ -2048,6 +2056,25 @@ PRIMITIVES: Final[dict[str, Any]] = {
     "lower_counter": lambda g, arg, ctx: p_lower_counter(g, arg, ctx),
     "take": lambda g, arg, ctx: g.stack.append(Take(arg, ctx, g)),
 }
+
+
+# The primitives that may run while a look-ahead holds back another player's End-phase hand
+# (Game.hold, lookahead.py `_opening`): each touches the piles of the player it acts for only,
+# or other players' through `players_for`, which ends the hold. A primitive that is not listed
+# (`take`, which reads and takes from other players' piles; any new one until it is looked at)
+# ends the hold, as does any step acting for the held hand's owner.
+WHILE_HELD: Final = frozenset({
+    "gain_wear", "gain", "draw", "remove", "move_cubes", "select", "distribute", "move", "drive",
+    "modify_turn", "choose_one", "if", "add_counter", "schedule", "others", "shop", "set_flag",
+    "clear_flag", "once", "pay", "watch", "gain_money", "play_if", "set_counter", "lower_counter",
+})
+
+
+def while_held(g: Game, name: Any, ctx: Ctx) -> None:
+    """A step `name` about to run for `ctx.me` while `g` holds a hand back: the hold ends
+    (`broke`) unless the step is sure to leave that hand alone."""
+    if ctx.me == g.hold or name not in WHILE_HELD:
+        g.broke = True
 
 
 # ---------------------------------------------------------------------------------------------

@@ -116,6 +116,12 @@ class Game:
     decisions: dict[tuple[Any, ...], Decision]
     tables: RulesTables
     drivers_draft: bool
+    # A look-ahead's held draw (`LookaheadBot._opening`): the player whose next End-phase hand
+    # is held back (-1: none), whether it is held now, and whether something has since needed
+    # it (read that player's piles, or acted for them). Only a look-ahead's own copies hold.
+    hold: int
+    held: bool
+    broke: bool
 
     def __init__(self, rules: Ruleset, track: Track, seats: Sequence[Seat], seed: int = 0,
                  laps: int | None = None, record: bool = True, drivers: bool | None = None,
@@ -142,6 +148,8 @@ class Game:
             self.decisions = g.decisions
             self.tables = g.tables
             self.drivers_draft = g.drivers_draft
+            self.hold = -1
+            self.held = self.broke = False
             return
         self.rules = rules
         self.track = track
@@ -152,6 +160,8 @@ class Game:
         self.decision_count = 0
         self.stack = []
         self.pending = None
+        self.hold = -1
+        self.held = self.broke = False
         n = len(seats)
         rng = random.Random(seed)
         order = list(range(n))
@@ -444,6 +454,8 @@ class Game:
 
     def draw(self, player: int, zone: int, end_phase: bool = False) -> int | None:
         """Draw one random cube from the bag, refilling from the discard pile (RULES §3.7)."""
+        if self.held and player == self.hold:  # (the held hand's bag: see `draw_hand`)
+            self.broke = True
         z = self.race.players[player].zones
         bag = z[BAG]
         total = _cubes(bag)
@@ -464,7 +476,17 @@ class Game:
         return k
 
     def draw_hand(self, player: int) -> None:
-        """The End phase's draws: `hand_size` times `draw(player, ACTIVE, end_phase=True)`."""
+        """The End phase's draws: `hand_size` times `draw(player, ACTIVE, end_phase=True)`.
+
+        On a look-ahead's copy holding `player`'s draw (`hold`), the first such hand is held
+        back instead: the copy plays on as if it had been drawn, until something needs it
+        (`broke`); the look-ahead draws it later, from the same generator state (nothing may
+        have drawn in between), which gives the same hand (lookahead.py `_opening`)."""
+        if player == self.hold:
+            if not self.held:
+                self.held = True
+                return
+            self.broke = True
         z = self.race.players[player].zones
         bag, active = z[BAG], z[ACTIVE]
         getrandbits = self.race.rng.getrandbits
@@ -548,6 +570,8 @@ class Game:
         for i, a, b in mv.momentum(race, self.ix, self.rules.options):
             self.emit("momentum", p=i, src=a, dst=b)
         if self.tables.watch:  # `watch` triggers of the other players (docs/effects.md)
+            if self.held:  # (a held hand's owner may react: not worked out, taken as needing it)
+                self.broke = True
             watch_events(self, player, spaces)
         if race.final_round:
             return

@@ -97,14 +97,16 @@ class _Opening:
     the playout bots' plans there and the decisions played after the option (`steps`); or, for
     rollouts that end before any draw, their one score (`game` None)."""
 
-    __slots__ = ("game", "plans", "steps", "stop", "score")
+    __slots__ = ("game", "plans", "steps", "stop", "score", "held")
 
-    def __init__(self, game: Game | None, plans: list[PlanState], steps: int, stop: int, score: float) -> None:
+    def __init__(self, game: Game | None, plans: list[PlanState], steps: int, stop: int, score: float,
+                 held: bool = False) -> None:
         self.game = game
         self.plans = plans
         self.steps = steps
         self.stop = stop  # the rollouts' end: `me`'s turns ended then (as in `rollout`)
         self.score = score
+        self.held = held  # `me`'s End-phase hand is still to draw, first thing (`_resume`)
 
 
 def _drawn(rng: _Watched, watched: list[_Watched], n: int) -> bool:
@@ -114,6 +116,18 @@ def _drawn(rng: _Watched, watched: list[_Watched], n: int) -> bool:
     for i in range(n):
         if watched[i].drawn:
             return True
+    return False
+
+
+def _needed(c: Game, me: int) -> bool:
+    """Whether the hand that `c` holds back for `me` has been needed (Game.hold): something
+    read `me`'s piles or acted for `me`, or a decision of `me`'s is pending (made from them,
+    perhaps)."""
+    if c.broke:
+        return True
+    if c.held:
+        d = c.pending
+        return d is not None and d.player == me
     return False
 
 
@@ -130,6 +144,7 @@ class LookaheadBot(GreedyBot):
     FINISH_BONUS: ClassVar[float] = 1000.0
     REL: ClassVar[float] = 1.0  # with rivals > 1: segments of the leading rival's distance taken off the score
     MAX_STEPS: ClassVar[int] = 5000  # a safety net: a playout longer than this has gone astray
+    HOLD: ClassVar[bool] = True  # openings hold back the searching player's next hand (`_opening`)
 
     def __init__(self, seed: int = 0, budget: int | None = None) -> None:
         super().__init__(seed)
@@ -233,9 +248,18 @@ class LookaheadBot(GreedyBot):
         copy is spoilt by the draw, made in the middle of a decision, so a second pass plays them
         on a fresh copy, which every seed's rollout copies in turn (`_resume`). The playout bots
         carry a plan from one decision to the next (`GreedyBot.plan_state`): the opening keeps
-        theirs. A rollout that ends before any draw has one score for every seed."""
+        theirs. A rollout that ends before any draw has one score for every seed.
+
+        The first draw is most often `me`'s new hand at the end of its turn, and the rival who
+        plays next leaves it alone: the openings hold that hand back (Game.hold) and play on,
+        to the next draw or until something needs the hand (`_needed`: `me`'s piles read, a
+        step for `me`, a decision of `me`'s). Every seed's rollout then draws the hand first
+        thing: the generator is where it would have been (nothing drew in between) and so are
+        `me`'s piles (nothing touched them), so the hand, and everything after, is the same.
+        The next player's turn is played once per option rather than once per seed."""
         n = len(g.race.players)
         stop: int = g.race.stats["turns"][me] + self.HORIZON
+        hold = me if self.HOLD else -1
         rng = self._watched_game
         watched = self._watched_bots
         while len(watched) < n:
@@ -252,28 +276,34 @@ class LookaheadBot(GreedyBot):
                     players[i].reset_plan()
                     watched[i].drawn = False
                 c = g.copy(rng=rng)
+                c.hold = hold
                 c.apply(key)
                 turns: list[int] = c.race.stats["turns"]
                 steps = 0
                 while not build or steps < found:
-                    if _drawn(rng, watched, n):
+                    if _drawn(rng, watched, n) or _needed(c, me):
                         break
                     d = c.pending
-                    if d is None or turns[me] >= stop:  # over before any draw
+                    # over before any draw (a hand held back changes no score: it moves cubes
+                    # from bag to hand, not the wear owned, nor any car)
+                    if d is None or turns[me] >= stop:
                         return _Opening(None, [], steps, stop, self.evaluate(c, me))
                     c.apply(players[d.player].choose_greedy(c, d))
                     steps += 1
                     if steps > self.MAX_STEPS:  # as `_play_on`: cut short alike for every seed
-                        if _drawn(rng, watched, n):
+                        if _drawn(rng, watched, n) or _needed(c, me):
                             return None
                         return _Opening(None, [], steps, stop, self.evaluate(c, me))
-                if _drawn(rng, watched, n):
+                if _drawn(rng, watched, n) or _needed(c, me):
                     if build:  # (cannot be: the second pass plays what the first did)
                         return None
-                    found = steps - 1  # the last decision drew
+                    found = steps - 1  # the last decision drew (or needed the held hand)
                     if found < 1:
                         return None
-            return _Opening(c, [p.plan_state() for p in players], found, stop, 0.0)
+            held = c.held
+            c.hold = -1
+            c.held = False
+            return _Opening(c, [p.plan_state() for p in players], found, stop, 0.0, held)
         finally:
             for i in range(n):
                 players[i].rng = kept[i]
@@ -284,6 +314,8 @@ class LookaheadBot(GreedyBot):
         game = o.game
         assert game is not None
         c, players = self._start(game, seed)
+        if o.held:  # the hand held back, drawn where it would have been (`_opening`)
+            c.draw_hand(me)
         plans = o.plans
         for i in range(len(players)):
             players[i].set_plan_state(plans[i])

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from slipstream.engine.play.races import RaceSpec, run_race
@@ -9,10 +12,13 @@ from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
 from slipstream.engine.rulesets.automobiles.content import base_pack
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.lookahead import LookaheadBot
+from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 from slipstream.engine.rulesets.automobiles.roster import make_bot
 from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
 
-from .tiny import game, track
+from .tiny import game, track, zone
+
+PACKS = Path(__file__).resolve().parents[2] / "packs"
 
 SHORT = ("3 4x2 5x3 6x4 3 3 4x2 5x3 3 4x2", "4x2 3 3 5x3 6x4 4x2 3 5x3 3 3 3",
          "5x2 4x2 3x3 6x2 3 5x3 4x2 3 6x2 3x2")
@@ -149,24 +155,24 @@ def test_with_two_rivals_or_more_the_score_counts_the_gap_to_the_leading_rival()
     assert score([1, 5]) == score([0, 5])
 
 
-def test_an_options_opening_gives_every_seed_the_score_of_its_own_rollout() -> None:
-    # the search plays what every seed's rollout of an option plays before its first draw once
-    # (`_opening`), and each seed goes on from there (`_resume`): the same score, to the bit,
-    # as a rollout from the real game (the plans the playout bots carry included)
-    pack = base_pack()
+def _openings_against_rollouts(pack: Any, races: int, searched_per_race: int) -> tuple[int, int]:
+    """Every option's opening (`_opening`) at the searched decisions of seat 0 in `races` short
+    races of `pack` (2-4 players, drivers in every other race, the pack's card sets in turn),
+    each seed's score from it checked against a rollout from the real game; returns how many
+    openings were resumed from and how many of those held a hand back."""
     sets = sorted(pack.card_sets)
     drivers = sorted(pack.drivers)
-    opened = over = 0
-    for seed in range(12):
+    opened = held = 0
+    for seed in range(races):
         n = 2 + seed % 3
-        seats = [Seat(f"P{i + 1}", driver=drivers[(seed + i) % len(drivers)] if seed % 2 else None)
+        seats = [Seat(f"P{i + 1}", driver=drivers[(seed + i) % len(drivers)] if seed % 2 and drivers else None)
                  for i in range(n)]
         g = Game(ruleset_from_pack(pack, sets[seed % len(sets)]), pack.tracks[("first-oval", "road-course")[seed % 2]],
                  seats, seed=seed, laps=1, record=False)
         bot = LookaheadBot(seed, budget=6)
         greedy = [GreedyBot(seed + i) for i in range(n)]
         searched = 0
-        while g.pending is not None and searched < 8:
+        while g.pending is not None and searched < searched_per_race:
             d = g.pending
             if d.player == 0 and d.kind in bot.SEARCHED and len(d.options) > 1:
                 searched += 1
@@ -179,6 +185,73 @@ def test_an_options_opening_gives_every_seed_the_score_of_its_own_rollout() -> N
                         got = o.score if o.game is None else bot._resume(o, 0, s)
                         assert got == want, (seed, d.kind, key, s)
                     opened += o.game is not None
-                    over += o.game is None
+                    held += o.game is not None and o.held
             assert g.apply(greedy[d.player].choose(g, d)) is None
+    return opened, held
+
+
+def test_an_options_opening_gives_every_seed_the_score_of_its_own_rollout() -> None:
+    # the search plays what every seed's rollout of an option plays before its first draw once
+    # (`_opening`), holding back the searching player's next hand while nothing needs it, and
+    # each seed goes on from there (`_resume`): the same score, to the bit, as a rollout from
+    # the real game (the plans the playout bots carry included)
+    opened, held = _openings_against_rollouts(base_pack(), 12, 8)
     assert opened > 50  # openings were found and resumed from
+    assert held > 100  # most of them held the hand back (the next player's turn played once)
+
+
+@pytest.mark.parametrize("name", ["designer-cards", "designer-cards-2"])
+def test_openings_hold_no_hand_that_the_next_turns_need(name: str) -> None:
+    # the designer packs' cards read and take from other players' piles (`take`, counts over
+    # `whose: others`), offer effects to them (`others`) and react to their moves (`watch`):
+    # whatever needs the held hand ends the opening before it (Game.hold), the same scores
+    opened, held = _openings_against_rollouts(load_pack_cached(str(PACKS / name)), 16, 10)
+    assert opened > 200
+    assert held > 100
+
+
+def _holding(effects: list[Any] | None = None) -> Game:
+    """Two cars, P1's next hand held back (as in an opening), then `effects` run for P2 (a
+    position with no turn: its race ends when its stack runs out, so effects run once)."""
+    tr = track(*SHORT[:2])
+    g = game(tr, [{"car": {"lane": 0, "segment": 3}, "bag": {"gear-3": 5}, "discard": {"gear-4": 2}},
+                  {"car": {"lane": 1, "segment": 1}, "bag": {"gear-3": 5}, "active": {"gear-4": 2}}],
+             start="none", record=False)
+    g.hold = 0
+    g.draw_hand(0)
+    assert g.held and not g.broke
+    assert zone(g, 0, "active") == {}  # held back: nothing drawn, the bag as it was
+    assert zone(g, 0, "bag") == {"gear-3": 5}
+    if effects is not None:
+        g.run_effects(1, effects)
+    return g
+
+
+def test_a_held_hand_is_left_held_by_what_only_touches_the_player_acting() -> None:
+    g = _holding([{"gain_wear": 1}, {"gain_wear": {"count": {"zone": "active"}}}])
+    assert g.held and not g.broke
+    g.draw(1, 1)  # the other player's draw: their own piles (the generator is watched apart)
+    assert not g.broke
+
+
+@pytest.mark.parametrize("effects", [
+    [{"gain_wear": {"count": {"zone": "active", "whose": "others"}}}],  # reads P1's hand
+    [{"gain_wear": {"count": {"zone": "bag", "whose": "everyone"}}}],
+    [{"take": {"who": "all", "from": "discard", "count": 1, "to": "discard"}}],  # takes from P1
+    [{"others": {"effect": [{"gain_wear": 1}], "mandatory": True}}],  # acts for P1
+], ids=["count-others", "count-everyone", "take", "others"])
+def test_a_held_hand_is_needed_by_what_may_read_or_change_its_owners_piles(effects: list[Any]) -> None:
+    g = _holding(effects)
+    assert g.broke
+
+
+def test_a_held_hand_is_needed_by_its_owners_own_draws_and_steps() -> None:
+    g = _holding()
+    g.draw(0, 1)
+    assert g.broke
+    g = _holding()
+    g.run_effects(0, [{"gain_wear": 1}])  # a step for P1
+    assert g.broke
+    g = _holding()
+    g.draw_hand(0)  # a second hand of the same player
+    assert g.broke
