@@ -104,7 +104,7 @@ class _Shared:
     shared by every greedy bot playing it (a race's bots are made afresh for every race): the
     traits of each kind and effect list, the rank of each cube option key, the kind table of
     the Action and Buy choices, the Buy values by key, and the cube choices already made from
-    the same options (`_memo_key`)."""
+    the same options (by the options tuple, or `_memo_key`)."""
 
     __slots__ = ("rules", "traits", "list_traits", "ranks", "cube_keys", "acts", "values", "picks",
                  "removals")
@@ -118,11 +118,10 @@ class _Shared:
         self.acts: KindTable | None = None
         # by the bot's Buy settings: the Buy values by key, and the Buy choices by options
         self.values: dict[Any, tuple[dict[str, tuple[float, ...]], dict[Any, Any]]] = {}
-        self.picks: dict[Any, tuple[Any, str]] = {}  # move-cubes choices by options
+        self.picks: dict[int, tuple[Any, str]] = {}  # move-cubes choices by options tuple id
         self.removals: dict[Any, tuple[Any, Removal]] = {}  # what the remove choice reads by options
 
 
-Hand = tuple[str | None, str | None, str | None]  # `GreedyBot._hand_plays`
 # `GreedyBot._removal`: (first wear key, "stop" offered, (slowest gear, its first key), lowest key)
 Removal = tuple[str | None, bool, tuple[int, str] | None, str | None]
 
@@ -132,11 +131,11 @@ class KindTable:
     wear kind, the play key of each kind, the non-moving actions (kind, key, cleaner) and the
     moving ones (kind, key), the kind of each buy key, whether the Action options follow the
     active pile (no `strict_play`), whether "play K" is then offered for a kind in it, the
-    non-moving and moving actions so offered, and `_hand_plays` by hand. Typed fields, not a
-    tuple: the compiled choices read them natively."""
+    non-moving and moving actions so offered. Typed fields, not a tuple: the compiled choices
+    read them natively."""
 
     __slots__ = ("rules", "wear", "play", "still", "movers", "buy", "follow", "offer", "still_open",
-                 "movers_open", "hands", "by_options")
+                 "movers_open")
 
     def __init__(self, rules: Any, wear: int, play: list[str], still: tuple[tuple[int, str, bool], ...],
                  movers: tuple[tuple[int, str], ...], buy: dict[str, int], follow: bool,
@@ -152,10 +151,6 @@ class KindTable:
         self.offer = offer
         self.still_open = still_open
         self.movers_open = movers_open
-        self.hands: dict[tuple[int, ...], Hand] = {}
-        # `hands` by the id of an Action decision's options (the engine keeps one decision per
-        # pattern of kinds held, and those options name exactly the kinds `_hand_plays` reads)
-        self.by_options: dict[int, tuple[Any, Hand]] = {}
 
 
 def _memo_key(d: Decision) -> tuple[int, ...]:
@@ -223,7 +218,7 @@ class GreedyBot(Bot):
         self._values: dict[str, tuple[float, ...]] = {}  # Buy values by key (`_values_of`)
         self._buys: dict[Any, Any] = {}  # Buy choices by options (`_memo_key`)
         # (typed values: compiled, what they keep is read natively, not by generic indexing)
-        self._picks: dict[Any, tuple[Any, str]] = {}
+        self._picks: dict[int, tuple[Any, str]] = {}
         self._removals: dict[Any, tuple[Any, Removal]] = {}
 
     def reset(self, seed: int) -> None:
@@ -358,43 +353,41 @@ class GreedyBot(Bot):
     def c_action(self, g: Game, d: Decision) -> str:
         # An Action decision offers "play K" for the kinds K in the active pile whose cube has
         # an effect (and wear only with `wear_card_playable`), without `strict_play`
-        # (phases.ActionPhase): then what is played from a hand comes from the table's
-        # `_hand_plays`, else from the keys.
+        # (phases.ActionPhase): then what is played is read from the hand and the table's
+        # kinds so offered, else from the keys.
         acts = self._acts  # None after `choose` bound another ruleset
         if acts is None:
             acts = self._kind_table(g)
         p = g.race.players[d.player]
         z = p.zones[ACTIVE]
         if acts.follow:
-            opts = d.options
-            seen = acts.by_options.get(id(opts))
-            got: Hand | None = None
-            if seen is not None and seen[0] is opts:
-                got = seen[1]
-            else:
-                got = acts.hands.get(tuple(z))
-                if got is None:
-                    got = self._hand_plays(acts, z)
-                if len(acts.by_options) >= 8192:
-                    acts.by_options.clear()
-                acts.by_options[id(opts)] = (opts, got)
-            near, far, mover = got
+            # (worked out each time, the loops stopping at the cube played: compiled, a few
+            # native reads of the hand cost less than the memo of these choices by options
+            # tuple this had: the id boxed, a dict look-up, the kept tuple checked; measured)
+            wear = acts.wear
+            play = acts.play
             # 1. wear to the discard pile, then cleaners (they can remove it), non-moving actions
-            if near is not None:
-                if near is far:
-                    return near
-                wear = acts.wear
-                if wear >= 0 and (z[wear] + p.zones[DISCARD][wear]) > 0:
-                    return near
-            if far is not None:
-                return far
+            if wear >= 0 and z[wear] and acts.offer[wear]:
+                return play[wear]
+            near: str | None = None  # the first cleaner, played with wear in hand or discarded
+            for k, key, cleaner in acts.still_open:
+                if z[k]:
+                    if not cleaner:
+                        if near is not None and wear >= 0 and (z[wear] + p.zones[DISCARD][wear]) > 0:
+                            return near
+                        return key
+                    if near is None:
+                        near = key
+            if near is not None and wear >= 0 and (z[wear] + p.zones[DISCARD][wear]) > 0:
+                return near
             # 2. gear cubes along the best plan (kept while the turn goes as planned)
             kind = self._next_gear(g, d, z)
             if kind >= 0:
-                return acts.play[kind] if acts.offer[kind] else d.options[0].key
+                return play[kind] if acts.offer[kind] else d.options[0].key
             # 3. moving action cards extend the route
-            if mover is not None:
-                return mover
+            for k, key in acts.movers_open:
+                if z[k]:
+                    return key
             return self._ability_or_end(d)
         wear, play, still, movers = acts.wear, acts.play, acts.still, acts.movers
         keys: set[str] | None = None  # the option keys, collected when first needed
@@ -426,36 +419,6 @@ class GreedyBot(Bot):
                 if key in keys:
                     return key
         return self._ability_or_end(d)
-
-    @staticmethod
-    def _hand_plays(acts: KindTable, z: list[int]) -> Hand:
-        """What the Action choice plays from hand `z` without `strict_play`, before and after
-        the plan: (the key of steps 1 with wear near (in hand or discarded), the key of step 1
-        without, the moving action of step 3), None where it plays nothing. Kept by hand."""
-        wear, play, offer, hands = acts.wear, acts.play, acts.offer, acts.hands
-        near: str | None = None
-        far: str | None = None
-        mover: str | None = None
-        if wear >= 0 and z[wear] and offer[wear]:
-            near = far = play[wear]
-        else:
-            for k, key, cleaner in acts.still_open:
-                if z[k]:
-                    if near is None:
-                        near = key
-                    if not cleaner:
-                        far = key
-                        break
-            if near is far:
-                near = None  # the same without wear near: no need to look
-        for k, key in acts.movers_open:
-            if z[k]:
-                mover = key
-                break
-        if len(hands) >= 8192:  # many hands: start over rather than grow
-            hands.clear()
-        got = hands[tuple(z)] = (near, far, mover)
-        return got
 
     def _next_gear(self, g: Game, d: Decision, z: list[int]) -> int:
         """2. The gear kind to play next along the best plan (kept while the turn goes as
@@ -726,16 +689,14 @@ class GreedyBot(Bot):
         got = picks.get(id(opts))  # the same options tuple (the engine keeps them)
         if got is not None and got[0] is opts:
             return got[1]
-        mk = _memo_key(d)
-        got = picks.get(mk)
-        if got is None:
-            if len(picks) >= _MEMO_MAX:
-                picks.clear()
-            got = picks[mk] = (opts, self._move_cubes(g, d))
+        # another tuple: the choice worked out afresh (one pass over the options costs less
+        # than the key of them by their ids, `_memo_key`, that this also kept it under: in
+        # the look-ahead's rollouts that key was new 13 times in 14; measured)
+        key = self._move_cubes(g, d)
         if len(picks) >= _MEMO_MAX:
             picks.clear()
-        got = picks[id(opts)] = (opts, got[1])
-        return got[1]
+        picks[id(opts)] = (opts, key)
+        return key
 
     def _move_cubes(self, g: Game, d: Decision) -> str:
         # one pass over the options: a fast gear or an action cube back into play (or into

@@ -68,7 +68,21 @@ def _steps(ix: TrackIndex, width: int, c: int, shade: int) -> Steps:
     return tuple(sp[0] for sp in spaces if sp), frozenset(x for sp in spaces for x, _ in sp), spaces
 
 
-SAVED: Final = 256  # contexts whose memo a planner keeps besides the current one (`GearPlanner._reset`)
+SAVED: Final = 256  # contexts whose memo a planner keeps (`GearPlanner._reset`)
+
+
+class _Context:
+    """What the search keeps of one context (`GearPlanner._reset`): the codes of the other
+    cars' cells, and the memo, first moves, results and off-table targets found in it."""
+
+    __slots__ = ("occ_codes", "memo", "moves", "results", "slow")
+
+    def __init__(self, occ_codes: frozenset[int]) -> None:
+        self.occ_codes = occ_codes
+        self.memo: dict[int, float] = {}
+        self.moves: dict[int, int] = {}
+        self.results: dict[int, list[Move]] = {}
+        self.slow: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 class GearPlanner:
@@ -79,7 +93,7 @@ class GearPlanner:
     __slots__ = ("rules", "ix", "weight", "bits", "kinds", "width", "ncodes", "dark", "keys",
                  "context", "reach", "results", "memo", "moves", "nk", "shifts", "fast", "static", "present",
                  "slow", "occ", "occ_codes", "draft_of", "wear_leaf", "darker", "kind_steps", "mask",
-                 "shades", "opts", "saved")
+                 "shades", "opts", "saved", "lanes", "segments")
 
     def __init__(self, rules: Ruleset, ix: TrackIndex, wear_weight: float, bits: int = 4) -> None:
         self.rules = rules
@@ -95,7 +109,11 @@ class GearPlanner:
         self.dark = dark = max([sp.colour for sp in track.spaces] + list(shades) + [0]) + 1
         _ix, static, self.keys, draft_at, held = _tables(ix)
         self.static = static
-        self.context: list[tuple[int, int]] | None = None  # the cells of the other cars
+        self.lanes = track.lanes
+        self.segments = track.segments
+        # the context (`context_key`: the cells of the other cars and `reach`), -1 before the
+        # first and while in one off the table of `context_key`
+        self.context = -1
         self.reach = 0
         self.results: dict[int, list[Move]] = {}
         # node key -> its best score, and its first move (the key of the node it leads to × nk
@@ -104,11 +122,9 @@ class GearPlanner:
         self.memo: dict[int, float] = {}
         self.moves: dict[int, int] = {}
         self.nk = len(self.kinds) + 1  # a move is (node key) × nk + gear index
-        # (cells of the other cars, reach) -> (memo, moves, results, slow) of contexts left
+        # context key -> what the search keeps of that context, the current one among them
         # (`_reset`)
-        self.saved: dict[tuple[tuple[tuple[int, int], ...], int],
-                         tuple[dict[int, float], dict[int, int], dict[int, list[Move]],
-                               dict[int, tuple[tuple[int, int], ...]]]] = {}
+        self.saved: dict[int, _Context] = {}
         opts = rules.options
         self.opts = opts
         # the table gives the engine's step targets when a car blocks exactly its own segment
@@ -126,35 +142,62 @@ class GearPlanner:
         self.present = held.setdefault(tuple(kinds), {})
         self.slow: dict[int, tuple[tuple[int, int], ...]] = {}  # targets of this context off the table
         self.occ: dict[tuple[int, int], int] = {}  # `movement.occupancy`, off the fast table only
-        self.occ_codes: set[int] = set()  # the codes of the other cars' cells
+        self.occ_codes: frozenset[int] = frozenset()  # the codes of the other cars' cells
         self.draft_of = draft_at.setdefault(opts.drafting, {})  # cell code -> the cells it drafts behind
 
-    def _reset(self, cells: list[tuple[int, int]], new_occ: dict[tuple[int, int], int] | None,
-               new_reach: int) -> None:
-        """A new context: the other cars at `cells`, and their `movement.occupancy` where
-        `step_targets` reads it (off the fast table; None on it). The memo, results and off-table
-        targets of the context left are kept (`saved`, up to SAVED contexts), and those of the
-        context entered taken back when it was seen before: they depend on the context only."""
-        saved = self.saved
-        if self.context is not None:
-            if len(saved) >= SAVED:
-                saved.clear()
-            saved[(tuple(self.context), self.reach)] = (self.memo, self.moves, self.results, self.slow)
-        got = saved.pop((tuple(cells), new_reach), None)
-        if got is None:
-            self.memo, self.moves, self.results, self.slow = {}, {}, {}, {}
-        else:
-            self.memo, self.moves, self.results, self.slow = got
-        occ = self.occ
-        occ.clear()
-        if new_occ is not None:
-            occ.update(new_occ)
-        occ_codes = self.occ_codes
-        occ_codes.clear()
+    def context_key(self, race: RaceState, me: int, reach: int) -> int:
+        """The context of a plan for player `me` as one integer: the cell code of each other
+        car in seat order, as digits in base `ncodes` (each from 1 to ncodes - 1, so the
+        digits, and how many, read back from the number), then `reach` in 4 bits; -1 when a
+        car stands off the track's cells or `reach` needs more bits (a context kept nowhere:
+        `_reset`). Compiled, a few native sums per car, where a list of (lane, segment) tuples
+        made per plan, compared and hashed, cost more (measured)."""
+        if not 0 <= reach < 16:
+            return -1
         width = self.width
-        for ln, s in cells:
-            occ_codes.add(s * width + ln + 1)
+        ncodes = self.ncodes
+        lanes = self.lanes
+        segments = self.segments
+        key = 0
+        i = 0
+        for p in race.players:
+            if i != me:
+                car = p.car
+                ln = car.lane
+                s = car.segment
+                if ln < 0 or ln >= lanes or s < 0 or s >= segments:
+                    return -1
+                key = key * ncodes + s * width + ln + 1
+            i += 1
+        return key * 16 + reach
+
+    def _reset(self, race: RaceState, me: int, key: int, new_reach: int) -> None:
+        """A new context (`context_key`): the other cars' cells, and their
+        `movement.occupancy` where `step_targets` reads it (off the fast table). The memo,
+        results and off-table targets of every context seen are kept (`saved`, up to SAVED
+        contexts) and taken back when it comes again: they depend on the context only."""
+        saved = self.saved
+        got = saved.get(key) if key >= 0 else None
+        if got is None:
+            cells = []
+            i = 0
+            for p in race.players:
+                if i != me:
+                    cells.append(p.car.segment * self.width + p.car.lane + 1)
+                i += 1
+            got = _Context(frozenset(cells))
+            if key >= 0:
+                if len(saved) >= SAVED:
+                    saved.clear()
+                saved[key] = got
+        self.memo, self.moves, self.results, self.slow = got.memo, got.moves, got.results, got.slow
+        self.occ_codes = got.occ_codes
+        if not self.fast:
+            occ = self.occ
+            occ.clear()
+            occ.update(occupancy(race, me))
         self.reach = new_reach
+        self.context = key
 
     def _draft_fill(self, c: int) -> frozenset[int]:
         """The cells of `movement.draft_cells` at c, as codes (once per track and option)."""
@@ -315,11 +358,9 @@ class GearPlanner:
     def plan_from(self, race: RaceState, me: int, reach: int, h: int, cnt0: int,
                   darkest0: int) -> list[Move]:
         """`plan` from cell code `h` with the cubes `cnt0` (`count`)."""
-        cells = [(p.car.lane, p.car.segment) for p in race.players]
-        del cells[me]
-        if cells != self.context or reach != self.reach:
-            self._reset(cells, None if self.fast else occupancy(race, me), reach)
-            self.context = cells
+        key = self.context_key(race, me, reach)
+        if key != self.context or key < 0:
+            self._reset(race, me, key, reach)
         root = (cnt0 * self.ncodes + h) * self.dark + darkest0
         got = self.results.get(root)
         if got is None:
