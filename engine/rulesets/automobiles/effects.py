@@ -187,7 +187,7 @@ class EffectList(Frame):
         if i + 1 == len(steps):
             g.stack.pop()  # the last effect: the list has nothing left to do after it
         name, arg = steps[i]
-        if g.held:  # a look-ahead holds a hand back (Game.hold): may this step run meanwhile?
+        if g.held:  # a look-ahead holds hands back (Game.holding): may this step run meanwhile?
             while_held(g, name, self.ctx)
         fn = PRIMITIVES.get(name)  # looked up at each run, so a replaced primitive is the one run
         if fn is None:
@@ -318,7 +318,7 @@ def players_for(g: Game, whose: str | None, ctx: Ctx, them: int | None) -> list[
     n = len(g.race.players)
     if whose in (None, "me"):
         return [ctx.me]
-    if g.held:  # another player's piles may be read: the hand a look-ahead holds back among them
+    if g.held:  # another player's piles may be read: a hand a look-ahead holds back among them
         g.broke = True
     if whose == "them":
         return [them if them is not None else ctx.me]
@@ -2058,11 +2058,11 @@ PRIMITIVES: Final[dict[str, Any]] = {
 }
 
 
-# The primitives that may run while a look-ahead holds back another player's End-phase hand
-# (Game.hold, lookahead.py `_opening`): each touches the piles of the player it acts for only,
-# or other players' through `players_for`, which ends the hold. A primitive that is not listed
-# (`take`, which reads and takes from other players' piles; any new one until it is looked at)
-# ends the hold, as does any step acting for the held hand's owner.
+# The primitives that may run while a look-ahead holds back other players' End-phase hands
+# (Game.holding, lookahead.py `_opening`): each touches the piles of the player it acts for
+# only, or other players' through `players_for`, which ends the hold. A primitive that is not
+# listed (`take`, which reads and takes from other players' piles; any new one until it is
+# looked at) ends the hold, as does any step acting for a player whose hand is held.
 WHILE_HELD: Final = frozenset({
     "gain_wear", "gain", "draw", "remove", "move_cubes", "select", "distribute", "move", "drive",
     "modify_turn", "choose_one", "if", "add_counter", "schedule", "others", "shop", "set_flag",
@@ -2071,9 +2071,9 @@ WHILE_HELD: Final = frozenset({
 
 
 def while_held(g: Game, name: Any, ctx: Ctx) -> None:
-    """A step `name` about to run for `ctx.me` while `g` holds a hand back: the hold ends
-    (`broke`) unless the step is sure to leave that hand alone."""
-    if ctx.me == g.hold or name not in WHILE_HELD:
+    """A step `name` about to run for `ctx.me` while `g` holds hands back: the hold ends
+    (`broke`) unless the step is sure to leave them alone."""
+    if ctx.me in g.held or name not in WHILE_HELD:
         g.broke = True
 
 

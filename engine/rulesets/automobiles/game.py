@@ -116,11 +116,12 @@ class Game:
     decisions: dict[tuple[Any, ...], Decision]
     tables: RulesTables
     drivers_draft: bool
-    # A look-ahead's held draw (`LookaheadBot._opening`): the player whose next End-phase hand
-    # is held back (-1: none), whether it is held now, and whether something has since needed
-    # it (read that player's piles, or acted for them). Only a look-ahead's own copies hold.
-    hold: int
-    held: bool
+    # A look-ahead's held hands (`LookaheadBot._opening`): whether the End-phase hands are held
+    # back, the players whose hand is held (in the order they were due), and whether something
+    # has since needed one (read a holder's piles, or acted for them). Only a look-ahead's own
+    # copies hold.
+    holding: bool
+    held: list[int]
     broke: bool
 
     def __init__(self, rules: Ruleset, track: Track, seats: Sequence[Seat], seed: int = 0,
@@ -148,8 +149,8 @@ class Game:
             self.decisions = g.decisions
             self.tables = g.tables
             self.drivers_draft = g.drivers_draft
-            self.hold = -1
-            self.held = self.broke = False
+            self.holding = self.broke = False
+            self.held = []
             return
         self.rules = rules
         self.track = track
@@ -160,8 +161,8 @@ class Game:
         self.decision_count = 0
         self.stack = []
         self.pending = None
-        self.hold = -1
-        self.held = self.broke = False
+        self.holding = self.broke = False
+        self.held = []
         n = len(seats)
         rng = random.Random(seed)
         order = list(range(n))
@@ -454,7 +455,7 @@ class Game:
 
     def draw(self, player: int, zone: int, end_phase: bool = False) -> int | None:
         """Draw one random cube from the bag, refilling from the discard pile (RULES §3.7)."""
-        if self.held and player == self.hold:  # (the held hand's bag: see `draw_hand`)
+        if self.held and player in self.held:  # (a held hand's bag: see `draw_hand`)
             self.broke = True
         z = self.race.players[player].zones
         bag = z[BAG]
@@ -478,15 +479,15 @@ class Game:
     def draw_hand(self, player: int) -> None:
         """The End phase's draws: `hand_size` times `draw(player, ACTIVE, end_phase=True)`.
 
-        On a look-ahead's copy holding `player`'s draw (`hold`), the first such hand is held
-        back instead: the copy plays on as if it had been drawn, until something needs it
-        (`broke`); the look-ahead draws it later, from the same generator state (nothing may
-        have drawn in between), which gives the same hand (lookahead.py `_opening`)."""
-        if player == self.hold:
-            if not self.held:
-                self.held = True
+        On a look-ahead's copy that holds the hands (`holding`), the hand is held back instead:
+        the copy plays on as if it had been drawn, until something needs one (`broke`); the
+        look-ahead draws them later, in the same order from the same generator state (nothing
+        may have drawn in between), which gives the same hands (lookahead.py `_opening`)."""
+        if self.holding:
+            if player not in self.held:
+                self.held.append(player)
                 return
-            self.broke = True
+            self.broke = True  # (a second hand of the same player: drawn, spoiling the copy)
         z = self.race.players[player].zones
         bag, active = z[BAG], z[ACTIVE]
         getrandbits = self.race.rng.getrandbits

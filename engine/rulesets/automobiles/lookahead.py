@@ -100,13 +100,13 @@ class _Opening:
     __slots__ = ("game", "plans", "steps", "stop", "score", "held")
 
     def __init__(self, game: Game | None, plans: list[PlanState], steps: int, stop: int, score: float,
-                 held: bool = False) -> None:
+                 held: list[int] | None = None) -> None:
         self.game = game
         self.plans = plans
         self.steps = steps
         self.stop = stop  # the rollouts' end: `me`'s turns ended then (as in `rollout`)
         self.score = score
-        self.held = held  # `me`'s End-phase hand is still to draw, first thing (`_resume`)
+        self.held = held  # the players whose End-phase hand is still to draw, in that order (`_resume`)
 
 
 def _drawn(rng: _Watched, watched: list[_Watched], n: int) -> bool:
@@ -119,15 +119,16 @@ def _drawn(rng: _Watched, watched: list[_Watched], n: int) -> bool:
     return False
 
 
-def _needed(c: Game, me: int) -> bool:
-    """Whether the hand that `c` holds back for `me` has been needed (Game.hold): something
-    read `me`'s piles or acted for `me`, or a decision of `me`'s is pending (made from them,
-    perhaps)."""
+def _needed(c: Game) -> bool:
+    """Whether a hand that `c` holds back (Game.holding) has been needed: something read its
+    owner's piles or acted for them, or a decision of its owner's is pending (the turn choice
+    apart: `_opening`)."""
     if c.broke:
         return True
-    if c.held:
+    held = c.held
+    if held:
         d = c.pending
-        return d is not None and d.player == me
+        return d is not None and d.player in held and d.kind != "turn"
     return False
 
 
@@ -144,7 +145,7 @@ class LookaheadBot(GreedyBot):
     FINISH_BONUS: ClassVar[float] = 1000.0
     REL: ClassVar[float] = 1.0  # with rivals > 1: segments of the leading rival's distance taken off the score
     MAX_STEPS: ClassVar[int] = 5000  # a safety net: a playout longer than this has gone astray
-    HOLD: ClassVar[bool] = True  # openings hold back the searching player's next hand (`_opening`)
+    HOLD: ClassVar[bool] = True  # openings hold back the End-phase hands (`_opening`)
 
     def __init__(self, seed: int = 0, budget: int | None = None) -> None:
         super().__init__(seed)
@@ -192,7 +193,7 @@ class LookaheadBot(GreedyBot):
                 total = 0.0  # summed in the seeds' order, as sum() did: the same floats
                 # the decisions a rollout plays before its first draw are the same for every
                 # seed: played once for the option, and every seed's rollout goes on from there
-                opening = self._opening(g, me, key) if samples > 2 else None
+                opening = self._opening(g, me, key) if samples > 1 else None
                 if opening is None:
                     for s in seeds:
                         total += self.rollout(g, me, key, s)
@@ -251,15 +252,20 @@ class LookaheadBot(GreedyBot):
         theirs. A rollout that ends before any draw has one score for every seed.
 
         The first draw is most often `me`'s new hand at the end of its turn, and the rival who
-        plays next leaves it alone: the openings hold that hand back (Game.hold) and play on,
-        to the next draw or until something needs the hand (`_needed`: `me`'s piles read, a
-        step for `me`, a decision of `me`'s). Every seed's rollout then draws the hand first
-        thing: the generator is where it would have been (nothing drew in between) and so are
-        `me`'s piles (nothing touched them), so the hand, and everything after, is the same.
-        The next player's turn is played once per option rather than once per seed."""
+        plays next leaves it alone: the openings hold the End-phase hands back (Game.holding)
+        and play on, to the next draw or until something needs a held hand (`_needed`: its
+        owner's piles read, a step for the owner, a decision of the owner's). Every seed's
+        rollout then draws the held hands first thing, in the order they were due: the
+        generator is where it would have been (nothing drew in between) and so are their
+        owners' piles (nothing touched them), so the hands, and everything after, are the same.
+        The turn choice of a player whose hand is held is made from nothing the hand changes
+        (the choice itself is fixed, and what comes before it in a turn's start that might read
+        the piles acts for its owner, which ends the hold): an opening that reaches it untouched
+        ends there, whole, in one pass. Most do: `me`'s turn, the rivals' turns, up to `me`'s
+        next turn choice, are played once per option rather than once per seed."""
         n = len(g.race.players)
         stop: int = g.race.stats["turns"][me] + self.HORIZON
-        hold = me if self.HOLD else -1
+        hold = self.HOLD
         rng = self._watched_game
         watched = self._watched_bots
         while len(watched) < n:
@@ -276,33 +282,40 @@ class LookaheadBot(GreedyBot):
                     players[i].reset_plan()
                     watched[i].drawn = False
                 c = g.copy(rng=rng)
-                c.hold = hold
+                c.holding = hold
                 c.apply(key)
                 turns: list[int] = c.race.stats["turns"]
                 steps = 0
+                whole = False  # the pass reached a held hand's owner's turn choice untouched
                 while not build or steps < found:
-                    if _drawn(rng, watched, n) or _needed(c, me):
+                    if _drawn(rng, watched, n) or _needed(c):
                         break
                     d = c.pending
                     # over before any draw (a hand held back changes no score: it moves cubes
                     # from bag to hand, not the wear owned, nor any car)
                     if d is None or turns[me] >= stop:
                         return _Opening(None, [], steps, stop, self.evaluate(c, me))
+                    if c.held and d.player in c.held:  # (its turn choice: `_needed` lets it by)
+                        whole = True
+                        break
                     c.apply(players[d.player].choose_greedy(c, d))
                     steps += 1
                     if steps > self.MAX_STEPS:  # as `_play_on`: cut short alike for every seed
-                        if _drawn(rng, watched, n) or _needed(c, me):
+                        if _drawn(rng, watched, n) or _needed(c):
                             return None
                         return _Opening(None, [], steps, stop, self.evaluate(c, me))
-                if _drawn(rng, watched, n) or _needed(c, me):
+                if whole:
+                    found = steps
+                    break
+                if _drawn(rng, watched, n) or _needed(c):
                     if build:  # (cannot be: the second pass plays what the first did)
                         return None
-                    found = steps - 1  # the last decision drew (or needed the held hand)
+                    found = steps - 1  # the last decision drew (or needed a held hand)
                     if found < 1:
                         return None
             held = c.held
-            c.hold = -1
-            c.held = False
+            c.holding = False
+            c.held = []
             return _Opening(c, [p.plan_state() for p in players], found, stop, 0.0, held)
         finally:
             for i in range(n):
@@ -314,8 +327,10 @@ class LookaheadBot(GreedyBot):
         game = o.game
         assert game is not None
         c, players = self._start(game, seed)
-        if o.held:  # the hand held back, drawn where it would have been (`_opening`)
-            c.draw_hand(me)
+        held = o.held
+        if held is not None:  # the hands held back, drawn where they would have been (`_opening`)
+            for p in held:
+                c.draw_hand(p)
         plans = o.plans
         for i in range(len(players)):
             players[i].set_plan_state(plans[i])

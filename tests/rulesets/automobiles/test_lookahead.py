@@ -185,7 +185,7 @@ def _openings_against_rollouts(pack: Any, races: int, searched_per_race: int) ->
                         got = o.score if o.game is None else bot._resume(o, 0, s)
                         assert got == want, (seed, d.kind, key, s)
                     opened += o.game is not None
-                    held += o.game is not None and o.held
+                    held += o.game is not None and bool(o.held)
             assert g.apply(greedy[d.player].choose(g, d)) is None
     return opened, held
 
@@ -217,9 +217,9 @@ def _holding(effects: list[Any] | None = None) -> Game:
     g = game(tr, [{"car": {"lane": 0, "segment": 3}, "bag": {"gear-3": 5}, "discard": {"gear-4": 2}},
                   {"car": {"lane": 1, "segment": 1}, "bag": {"gear-3": 5}, "active": {"gear-4": 2}}],
              start="none", record=False)
-    g.hold = 0
+    g.holding = True
     g.draw_hand(0)
-    assert g.held and not g.broke
+    assert g.held == [0] and not g.broke
     assert zone(g, 0, "active") == {}  # held back: nothing drawn, the bag as it was
     assert zone(g, 0, "bag") == {"gear-3": 5}
     if effects is not None:
@@ -229,9 +229,13 @@ def _holding(effects: list[Any] | None = None) -> Game:
 
 def test_a_held_hand_is_left_held_by_what_only_touches_the_player_acting() -> None:
     g = _holding([{"gain_wear": 1}, {"gain_wear": {"count": {"zone": "active"}}}])
-    assert g.held and not g.broke
+    assert g.held == [0] and not g.broke
     g.draw(1, 1)  # the other player's draw: their own piles (the generator is watched apart)
     assert not g.broke
+    bag = zone(g, 1, "bag")
+    g.draw_hand(1)  # their End-phase hand: held back too, after P1's
+    assert g.held == [0, 1] and not g.broke
+    assert zone(g, 1, "bag") == bag
 
 
 @pytest.mark.parametrize("effects", [
