@@ -16,7 +16,12 @@ from mypy_extensions import mypyc_attr
 
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.decisions import Decision, Option, opt
-from slipstream.engine.rulesets.automobiles.movement import ahead_cells, step_targets, to_cell
+from slipstream.engine.rulesets.automobiles.movement import (
+    ahead_cells,
+    colour_targets,
+    step_targets,
+    to_cell,
+)
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES
 from slipstream.engine.rulesets.automobiles.state import (
     ACTIVE,
@@ -450,7 +455,7 @@ class MovePlan:
     native class when compiled: frames read its fields at every cube)."""
 
     __slots__ = ("spaces", "count", "colours", "cols", "fixed_cols", "gear", "same", "lanes", "as_",
-                 "one_step", "rules", "chained")
+                 "one_step", "rules", "chained", "colour")
 
     def __init__(self, spec: Mapping[str, Any]) -> None:
         self.spaces = spec["spaces"]
@@ -460,6 +465,9 @@ class MovePlan:
         self.fixed_cols = c == "any" or c is None or isinstance(c, list | tuple)
         self.cols = (None if c == "any" or c is None else frozenset(int(x) for x in c)) if (
             self.fixed_cols) else None
+        # the one shade of `cols` (a gear card's), else -1: `place_one` asks for the steps of that
+        # shade by number (`movement.colour_targets`)
+        self.colour: int = next(iter(self.cols)) if self.cols is not None and len(self.cols) == 1 else -1
         self.gear = bool(spec.get("gear"))
         self.same = bool(spec.get("same_colour"))
         self.lanes = "straight" in spec or "lanes" in spec or "lane_change" in spec
@@ -756,16 +764,20 @@ def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> list[tuple[int, int, int]] |
     else:
         last = placements[-1]
         lane, s = last.lane, last.segment
-    # the other cars' cells (`occupancy`, written out as a loop: this runs for every gear cube
-    # played)
-    occ: dict[tuple[int, int], int] = {}
-    i = 0
-    for q in players:
-        if i != me:
-            c = q.car
-            occ[c.lane, c.segment] = i
-        i += 1
-    tg = step_targets(g.ix, rules.options, occ, lane, s, plan.cols)
+    colour = plan.colour
+    if colour >= 0:  # one shade (a gear card): its steps by number, the other cars where they stand
+        tg = colour_targets(g.ix, rules.options, players, me, lane, s, colour)
+    else:
+        # the other cars' cells (`occupancy`, written out as a loop: this runs for every cube
+        # placed)
+        occ: dict[tuple[int, int], int] = {}
+        i = 0
+        for q in players:
+            if i != me:
+                c = q.car
+                occ[c.lane, c.segment] = i
+            i += 1
+        tg = step_targets(g.ix, rules.options, occ, lane, s, plan.cols)
     if len(tg) > 1:
         return tg
     if tg:

@@ -12,7 +12,7 @@ from collections.abc import Collection
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Option
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES, Options
-from slipstream.engine.rulesets.automobiles.state import Car, RaceState
+from slipstream.engine.rulesets.automobiles.state import Car, PlayerState, RaceState
 from slipstream.engine.tracks.movegraph import ahead_of_cell, segments_ahead
 from slipstream.engine.tracks.track import Track
 
@@ -23,7 +23,7 @@ class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
     __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour", "front", "_to",
-                 "colours", "_drafts")
+                 "colours", "_drafts", "lanes", "_colour_rows")
 
     def __init__(self, track: Track) -> None:
         self.track = track
@@ -36,6 +36,11 @@ class TrackIndex:
         self._steps: dict[Cell, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
         self._next: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
         self._by_colour: dict[tuple[int, int, int], tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
+        # `steps_of_colour` of the track's cells and shades 0-7, by int code (see there): a list
+        # read by index, no key tuple made and hashed for every gear cube placed
+        self.lanes = len(track.cells)
+        self._colour_rows: list[tuple[tuple[int, int, int, tuple[int, ...]], ...] | None] = (
+            [None] * (self.lanes * self.n * 8))
         self._to: dict[Cell, Option] = {}
         self.colours = tuple(sp.colour for sp in track.spaces)  # the colour of each space, by index
         self._drafts: dict[tuple[str, int, int], tuple[Cell, ...]] = {}
@@ -57,6 +62,14 @@ class TrackIndex:
     def steps_of_colour(self, lane: int, seg: int,
                         colour: int) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
         """`steps(lane, seg)` of the spaces of one colour only (in the same order)."""
+        n = self.n
+        if 0 <= lane < self.lanes and 0 <= seg < n and 0 <= colour < 8:  # (always, on a track)
+            code = (lane * n + seg) * 8 + colour
+            rows = self._colour_rows
+            row = rows[code]
+            if row is None:
+                row = rows[code] = tuple(x for x in self.steps(lane, seg) if x[1] == colour)
+            return row
         key = (lane, seg, colour)
         got = self._by_colour.get(key)
         if got is None:
@@ -182,6 +195,39 @@ def step_targets(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int,
                 if not weaving:
                     break
     return out
+
+
+def colour_targets(ix: TrackIndex, opts: Options, players: list[PlayerState], me: int, lane: int,
+                   seg: int, colour: int) -> list[tuple[int, int, int]]:
+    """`step_targets(ix, opts, occupancy(race, me), lane, seg, (colour,))` of a race's
+    `players`: the step of a gear cube. Under the rules' defaults the other cars are looked at
+    where they stand (a few compares) rather than through a map of their cells (a tuple made
+    and hashed per segment tried)."""
+    if opts.occupancy == "segment" and not opts.weaving:
+        out: list[tuple[int, int, int]] = []
+        for sp_idx, _colour, sp_lane, segs in ix.steps_of_colour(lane, seg, colour):
+            for s in segs:
+                free = True
+                i = 0
+                for p in players:
+                    if i != me:
+                        c = p.car
+                        if c.segment == s and c.lane == sp_lane:
+                            free = False
+                            break
+                    i += 1
+                if free:
+                    out.append((sp_idx, sp_lane, s))
+                    break
+        return out
+    occ: dict[Cell, int] = {}
+    i = 0
+    for p in players:
+        if i != me:
+            c = p.car
+            occ[c.lane, c.segment] = i
+        i += 1
+    return step_targets(ix, opts, occ, lane, seg, (colour,))
 
 
 def crosses(seg_from: int, seg_to: int) -> bool:
