@@ -467,7 +467,7 @@ class MovePlan:
             self.fixed_cols) else None
         # the one shade of `cols` (a gear card's), else -1: `place_one` asks for the steps of that
         # shade by number (`movement.colour_targets`)
-        self.colour: int = next(iter(self.cols)) if self.cols is not None and len(self.cols) == 1 else -1
+        self.colour: int = one_shade(self.cols)
         self.gear = bool(spec.get("gear"))
         self.same = bool(spec.get("same_colour"))
         self.lanes = "straight" in spec or "lanes" in spec or "lane_change" in spec
@@ -1272,7 +1272,7 @@ class Move(Frame):
 
     __slots__ = ("ctx", "drive", "left", "optional", "cols", "same", "steps", "spaces",
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
-                 "restart", "as_", "origin", "lane_rule", "changes", "pre")
+                 "restart", "as_", "origin", "lane_rule", "changes", "pre", "colour")
 
     def blank(self) -> Frame:
         return Move(_NO_SPEC, self.ctx, None, self.drive)
@@ -1290,7 +1290,13 @@ class Move(Frame):
         spaces = plan.spaces
         count: tuple[int | None, bool] | None = plan.count
         self.kind = ctx.played
-        self.cols = plan.cols if plan.fixed_cols else colours(g, plan.colours, ctx)
+        self.cols: set[int] | frozenset[int] | None
+        if plan.fixed_cols:
+            self.cols = plan.cols
+            self.colour = plan.colour
+        else:
+            self.cols = colours(g, plan.colours, ctx)
+            self.colour = one_shade(self.cols)
         self.shade_pending = False
         self.shade_opts: list[int] = []
         self.stand_wear = 0
@@ -1326,17 +1332,26 @@ class Move(Frame):
         self.pre: list[tuple[int, int, int]] | None = None
 
     def targets(self, g: Game) -> list[tuple[int, int, int]]:
-        occ = g.occupancy(self.ctx.me)
+        me = self.ctx.me
         opts = g.rules.options
-        out = step_targets(g.ix, opts, occ, self.head[0], self.head[1], self.cols)
+        colour = self.colour
+        head = self.head
+        occ: dict[tuple[int, int], int] | None = None
+        if colour >= 0:  # one shade: as `place_one` asks (no map of the other cars' cells)
+            out = colour_targets(g.ix, opts, g.race.players, me, head[0], head[1], colour)
+        else:
+            occ = g.occupancy(me)
+            out = step_targets(g.ix, opts, occ, head[0], head[1], self.cols)
         rule = self.lane_rule
         if rule is not None:
-            out = rule.keep(g, self.head[0], out, self.changes)
+            out = rule.keep(g, head[0], out, self.changes)
         if not self.drive and not opts.placement_chain and self.steps == 0:
             # RULES §8.9 alternative: a placement may also start from the car again
-            car = g.race.players[self.ctx.me].car
-            if (car.lane, car.segment) != self.head:
+            car = g.race.players[me].car
+            if (car.lane, car.segment) != head:
                 seen = {(ln, s) for _, ln, s in out}
+                if occ is None:
+                    occ = g.occupancy(me)
                 more = step_targets(g.ix, opts, occ, car.lane, car.segment, self.cols)
                 if rule is not None:
                     more = rule.keep(g, car.lane, more, self.changes)
@@ -1369,14 +1384,14 @@ class Move(Frame):
         if self.optional:
             opts.append(STOP)
         return Decision(me, "drive" if self.drive else "move", tuple(opts),
-                        f"{'drive' if self.drive else 'place the cube'}: step {self.steps + 1}"
-                        f"{'' if self.left >= 10_000 else f' of up to {self.steps + self.left}' if self.optional else ''}")
+                        move_text(self.drive, self.steps, self.left, self.optional))
 
     def choose(self, g: Game, key: str) -> None:
         if key.startswith("shade "):
             c = int(key[6:])
             own = g.rules.kinds[self.kind].gear if self.kind is not None else None
             self.cols = {c}
+            self.colour = c
             self.shade_pending = False
             if c != own and self.stand_wear:
                 g.gain(self.ctx.me, g.rules.wear, self.stand_wear, "effect")
@@ -1411,7 +1426,9 @@ class Move(Frame):
         left = self.left - 1
         self.left = left
         if self.same:
-            self.cols = {g.track.spaces[sp].colour}
+            colour = g.track.spaces[sp].colour
+            self.cols = {colour}
+            self.colour = colour
         if drive:
             g.drive_step(me, lane, s, sp, s < g.race.players[me].car.segment)
         if left <= 0:  # the last step: what the next run would do
@@ -1434,6 +1451,32 @@ class Move(Frame):
             if g.record:
                     g.emit("place", p=me, kind=g.rules.kinds[self.kind].id,
                        cell=f"{self.head[0]}:{self.head[1]}", steps=self.steps)
+
+
+_MOVE_TEXTS: Final[dict[int, str]] = {}
+
+
+def move_text(drive: bool, steps: int, left: int, optional: bool) -> str:
+    """The text of a move's step decision (made once per int key of what it says)."""
+    # (the cubes left count only when below 10 000 and optional: read as 10 000 otherwise)
+    shown = left if optional and left < 10_000 else 10_000
+    key = (((steps << 15) | shown) << 2) | (drive << 1) | optional
+    got = _MOVE_TEXTS.get(key)
+    if got is None:
+        if len(_MOVE_TEXTS) >= 10_000:
+            _MOVE_TEXTS.clear()
+        got = _MOVE_TEXTS[key] = (
+            f"{'drive' if drive else 'place the cube'}: step {steps + 1}"
+            f"{'' if left >= 10_000 else f' of up to {steps + left}' if optional else ''}")
+    return got
+
+
+def one_shade(cols: set[int] | frozenset[int] | None) -> int:
+    """The one shade of a move's `cols`, or -1 (any, or several)."""
+    if cols is not None and len(cols) == 1:
+        for c in cols:
+            return c
+    return -1
 
 
 class Others(Frame):

@@ -23,7 +23,7 @@ class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
     __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour", "front", "_to",
-                 "colours", "_drafts", "lanes", "_colour_rows")
+                 "colours", "_drafts", "lanes", "_colour_rows", "_to_rows")
 
     def __init__(self, track: Track) -> None:
         self.track = track
@@ -41,6 +41,7 @@ class TrackIndex:
         self.lanes = len(track.cells)
         self._colour_rows: list[tuple[tuple[int, int, int, tuple[int, ...]], ...] | None] = (
             [None] * (self.lanes * self.n * 8))
+        self._to_rows: list[Option | None] = [None] * (self.lanes * self.n)  # `to_option`'s, likewise
         self._to: dict[Cell, Option] = {}
         self.colours = tuple(sp.colour for sp in track.spaces)  # the colour of each space, by index
         self._drafts: dict[tuple[str, int, int], tuple[Cell, ...]] = {}
@@ -78,11 +79,22 @@ class TrackIndex:
 
     def to_option(self, lane: int, seg: int) -> Option:
         """The option `to LANE:SEGMENT` of a step to (lane, seg), with its shade in the text."""
+        n = self.n
+        if 0 <= lane < self.lanes and 0 <= seg < n:  # (always, on a track) by cell code, as above
+            rows = self._to_rows
+            code = lane * n + seg
+            got = rows[code]
+            if got is None:
+                got = rows[code] = self._option(lane, seg)
+            return got
         got = self._to.get((lane, seg))
         if got is None:
-            colour = self.track.spaces[self.track.cells[lane][seg]].colour
-            got = self._to[lane, seg] = Option(f"to {lane}:{seg}", f"to {lane}:{seg} ({GEAR_NAMES[colour]})")
+            got = self._to[lane, seg] = self._option(lane, seg)
         return got
+
+    def _option(self, lane: int, seg: int) -> Option:
+        colour = self.track.spaces[self.track.cells[lane][seg]].colour
+        return Option(f"to {lane}:{seg}", f"to {lane}:{seg} ({GEAR_NAMES[colour]})")
 
     def next_space(self, lane: int, seg: int) -> tuple[int, tuple[Cell, ...]]:
         """The last segment of the space at (lane, seg), and the cells of the space after it."""
