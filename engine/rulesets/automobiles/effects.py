@@ -133,7 +133,7 @@ class Frame:
 
 
 # The slot names `Frame.clone` copies, by frame class (a look-ahead copies the stack at every rollout).
-_SLOT_NAMES: dict[type, tuple[str, ...]] = {}
+_SLOT_NAMES: Final[dict[type, tuple[str, ...]]] = {}
 
 
 def field_names(cls: type) -> tuple[str, ...]:
@@ -539,24 +539,24 @@ class CubesPlan:
         self.picks = {}
 
 
-# primitive -> id(spec) -> (spec, plan)
-_PLANS: dict[str, dict[int, tuple[Any, Any]]] = {
-    "move": {}, "remove": {}, "move_cubes": {}, "select": {}}
+# id(spec) -> (spec, primitive, plan): one look-up per move or cube effect run (a spec of pack
+# data is the argument of one primitive only; a spec asked under another is read again). Final:
+# compiled, the table is read as a C static, not looked up by name in the module
+_PLANS: Final[dict[int, tuple[Any, str, Any]]] = {}
 
 
 @swappable
 def plan_of(op: str, spec: Mapping[str, Any]) -> Any:
     """The plan of a move (`op` "move") or cube spec, read once for a spec of pack data (a
     frozen mapping: it cannot change), held by its identity; read afresh for any other."""
-    plans = _PLANS[op]
-    got = plans.get(id(spec))
-    if got is not None and got[0] is spec:
-        return got[1]
+    got = _PLANS.get(id(spec))
+    if got is not None and got[0] is spec and got[1] == op:
+        return got[2]
     plan = MovePlan(spec) if op == "move" else CubesPlan(op, spec)
     if type(spec) is FrozenMap:
-        if len(plans) >= 10_000:
-            plans.clear()
-        plans[id(spec)] = (spec, plan)
+        if len(_PLANS) >= 40_000:
+            _PLANS.clear()
+        _PLANS[id(spec)] = (spec, op, plan)
     return plan
 
 

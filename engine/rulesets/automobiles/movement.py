@@ -8,6 +8,7 @@ moves alike.
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Final
 
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Option
@@ -136,7 +137,7 @@ def track_index(track: Track) -> TrackIndex:
     return _INDEXES.get(track)
 
 
-_TO_CELLS: dict[str, tuple[int, int]] = {}  # move option key -> (lane, segment)
+_TO_CELLS: Final[dict[str, tuple[int, int]]] = {}  # move option key -> (lane, segment)
 
 
 def to_cell(key: str) -> tuple[int, int]:
