@@ -207,8 +207,24 @@ _MAPPINGS: Final = (dict, Mapping)  # built once (`dict | Mapping` would build a
 def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
     """Push an effect list to run next. A list of one primitive starts it now: what the list's
     frame would do when it ran next (the played cube of a gear or the Wear card)."""
-    got = _STEPS.get(id(effects))  # `steps_of`'s look-up, written out: this runs for every cube played
-    steps = got[1] if got is not None and got[0] is effects else steps_of(effects)
+    # the steps of the played cube's card, kept by kind for the ruleset asked last (read by
+    # index and identity: no id boxed and hashed for every cube played); else `steps_of`'s
+    k = ctx.played
+    kept = _KIND_STEPS
+    rows: list[tuple[Any, tuple[tuple[Any, Any], ...]] | None] = kept[1]
+    if kept[0] is not g.rules:
+        rows = kept[1] = [None] * len(g.rules.kinds)
+        kept[0] = g.rules
+    got = rows[k] if k is not None and 0 <= k < len(rows) else None
+    if got is not None and got[0] is effects:
+        steps = got[1]
+    else:
+        got = _STEPS.get(id(effects))
+        steps = got[1] if got is not None and got[0] is effects else steps_of(effects)
+        if k is not None and 0 <= k < len(rows):
+            got = _STEPS.get(id(effects))
+            if got is not None and got[0] is effects:  # a list of pack data (`steps_of` kept it)
+                rows[k] = got
     if len(steps) == 1 and not g.race.over:
         name, arg = steps[0]
         fn = PRIMITIVES.get(name)
@@ -219,6 +235,8 @@ def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
 
 
 _STEPS: Final[dict[int, tuple[Any, tuple[tuple[Any, Any], ...]]]] = {}  # id(list) -> (list, steps)
+# [ruleset, by kind index: (its card's effect list, steps) or None] (`push_effects`)
+_KIND_STEPS: Final[list[Any]] = [None, []]
 
 
 def steps_of(effects: Sequence[Any]) -> tuple[tuple[Any, Any], ...]:
@@ -543,20 +561,30 @@ class CubesPlan:
 # data is the argument of one primitive only; a spec asked under another is read again). Final:
 # compiled, the table is read as a C static, not looked up by name in the module
 _PLANS: Final[dict[int, tuple[Any, str, Any]]] = {}
+# ... and in front of it, one entry per slot of the spec's address bits (`plan_of`): a slot is
+# read by index and the entry's spec by identity, no id boxed and hashed (a spec whose slot
+# another holds is found in `_PLANS`, and takes the slot)
+_SLOT_MASK: Final = 1023
+_PLAN_SLOTS: Final[list[tuple[Any, str, Any] | None]] = [None] * (_SLOT_MASK + 1)
 
 
 @swappable
 def plan_of(op: str, spec: Mapping[str, Any]) -> Any:
     """The plan of a move (`op` "move") or cube spec, read once for a spec of pack data (a
     frozen mapping: it cannot change), held by its identity; read afresh for any other."""
+    slot = (id(spec) >> 4) & _SLOT_MASK
+    got = _PLAN_SLOTS[slot]
+    if got is not None and got[0] is spec and got[1] == op:
+        return got[2]
     got = _PLANS.get(id(spec))
     if got is not None and got[0] is spec and got[1] == op:
+        _PLAN_SLOTS[slot] = got
         return got[2]
     plan = MovePlan(spec) if op == "move" else CubesPlan(op, spec)
     if type(spec) is FrozenMap:
         if len(_PLANS) >= 40_000:
             _PLANS.clear()
-        _PLANS[id(spec)] = (spec, op, plan)
+        _PLANS[id(spec)] = _PLAN_SLOTS[slot] = (spec, op, plan)
     return plan
 
 
@@ -1587,6 +1615,9 @@ class Shop(Frame):
 
 
 _USES: Final[dict[int, tuple[Any, frozenset[str]]]] = {}  # id(ruleset) -> (ruleset, features)
+# the ruleset `uses` answered last and its features: read by identity, without boxing its id and
+# hashing it (held: the ruleset cannot go away and another take its place unseen)
+_LAST_USES: Final[list[Any]] = [None, frozenset()]
 LATER_AT: Final = ("next_turn_start", "next_action")  # `schedule` times beyond this turn
 
 
@@ -1596,9 +1627,24 @@ def uses(rules: Ruleset) -> frozenset[str]:
     `start`: a form that reads where the cars stood at the start of the turn; `moved`: a
     `{moved: ...}` count (every move then records what it did).
     """
+    last = _LAST_USES
+    if last[0] is rules:  # the ruleset asked last (a race asks at every turn and move)
+        return last[1]
     got = _USES.get(id(rules))
     if got is not None and got[0] is rules:
+        last[0], last[1] = rules, got[1]
         return got[1]
+    feats = _uses_of(rules)
+    if len(_USES) >= 64:
+        _USES.clear()
+    _USES[id(rules)] = (rules, feats)
+    last[0], last[1] = rules, feats
+    return feats
+
+
+def _uses_of(rules: Ruleset) -> frozenset[str]:
+    """`uses`, worked out (a function of its own: compiled, a function that holds a nested one
+    makes the nested one's environment at every call, the calls answered at once included)."""
     found: set[str] = set()
 
     def walk(x: Any) -> None:
@@ -1623,11 +1669,7 @@ def uses(rules: Ruleset) -> frozenset[str]:
         walk(k.effect)
     for d in rules.drivers:
         walk(d.hooks)
-    feats = frozenset(found)
-    if len(_USES) >= 64:
-        _USES.clear()
-    _USES[id(rules)] = (rules, feats)
-    return feats
+    return frozenset(found)
 
 
 def memory(g: Game, me: int) -> Memory:
