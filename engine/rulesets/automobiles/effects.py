@@ -1092,7 +1092,12 @@ class Cubes(Frame):
                 while len(decided) <= me:
                     decided.append({})
                 memo = decided[me]
-                d = memo.get((held << 15) | (left << 1) | optional)
+                # `held` in the low bits, the rest above the candidates' bits (`bit`, past the
+                # last): an int's hash is the int, so keys that differ in their low bits spread
+                # over the table (with the cubes left and the stop in the low bits, as before,
+                # the keys of a plan all began alike and collided, probe after probe)
+                ikey = (((left << 1) | optional) * bit) | held
+                d = memo.get(ikey)
             else:
                 key = ("cubes", plan, me, optional, left, held)
                 d = g.decisions.get(key)
@@ -1111,7 +1116,7 @@ class Cubes(Frame):
                 if memo is not None:
                     if len(memo) >= 4096:  # many patterns: start over rather than grow
                         memo.clear()
-                    memo[(held << 15) | (left << 1) | optional] = d
+                    memo[ikey] = d
                 elif key is not None:
                     decisions = g.decisions
                     if len(decisions) >= 16_384:  # (phases.keep_decision)
@@ -1487,15 +1492,17 @@ _MOVE_TEXTS: Final[dict[int, str]] = {}
 def move_text(drive: bool, steps: int, left: int, optional: bool) -> str:
     """The text of a move's step decision (made once per int key of what it says)."""
     # (the cubes left count only when below 10 000 and optional: read as 10 000 otherwise)
+    # (what changes most, the steps, in the low bits: an int's hash is the int)
     shown = left if optional and left < 10_000 else 10_000
-    key = (((steps << 15) | shown) << 2) | (drive << 1) | optional
-    got = _MOVE_TEXTS.get(key)
+    key = (((((shown << 20) | steps) << 1) | drive) << 1) | optional
+    got = _MOVE_TEXTS.get(key) if steps < 1 << 20 else None
     if got is None:
-        if len(_MOVE_TEXTS) >= 10_000:
-            _MOVE_TEXTS.clear()
-        got = _MOVE_TEXTS[key] = (
-            f"{'drive' if drive else 'place the cube'}: step {steps + 1}"
-            f"{'' if left >= 10_000 else f' of up to {steps + left}' if optional else ''}")
+        got = (f"{'drive' if drive else 'place the cube'}: step {steps + 1}"
+               f"{'' if left >= 10_000 else f' of up to {steps + left}' if optional else ''}")
+        if steps < 1 << 20:  # (always, in practice: the key holds the steps in 20 bits)
+            if len(_MOVE_TEXTS) >= 10_000:
+                _MOVE_TEXTS.clear()
+            _MOVE_TEXTS[key] = got
     return got
 
 
