@@ -24,7 +24,7 @@ class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
     __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour", "front", "_to",
-                 "colours", "_drafts", "lanes", "_colour_rows", "_to_rows")
+                 "colours", "_drafts", "lanes", "_colour_rows", "_to_rows", "_draft_rows")
 
     def __init__(self, track: Track) -> None:
         self.track = track
@@ -43,6 +43,7 @@ class TrackIndex:
         self._colour_rows: list[tuple[tuple[int, int, int, tuple[int, ...]], ...] | None] = (
             [None] * (self.lanes * self.n * 8))
         self._to_rows: list[Option | None] = [None] * (self.lanes * self.n)  # `to_option`'s, likewise
+        self._draft_rows: dict[str, list[tuple[Cell, ...] | None]] = {}  # `drafting_cells`', by option
         self._to: dict[Cell, Option] = {}
         self.colours = tuple(sp.colour for sp in track.spaces)  # the colour of each space, by index
         self._drafts: dict[tuple[str, int, int], tuple[Cell, ...]] = {}
@@ -111,6 +112,16 @@ class TrackIndex:
 
     def drafting_cells(self, drafting: str, lane: int, seg: int) -> tuple[Cell, ...]:
         """`draft_cells` of a car at (lane, seg) under the option `drafting`, computed once."""
+        n = self.n
+        if 0 <= lane < self.lanes and 0 <= seg < n:  # (always, on a track) by cell code
+            rows = self._draft_rows.get(drafting)
+            if rows is None:
+                rows = self._draft_rows[drafting] = [None] * (self.lanes * n)
+            code = lane * n + seg
+            cells = rows[code]
+            if cells is None:
+                cells = rows[code] = _draft_cells(self, drafting, lane, seg)
+            return cells
         key = (drafting, lane, seg)
         got = self._drafts.get(key)
         if got is None:
@@ -269,9 +280,29 @@ def standings(race: RaceState, ix: TrackIndex, opts: Options) -> list[int]:
 
 def positions(race: RaceState, ix: TrackIndex, opts: Options) -> dict[int, int]:
     """Player index → position (1 = leader), leader first."""
+    # `standings` without its key tuples and sort (a race asks at every turn): each car's place
+    # is the number of cars ahead of it by the same order (`position_of`'s count: the keys are
+    # all different, so the places are 0 .. m-1 once each); a few compares of native ints
+    n = ix.n if opts.positions_count_laps else 0
+    players = race.players
+    order: list[int] = [0] * len(players)
+    i = 0
+    for p in players:
+        me = p.car
+        dist, lane = me.lap * n + me.segment, me.lane
+        ahead = 0
+        j = 0
+        for q in players:
+            c = q.car
+            d = c.lap * n + c.segment
+            if d > dist or (d == dist and (c.lane < lane or (c.lane == lane and j < i))):
+                ahead += 1
+            j += 1
+        order[ahead] = i
+        i += 1
     out: dict[int, int] = {}
     pos = 1
-    for i in standings(race, ix, opts):
+    for i in order:
         out[i] = pos
         pos += 1
     return out
@@ -305,8 +336,10 @@ def drafting(race: RaceState, ix: TrackIndex, opts: Options, player: int) -> boo
     for p in players:
         if i != player:
             c = p.car
-            if (c.lane, c.segment) in cells:
-                return True
+            lane, seg = c.lane, c.segment
+            for cl, cs in cells:  # (compared as ints: no cell tuple made and compared)
+                if cs == seg and cl == lane:
+                    return True
         i += 1
     return False
 
