@@ -47,6 +47,8 @@ DEST: Final = {"bag": BAG, "active": ACTIVE, "used": USED, "discard": DISCARD}
 # `ctx.sel` key prefix of the zones of the cubes a `select` picked (one per cube, in order), so
 # that `distribute` sends each from where it lies
 SELECT_ZONES: Final = "zones:"
+# the slots of the tables by a spec's address bits (`_PLAN_SLOTS`, `_COUNT_SLOTS`), less one
+_SLOT_MASK: Final = 1023
 
 
 # A compiled build (engine/core/accel.py) binds calls between functions of one module at build
@@ -342,32 +344,88 @@ def players_for(g: Game, whose: str | None, ctx: Ctx, them: int | None) -> list[
     return list(range(n))
 
 
+class CountPlan:
+    """The parts of a `{count: ...}` spec that need no game state, read once per spec of pack
+    data (a native class when compiled: `count_cubes` reads its fields, not the spec's keys)."""
+
+    __slots__ = ("has_among", "among", "only_among", "zones", "track", "whose", "rules", "allowed",
+                 "kinds")
+
+    def __init__(self, spec: Mapping[str, Any]) -> None:
+        self.has_among: bool = "among" in spec
+        self.among: Any = spec.get("among")
+        # a count of the selection only (no zone): no zone is read
+        self.only_among: bool = self.has_among and "zone" not in spec
+        zspec = spec.get("zone")
+        self.zones: tuple[int, ...] = () if self.only_among else zones_of(zspec)
+        self.track: bool = zspec is not None and "track" in seq(zspec)
+        self.whose: Any = spec.get("whose")
+        # the kind filter under the last ruleset asked (`rules`), and its kinds as a tuple to loop
+        self.rules: Any = None
+        self.allowed: set[int] | None = None
+        self.kinds: tuple[int, ...] = ()
+
+
+# a slot per bits of a count spec's address -> (spec, plan), as `_PLAN_SLOTS`
+_COUNT_SLOTS: Final[list[tuple[Any, CountPlan] | None]] = [None] * (_SLOT_MASK + 1)
+
+
+def count_plan(spec: Mapping[str, Any]) -> CountPlan:
+    """The plan of a count spec: kept in its slot for a spec of pack data (a frozen mapping: it
+    cannot change; the entry holds it, so its address is not reused), read afresh otherwise."""
+    slot = (id(spec) >> 4) & _SLOT_MASK
+    got = _COUNT_SLOTS[slot]
+    if got is not None and got[0] is spec:
+        return got[1]
+    plan = CountPlan(spec)
+    if type(spec) is FrozenMap:
+        _COUNT_SLOTS[slot] = (spec, plan)
+    return plan
+
+
 def count_cubes(g: Game, spec: Mapping[str, Any], ctx: Ctx, them: int | None = None) -> int:
-    allowed = kind_filter(g, spec)
-    if "among" in spec and "zone" not in spec:
-        pool = ctx.sel.get(spec["among"], [])
+    cp = count_plan(spec)
+    if cp.rules is not g.rules:
+        allowed = kind_filter(g, spec)
+        cp.allowed = allowed
+        cp.kinds = () if allowed is None else tuple(allowed)
+        cp.rules = g.rules
+    allowed = cp.allowed
+    if cp.only_among:
+        pool = ctx.sel.get(cp.among, [])
         return sum(1 for k in pool if allowed is None or k in allowed)
-    zspec = spec.get("zone")
-    zones = zones_of(zspec)
-    track = zspec is not None and "track" in seq(zspec)
-    total = 0
-    for pi in players_for(g, spec.get("whose"), ctx, them):
-        p = g.race.players[pi]
-        for z in zones:
-            if track and z == USED:
-                total += sum(1 for pl in g.race.turn.placements
-                             if allowed is None or pl.kind in allowed) if (
-                    g.race.turn and g.race.turn.player == pi) else 0
-                continue
-            zz = p.zones[z]
-            if allowed is None:
-                total += sum(zz)
-            else:  # (a loop: compiled, `sum(map(zz.__getitem__, allowed))` made a bound method
-                for k in allowed:  # and a map object, and called by object for every kind)
-                    total += zz[k]
-    if "among" in spec:
-        pool = ctx.sel.get(spec["among"], [])
+    whose = cp.whose
+    if whose is None or whose == "me":  # (`players_for`'s first case, without its list)
+        total = _count_of(g, ctx.me, cp)
+    else:
+        total = 0
+        for pi in players_for(g, whose, ctx, them):
+            total += _count_of(g, pi, cp)
+    if cp.has_among:
+        pool = ctx.sel.get(cp.among, [])
         total = min(total, sum(1 for k in pool if allowed is None or k in allowed))
+    return total
+
+
+def _count_of(g: Game, pi: int, cp: CountPlan) -> int:
+    """The cubes of player `pi` that a count plan counts (its zones, its kinds)."""
+    allowed = cp.allowed
+    kinds = cp.kinds
+    track = cp.track
+    p = g.race.players[pi]
+    total = 0
+    for z in cp.zones:
+        if track and z == USED:
+            total += sum(1 for pl in g.race.turn.placements
+                         if allowed is None or pl.kind in allowed) if (
+                g.race.turn and g.race.turn.player == pi) else 0
+            continue
+        zz = p.zones[z]
+        if allowed is None:
+            total += sum(zz)
+        else:  # (a loop: compiled, `sum(map(zz.__getitem__, allowed))` made a bound method
+            for k in kinds:  # and a map object, and called by object for every kind)
+                total += zz[k]
     return total
 
 
@@ -564,7 +622,6 @@ _PLANS: Final[dict[int, tuple[Any, str, Any]]] = {}
 # ... and in front of it, one entry per slot of the spec's address bits (`plan_of`): a slot is
 # read by index and the entry's spec by identity, no id boxed and hashed (a spec whose slot
 # another holds is found in `_PLANS`, and takes the slot)
-_SLOT_MASK: Final = 1023
 _PLAN_SLOTS: Final[list[tuple[Any, str, Any] | None]] = [None] * (_SLOT_MASK + 1)
 
 
@@ -1437,7 +1494,7 @@ class Move(Frame):
 
     def step(self, g: Game, lane: int, s: int) -> None:
         """One step of the move to (lane, s)."""
-        sp = g.track.cells[lane][s]
+        sp = g.ix.cells[lane][s]
         me = self.ctx.me  # the fields read once (compiled, each read of a frame's is by name)
         drive = self.drive
         head = self.head
@@ -1459,7 +1516,7 @@ class Move(Frame):
         left = self.left - 1
         self.left = left
         if self.same:
-            colour = g.track.spaces[sp].colour
+            colour = g.ix.colours[sp]
             self.cols = {colour}
             self.colour = colour
         if drive:

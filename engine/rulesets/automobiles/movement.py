@@ -24,7 +24,7 @@ class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
     __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour", "front", "_to",
-                 "colours", "_drafts", "lanes", "_colour_rows", "_to_rows", "_draft_rows")
+                 "colours", "_drafts", "lanes", "_colour_rows", "_to_rows", "_draft_rows", "cells")
 
     def __init__(self, track: Track) -> None:
         self.track = track
@@ -46,6 +46,9 @@ class TrackIndex:
         self._draft_rows: dict[str, list[tuple[Cell, ...] | None]] = {}  # `drafting_cells`', by option
         self._to: dict[Cell, Option] = {}
         self.colours = tuple(sp.colour for sp in track.spaces)  # the colour of each space, by index
+        # the track's space index of each cell (`Track.cells`), read as a field of this native
+        # class (the track is a plain Python object: each read of its fields goes by name)
+        self.cells: tuple[tuple[int, ...], ...] = track.cells
         self._drafts: dict[tuple[str, int, int], tuple[Cell, ...]] = {}
 
     def ahead(self, lane: int, seg: int) -> tuple[int, ...]:
