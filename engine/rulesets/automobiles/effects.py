@@ -429,6 +429,25 @@ def _count_of(g: Game, pi: int, cp: CountPlan) -> int:
     return total
 
 
+# a slot per bits of a one-key mapping's address -> (mapping, key, value) (`one_item`)
+_ITEM_SLOTS: Final[list[tuple[Any, Any, Any] | None]] = [None] * (_SLOT_MASK + 1)
+
+
+def one_item(x: Mapping[Any, Any]) -> tuple[Any, Any, Any]:
+    """(x, its key, its value) of a mapping of one key (a number or condition expression): kept
+    in its slot for one of pack data (frozen: the entry holds it), so a number or condition
+    read again reads its form by index and identity, not through the mapping's items."""
+    slot = (id(x) >> 4) & _SLOT_MASK
+    got = _ITEM_SLOTS[slot]
+    if got is not None and got[0] is x:
+        return got
+    (k, v), = x.items()
+    got = (x, k, v)
+    if type(x) is FrozenMap:
+        _ITEM_SLOTS[slot] = got
+    return got
+
+
 def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
     """Evaluate a number or count expression (docs/effects.md)."""
     if type(x) is int:  # the common case first (a bool is not: those are refused below)
@@ -439,7 +458,9 @@ def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
         return x
     if not isinstance(x, _MAPPINGS) or len(x) != 1:  # (`dict` first: pack data is one)
         raise EffectError(f"not a number expression: {x!r}")
-    (op, arg), = x.items()
+    item = one_item(x)
+    op = item[1]
+    arg = item[2]
     if op == "count":
         return count_cubes(g, arg, ctx, them)
     if op == "distinct_kinds":
@@ -681,7 +702,9 @@ _COMPARE: Final = {"lt": operator.lt, "le": operator.le, "eq": operator.eq, "ne"
 
 
 def condition(g: Game, c: Mapping[str, Any], ctx: Ctx, them: int | None = None) -> bool:
-    (op, arg), = c.items()
+    item = one_item(c)
+    op: str = item[1]
+    arg = item[2]
     if op == "selected":
         return bool(ctx.sel.get(arg))
     if op == "position":
