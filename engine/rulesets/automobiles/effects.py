@@ -82,22 +82,37 @@ class EffectError(Exception):
 # ---------------------------------------------------------------------------------------------
 
 
+# The selections of a context that has made none: one empty read-only mapping shared by them
+# (most cards select nothing: no dict made and freed for every cube played). A context makes its
+# own at its first selection (`Ctx.own_sel`); a write to this one fails (pack data is read-only).
+_NO_SEL: Final[dict[str, list[int]]] = FrozenMap()
+
+
 class Ctx:
-    """Where an effect list runs: for whom, which cube is being played, named selections."""
+    """Where an effect list runs: for whom, which cube is being played, named selections (read
+    `sel`; write through `own_sel()`)."""
 
     __slots__ = ("me", "played", "sel", "source")
 
     def __init__(self, me: int, played: int | None = None, source: str = "") -> None:
         self.me = me
         self.played = played
-        self.sel: dict[str, list[int]] = {}
+        self.sel: dict[str, list[int]] = _NO_SEL
         self.source = source
+
+    def own_sel(self) -> dict[str, list[int]]:
+        """The context's selections, to write to (made at the first)."""
+        sel = self.sel
+        if type(sel) is not dict:  # the shared empty one (or a copy of it)
+            sel = self.sel = dict(sel)
+        return sel
 
     def clone(self, memo: dict[int, Any]) -> Ctx:
         got = memo.get(id(self))
         if got is None:
             got = Ctx(self.me, self.played, self.source)
-            got.sel = {k: v[:] for k, v in self.sel.items()}
+            if self.sel is not _NO_SEL:
+                got.sel = {k: v[:] for k, v in self.sel.items()}
             memo[id(self)] = got
         return got
 
@@ -814,7 +829,7 @@ def p_cubes(op: str) -> Any:
 def take_played(g: Game, op: str, dest: int, as_: str | None, ctx: Ctx) -> None:
     """remove / move_cubes / select `from: played`: the cube being played, from the track."""
     if as_:
-        ctx.sel[as_] = []
+        ctx.own_sel()[as_] = []
     me = ctx.me
     k = ctx.played
     if k is not None and g.race.players[me].zones[USED][k] > 0:
@@ -965,7 +980,7 @@ class Draw(Frame):
         self.asked = False
         self.drawn = 0
         if self.as_:
-            ctx.sel[self.as_] = []
+            ctx.own_sel()[self.as_] = []
 
     def blank(self) -> Frame:
         return Draw(_NO_SPEC, self.ctx, None)
@@ -1041,9 +1056,9 @@ class Cubes(Frame):
         among = plan.among
         self.among: list[int] | None = list(ctx.sel.get(among, [])) if among else None
         if self.as_:
-            ctx.sel[self.as_] = []
+            ctx.own_sel()[self.as_] = []
             if op == "select":  # where each picked cube lies, for `distribute` (`SELECT_ZONES`)
-                ctx.sel[SELECT_ZONES + self.as_] = []
+                ctx.own_sel()[SELECT_ZONES + self.as_] = []
         if plan.count_all:
             # every matching cube, no decisions
             for z, k in self.candidates(g):
@@ -1295,7 +1310,7 @@ class Gain(Frame):
         self.max_cost = number(g, spec["max_cost"], ctx) if "max_cost" in spec else None
         self.as_ = spec.get("as")
         if self.as_:
-            ctx.sel[self.as_] = []
+            ctx.own_sel()[self.as_] = []
 
     def cands(self, g: Game) -> list[int]:
         return [k for k in self.kinds if g.race.stock[k] > 0 and (
@@ -1656,7 +1671,7 @@ class Others(Frame):
         self.done.append(p)
         if key == "yes":
             sub = Ctx(p, None, self.ctx.source)
-            sub.sel = self.ctx.sel  # counters and selections of the offering effect stay readable
+            sub.sel = self.ctx.own_sel()  # counters and selections of the offering effect stay readable
             g.stack.append(EffectList(self.effect, sub))
 
 
@@ -2022,9 +2037,9 @@ def record_move(g: Game, m: Move) -> None:
             if before < k and k < after:
                 passed += 1
     got = [m.steps, len(set(m.spaces)), passed, m.crossings]
-    m.ctx.sel["moved:"] = got
+    m.ctx.own_sel()["moved:"] = got
     if m.as_:
-        m.ctx.sel["moved:" + m.as_] = got
+        m.ctx.own_sel()["moved:" + m.as_] = got
 
 
 def moved_number(g: Game, arg: Any, ctx: Ctx) -> int:
@@ -2324,7 +2339,7 @@ def watch_events(g: Game, mover: int, spaces: Sequence[int] | None) -> None:
         mem.watches = out
     for owner, key, eff, hit in fired[::-1]:  # the stack runs the last pushed first
         ctx = Ctx(owner, None, key)
-        ctx.sel[MOVER] = hit
+        ctx.own_sel()[MOVER] = hit
         if g.record:
             g.emit("trigger", p=owner, key=key, by=hit)
         if eff:
@@ -2477,7 +2492,7 @@ class Take(Frame):
         self.by_them = spec.get("chosen_by", "me") == "them"
         self.as_ = spec.get("as")
         if self.as_:
-            ctx.sel[self.as_] = []
+            ctx.own_sel()[self.as_] = []
         self.cands = eligible_others(g, ctx, spec.get("who", "all"))
         self.victim = -1
 
