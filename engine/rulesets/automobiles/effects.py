@@ -16,7 +16,12 @@ from mypy_extensions import mypyc_attr
 
 from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.decisions import Decision, Option, opt
-from slipstream.engine.rulesets.automobiles.movement import ahead_cells, step_targets, to_cell
+from slipstream.engine.rulesets.automobiles.movement import (
+    ahead_cells,
+    colour_targets,
+    step_targets,
+    to_cell,
+)
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES
 from slipstream.engine.rulesets.automobiles.state import (
     ACTIVE,
@@ -42,6 +47,8 @@ DEST: Final = {"bag": BAG, "active": ACTIVE, "used": USED, "discard": DISCARD}
 # `ctx.sel` key prefix of the zones of the cubes a `select` picked (one per cube, in order), so
 # that `distribute` sends each from where it lies
 SELECT_ZONES: Final = "zones:"
+# the slots of the tables by a spec's address bits (`_PLAN_SLOTS`, `_COUNT_SLOTS`), less one
+_SLOT_MASK: Final = 1023
 
 
 # A compiled build (engine/core/accel.py) binds calls between functions of one module at build
@@ -75,22 +82,37 @@ class EffectError(Exception):
 # ---------------------------------------------------------------------------------------------
 
 
+# The selections of a context that has made none: one empty read-only mapping shared by them
+# (most cards select nothing: no dict made and freed for every cube played). A context makes its
+# own at its first selection (`Ctx.own_sel`); a write to this one fails (pack data is read-only).
+_NO_SEL: Final[dict[str, list[int]]] = FrozenMap()
+
+
 class Ctx:
-    """Where an effect list runs: for whom, which cube is being played, named selections."""
+    """Where an effect list runs: for whom, which cube is being played, named selections (read
+    `sel`; write through `own_sel()`)."""
 
     __slots__ = ("me", "played", "sel", "source")
 
     def __init__(self, me: int, played: int | None = None, source: str = "") -> None:
         self.me = me
         self.played = played
-        self.sel: dict[str, list[int]] = {}
+        self.sel: dict[str, list[int]] = _NO_SEL
         self.source = source
+
+    def own_sel(self) -> dict[str, list[int]]:
+        """The context's selections, to write to (made at the first)."""
+        sel = self.sel
+        if type(sel) is not dict:  # the shared empty one (or a copy of it)
+            sel = self.sel = dict(sel)
+        return sel
 
     def clone(self, memo: dict[int, Any]) -> Ctx:
         got = memo.get(id(self))
         if got is None:
             got = Ctx(self.me, self.played, self.source)
-            got.sel = {k: v[:] for k, v in self.sel.items()}
+            if self.sel is not _NO_SEL:
+                got.sel = {k: v[:] for k, v in self.sel.items()}
             memo[id(self)] = got
         return got
 
@@ -128,7 +150,7 @@ class Frame:
 
 
 # The slot names `Frame.clone` copies, by frame class (a look-ahead copies the stack at every rollout).
-_SLOT_NAMES: dict[type, tuple[str, ...]] = {}
+_SLOT_NAMES: Final[dict[type, tuple[str, ...]]] = {}
 
 
 def field_names(cls: type) -> tuple[str, ...]:
@@ -204,8 +226,24 @@ _MAPPINGS: Final = (dict, Mapping)  # built once (`dict | Mapping` would build a
 def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
     """Push an effect list to run next. A list of one primitive starts it now: what the list's
     frame would do when it ran next (the played cube of a gear or the Wear card)."""
-    got = _STEPS.get(id(effects))  # `steps_of`'s look-up, written out: this runs for every cube played
-    steps = got[1] if got is not None and got[0] is effects else steps_of(effects)
+    # the steps of the played cube's card, kept by kind for the ruleset asked last (read by
+    # index and identity: no id boxed and hashed for every cube played); else `steps_of`'s
+    k = ctx.played
+    kept = _KIND_STEPS
+    rows: list[tuple[Any, tuple[tuple[Any, Any], ...]] | None] = kept[1]
+    if kept[0] is not g.rules:
+        rows = kept[1] = [None] * len(g.rules.kinds)
+        kept[0] = g.rules
+    got = rows[k] if k is not None and 0 <= k < len(rows) else None
+    if got is not None and got[0] is effects:
+        steps = got[1]
+    else:
+        got = _STEPS.get(id(effects))
+        steps = got[1] if got is not None and got[0] is effects else steps_of(effects)
+        if k is not None and 0 <= k < len(rows):
+            got = _STEPS.get(id(effects))
+            if got is not None and got[0] is effects:  # a list of pack data (`steps_of` kept it)
+                rows[k] = got
     if len(steps) == 1 and not g.race.over:
         name, arg = steps[0]
         if g.held:  # (as `EffectList.run`)
@@ -218,6 +256,8 @@ def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
 
 
 _STEPS: Final[dict[int, tuple[Any, tuple[tuple[Any, Any], ...]]]] = {}  # id(list) -> (list, steps)
+# [ruleset, by kind index: (its card's effect list, steps) or None] (`push_effects`)
+_KIND_STEPS: Final[list[Any]] = [None, []]
 
 
 def steps_of(effects: Sequence[Any]) -> tuple[tuple[Any, Any], ...]:
@@ -327,33 +367,108 @@ def players_for(g: Game, whose: str | None, ctx: Ctx, them: int | None) -> list[
     return list(range(n))
 
 
+class CountPlan:
+    """The parts of a `{count: ...}` spec that need no game state, read once per spec of pack
+    data (a native class when compiled: `count_cubes` reads its fields, not the spec's keys)."""
+
+    __slots__ = ("has_among", "among", "only_among", "zones", "track", "whose", "rules", "allowed",
+                 "kinds")
+
+    def __init__(self, spec: Mapping[str, Any]) -> None:
+        self.has_among: bool = "among" in spec
+        self.among: Any = spec.get("among")
+        # a count of the selection only (no zone): no zone is read
+        self.only_among: bool = self.has_among and "zone" not in spec
+        zspec = spec.get("zone")
+        self.zones: tuple[int, ...] = () if self.only_among else zones_of(zspec)
+        self.track: bool = zspec is not None and "track" in seq(zspec)
+        self.whose: Any = spec.get("whose")
+        # the kind filter under the last ruleset asked (`rules`), and its kinds as a tuple to loop
+        self.rules: Any = None
+        self.allowed: set[int] | None = None
+        self.kinds: tuple[int, ...] = ()
+
+
+# a slot per bits of a count spec's address -> (spec, plan), as `_PLAN_SLOTS`
+_COUNT_SLOTS: Final[list[tuple[Any, CountPlan] | None]] = [None] * (_SLOT_MASK + 1)
+
+
+def count_plan(spec: Mapping[str, Any]) -> CountPlan:
+    """The plan of a count spec: kept in its slot for a spec of pack data (a frozen mapping: it
+    cannot change; the entry holds it, so its address is not reused), read afresh otherwise."""
+    slot = (id(spec) >> 4) & _SLOT_MASK
+    got = _COUNT_SLOTS[slot]
+    if got is not None and got[0] is spec:
+        return got[1]
+    plan = CountPlan(spec)
+    if type(spec) is FrozenMap:
+        _COUNT_SLOTS[slot] = (spec, plan)
+    return plan
+
+
 def count_cubes(g: Game, spec: Mapping[str, Any], ctx: Ctx, them: int | None = None) -> int:
-    allowed = kind_filter(g, spec)
-    if "among" in spec and "zone" not in spec:
-        pool = ctx.sel.get(spec["among"], [])
+    cp = count_plan(spec)
+    if cp.rules is not g.rules:
+        allowed = kind_filter(g, spec)
+        cp.allowed = allowed
+        cp.kinds = () if allowed is None else tuple(allowed)
+        cp.rules = g.rules
+    allowed = cp.allowed
+    if cp.only_among:
+        pool = ctx.sel.get(cp.among, [])
         return sum(1 for k in pool if allowed is None or k in allowed)
-    zspec = spec.get("zone")
-    zones = zones_of(zspec)
-    track = zspec is not None and "track" in seq(zspec)
-    total = 0
-    for pi in players_for(g, spec.get("whose"), ctx, them):
-        p = g.race.players[pi]
-        for z in zones:
-            if track and z == USED:
-                total += sum(1 for pl in g.race.turn.placements
-                             if allowed is None or pl.kind in allowed) if (
-                    g.race.turn and g.race.turn.player == pi) else 0
-                continue
-            zz = p.zones[z]
-            if allowed is None:
-                total += sum(zz)
-            else:  # (a loop: compiled, `sum(map(zz.__getitem__, allowed))` made a bound method
-                for k in allowed:  # and a map object, and called by object for every kind)
-                    total += zz[k]
-    if "among" in spec:
-        pool = ctx.sel.get(spec["among"], [])
+    whose = cp.whose
+    if whose is None or whose == "me":  # (`players_for`'s first case, without its list)
+        total = _count_of(g, ctx.me, cp)
+    else:
+        total = 0
+        for pi in players_for(g, whose, ctx, them):
+            total += _count_of(g, pi, cp)
+    if cp.has_among:
+        pool = ctx.sel.get(cp.among, [])
         total = min(total, sum(1 for k in pool if allowed is None or k in allowed))
     return total
+
+
+def _count_of(g: Game, pi: int, cp: CountPlan) -> int:
+    """The cubes of player `pi` that a count plan counts (its zones, its kinds)."""
+    allowed = cp.allowed
+    kinds = cp.kinds
+    track = cp.track
+    p = g.race.players[pi]
+    total = 0
+    for z in cp.zones:
+        if track and z == USED:
+            total += sum(1 for pl in g.race.turn.placements
+                         if allowed is None or pl.kind in allowed) if (
+                g.race.turn and g.race.turn.player == pi) else 0
+            continue
+        zz = p.zones[z]
+        if allowed is None:
+            total += sum(zz)
+        else:  # (a loop: compiled, `sum(map(zz.__getitem__, allowed))` made a bound method
+            for k in kinds:  # and a map object, and called by object for every kind)
+                total += zz[k]
+    return total
+
+
+# a slot per bits of a one-key mapping's address -> (mapping, key, value) (`one_item`)
+_ITEM_SLOTS: Final[list[tuple[Any, Any, Any] | None]] = [None] * (_SLOT_MASK + 1)
+
+
+def one_item(x: Mapping[Any, Any]) -> tuple[Any, Any, Any]:
+    """(x, its key, its value) of a mapping of one key (a number or condition expression): kept
+    in its slot for one of pack data (frozen: the entry holds it), so a number or condition
+    read again reads its form by index and identity, not through the mapping's items."""
+    slot = (id(x) >> 4) & _SLOT_MASK
+    got = _ITEM_SLOTS[slot]
+    if got is not None and got[0] is x:
+        return got
+    (k, v), = x.items()
+    got = (x, k, v)
+    if type(x) is FrozenMap:
+        _ITEM_SLOTS[slot] = got
+    return got
 
 
 def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
@@ -366,7 +481,9 @@ def number(g: Game, x: Any, ctx: Ctx, them: int | None = None) -> int:
         return x
     if not isinstance(x, _MAPPINGS) or len(x) != 1:  # (`dict` first: pack data is one)
         raise EffectError(f"not a number expression: {x!r}")
-    (op, arg), = x.items()
+    item = one_item(x)
+    op = item[1]
+    arg = item[2]
     if op == "count":
         return count_cubes(g, arg, ctx, them)
     if op == "distinct_kinds":
@@ -458,7 +575,7 @@ class MovePlan:
     native class when compiled: frames read its fields at every cube)."""
 
     __slots__ = ("spaces", "count", "colours", "cols", "fixed_cols", "gear", "same", "lanes", "as_",
-                 "one_step", "rules", "chained")
+                 "one_step", "rules", "chained", "colour")
 
     def __init__(self, spec: Mapping[str, Any]) -> None:
         self.spaces = spec["spaces"]
@@ -468,6 +585,9 @@ class MovePlan:
         self.fixed_cols = c == "any" or c is None or isinstance(c, list | tuple)
         self.cols = (None if c == "any" or c is None else frozenset(int(x) for x in c)) if (
             self.fixed_cols) else None
+        # the one shade of `cols` (a gear card's), else -1: `place_one` asks for the steps of that
+        # shade by number (`movement.colour_targets`)
+        self.colour: int = one_shade(self.cols)
         self.gear = bool(spec.get("gear"))
         self.same = bool(spec.get("same_colour"))
         self.lanes = "straight" in spec or "lanes" in spec or "lane_change" in spec
@@ -539,24 +659,33 @@ class CubesPlan:
         self.picks = {}
 
 
-# primitive -> id(spec) -> (spec, plan)
-_PLANS: dict[str, dict[int, tuple[Any, Any]]] = {
-    "move": {}, "remove": {}, "move_cubes": {}, "select": {}}
+# id(spec) -> (spec, primitive, plan): one look-up per move or cube effect run (a spec of pack
+# data is the argument of one primitive only; a spec asked under another is read again). Final:
+# compiled, the table is read as a C static, not looked up by name in the module
+_PLANS: Final[dict[int, tuple[Any, str, Any]]] = {}
+# ... and in front of it, one entry per slot of the spec's address bits (`plan_of`): a slot is
+# read by index and the entry's spec by identity, no id boxed and hashed (a spec whose slot
+# another holds is found in `_PLANS`, and takes the slot)
+_PLAN_SLOTS: Final[list[tuple[Any, str, Any] | None]] = [None] * (_SLOT_MASK + 1)
 
 
 @swappable
 def plan_of(op: str, spec: Mapping[str, Any]) -> Any:
     """The plan of a move (`op` "move") or cube spec, read once for a spec of pack data (a
     frozen mapping: it cannot change), held by its identity; read afresh for any other."""
-    plans = _PLANS[op]
-    got = plans.get(id(spec))
-    if got is not None and got[0] is spec:
-        return got[1]
+    slot = (id(spec) >> 4) & _SLOT_MASK
+    got = _PLAN_SLOTS[slot]
+    if got is not None and got[0] is spec and got[1] == op:
+        return got[2]
+    got = _PLANS.get(id(spec))
+    if got is not None and got[0] is spec and got[1] == op:
+        _PLAN_SLOTS[slot] = got
+        return got[2]
     plan = MovePlan(spec) if op == "move" else CubesPlan(op, spec)
     if type(spec) is FrozenMap:
-        if len(plans) >= 10_000:
-            plans.clear()
-        plans[id(spec)] = (spec, plan)
+        if len(_PLANS) >= 40_000:
+            _PLANS.clear()
+        _PLANS[id(spec)] = _PLAN_SLOTS[slot] = (spec, op, plan)
     return plan
 
 
@@ -596,7 +725,9 @@ _COMPARE: Final = {"lt": operator.lt, "le": operator.le, "eq": operator.eq, "ne"
 
 
 def condition(g: Game, c: Mapping[str, Any], ctx: Ctx, them: int | None = None) -> bool:
-    (op, arg), = c.items()
+    item = one_item(c)
+    op: str = item[1]
+    arg = item[2]
     if op == "selected":
         return bool(ctx.sel.get(arg))
     if op == "position":
@@ -706,7 +837,7 @@ def p_cubes(op: str) -> Any:
 def take_played(g: Game, op: str, dest: int, as_: str | None, ctx: Ctx) -> None:
     """remove / move_cubes / select `from: played`: the cube being played, from the track."""
     if as_:
-        ctx.sel[as_] = []
+        ctx.own_sel()[as_] = []
     me = ctx.me
     k = ctx.played
     if k is not None and g.race.players[me].zones[USED][k] > 0:
@@ -764,16 +895,20 @@ def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> list[tuple[int, int, int]] |
     else:
         last = placements[-1]
         lane, s = last.lane, last.segment
-    # the other cars' cells (`occupancy`, written out as a loop: this runs for every gear cube
-    # played)
-    occ: dict[tuple[int, int], int] = {}
-    i = 0
-    for q in players:
-        if i != me:
-            c = q.car
-            occ[c.lane, c.segment] = i
-        i += 1
-    tg = step_targets(g.ix, rules.options, occ, lane, s, plan.cols)
+    colour = plan.colour
+    if colour >= 0:  # one shade (a gear card): its steps by number, the other cars where they stand
+        tg = colour_targets(g.ix, rules.options, players, me, lane, s, colour)
+    else:
+        # the other cars' cells (`occupancy`, written out as a loop: this runs for every cube
+        # placed)
+        occ: dict[tuple[int, int], int] = {}
+        i = 0
+        for q in players:
+            if i != me:
+                c = q.car
+                occ[c.lane, c.segment] = i
+            i += 1
+        tg = step_targets(g.ix, rules.options, occ, lane, s, plan.cols)
     if len(tg) > 1:
         return tg
     if tg:
@@ -853,7 +988,7 @@ class Draw(Frame):
         self.asked = False
         self.drawn = 0
         if self.as_:
-            ctx.sel[self.as_] = []
+            ctx.own_sel()[self.as_] = []
 
     def blank(self) -> Frame:
         return Draw(_NO_SPEC, self.ctx, None)
@@ -929,9 +1064,9 @@ class Cubes(Frame):
         among = plan.among
         self.among: list[int] | None = list(ctx.sel.get(among, [])) if among else None
         if self.as_:
-            ctx.sel[self.as_] = []
+            ctx.own_sel()[self.as_] = []
             if op == "select":  # where each picked cube lies, for `distribute` (`SELECT_ZONES`)
-                ctx.sel[SELECT_ZONES + self.as_] = []
+                ctx.own_sel()[SELECT_ZONES + self.as_] = []
         if plan.count_all:
             # every matching cube, no decisions
             for z, k in self.candidates(g):
@@ -1060,7 +1195,12 @@ class Cubes(Frame):
                 while len(decided) <= me:
                     decided.append({})
                 memo = decided[me]
-                d = memo.get((held << 15) | (left << 1) | optional)
+                # `held` in the low bits, the rest above the candidates' bits (`bit`, past the
+                # last): an int's hash is the int, so keys that differ in their low bits spread
+                # over the table (with the cubes left and the stop in the low bits, as before,
+                # the keys of a plan all began alike and collided, probe after probe)
+                ikey = (((left << 1) | optional) * bit) | held
+                d = memo.get(ikey)
             else:
                 key = ("cubes", plan, me, optional, left, held)
                 d = g.decisions.get(key)
@@ -1079,7 +1219,7 @@ class Cubes(Frame):
                 if memo is not None:
                     if len(memo) >= 4096:  # many patterns: start over rather than grow
                         memo.clear()
-                    memo[(held << 15) | (left << 1) | optional] = d
+                    memo[ikey] = d
                 elif key is not None:
                     decisions = g.decisions
                     if len(decisions) >= 16_384:  # (phases.keep_decision)
@@ -1178,7 +1318,7 @@ class Gain(Frame):
         self.max_cost = number(g, spec["max_cost"], ctx) if "max_cost" in spec else None
         self.as_ = spec.get("as")
         if self.as_:
-            ctx.sel[self.as_] = []
+            ctx.own_sel()[self.as_] = []
 
     def cands(self, g: Game) -> list[int]:
         return [k for k in self.kinds if g.race.stock[k] > 0 and (
@@ -1268,7 +1408,7 @@ class Move(Frame):
 
     __slots__ = ("ctx", "drive", "left", "optional", "cols", "same", "steps", "spaces",
                  "crossings", "head", "kind", "shade_pending", "shade_opts", "stand_wear",
-                 "restart", "as_", "origin", "lane_rule", "changes", "pre")
+                 "restart", "as_", "origin", "lane_rule", "changes", "pre", "colour")
 
     def blank(self) -> Frame:
         return Move(_NO_SPEC, self.ctx, None, self.drive)
@@ -1286,7 +1426,13 @@ class Move(Frame):
         spaces = plan.spaces
         count: tuple[int | None, bool] | None = plan.count
         self.kind = ctx.played
-        self.cols = plan.cols if plan.fixed_cols else colours(g, plan.colours, ctx)
+        self.cols: set[int] | frozenset[int] | None
+        if plan.fixed_cols:
+            self.cols = plan.cols
+            self.colour = plan.colour
+        else:
+            self.cols = colours(g, plan.colours, ctx)
+            self.colour = one_shade(self.cols)
         self.shade_pending = False
         self.shade_opts: list[int] = []
         self.stand_wear = 0
@@ -1322,17 +1468,26 @@ class Move(Frame):
         self.pre: list[tuple[int, int, int]] | None = None
 
     def targets(self, g: Game) -> list[tuple[int, int, int]]:
-        occ = g.occupancy(self.ctx.me)
+        me = self.ctx.me
         opts = g.rules.options
-        out = step_targets(g.ix, opts, occ, self.head[0], self.head[1], self.cols)
+        colour = self.colour
+        head = self.head
+        occ: dict[tuple[int, int], int] | None = None
+        if colour >= 0:  # one shade: as `place_one` asks (no map of the other cars' cells)
+            out = colour_targets(g.ix, opts, g.race.players, me, head[0], head[1], colour)
+        else:
+            occ = g.occupancy(me)
+            out = step_targets(g.ix, opts, occ, head[0], head[1], self.cols)
         rule = self.lane_rule
         if rule is not None:
-            out = rule.keep(g, self.head[0], out, self.changes)
+            out = rule.keep(g, head[0], out, self.changes)
         if not self.drive and not opts.placement_chain and self.steps == 0:
             # RULES §8.9 alternative: a placement may also start from the car again
-            car = g.race.players[self.ctx.me].car
-            if (car.lane, car.segment) != self.head:
+            car = g.race.players[me].car
+            if (car.lane, car.segment) != head:
                 seen = {(ln, s) for _, ln, s in out}
+                if occ is None:
+                    occ = g.occupancy(me)
                 more = step_targets(g.ix, opts, occ, car.lane, car.segment, self.cols)
                 if rule is not None:
                     more = rule.keep(g, car.lane, more, self.changes)
@@ -1365,14 +1520,14 @@ class Move(Frame):
         if self.optional:
             opts.append(STOP)
         return Decision(me, "drive" if self.drive else "move", tuple(opts),
-                        f"{'drive' if self.drive else 'place the cube'}: step {self.steps + 1}"
-                        f"{'' if self.left >= 10_000 else f' of up to {self.steps + self.left}' if self.optional else ''}")
+                        move_text(self.drive, self.steps, self.left, self.optional))
 
     def choose(self, g: Game, key: str) -> None:
         if key.startswith("shade "):
             c = int(key[6:])
             own = g.rules.kinds[self.kind].gear if self.kind is not None else None
             self.cols = {c}
+            self.colour = c
             self.shade_pending = False
             if c != own and self.stand_wear:
                 g.gain(self.ctx.me, g.rules.wear, self.stand_wear, "effect")
@@ -1385,7 +1540,7 @@ class Move(Frame):
 
     def step(self, g: Game, lane: int, s: int) -> None:
         """One step of the move to (lane, s)."""
-        sp = g.track.cells[lane][s]
+        sp = g.ix.cells[lane][s]
         me = self.ctx.me  # the fields read once (compiled, each read of a frame's is by name)
         drive = self.drive
         head = self.head
@@ -1407,7 +1562,9 @@ class Move(Frame):
         left = self.left - 1
         self.left = left
         if self.same:
-            self.cols = {g.track.spaces[sp].colour}
+            colour = g.ix.colours[sp]
+            self.cols = {colour}
+            self.colour = colour
         if drive:
             g.drive_step(me, lane, s, sp, s < g.race.players[me].car.segment)
         if left <= 0:  # the last step: what the next run would do
@@ -1430,6 +1587,34 @@ class Move(Frame):
             if g.record:
                     g.emit("place", p=me, kind=g.rules.kinds[self.kind].id,
                        cell=f"{self.head[0]}:{self.head[1]}", steps=self.steps)
+
+
+_MOVE_TEXTS: Final[dict[int, str]] = {}
+
+
+def move_text(drive: bool, steps: int, left: int, optional: bool) -> str:
+    """The text of a move's step decision (made once per int key of what it says)."""
+    # (the cubes left count only when below 10 000 and optional: read as 10 000 otherwise)
+    # (what changes most, the steps, in the low bits: an int's hash is the int)
+    shown = left if optional and left < 10_000 else 10_000
+    key = (((((shown << 20) | steps) << 1) | drive) << 1) | optional
+    got = _MOVE_TEXTS.get(key) if steps < 1 << 20 else None
+    if got is None:
+        got = (f"{'drive' if drive else 'place the cube'}: step {steps + 1}"
+               f"{'' if left >= 10_000 else f' of up to {steps + left}' if optional else ''}")
+        if steps < 1 << 20:  # (always, in practice: the key holds the steps in 20 bits)
+            if len(_MOVE_TEXTS) >= 10_000:
+                _MOVE_TEXTS.clear()
+            _MOVE_TEXTS[key] = got
+    return got
+
+
+def one_shade(cols: set[int] | frozenset[int] | None) -> int:
+    """The one shade of a move's `cols`, or -1 (any, or several)."""
+    if cols is not None and len(cols) == 1:
+        for c in cols:
+            return c
+    return -1
 
 
 class Others(Frame):
@@ -1494,7 +1679,7 @@ class Others(Frame):
         self.done.append(p)
         if key == "yes":
             sub = Ctx(p, None, self.ctx.source)
-            sub.sel = self.ctx.sel  # counters and selections of the offering effect stay readable
+            sub.sel = self.ctx.own_sel()  # counters and selections of the offering effect stay readable
             g.stack.append(EffectList(self.effect, sub))
 
 
@@ -1540,6 +1725,9 @@ class Shop(Frame):
 
 
 _USES: Final[dict[int, tuple[Any, frozenset[str]]]] = {}  # id(ruleset) -> (ruleset, features)
+# the ruleset `uses` answered last and its features: read by identity, without boxing its id and
+# hashing it (held: the ruleset cannot go away and another take its place unseen)
+_LAST_USES: Final[list[Any]] = [None, frozenset()]
 LATER_AT: Final = ("next_turn_start", "next_action")  # `schedule` times beyond this turn
 
 
@@ -1549,9 +1737,24 @@ def uses(rules: Ruleset) -> frozenset[str]:
     `start`: a form that reads where the cars stood at the start of the turn; `moved`: a
     `{moved: ...}` count (every move then records what it did).
     """
+    last = _LAST_USES
+    if last[0] is rules:  # the ruleset asked last (a race asks at every turn and move)
+        return last[1]
     got = _USES.get(id(rules))
     if got is not None and got[0] is rules:
+        last[0], last[1] = rules, got[1]
         return got[1]
+    feats = _uses_of(rules)
+    if len(_USES) >= 64:
+        _USES.clear()
+    _USES[id(rules)] = (rules, feats)
+    last[0], last[1] = rules, feats
+    return feats
+
+
+def _uses_of(rules: Ruleset) -> frozenset[str]:
+    """`uses`, worked out (a function of its own: compiled, a function that holds a nested one
+    makes the nested one's environment at every call, the calls answered at once included)."""
     found: set[str] = set()
 
     def walk(x: Any) -> None:
@@ -1576,11 +1779,7 @@ def uses(rules: Ruleset) -> frozenset[str]:
         walk(k.effect)
     for d in rules.drivers:
         walk(d.hooks)
-    feats = frozenset(found)
-    if len(_USES) >= 64:
-        _USES.clear()
-    _USES[id(rules)] = (rules, feats)
-    return feats
+    return frozenset(found)
 
 
 def memory(g: Game, me: int) -> Memory:
@@ -1846,9 +2045,9 @@ def record_move(g: Game, m: Move) -> None:
             if before < k and k < after:
                 passed += 1
     got = [m.steps, len(set(m.spaces)), passed, m.crossings]
-    m.ctx.sel["moved:"] = got
+    m.ctx.own_sel()["moved:"] = got
     if m.as_:
-        m.ctx.sel["moved:" + m.as_] = got
+        m.ctx.own_sel()["moved:" + m.as_] = got
 
 
 def moved_number(g: Game, arg: Any, ctx: Ctx) -> int:
@@ -2167,7 +2366,7 @@ def watch_events(g: Game, mover: int, spaces: Sequence[int] | None) -> None:
         mem.watches = out
     for owner, key, eff, hit in fired[::-1]:  # the stack runs the last pushed first
         ctx = Ctx(owner, None, key)
-        ctx.sel[MOVER] = hit
+        ctx.own_sel()[MOVER] = hit
         if g.record:
             g.emit("trigger", p=owner, key=key, by=hit)
         if eff:
@@ -2320,7 +2519,7 @@ class Take(Frame):
         self.by_them = spec.get("chosen_by", "me") == "them"
         self.as_ = spec.get("as")
         if self.as_:
-            ctx.sel[self.as_] = []
+            ctx.own_sel()[self.as_] = []
         self.cands = eligible_others(g, ctx, spec.get("who", "all"))
         self.victim = -1
 

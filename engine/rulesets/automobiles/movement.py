@@ -8,11 +8,12 @@ moves alike.
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Final
 
 from slipstream.engine.core.byidentity import ByIdentity
 from slipstream.engine.play.decisions import Option
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES, Options
-from slipstream.engine.rulesets.automobiles.state import Car, RaceState
+from slipstream.engine.rulesets.automobiles.state import Car, PlayerState, RaceState
 from slipstream.engine.tracks.movegraph import ahead_of_cell, segments_ahead
 from slipstream.engine.tracks.track import Track
 
@@ -23,7 +24,7 @@ class TrackIndex:
     """Cached geometry of one track: spaces ahead of each cell and their segments."""
 
     __slots__ = ("track", "n", "_ahead", "_segs", "_steps", "_next", "_by_colour", "front", "_to",
-                 "colours", "_drafts")
+                 "colours", "_drafts", "lanes", "_colour_rows", "_to_rows", "_draft_rows", "cells")
 
     def __init__(self, track: Track) -> None:
         self.track = track
@@ -36,8 +37,18 @@ class TrackIndex:
         self._steps: dict[Cell, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
         self._next: dict[Cell, tuple[int, tuple[Cell, ...]]] = {}
         self._by_colour: dict[tuple[int, int, int], tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
+        # `steps_of_colour` of the track's cells and shades 0-7, by int code (see there): a list
+        # read by index, no key tuple made and hashed for every gear cube placed
+        self.lanes = len(track.cells)
+        self._colour_rows: list[tuple[tuple[int, int, int, tuple[int, ...]], ...] | None] = (
+            [None] * (self.lanes * self.n * 8))
+        self._to_rows: list[Option | None] = [None] * (self.lanes * self.n)  # `to_option`'s, likewise
+        self._draft_rows: dict[str, list[tuple[Cell, ...] | None]] = {}  # `drafting_cells`', by option
         self._to: dict[Cell, Option] = {}
         self.colours = tuple(sp.colour for sp in track.spaces)  # the colour of each space, by index
+        # the track's space index of each cell (`Track.cells`), read as a field of this native
+        # class (the track is a plain Python object: each read of its fields goes by name)
+        self.cells: tuple[tuple[int, ...], ...] = track.cells
         self._drafts: dict[tuple[str, int, int], tuple[Cell, ...]] = {}
 
     def ahead(self, lane: int, seg: int) -> tuple[int, ...]:
@@ -57,6 +68,14 @@ class TrackIndex:
     def steps_of_colour(self, lane: int, seg: int,
                         colour: int) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
         """`steps(lane, seg)` of the spaces of one colour only (in the same order)."""
+        n = self.n
+        if 0 <= lane < self.lanes and 0 <= seg < n and 0 <= colour < 8:  # (always, on a track)
+            code = (lane * n + seg) * 8 + colour
+            rows = self._colour_rows
+            row = rows[code]
+            if row is None:
+                row = rows[code] = tuple(x for x in self.steps(lane, seg) if x[1] == colour)
+            return row
         key = (lane, seg, colour)
         got = self._by_colour.get(key)
         if got is None:
@@ -65,11 +84,22 @@ class TrackIndex:
 
     def to_option(self, lane: int, seg: int) -> Option:
         """The option `to LANE:SEGMENT` of a step to (lane, seg), with its shade in the text."""
+        n = self.n
+        if 0 <= lane < self.lanes and 0 <= seg < n:  # (always, on a track) by cell code, as above
+            rows = self._to_rows
+            code = lane * n + seg
+            got = rows[code]
+            if got is None:
+                got = rows[code] = self._option(lane, seg)
+            return got
         got = self._to.get((lane, seg))
         if got is None:
-            colour = self.track.spaces[self.track.cells[lane][seg]].colour
-            got = self._to[lane, seg] = Option(f"to {lane}:{seg}", f"to {lane}:{seg} ({GEAR_NAMES[colour]})")
+            got = self._to[lane, seg] = self._option(lane, seg)
         return got
+
+    def _option(self, lane: int, seg: int) -> Option:
+        colour = self.track.spaces[self.track.cells[lane][seg]].colour
+        return Option(f"to {lane}:{seg}", f"to {lane}:{seg} ({GEAR_NAMES[colour]})")
 
     def next_space(self, lane: int, seg: int) -> tuple[int, tuple[Cell, ...]]:
         """The last segment of the space at (lane, seg), and the cells of the space after it."""
@@ -85,6 +115,16 @@ class TrackIndex:
 
     def drafting_cells(self, drafting: str, lane: int, seg: int) -> tuple[Cell, ...]:
         """`draft_cells` of a car at (lane, seg) under the option `drafting`, computed once."""
+        n = self.n
+        if 0 <= lane < self.lanes and 0 <= seg < n:  # (always, on a track) by cell code
+            rows = self._draft_rows.get(drafting)
+            if rows is None:
+                rows = self._draft_rows[drafting] = [None] * (self.lanes * n)
+            code = lane * n + seg
+            cells = rows[code]
+            if cells is None:
+                cells = rows[code] = _draft_cells(self, drafting, lane, seg)
+            return cells
         key = (drafting, lane, seg)
         got = self._drafts.get(key)
         if got is None:
@@ -111,7 +151,7 @@ def track_index(track: Track) -> TrackIndex:
     return _INDEXES.get(track)
 
 
-_TO_CELLS: dict[str, tuple[int, int]] = {}  # move option key -> (lane, segment)
+_TO_CELLS: Final[dict[str, tuple[int, int]]] = {}  # move option key -> (lane, segment)
 
 
 def to_cell(key: str) -> tuple[int, int]:
@@ -184,6 +224,39 @@ def step_targets(ix: TrackIndex, opts: Options, occ: dict[Cell, int], lane: int,
     return out
 
 
+def colour_targets(ix: TrackIndex, opts: Options, players: list[PlayerState], me: int, lane: int,
+                   seg: int, colour: int) -> list[tuple[int, int, int]]:
+    """`step_targets(ix, opts, occupancy(race, me), lane, seg, (colour,))` of a race's
+    `players`: the step of a gear cube. Under the rules' defaults the other cars are looked at
+    where they stand (a few compares) rather than through a map of their cells (a tuple made
+    and hashed per segment tried)."""
+    if opts.occupancy == "segment" and not opts.weaving:
+        out: list[tuple[int, int, int]] = []
+        for sp_idx, _colour, sp_lane, segs in ix.steps_of_colour(lane, seg, colour):
+            for s in segs:
+                free = True
+                i = 0
+                for p in players:
+                    if i != me:
+                        c = p.car
+                        if c.segment == s and c.lane == sp_lane:
+                            free = False
+                            break
+                    i += 1
+                if free:
+                    out.append((sp_idx, sp_lane, s))
+                    break
+        return out
+    occ: dict[Cell, int] = {}
+    i = 0
+    for p in players:
+        if i != me:
+            c = p.car
+            occ[c.lane, c.segment] = i
+        i += 1
+    return step_targets(ix, opts, occ, lane, seg, (colour,))
+
+
 def crosses(seg_from: int, seg_to: int) -> bool:
     """A forward step to a lower segment index wrapped past the finish line."""
     return seg_to < seg_from
@@ -210,9 +283,29 @@ def standings(race: RaceState, ix: TrackIndex, opts: Options) -> list[int]:
 
 def positions(race: RaceState, ix: TrackIndex, opts: Options) -> dict[int, int]:
     """Player index → position (1 = leader), leader first."""
+    # `standings` without its key tuples and sort (a race asks at every turn): each car's place
+    # is the number of cars ahead of it by the same order (`position_of`'s count: the keys are
+    # all different, so the places are 0 .. m-1 once each); a few compares of native ints
+    n = ix.n if opts.positions_count_laps else 0
+    players = race.players
+    order: list[int] = [0] * len(players)
+    i = 0
+    for p in players:
+        me = p.car
+        dist, lane = me.lap * n + me.segment, me.lane
+        ahead = 0
+        j = 0
+        for q in players:
+            c = q.car
+            d = c.lap * n + c.segment
+            if d > dist or (d == dist and (c.lane < lane or (c.lane == lane and j < i))):
+                ahead += 1
+            j += 1
+        order[ahead] = i
+        i += 1
     out: dict[int, int] = {}
     pos = 1
-    for i in standings(race, ix, opts):
+    for i in order:
         out[i] = pos
         pos += 1
     return out
@@ -246,8 +339,10 @@ def drafting(race: RaceState, ix: TrackIndex, opts: Options, player: int) -> boo
     for p in players:
         if i != player:
             c = p.car
-            if (c.lane, c.segment) in cells:
-                return True
+            lane, seg = c.lane, c.segment
+            for cl, cs in cells:  # (compared as ints: no cell tuple made and compared)
+                if cs == seg and cl == lane:
+                    return True
         i += 1
     return False
 
