@@ -135,7 +135,7 @@ class KindTable:
     read them natively."""
 
     __slots__ = ("rules", "wear", "play", "still", "movers", "buy", "follow", "offer", "still_open",
-                 "movers_open")
+                 "movers_open", "gears")
 
     def __init__(self, rules: Any, wear: int, play: list[str], still: tuple[tuple[int, str, bool], ...],
                  movers: tuple[tuple[int, str], ...], buy: dict[str, int], follow: bool,
@@ -151,6 +151,7 @@ class KindTable:
         self.offer = offer
         self.still_open = still_open
         self.movers_open = movers_open
+        self.gears: tuple[int, ...] = tuple(rules.gear_index.values())  # the gear kinds (`c_turn`)
 
 
 def _memo_key(d: Decision) -> tuple[int, ...]:
@@ -344,7 +345,10 @@ class GreedyBot(Bot):
             return "pit"
         if w >= 2:
             gears = 0
-            for k in g.rules.gear_index.values():
+            acts = self._acts  # None after `choose` bound another ruleset
+            if acts is None:
+                acts = self._kind_table(g)
+            for k in acts.gears:  # (a typed tuple: where a dict's values were a generic loop)
                 gears += z[k]
             if gears <= 1:
                 return "pit"

@@ -50,7 +50,7 @@ class RulesTables:
     race of the ruleset."""
 
     __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions",
-                 "for_sale", "affordable", "top_cost", "watch", "play_if", "actions", "buys")
+                 "for_sale", "affordable", "top_cost", "watch", "play_if", "actions", "buys", "turns")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules  # held, so its id is not reused while these tables live
@@ -66,6 +66,7 @@ class RulesTables:
         # the Buy decisions (phases.py), by 2 * player + (1 with the driver's ability), then by
         # the kinds sold out (one bit each) and the money
         self.buys: list[dict[int, Decision]] = []
+        self.turns: list[Decision] = []  # the standard-or-pit decision of each player (phases.py)
         # (kind, buy option) of every kind for sale, and of those that `money` buys, by money
         self.for_sale = tuple((k, self.buy_option[k]) for k, _cost in rules.for_sale)
         self.top_cost = max((cost for _k, cost in rules.for_sale), default=0)
@@ -623,12 +624,20 @@ class Game:
         t.placements.clear()
         z = self.race.players[player].zones
         disc, active, used, revealed = z[DISCARD], z[ACTIVE], z[USED], z[REVEALED]
-        # (loops: native code when compiled, where `map` and `operator.add` are calls by object)
-        for k in range(len(disc)):
-            a, u, r = active[k], used[k], revealed[k]
-            if a or u or r:
+        # (a loop: native code when compiled, where `map` and `operator.add` are calls by object;
+        # over the hand's counts, which a compiled loop reads unchecked, where an index is
+        # checked against the list's length; the zones all have one count per kind)
+        k = 0
+        for a in active:
+            u = used[k]
+            if a or u:
+                r = revealed[k]
                 disc[k] = disc[k] + a + u + r  # (not `+=`: see `gain`)
                 active[k] = used[k] = revealed[k] = 0
+            elif revealed[k]:
+                disc[k] = disc[k] + revealed[k]
+                revealed[k] = 0
+            k += 1
 
     def finish_turn(self, player: int) -> None:
         race = self.race

@@ -47,10 +47,12 @@ def keep_decision(g: Game, key: tuple[Any, ...], d: Decision) -> None:
 
 def turn_decision(g: Game, me: int) -> Decision:
     """The standard-or-pit decision of `me` (one Decision per player and game: it never changes)."""
-    d = g.decisions.get(("turn", me))
-    if d is None:
-        d = g.decisions["turn", me] = Decision(me, "turn", TURN_OPTIONS, "standard turn or pit stop?")
-    return d
+    # (kept by player in a list of the ruleset's tables: one index, where a ("turn", me) key
+    # was a tuple made and hashed at every turn)
+    turns = g.tables.turns
+    while len(turns) <= me:
+        turns.append(Decision(len(turns), "turn", TURN_OPTIONS, "standard turn or pit stop?"))
+    return turns[me]
 
 
 def driver_hook(g: Game, player: int, hook: str) -> Any:
@@ -385,7 +387,7 @@ class ActionPhase(Frame):
         for n in active:
             if n:
                 held |= bit
-            bit <<= 1
+            bit += bit  # (not `<<= 1`: compiled, a shift is a call, a sum is inline)
         # kept by player and ability, then by the pattern (an int key: no tuple made and hashed)
         memo = _kept(g.tables.actions, me, ability)
         d = None if strict else memo.get(held)

@@ -139,6 +139,7 @@ class TurnState:
     gear_spaces: Any = None
     stand_in: dict[int, tuple[Any, Any]] = field(default_factory=dict)
     scheduled: dict[str, tuple[str, Any, Any]] = field(default_factory=dict)
+    # (set whole at the Action phase's start and never changed in place: a copy shares it)
     positions_action: dict[int, int] = field(default_factory=dict)
     position_car_start: int = 0
     decline_wear: int = 0
@@ -187,7 +188,7 @@ class TurnState:
         t = TurnState(self.player, self.stage, self.pit, [Placement(p.kind, p.lane, p.segment,
                       p.spaces, p.crossings, p.from_car) for p in self.placements], self.entered[:],
                       dict(self.counters), self.drafting_flag, self.gear_spaces,
-                      dict(self.stand_in), dict(self.scheduled), dict(self.positions_action),
+                      dict(self.stand_in), dict(self.scheduled), self.positions_action,
                       self.position_car_start, self.decline_wear, set(self.hooks_used),
                       self.spent, self.moved,
                       None if self.extra is None else {k: (v.copy() if hasattr(v, "copy") else v)
@@ -260,5 +261,9 @@ def _copy_stat(v: Any) -> Any:
     """A copy of one race count: a row per player, or a row of counts by kind per player (its
     rows copied too: what a copy plays or buys is not counted in the race it was copied from)."""
     if isinstance(v, list):
-        return [r[:] if isinstance(r, list) else r for r in v]
+        # (most are rows of counts: one look for a row inside, then one slice)
+        for r in v:
+            if isinstance(r, list):
+                return [r[:] if isinstance(r, list) else r for r in v]
+        return v[:]
     return v.copy() if hasattr(v, "copy") else v
