@@ -50,7 +50,7 @@ class RulesTables:
     race of the ruleset."""
 
     __slots__ = ("rules", "play_option", "buy_option", "play_kind", "buy_kind", "values", "decisions",
-                 "for_sale", "affordable", "top_cost", "watch", "play_if", "actions", "buys", "turns")
+                 "for_sale", "affordable", "top_cost", "watch", "play_if", "actions", "action_rows", "buys", "turns")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules  # held, so its id is not reused while these tables live
@@ -63,6 +63,9 @@ class RulesTables:
         # the Action decisions (phases.py), by 2 * player + (1 with the driver's ability), then
         # by the kinds held (one bit each)
         self.actions: list[dict[int, Decision]] = []
+        # the same decisions of a pattern below phases.ACTION_ROW, by 2 * player + (1 with the
+        # ability), then at the pattern's index in a row
+        self.action_rows: list[list[Decision | None]] = []
         # the Buy decisions (phases.py), by 2 * player + (1 with the driver's ability), then by
         # the kinds sold out (one bit each) and the money
         self.buys: list[dict[int, Decision]] = []

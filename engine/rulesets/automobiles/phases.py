@@ -78,6 +78,15 @@ class RaceFrame(Frame):
     def blank(self) -> Frame:
         return RaceFrame(self.stage)
 
+    def clone(self, memo: dict[int, Any]) -> Frame:
+        # (the fields set directly, natively: a game copy clones the frames of its stack, and
+        # the generic clone reads and sets each field by name; a subclass clones as before)
+        if type(self) is not RaceFrame:
+            return super().clone(memo)
+        new = RaceFrame(self.stage)
+        new.i = self.i
+        return new
+
     def run(self, g: Game) -> Decision | None:
         race = g.race
         if self.stage == "turns":  # the common case first: the next turn
@@ -222,6 +231,13 @@ class TurnFrame(Frame):
     def blank(self) -> Frame:
         return TurnFrame(self.player)
 
+    def clone(self, memo: dict[int, Any]) -> Frame:
+        if type(self) is not TurnFrame:  # (as RaceFrame.clone)
+            return super().clone(memo)
+        new = TurnFrame(self.player)
+        new.stage = self.stage
+        return new
+
     def run(self, g: Game) -> Decision | None:
         race, me = g.race, self.player
         st = self.stage
@@ -361,6 +377,18 @@ def _kept(kept: list[dict[int, Decision]], me: int, ability: bool) -> dict[int, 
     return kept[slot]
 
 
+ACTION_ROW: Final = 1024  # Action decisions kept by index: the patterns of up to 10 kinds
+
+
+def _row(rows: list[list[Decision | None]], me: int, ability: bool) -> list[Decision | None]:
+    """The row of Action decisions by pattern of player `me` with or without the driver's
+    ability (`RulesTables.action_rows`), made on first use."""
+    slot = 2 * me + 1 if ability else 2 * me
+    while len(rows) <= slot:
+        rows.append([None] * ACTION_ROW)
+    return rows[slot]
+
+
 class ActionPhase(Frame):
     """Play cubes one at a time, or use the Action-phase driver ability (RULES §3.1)."""
 
@@ -370,6 +398,11 @@ class ActionPhase(Frame):
         self.player = player
 
     def blank(self) -> Frame:
+        return ActionPhase(self.player)
+
+    def clone(self, memo: dict[int, Any]) -> Frame:
+        if type(self) is not ActionPhase:  # (as RaceFrame.clone)
+            return super().clone(memo)
         return ActionPhase(self.player)
 
     def run(self, g: Game) -> Decision | None:
@@ -388,9 +421,19 @@ class ActionPhase(Frame):
             if n:
                 held |= bit
             bit += bit  # (not `<<= 1`: compiled, a shift is a call, a sum is inline)
-        # kept by player and ability, then by the pattern (an int key: no tuple made and hashed)
-        memo = _kept(g.tables.actions, me, ability)
-        d = None if strict else memo.get(held)
+        # kept by player and ability, then by the pattern: at its index in a row of patterns
+        # (no int boxed, hashed and compared, as a dict key is), or past the row's end by an
+        # int key in a dict
+        d: Decision | None = None
+        row: list[Decision | None] | None = None
+        memo: dict[int, Decision] | None = None
+        if not strict:
+            if held < ACTION_ROW:
+                row = _row(g.tables.action_rows, me, ability)
+                d = row[held]
+            else:
+                memo = _kept(g.tables.actions, me, ability)
+                d = memo.get(held)
         if d is None:
             po = g.play_option
             if strict or not rs.options.wear_card_playable:
@@ -403,7 +446,9 @@ class ActionPhase(Frame):
                 opts.append(ABILITY)
             opts.append(END_ACTION)
             d = Decision(me, "action", tuple(opts), "play a cube or end the Action phase")
-            if not strict:
+            if row is not None:
+                row[held] = d
+            elif memo is not None:
                 if len(memo) >= 4096:  # many patterns: start over rather than grow
                     memo.clear()
                 memo[held] = d
@@ -445,6 +490,11 @@ class BuyPhase(Frame):
         self.player = player
 
     def blank(self) -> Frame:
+        return BuyPhase(self.player)
+
+    def clone(self, memo: dict[int, Any]) -> Frame:
+        if type(self) is not BuyPhase:  # (as RaceFrame.clone)
+            return super().clone(memo)
         return BuyPhase(self.player)
 
     def run(self, g: Game) -> Decision | None:
