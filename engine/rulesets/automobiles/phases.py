@@ -212,8 +212,9 @@ def use_hook(g: Game, player: int, hook: str) -> None:
     eff = driver_hook(g, player, hook)
     if eff is None:
         return
-    if g.race.turn is not None:
-        g.race.turn.hooks_used.add(hook)
+    t = g.race.turn
+    if t is not None:
+        t.hooks_used = t.hooks_used | {hook}  # (replaced whole: see TurnState)
     d = g.rules.drivers[g.race.players[player].driver or 0]
     g.emit("ability", p=player, driver=d.id, hook=hook)
     g.stack.append(EffectList(eff, Ctx(player, None, d.id)))

@@ -16,6 +16,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from slipstream.engine.packs.data import FrozenMap
+
 BAG: Final = 0  # the zones of a player, in this order (constants: compiled code inlines them)
 ACTIVE: Final = 1
 USED: Final = 2
@@ -125,6 +127,10 @@ class Placement:
         self.from_car = from_car
 
 
+_NO_POSITIONS: Final[dict[int, int]] = FrozenMap()  # `TurnState.positions_action` before it is set
+_NO_HOOKS: Final[frozenset[str]] = frozenset()
+
+
 @dataclass(slots=True)
 class TurnState:
     """Everything that lives for one turn only (RULES §3)."""
@@ -139,11 +145,14 @@ class TurnState:
     gear_spaces: Any = None
     stand_in: dict[int, tuple[Any, Any]] = field(default_factory=dict)
     scheduled: dict[str, tuple[str, Any, Any]] = field(default_factory=dict)
-    # (set whole at the Action phase's start and never changed in place: a copy shares it)
-    positions_action: dict[int, int] = field(default_factory=dict)
+    # (set whole at the Action phase's start and never changed in place: a copy shares it, and
+    # until then it is one read-only empty map shared by every turn, not a dict made per turn)
+    positions_action: dict[int, int] = _NO_POSITIONS
     position_car_start: int = 0
     decline_wear: int = 0
-    hooks_used: set[str] = field(default_factory=set)
+    # (replaced whole when a hook is used, never changed in place: shared by a copy, and one
+    # empty set shared by every turn that uses none)
+    hooks_used: frozenset[str] = _NO_HOOKS
     spent: int = 0
     moved: bool = False
     # turn-long state of the newer effect forms (flags, `once` keys, where the cars stood at
@@ -159,7 +168,7 @@ class TurnState:
                  gear_spaces: Any = None, stand_in: dict[int, tuple[Any, Any]] | None = None,
                  scheduled: dict[str, tuple[str, Any, Any]] | None = None,
                  positions_action: dict[int, int] | None = None, position_car_start: int = 0,
-                 decline_wear: int = 0, hooks_used: set[str] | None = None, spent: int = 0,
+                 decline_wear: int = 0, hooks_used: frozenset[str] = _NO_HOOKS, spent: int = 0,
                  moved: bool = False, extra: dict[str, Any] | None = None,
                  prices: dict[int, int] | None = None, buy_limit: int | None = None,
                  bought: int = 0) -> None:
@@ -173,10 +182,10 @@ class TurnState:
         self.gear_spaces = gear_spaces
         self.stand_in = {} if stand_in is None else stand_in
         self.scheduled = {} if scheduled is None else scheduled
-        self.positions_action = {} if positions_action is None else positions_action
+        self.positions_action = _NO_POSITIONS if positions_action is None else positions_action
         self.position_car_start = position_car_start
         self.decline_wear = decline_wear
-        self.hooks_used = set() if hooks_used is None else hooks_used
+        self.hooks_used = hooks_used
         self.spent = spent
         self.moved = moved
         self.extra = extra
@@ -189,7 +198,7 @@ class TurnState:
                       p.spaces, p.crossings, p.from_car) for p in self.placements], self.entered[:],
                       dict(self.counters), self.drafting_flag, self.gear_spaces,
                       dict(self.stand_in), dict(self.scheduled), self.positions_action,
-                      self.position_car_start, self.decline_wear, set(self.hooks_used),
+                      self.position_car_start, self.decline_wear, self.hooks_used,
                       self.spent, self.moved,
                       None if self.extra is None else {k: (v.copy() if hasattr(v, "copy") else v)
                                                        for k, v in self.extra.items()})
