@@ -215,7 +215,7 @@ class EffectList(Frame):
         if fn is None:
             start(g, self.effects[i], self.ctx)  # not a primitive: raises its EffectError
         else:
-            fn(g, arg, self.ctx)
+            run_primitive(fn, g, arg, self.ctx)
         return None
 
 
@@ -250,7 +250,7 @@ def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
             while_held(g, name, ctx)
         fn = PRIMITIVES.get(name)
         if fn is not None:
-            fn(g, arg, ctx)
+            run_primitive(fn, g, arg, ctx)
             return
     g.stack.append(EffectList(effects, ctx, steps))
 
@@ -286,7 +286,7 @@ def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
     fn = PRIMITIVES.get(name)
     if fn is None:
         raise EffectError(f"unknown effect primitive {name!r}")
-    fn(g, arg, ctx)
+    run_primitive(fn, g, arg, ctx)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -824,14 +824,19 @@ def p_draw(g: Game, arg: Any, ctx: Ctx) -> None:
 
 def p_cubes(op: str) -> Any:
     def fn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
-        plan: CubesPlan = plan_of(op, arg)
-        if plan.simple:  # what the frame would do when it runs next, done now
-            take_played(g, op, plan.dest, plan.as_, ctx)
-            return
-        c = Cubes(op, arg, ctx, g, plan)
-        if c.left > 0 or c.played:  # else (`count: all`: taken already) its run would only end it
-            g.stack.append(c)
+        cubes_effect(op, g, arg, ctx)
     return fn
+
+
+def cubes_effect(op: str, g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    """remove / move_cubes / select (`op`): the primitive of `p_cubes`."""
+    plan: CubesPlan = plan_of(op, arg)
+    if plan.simple:  # what the frame would do when it runs next, done now
+        take_played(g, op, plan.dest, plan.as_, ctx)
+        return
+    c = Cubes(op, arg, ctx, g, plan)
+    if c.left > 0 or c.played:  # else (`count: all`: taken already) its run would only end it
+        g.stack.append(c)
 
 
 def take_played(g: Game, op: str, dest: int, as_: str | None, ctx: Ctx) -> None:
@@ -2255,6 +2260,39 @@ PRIMITIVES: Final[dict[str, Any]] = {
     "lower_counter": lambda g, arg, ctx: p_lower_counter(g, arg, ctx),
     "take": lambda g, arg, ctx: g.stack.append(Take(arg, ctx, g)),
 }
+
+
+# The hot primitives as `PRIMITIVES` holds them at import: `run_primitive` calls the function
+# behind one of these directly (compiled, a C call, not a call through Python's protocol with
+# its arguments checked again); an entry a test has replaced is not one of these, and is called
+# as it is
+_P_MOVE: Final = PRIMITIVES["move"]
+_P_MOVE_CUBES: Final = PRIMITIVES["move_cubes"]
+_P_REMOVE: Final = PRIMITIVES["remove"]
+_P_GAIN_WEAR: Final = PRIMITIVES["gain_wear"]
+_P_IF: Final = PRIMITIVES["if"]
+_P_DRAW: Final = PRIMITIVES["draw"]
+_P_SELECT: Final = PRIMITIVES["select"]
+
+
+def run_primitive(fn: Any, g: Game, arg: Any, ctx: Ctx) -> None:
+    """Run primitive `fn` (an entry of `PRIMITIVES`) on `arg`."""
+    if fn is _P_MOVE:
+        p_move(g, arg, ctx)
+    elif fn is _P_MOVE_CUBES:
+        cubes_effect("move_cubes", g, arg, ctx)
+    elif fn is _P_REMOVE:
+        cubes_effect("remove", g, arg, ctx)
+    elif fn is _P_GAIN_WEAR:
+        p_gain_wear(g, arg, ctx)
+    elif fn is _P_IF:
+        p_if(g, arg, ctx)
+    elif fn is _P_DRAW:
+        p_draw(g, arg, ctx)
+    elif fn is _P_SELECT:
+        cubes_effect("select", g, arg, ctx)
+    else:
+        fn(g, arg, ctx)
 
 
 # The primitives that may run while a look-ahead holds back other players' End-phase hands
