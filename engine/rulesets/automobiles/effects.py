@@ -9,6 +9,7 @@ here knows any particular card, driver or sponsor.
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -138,8 +139,8 @@ class Frame:
     def clone(self, memo: dict[int, Any]) -> Frame:
         new = self.blank()
         for name in field_names(type(self)):
-            if hasattr(self, name):
-                v = getattr(self, name)
+            v = getattr(self, name, _UNSET)  # (one look-up by name, not `hasattr` and another)
+            if v is not _UNSET:
                 if isinstance(v, Ctx):
                     v = v.clone(memo)
                 # (a tuple of types: compiled, `list | dict | set` made a union object each time)
@@ -148,6 +149,8 @@ class Frame:
                 setattr(new, name, v)
         return new
 
+
+_UNSET: Final = object()  # a field `Frame.clone` finds unset
 
 # The slot names `Frame.clone` copies, by frame class (a look-ahead copies the stack at every rollout).
 _SLOT_NAMES: Final[dict[type, tuple[str, ...]]] = {}
@@ -267,13 +270,22 @@ def steps_of(effects: Sequence[Any]) -> tuple[tuple[Any, Any], ...]:
     got = _STEPS.get(id(effects))
     if got is not None and got[0] is effects:
         return got[1]
-    steps = tuple(next(iter(eff.items())) if isinstance(eff, dict | Mapping) and len(eff) == 1
-                  else (None, eff) for eff in effects)
+    steps = tuple(_step(eff) for eff in effects)
     if type(effects) is tuple and all(type(eff) is FrozenMap for eff in effects):
         if len(_STEPS) >= 10_000:
             _STEPS.clear()
         _STEPS[id(effects)] = (effects, steps)  # holding the list keeps its id from being reused
     return steps
+
+
+def _step(eff: Any) -> tuple[Any, Any]:
+    """The (primitive name, argument) step of one effect, its name interned (the primitive is
+    looked up by name at each run: a name that is the table's own key object matches it at
+    once, without comparing the text)."""
+    if isinstance(eff, dict | Mapping) and len(eff) == 1:
+        name, arg = next(iter(eff.items()))
+        return (sys.intern(name) if type(name) is str else name), arg
+    return None, eff
 
 
 def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
@@ -817,9 +829,11 @@ def p_choose_one(g: Game, arg: Sequence[Any], ctx: Ctx) -> None:
 
 
 def p_draw(g: Game, arg: Any, ctx: Ctx) -> None:
-    spec = arg if isinstance(arg, _MAPPINGS) and ("count" in arg or "as" in arg or "at_once" in arg
-                                                or "repeat_while" in arg) else {"count": arg}
-    g.stack.append(Draw(spec, ctx, g))
+    if isinstance(arg, _MAPPINGS) and ("count" in arg or "as" in arg or "at_once" in arg
+                                       or "repeat_while" in arg):
+        g.stack.append(Draw(arg, ctx, g))
+    else:  # `draw: N` (no mapping made for it)
+        g.stack.append(Draw(_NO_SPEC, ctx, g, arg))
 
 
 def p_cubes(op: str) -> Any:
@@ -980,16 +994,24 @@ class Draw(Frame):
 
     __slots__ = ("ctx", "left", "optional", "as_", "repeat", "at_once", "asked", "drawn")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None) -> None:
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None,
+                 count: Any = _UNSET) -> None:
         self.ctx = ctx
         if g is None:  # a blank for `clone`
             return
-        lim, self.optional = count_spec(g, spec.get("count", 1), ctx)
+        rw: Any = None
+        at_once = False
+        as_: Any = None
+        if count is _UNSET:  # the draw's spec (else `draw: N`, its count only)
+            count = spec.get("count", 1)
+            as_ = spec.get("as")
+            rw = spec.get("repeat_while")
+            at_once = bool(spec.get("at_once"))
+        lim, self.optional = count_spec(g, count, ctx)
         self.left = 10_000 if lim is None else lim
-        self.as_ = spec.get("as")
-        rw = spec.get("repeat_while")
+        self.as_ = as_
         self.repeat = kind_filter(g, rw) if rw else None
-        self.at_once = bool(spec.get("at_once"))
+        self.at_once = at_once
         self.asked = False
         self.drawn = 0
         if self.as_:
