@@ -9,6 +9,7 @@ here knows any particular card, driver or sponsor.
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -138,8 +139,8 @@ class Frame:
     def clone(self, memo: dict[int, Any]) -> Frame:
         new = self.blank()
         for name in field_names(type(self)):
-            if hasattr(self, name):
-                v = getattr(self, name)
+            v = getattr(self, name, _UNSET)  # (one look-up by name, not `hasattr` and another)
+            if v is not _UNSET:
                 if isinstance(v, Ctx):
                     v = v.clone(memo)
                 # (a tuple of types: compiled, `list | dict | set` made a union object each time)
@@ -148,6 +149,8 @@ class Frame:
                 setattr(new, name, v)
         return new
 
+
+_UNSET: Final = object()  # a field `Frame.clone` finds unset
 
 # The slot names `Frame.clone` copies, by frame class (a look-ahead copies the stack at every rollout).
 _SLOT_NAMES: Final[dict[type, tuple[str, ...]]] = {}
@@ -215,7 +218,7 @@ class EffectList(Frame):
         if fn is None:
             start(g, self.effects[i], self.ctx)  # not a primitive: raises its EffectError
         else:
-            fn(g, arg, self.ctx)
+            run_primitive(fn, g, arg, self.ctx)
         return None
 
 
@@ -250,7 +253,7 @@ def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
             while_held(g, name, ctx)
         fn = PRIMITIVES.get(name)
         if fn is not None:
-            fn(g, arg, ctx)
+            run_primitive(fn, g, arg, ctx)
             return
     g.stack.append(EffectList(effects, ctx, steps))
 
@@ -267,13 +270,22 @@ def steps_of(effects: Sequence[Any]) -> tuple[tuple[Any, Any], ...]:
     got = _STEPS.get(id(effects))
     if got is not None and got[0] is effects:
         return got[1]
-    steps = tuple(next(iter(eff.items())) if isinstance(eff, dict | Mapping) and len(eff) == 1
-                  else (None, eff) for eff in effects)
+    steps = tuple(_step(eff) for eff in effects)
     if type(effects) is tuple and all(type(eff) is FrozenMap for eff in effects):
         if len(_STEPS) >= 10_000:
             _STEPS.clear()
         _STEPS[id(effects)] = (effects, steps)  # holding the list keeps its id from being reused
     return steps
+
+
+def _step(eff: Any) -> tuple[Any, Any]:
+    """The (primitive name, argument) step of one effect, its name interned (the primitive is
+    looked up by name at each run: a name that is the table's own key object matches it at
+    once, without comparing the text)."""
+    if isinstance(eff, dict | Mapping) and len(eff) == 1:
+        name, arg = next(iter(eff.items()))
+        return (sys.intern(name) if type(name) is str else name), arg
+    return None, eff
 
 
 def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
@@ -286,7 +298,7 @@ def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
     fn = PRIMITIVES.get(name)
     if fn is None:
         raise EffectError(f"unknown effect primitive {name!r}")
-    fn(g, arg, ctx)
+    run_primitive(fn, g, arg, ctx)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -817,21 +829,28 @@ def p_choose_one(g: Game, arg: Sequence[Any], ctx: Ctx) -> None:
 
 
 def p_draw(g: Game, arg: Any, ctx: Ctx) -> None:
-    spec = arg if isinstance(arg, _MAPPINGS) and ("count" in arg or "as" in arg or "at_once" in arg
-                                                or "repeat_while" in arg) else {"count": arg}
-    g.stack.append(Draw(spec, ctx, g))
+    if isinstance(arg, _MAPPINGS) and ("count" in arg or "as" in arg or "at_once" in arg
+                                       or "repeat_while" in arg):
+        g.stack.append(Draw(arg, ctx, g))
+    else:  # `draw: N` (no mapping made for it)
+        g.stack.append(Draw(_NO_SPEC, ctx, g, arg))
 
 
 def p_cubes(op: str) -> Any:
     def fn(g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
-        plan: CubesPlan = plan_of(op, arg)
-        if plan.simple:  # what the frame would do when it runs next, done now
-            take_played(g, op, plan.dest, plan.as_, ctx)
-            return
-        c = Cubes(op, arg, ctx, g, plan)
-        if c.left > 0 or c.played:  # else (`count: all`: taken already) its run would only end it
-            g.stack.append(c)
+        cubes_effect(op, g, arg, ctx)
     return fn
+
+
+def cubes_effect(op: str, g: Game, arg: Mapping[str, Any], ctx: Ctx) -> None:
+    """remove / move_cubes / select (`op`): the primitive of `p_cubes`."""
+    plan: CubesPlan = plan_of(op, arg)
+    if plan.simple:  # what the frame would do when it runs next, done now
+        take_played(g, op, plan.dest, plan.as_, ctx)
+        return
+    c = Cubes(op, arg, ctx, g, plan)
+    if c.left > 0 or c.played:  # else (`count: all`: taken already) its run would only end it
+        g.stack.append(c)
 
 
 def take_played(g: Game, op: str, dest: int, as_: str | None, ctx: Ctx) -> None:
@@ -975,16 +994,24 @@ class Draw(Frame):
 
     __slots__ = ("ctx", "left", "optional", "as_", "repeat", "at_once", "asked", "drawn")
 
-    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None) -> None:
+    def __init__(self, spec: Mapping[str, Any], ctx: Ctx, g: Game | None,
+                 count: Any = _UNSET) -> None:
         self.ctx = ctx
         if g is None:  # a blank for `clone`
             return
-        lim, self.optional = count_spec(g, spec.get("count", 1), ctx)
+        rw: Any = None
+        at_once = False
+        as_: Any = None
+        if count is _UNSET:  # the draw's spec (else `draw: N`, its count only)
+            count = spec.get("count", 1)
+            as_ = spec.get("as")
+            rw = spec.get("repeat_while")
+            at_once = bool(spec.get("at_once"))
+        lim, self.optional = count_spec(g, count, ctx)
         self.left = 10_000 if lim is None else lim
-        self.as_ = spec.get("as")
-        rw = spec.get("repeat_while")
+        self.as_ = as_
         self.repeat = kind_filter(g, rw) if rw else None
-        self.at_once = bool(spec.get("at_once"))
+        self.at_once = at_once
         self.asked = False
         self.drawn = 0
         if self.as_:
@@ -1164,6 +1191,18 @@ class Cubes(Frame):
             for z, pairs, kinds, _options in sources:
                 row = zones[z]
                 i = 0
+                # a row holds a count per kind of the ruleset: as many kinds as its length (sorted,
+                # distinct) are every kind in order, and the row is read as it lies
+                if len(kinds) == len(row):
+                    for n in row:
+                        if n:
+                            held |= bit
+                            count += 1
+                            if first is None:
+                                first = pairs[i]
+                        bit <<= 1
+                        i += 1
+                    continue
                 for k in kinds:
                     if row[k]:
                         held |= bit
@@ -2255,6 +2294,39 @@ PRIMITIVES: Final[dict[str, Any]] = {
     "lower_counter": lambda g, arg, ctx: p_lower_counter(g, arg, ctx),
     "take": lambda g, arg, ctx: g.stack.append(Take(arg, ctx, g)),
 }
+
+
+# The hot primitives as `PRIMITIVES` holds them at import: `run_primitive` calls the function
+# behind one of these directly (compiled, a C call, not a call through Python's protocol with
+# its arguments checked again); an entry a test has replaced is not one of these, and is called
+# as it is
+_P_MOVE: Final = PRIMITIVES["move"]
+_P_MOVE_CUBES: Final = PRIMITIVES["move_cubes"]
+_P_REMOVE: Final = PRIMITIVES["remove"]
+_P_GAIN_WEAR: Final = PRIMITIVES["gain_wear"]
+_P_IF: Final = PRIMITIVES["if"]
+_P_DRAW: Final = PRIMITIVES["draw"]
+_P_SELECT: Final = PRIMITIVES["select"]
+
+
+def run_primitive(fn: Any, g: Game, arg: Any, ctx: Ctx) -> None:
+    """Run primitive `fn` (an entry of `PRIMITIVES`) on `arg`."""
+    if fn is _P_MOVE:
+        p_move(g, arg, ctx)
+    elif fn is _P_MOVE_CUBES:
+        cubes_effect("move_cubes", g, arg, ctx)
+    elif fn is _P_REMOVE:
+        cubes_effect("remove", g, arg, ctx)
+    elif fn is _P_GAIN_WEAR:
+        p_gain_wear(g, arg, ctx)
+    elif fn is _P_IF:
+        p_if(g, arg, ctx)
+    elif fn is _P_DRAW:
+        p_draw(g, arg, ctx)
+    elif fn is _P_SELECT:
+        cubes_effect("select", g, arg, ctx)
+    else:
+        fn(g, arg, ctx)
 
 
 # The primitives that may run while a look-ahead holds back other players' End-phase hands
