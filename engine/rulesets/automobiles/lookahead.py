@@ -254,6 +254,7 @@ class LookaheadBot(GreedyBot):
                 score = total / samples
                 if score > best_score + 1e-9:
                     best, best_score = key, score
+        seeded.clear()  # (no generator kept alive past the search: fewer objects for the collector)
         return best
 
     def rollout(self, g: Game, me: int, key: str, seed: int) -> float:
