@@ -1191,18 +1191,6 @@ class Cubes(Frame):
             for z, pairs, kinds, _options in sources:
                 row = zones[z]
                 i = 0
-                # a row holds a count per kind of the ruleset: as many kinds as its length (sorted,
-                # distinct) are every kind in order, and the row is read as it lies
-                if len(kinds) == len(row):
-                    for n in row:
-                        if n:
-                            held |= bit
-                            count += 1
-                            if first is None:
-                                first = pairs[i]
-                        bit <<= 1
-                        i += 1
-                    continue
                 for k in kinds:
                     if row[k]:
                         held |= bit
