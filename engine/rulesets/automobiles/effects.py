@@ -19,6 +19,7 @@ from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.decisions import Decision, Option, opt
 from slipstream.engine.rulesets.automobiles.movement import (
     ahead_cells,
+    cells_of,
     colour_targets,
     step_targets,
     to_cell,
@@ -918,16 +919,7 @@ def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> list[tuple[int, int, int]] |
     if colour >= 0:  # one shade (a gear card): its steps by number, the other cars where they stand
         tg = colour_targets(g.ix, rules.options, players, me, lane, s, colour)
     else:
-        # the other cars' cells (`occupancy`, written out as a loop: this runs for every cube
-        # placed)
-        occ: dict[tuple[int, int], int] = {}
-        i = 0
-        for q in players:
-            if i != me:
-                c = q.car
-                occ[c.lane, c.segment] = i
-            i += 1
-        tg = step_targets(g.ix, rules.options, occ, lane, s, plan.cols)
+        tg = step_targets(g.ix, rules.options, cells_of(players, me), lane, s, plan.cols)
     if len(tg) > 1:
         return tg
     if tg:

@@ -169,9 +169,14 @@ def to_cell(key: str) -> tuple[int, int]:
 
 def occupancy(race: RaceState, exclude: int | None = None) -> dict[Cell, int]:
     """Cell → player index of every car except `exclude`."""
+    return cells_of(race.players, -1 if exclude is None else exclude)
+
+
+def cells_of(players: list[PlayerState], exclude: int) -> dict[Cell, int]:
+    """`occupancy` of a race's players (a loop: this runs for every cube placed)."""
     out: dict[Cell, int] = {}
     i = 0
-    for p in race.players:
+    for p in players:
         if i != exclude:
             c = p.car
             out[c.lane, c.segment] = i
@@ -247,14 +252,7 @@ def colour_targets(ix: TrackIndex, opts: Options, players: list[PlayerState], me
                     out.append((sp_idx, sp_lane, s))
                     break
         return out
-    occ: dict[Cell, int] = {}
-    i = 0
-    for p in players:
-        if i != me:
-            c = p.car
-            occ[c.lane, c.segment] = i
-        i += 1
-    return step_targets(ix, opts, occ, lane, seg, (colour,))
+    return step_targets(ix, opts, cells_of(players, me), lane, seg, (colour,))
 
 
 def crosses(seg_from: int, seg_to: int) -> bool:
@@ -289,20 +287,8 @@ def positions(race: RaceState, ix: TrackIndex, opts: Options) -> dict[int, int]:
     n = ix.n if opts.positions_count_laps else 0
     players = race.players
     order: list[int] = [0] * len(players)
-    i = 0
-    for p in players:
-        me = p.car
-        dist, lane = me.lap * n + me.segment, me.lane
-        ahead = 0
-        j = 0
-        for q in players:
-            c = q.car
-            d = c.lap * n + c.segment
-            if d > dist or (d == dist and (c.lane < lane or (c.lane == lane and j < i))):
-                ahead += 1
-            j += 1
-        order[ahead] = i
-        i += 1
+    for i in range(len(players)):
+        order[_cars_ahead(players, n, i)] = i
     out: dict[int, int] = {}
     pos = 1
     for i in order:
@@ -313,19 +299,24 @@ def positions(race: RaceState, ix: TrackIndex, opts: Options) -> dict[int, int]:
 
 def position_of(race: RaceState, ix: TrackIndex, opts: Options, player: int) -> int:
     """`positions(race, ix, opts)[player]` without the sort: 1 + the cars ahead of the player's."""
-    n = ix.n if opts.positions_count_laps else 0
-    players = race.players
+    return 1 + _cars_ahead(race.players, ix.n if opts.positions_count_laps else 0, player)
+
+
+def _cars_ahead(players: list[PlayerState], n: int, player: int) -> int:
+    """The cars ahead of `player`'s in the standings' order: further along (laps counted when
+    `n`, the track's segments, is not 0), or level on an inner lane, or level on the same lane
+    and earlier in player order."""
     me = players[player].car
     dist, lane = me.lap * n + me.segment, me.lane
-    pos = 1
+    ahead = 0
     i = 0
     for p in players:
         c = p.car
         d = c.lap * n + c.segment
         if d > dist or (d == dist and (c.lane < lane or (c.lane == lane and i < player))):
-            pos += 1
+            ahead += 1
         i += 1
-    return pos
+    return ahead
 
 
 def drafting(race: RaceState, ix: TrackIndex, opts: Options, player: int) -> bool:
