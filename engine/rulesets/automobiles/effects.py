@@ -19,9 +19,8 @@ from slipstream.engine.packs.data import FrozenMap
 from slipstream.engine.play.decisions import Decision, Option, opt
 from slipstream.engine.rulesets.automobiles.movement import (
     ahead_cells,
-    cells_of,
-    colour_targets,
     step_targets,
+    targets_from,
     to_cell,
 )
 from slipstream.engine.rulesets.automobiles.rules import GEAR_NAMES
@@ -213,13 +212,8 @@ class EffectList(Frame):
         if i + 1 == len(steps):
             g.stack.pop()  # the last effect: the list has nothing left to do after it
         name, arg = steps[i]
-        if g.held:  # a look-ahead holds hands back (Game.holding): may this step run meanwhile?
-            while_held(g, name, self.ctx)
-        fn = PRIMITIVES.get(name)  # looked up at each run, so a replaced primitive is the one run
-        if fn is None:
+        if not run_step(g, name, arg, self.ctx):
             start(g, self.effects[i], self.ctx)  # not a primitive: raises its EffectError
-        else:
-            run_primitive(fn, g, arg, self.ctx)
         return None
 
 
@@ -242,19 +236,14 @@ def push_effects(g: Game, effects: Sequence[Any], ctx: Ctx) -> None:
     if got is not None and got[0] is effects:
         steps = got[1]
     else:
-        got = _STEPS.get(id(effects))
-        steps = got[1] if got is not None and got[0] is effects else steps_of(effects)
+        steps = steps_of(effects)
         if k is not None and 0 <= k < len(rows):
             got = _STEPS.get(id(effects))
             if got is not None and got[0] is effects:  # a list of pack data (`steps_of` kept it)
                 rows[k] = got
     if len(steps) == 1 and not g.race.over:
         name, arg = steps[0]
-        if g.held:  # (as `EffectList.run`)
-            while_held(g, name, ctx)
-        fn = PRIMITIVES.get(name)
-        if fn is not None:
-            run_primitive(fn, g, arg, ctx)
+        if run_step(g, name, arg, ctx):
             return
     g.stack.append(EffectList(effects, ctx, steps))
 
@@ -294,12 +283,21 @@ def start(g: Game, eff: Mapping[str, Any], ctx: Ctx) -> None:
     if not isinstance(eff, _MAPPINGS) or len(eff) != 1:
         raise EffectError(f"an effect must be a mapping with one key, not {eff!r}")
     (name, arg), = eff.items()
-    if g.held:  # (as `EffectList.run`)
+    if not run_step(g, name, arg, ctx):
+        raise EffectError(f"unknown effect primitive {name!r}")
+
+
+def run_step(g: Game, name: Any, arg: Any, ctx: Ctx) -> bool:
+    """Run primitive `name` on `arg` for `ctx` (False: there is no such primitive). The
+    primitive is looked up at each run, so a replaced one is the one run; while a look-ahead
+    holds hands back (Game.holding), the step first says whether it may run meanwhile."""
+    if g.held:
         while_held(g, name, ctx)
     fn = PRIMITIVES.get(name)
     if fn is None:
-        raise EffectError(f"unknown effect primitive {name!r}")
+        return False
     run_primitive(fn, g, arg, ctx)
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -915,11 +913,7 @@ def place_one(g: Game, plan: MovePlan, ctx: Ctx) -> list[tuple[int, int, int]] |
     else:
         last = placements[-1]
         lane, s = last.lane, last.segment
-    colour = plan.colour
-    if colour >= 0:  # one shade (a gear card): its steps by number, the other cars where they stand
-        tg = colour_targets(g.ix, rules.options, players, me, lane, s, colour)
-    else:
-        tg = step_targets(g.ix, rules.options, cells_of(players, me), lane, s, plan.cols)
+    tg = targets_from(g.ix, rules.options, players, me, lane, s, plan.cols, plan.colour)
     if len(tg) > 1:
         return tg
     if tg:
@@ -1489,14 +1483,9 @@ class Move(Frame):
     def targets(self, g: Game) -> list[tuple[int, int, int]]:
         me = self.ctx.me
         opts = g.rules.options
-        colour = self.colour
         head = self.head
-        occ: dict[tuple[int, int], int] | None = None
-        if colour >= 0:  # one shade: as `place_one` asks (no map of the other cars' cells)
-            out = colour_targets(g.ix, opts, g.race.players, me, head[0], head[1], colour)
-        else:
-            occ = g.occupancy(me)
-            out = step_targets(g.ix, opts, occ, head[0], head[1], self.cols)
+        players = g.race.players
+        out = targets_from(g.ix, opts, players, me, head[0], head[1], self.cols, self.colour)
         rule = self.lane_rule
         if rule is not None:
             out = rule.keep(g, head[0], out, self.changes)
@@ -1505,9 +1494,8 @@ class Move(Frame):
             car = g.race.players[me].car
             if (car.lane, car.segment) != head:
                 seen = {(ln, s) for _, ln, s in out}
-                if occ is None:
-                    occ = g.occupancy(me)
-                more = step_targets(g.ix, opts, occ, car.lane, car.segment, self.cols)
+                more = targets_from(g.ix, opts, players, me, car.lane, car.segment, self.cols,
+                                    self.colour)
                 if rule is not None:
                     more = rule.keep(g, car.lane, more, self.changes)
                 out += [t for t in more if (t[1], t[2]) not in seen]

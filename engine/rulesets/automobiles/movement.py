@@ -255,6 +255,16 @@ def colour_targets(ix: TrackIndex, opts: Options, players: list[PlayerState], me
     return step_targets(ix, opts, cells_of(players, me), lane, seg, (colour,))
 
 
+def targets_from(ix: TrackIndex, opts: Options, players: list[PlayerState], me: int, lane: int,
+                 seg: int, cols: Collection[int] | None, colour: int) -> list[tuple[int, int, int]]:
+    """`step_targets` of a move of player `me` from (lane, seg) onto spaces of `cols` (None:
+    any), `colour` its one shade or -1: by `colour_targets` for one shade (a gear cube's), the
+    other cars looked at where they stand."""
+    if colour >= 0:
+        return colour_targets(ix, opts, players, me, lane, seg, colour)
+    return step_targets(ix, opts, cells_of(players, me), lane, seg, cols)
+
+
 def crosses(seg_from: int, seg_to: int) -> bool:
     """A forward step to a lower segment index wrapped past the finish line."""
     return seg_to < seg_from
