@@ -127,6 +127,11 @@ class Game:
     holding: bool
     held: list[int]
     broke: bool
+    # A look-ahead rollout's end (`LookaheadBot._play_on`): the rollout is scored when this
+    # player has ended `last_turns` turns; -1: not a rollout. Its last turn may stop short of
+    # what no score reads (`TurnFrame.run_stage`, `rollout_over`).
+    last_player: int
+    last_turns: int
 
     def __init__(self, rules: Ruleset, track: Track, seats: Sequence[Seat], seed: int = 0,
                  laps: int | None = None, record: bool = True, drivers: bool | None = None,
@@ -155,6 +160,7 @@ class Game:
             self.drivers_draft = g.drivers_draft
             self.holding = self.broke = False
             self.held = []
+            self.last_player, self.last_turns = -1, 0
             return
         self.rules = rules
         self.track = track
@@ -167,6 +173,7 @@ class Game:
         self.pending = None
         self.holding = self.broke = False
         self.held = []
+        self.last_player, self.last_turns = -1, 0
         n = len(seats)
         rng = random.Random(seed)
         order = list(range(n))

@@ -186,6 +186,7 @@ class LookaheadBot(GreedyBot):
     REL: ClassVar[float] = 1.0  # with rivals > 1: segments of the leading rival's distance taken off the score
     MAX_STEPS: ClassVar[int] = 5000  # a safety net: a playout longer than this has gone astray
     HOLD: ClassVar[bool] = True  # openings hold back the End-phase hands (`_opening`)
+    CUT: ClassVar[bool] = True  # a rollout's last turn ends short of what no score reads (`_play_on`)
 
     def __init__(self, seed: int = 0, budget: int | None = None) -> None:
         super().__init__(seed)
@@ -284,6 +285,8 @@ class LookaheadBot(GreedyBot):
         (or the race is over), `steps` decisions played already; then the score."""
         turns: list[int] = c.race.stats["turns"]
         limit = self.MAX_STEPS
+        if self.CUT:  # its last turn may end short of what no score reads (phases.py `rollout_over`)
+            c.last_player, c.last_turns = me, stop
         while True:
             d = c.pending
             if d is None or turns[me] >= stop:

@@ -66,6 +66,57 @@ def driver_hook(g: Game, player: int, hook: str) -> Any:
     return g.rules.drivers[p.driver].hooks.get(hook) or None
 
 
+# The decision a look-ahead rollout's copy is left at when its last turn has ended early
+# (`rollout_over`): the rollout is scored there and the copy thrown away.
+ROLLOUT_OVER: Final = Decision(-1, "rollout_over", (), "the rollout is over")
+
+
+class RolloutOver(Frame):
+    """The top of a look-ahead rollout's stack once its last turn has ended early
+    (`rollout_over`): the copy stops there, at ROLLOUT_OVER, which has no option."""
+
+    __slots__ = ()
+
+    def blank(self) -> Frame:
+        return RolloutOver()
+
+    def run(self, g: Game) -> Decision | None:
+        return ROLLOUT_OVER
+
+    def choose(self, g: Game, key: str) -> None:
+        raise ValueError("a look-ahead rollout's copy is over: it has no decision to play")
+
+
+def rollout_over(g: Game, me: int) -> bool:
+    """Whether `me`'s turn, at its End phase, is the last of a look-ahead rollout (Game.last_player,
+    last_turns) and what the rollout would still play changes no score: then the turn ends here,
+    without its clean-up and new hand, and nothing after it is played.
+
+    A rollout is scored (lookahead.py `evaluate`) from the cars, the searching player's wear and
+    whether the race is over, at the first decision after its last turn has ended. The clean-up
+    and the draw only move cubes between its own piles (the wear owned stays), and the next
+    turn's start only notes the turn and its positions, unless a driver's hook (End phase) or
+    effects scheduled for the rest of the turn or for a player's next turn start run there, which
+    may move a car or give wear: with any of those, the turn plays on as ever. The turn still
+    ends (`finish_turn`), which is what ends the race, and the copy is left at ROLLOUT_OVER
+    (a `RolloutOver` frame on its stack)."""
+    race = g.race
+    p = race.players[me]
+    if p.driver is not None:
+        return False
+    t = race.turn
+    if t is None or t.scheduled:
+        return False
+    turns: list[int] = race.stats["turns"]
+    if turns[me] + 1 < g.last_turns:
+        return False
+    for q in race.players:
+        mem = q.memory
+        if mem is not None and mem.later:
+            return False
+    return True
+
+
 class RaceFrame(Frame):
     """The root: driver choice, pre-race purchase, first draw, then turns until the race ends."""
 
@@ -305,6 +356,11 @@ class TurnFrame(Frame):
                 return
             st = "end"
         if st == "end":
+            if me == g.last_player and rollout_over(g, me):
+                stack.pop()
+                g.finish_turn(me)
+                stack.append(RolloutOver())
+                return
             t.stage = "end"
             self.stage = "end_draw"
             g.cleanup(me)

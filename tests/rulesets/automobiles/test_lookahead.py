@@ -10,8 +10,10 @@ import pytest
 from slipstream.engine.play.races import RaceSpec, run_race
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
 from slipstream.engine.rulesets.automobiles.content import base_pack
+from slipstream.engine.rulesets.automobiles.effects import memory
 from slipstream.engine.rulesets.automobiles.game import Game, Seat
 from slipstream.engine.rulesets.automobiles.lookahead import LookaheadBot
+from slipstream.engine.rulesets.automobiles.phases import ROLLOUT_OVER
 from slipstream.engine.rulesets.automobiles.racesetup import load_pack_cached
 from slipstream.engine.rulesets.automobiles.roster import make_bot
 from slipstream.engine.rulesets.automobiles.rules import ruleset_from_pack
@@ -208,6 +210,122 @@ def test_openings_hold_no_hand_that_the_next_turns_need(name: str) -> None:
     opened, held = _openings_against_rollouts(load_pack_cached(str(PACKS / name)), 16, 10)
     assert opened > 200
     assert held > 100
+
+
+class _Counting(LookaheadBot):
+    """Counts the rollouts that ended at ROLLOUT_OVER (their last turn cut short)."""
+
+    cut = 0
+
+    def _play_on(self, c: Game, players: list[GreedyBot], me: int, stop: int, steps: int) -> float:
+        score = super()._play_on(c, players, me, stop, steps)
+        self.cut += c.pending is ROLLOUT_OVER
+        return score
+
+
+class _Whole(LookaheadBot):
+    CUT = False  # every rollout's last turn played out, as before the cut
+
+
+def _cut_against_whole(pack: Any, races: int, searched_per_race: int) -> tuple[int, int]:
+    """At the searched decisions of seat 0 in `races` short races of `pack` (2-4 players,
+    drivers in every other race, the pack's card sets in turn), every option's rollout for a
+    few seeds scored with its last turn cut short where `rollout_over` allows it and played
+    out whole: the same score; returns how many rollouts were cut and how many were not."""
+    sets = sorted(pack.card_sets)
+    drivers = sorted(pack.drivers)
+    rollouts = cut = 0
+    for seed in range(races):
+        n = 2 + seed % 3
+        seats = [Seat(f"P{i + 1}", driver=drivers[(seed + i) % len(drivers)] if seed % 2 and drivers else None)
+                 for i in range(n)]
+        g = Game(ruleset_from_pack(pack, sets[seed % len(sets)]), pack.tracks[("first-oval", "road-course")[seed % 2]],
+                 seats, seed=seed, laps=1, record=False)
+        short, whole = _Counting(seed, budget=6), _Whole(seed, budget=6)
+        greedy = [GreedyBot(seed + i) for i in range(n)]
+        searched = 0
+        while g.pending is not None and searched < searched_per_race:
+            d = g.pending
+            if d.player == 0 and d.kind in short.SEARCHED and len(d.options) > 1:
+                searched += 1
+                for key in d.keys():
+                    for s in (seed, 2**63 + seed, 12345):
+                        assert short.rollout(g, 0, key, s) == whole.rollout(g, 0, key, s), (seed, d.kind, key, s)
+                        rollouts += 1
+            assert g.apply(greedy[d.player].choose(g, d)) is None
+        cut += short.cut
+    return cut, rollouts - cut
+
+
+def test_a_rollouts_last_turn_cut_short_scores_as_played_out() -> None:
+    # the clean-up, the new hand and the next turn's start that end a rollout are skipped
+    # (phases.py `rollout_over`) unless a driver's End-phase hook, an effect scheduled for
+    # after the turn (Crate Motor's) or one for a next turn's start may run there
+    cut, whole = _cut_against_whole(base_pack(), 12, 8)
+    assert cut > 500 and whole > 50  # both ways were taken
+
+
+def test_a_rollouts_last_turn_plays_out_whatever_its_end_may_run() -> None:
+    # the designer packs schedule effects for the next turn's start, and their drivers have
+    # End-phase hooks: those rollouts are played out, the others cut, the same scores
+    cut, whole = _cut_against_whole(load_pack_cached(str(PACKS / "designer-cards")), 12, 8)
+    assert cut > 200 and whole > 50
+
+
+def test_a_rollout_over_copy_has_no_option_to_play() -> None:
+    g = _last_turn(TWO)  # a rollout ending with this turn
+    assert g.pending is not None and g.pending.kind == "turn" and g.pending.player == 0
+    assert g.apply("pit") is None  # a pit stop: straight to the End phase, cut there
+    assert g.pending is ROLLOUT_OVER and g.race.stats["turns"] == [1, 0]
+    # no new hand: it would have refilled the empty bag from the discard and drawn from it
+    assert zone(g, 0, "discard") == {"gear-3": 5} and zone(g, 0, "active") == {}
+    assert g.race.turn is None  # and no next turn started
+    rejected = g.apply("standard")
+    assert rejected is not None and rejected.code == "not-an-option"
+
+
+def _last_turn(players: list[dict[str, Any]], rules: Any = None) -> Game:
+    """P1 at the start of a look-ahead rollout's last turn (Game.last_player, last_turns)."""
+    g = game(track(*SHORT[:2]), players, rules, start="turn", record=False)
+    g.last_player, g.last_turns = 0, 1
+    return g
+
+
+def _wear(g: Game, i: int) -> int:
+    w = g.rules.wear
+    return sum(z[w] for z in g.race.players[i].zones)
+
+
+TWO = [{"car": {"lane": 0, "segment": 3}, "active": {"gear-3": 5}},
+       {"car": {"lane": 1, "segment": 1}, "active": {"gear-3": 5}}]
+
+
+def test_a_rollouts_last_turn_plays_out_an_effect_scheduled_after_it() -> None:
+    g = _last_turn(TWO)
+    t = g.race.turn
+    assert t is not None
+    t.scheduled["k"] = ("after_end", [{"gain_wear": 1}], 0)  # as `schedule: {at: after_end}` keeps it
+    assert g.apply("pit") is None
+    assert _wear(g, 0) == 1  # it ran: the turn was not cut short
+    assert g.pending is not None and g.pending.kind == "turn" and g.pending.player == 1
+
+
+def test_a_rollouts_last_turn_plays_out_the_next_players_scheduled_turn_start() -> None:
+    g = _last_turn(TWO)
+    # P2 scheduled, in an earlier turn, an effect for its next turn's start that gives P1 wear
+    memory(g, 1).later.append(("next_turn_start", "k", [{"others": {"effect": [{"gain_wear": 1}], "mandatory": True}}]))
+    assert g.apply("pit") is None
+    assert _wear(g, 0) == 1
+    assert g.pending is not None and g.pending.kind == "turn" and g.pending.player == 1
+
+
+def test_a_rollouts_last_turn_plays_out_a_drivers_end_phase_hook() -> None:
+    pack = base_pack()
+    rules = ruleset_from_pack(pack, sorted(pack.card_sets)[0])
+    # Micah Conner may return wear from the board before drawing: a decision that changes the score
+    g = _last_turn([{**TWO[0], "driver": "micah-conner", "used": {"wear": 2}}, TWO[1]], rules)
+    assert g.apply("pit") is None
+    assert g.pending is not ROLLOUT_OVER and g.pending is not None and g.pending.player == 0
 
 
 def _holding(effects: list[Any] | None = None) -> Game:
