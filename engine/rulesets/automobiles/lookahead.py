@@ -74,6 +74,14 @@ class _LazyRandom(random.Random):
         super().setstate(state)
 
 
+def _reseed(rng: random.Random, seed: int) -> None:
+    """`rng.seed(seed)` for a playout bot's `_LazyRandom`, its two fields set from here: the call
+    of its Python method cost a fair share of a rollout's start (two bots or more per rollout)."""
+    lazy: Any = rng
+    lazy.gauss_next = None
+    lazy._pending = (seed, 2)
+
+
 # Not compiled: a subclass of the standard generator, as `_LazyRandom`.
 @mypyc_attr(native_class=False)
 class _Watched(random.Random):
@@ -250,8 +258,9 @@ class LookaheadBot(GreedyBot):
                         self.rollouts += 1
                         total += opening.score
                 else:
-                    for s in seeds:
-                        total += self._resume(opening, me, s)
+                    last = samples - 1
+                    for i in range(samples):  # (the last seed plays on the opening's own game)
+                        total += self._resume(opening, me, seeds[i], i == last)
                 score = total / samples
                 if score > best_score + 1e-9:
                     best, best_score = key, score
@@ -265,8 +274,11 @@ class LookaheadBot(GreedyBot):
         c.apply(key)
         return self._play_on(c, players, me, stop, 0)
 
-    def _start(self, g: Game, seed: int) -> tuple[Game, list[GreedyBot]]:
-        """A rollout's copy of `g`, drawing from `seed`, and its playout bots (one rollout more)."""
+    def _start(self, g: Game, seed: int, spend: bool = False) -> tuple[Game, list[GreedyBot]]:
+        """A rollout's copy of `g`, drawing from `seed`, and its playout bots (one rollout more).
+        With `spend`, `g` is no longer needed (an opening's game at its last seed): the rollout
+        plays on it, drawing from `seed`, rather than on a copy (a copy takes nothing else from
+        a game that `g` does not already hold as its own: Game.__init__'s `fork`)."""
         self.rollouts += 1
         rng = self._rng
         # the draws of random.Random(seed); the copy takes no generator state
@@ -277,6 +289,9 @@ class LookaheadBot(GreedyBot):
             blank.gauss_next = None  # (as `seed` leaves it)
         else:
             rng.seed(seed)
+        if spend:
+            g.race.rng = rng
+            return g, self._playout_bots(len(g.race.players), seed)
         c = g.copy(rng=rng)
         return c, self._playout_bots(len(c.race.players), seed)
 
@@ -379,12 +394,13 @@ class LookaheadBot(GreedyBot):
             for i in range(n):
                 players[i].rng = kept[i]
 
-    def _resume(self, o: _Opening, me: int, seed: int) -> float:
+    def _resume(self, o: _Opening, me: int, seed: int, last: bool = False) -> float:
         """`rollout` of the opening's option with `seed`: from the end of the opening, which
-        every seed plays alike."""
+        every seed plays alike. The `last` rollout of the opening plays on its game itself,
+        which is then spent (`_start`)."""
         game = o.game
         assert game is not None
-        c, players = self._start(game, seed)
+        c, players = self._start(game, seed, last)
         held = o.held
         if held is not None:  # the hands held back, drawn where they would have been (`_opening`)
             for p in held:
@@ -400,8 +416,10 @@ class LookaheadBot(GreedyBot):
             b = GreedyBot(0)
             b.rng = _LazyRandom(0)
             players.append(b)
-        for i in range(n):
-            players[i].reset(seed + i)
+        for i in range(n):  # (`GreedyBot.reset`, the generator's `seed` written out: `_reseed`)
+            b = players[i]
+            _reseed(b.rng, seed + i)
+            b.reset_plan()
         # one gear planner for every seat (its plans depend on its arguments and the other cars
         # only; it keeps the memos of the contexts it saw: gearplan.py)
         planner = players[0]._planner
