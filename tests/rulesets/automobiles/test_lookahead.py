@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from slipstream.engine.play.decisions import Decision
 from slipstream.engine.play.races import RaceSpec, run_race
 from slipstream.engine.rulesets.automobiles.bots import GreedyBot, play_out
 from slipstream.engine.rulesets.automobiles.content import base_pack
@@ -157,38 +159,45 @@ def test_with_two_rivals_or_more_the_score_counts_the_gap_to_the_leading_rival()
     assert score([1, 5]) == score([0, 5])
 
 
-def _openings_against_rollouts(pack: Any, races: int, searched_per_race: int) -> tuple[int, int]:
-    """Every option's opening (`_opening`) at the searched decisions of seat 0 in `races` short
-    races of `pack` (2-4 players, drivers in every other race, the pack's card sets in turn),
-    each seed's score from it checked against a rollout from the real game; returns how many
-    openings were resumed from and how many of those held a hand back."""
+def _searched_decisions(pack: Any, races: int, searched_per_race: int) -> Iterator[tuple[int, Game, Decision]]:
+    """The first `searched_per_race` decisions that a look-ahead in seat 0 would search, in
+    `races` short races of `pack` (2-4 players, drivers in every other race, the pack's card sets
+    in turn, greedy bots playing every seat): (race seed, game, decision), the game at it."""
     sets = sorted(pack.card_sets)
     drivers = sorted(pack.drivers)
-    opened = held = 0
     for seed in range(races):
         n = 2 + seed % 3
         seats = [Seat(f"P{i + 1}", driver=drivers[(seed + i) % len(drivers)] if seed % 2 and drivers else None)
                  for i in range(n)]
         g = Game(ruleset_from_pack(pack, sets[seed % len(sets)]), pack.tracks[("first-oval", "road-course")[seed % 2]],
                  seats, seed=seed, laps=1, record=False)
-        bot = LookaheadBot(seed, budget=6)
         greedy = [GreedyBot(seed + i) for i in range(n)]
         searched = 0
         while g.pending is not None and searched < searched_per_race:
             d = g.pending
-            if d.player == 0 and d.kind in bot.SEARCHED and len(d.options) > 1:
+            if d.player == 0 and d.kind in LookaheadBot.SEARCHED and len(d.options) > 1:
                 searched += 1
-                for key in d.keys():
-                    o = bot._opening(g, 0, key)
-                    if o is None:
-                        continue
-                    for s in (seed, 2**63 + seed, 12345):  # the last on the opening's own game
-                        want = bot.rollout(g, 0, key, s)
-                        got = o.score if o.game is None else bot._resume(o, 0, s, s == 12345)
-                        assert got == want, (seed, d.kind, key, s)
-                    opened += o.game is not None
-                    held += o.game is not None and bool(o.held)
+                yield seed, g, d
             assert g.apply(greedy[d.player].choose(g, d)) is None
+
+
+def _openings_against_rollouts(pack: Any, races: int, searched_per_race: int) -> tuple[int, int]:
+    """Every option's opening (`_opening`) at the searched decisions of `_searched_decisions`,
+    each seed's score from it checked against a rollout from the real game; returns how many
+    openings were resumed from and how many of those held a hand back."""
+    opened = held = 0
+    for seed, g, d in _searched_decisions(pack, races, searched_per_race):
+        bot = LookaheadBot(seed, budget=6)
+        for key in d.keys():
+            o = bot._opening(g, 0, key)
+            if o is None:
+                continue
+            for s in (seed, 2**63 + seed, 12345):  # the last on the opening's own game
+                want = bot.rollout(g, 0, key, s)
+                got = o.score if o.game is None else bot._resume(o, 0, s, s == 12345)
+                assert got == want, (seed, d.kind, key, s)
+            opened += o.game is not None
+            held += o.game is not None and bool(o.held)
     return opened, held
 
 
@@ -228,31 +237,16 @@ class _Whole(LookaheadBot):
 
 
 def _cut_against_whole(pack: Any, races: int, searched_per_race: int) -> tuple[int, int]:
-    """At the searched decisions of seat 0 in `races` short races of `pack` (2-4 players,
-    drivers in every other race, the pack's card sets in turn), every option's rollout for a
-    few seeds scored with its last turn cut short where `rollout_over` allows it and played
-    out whole: the same score; returns how many rollouts were cut and how many were not."""
-    sets = sorted(pack.card_sets)
-    drivers = sorted(pack.drivers)
+    """At the searched decisions of `_searched_decisions`, every option's rollout for a few
+    seeds scored with its last turn cut short where `rollout_over` allows it and played out
+    whole: the same score; returns how many rollouts were cut and how many were not."""
     rollouts = cut = 0
-    for seed in range(races):
-        n = 2 + seed % 3
-        seats = [Seat(f"P{i + 1}", driver=drivers[(seed + i) % len(drivers)] if seed % 2 and drivers else None)
-                 for i in range(n)]
-        g = Game(ruleset_from_pack(pack, sets[seed % len(sets)]), pack.tracks[("first-oval", "road-course")[seed % 2]],
-                 seats, seed=seed, laps=1, record=False)
+    for seed, g, d in _searched_decisions(pack, races, searched_per_race):
         short, whole = _Counting(seed, budget=6), _Whole(seed, budget=6)
-        greedy = [GreedyBot(seed + i) for i in range(n)]
-        searched = 0
-        while g.pending is not None and searched < searched_per_race:
-            d = g.pending
-            if d.player == 0 and d.kind in short.SEARCHED and len(d.options) > 1:
-                searched += 1
-                for key in d.keys():
-                    for s in (seed, 2**63 + seed, 12345):
-                        assert short.rollout(g, 0, key, s) == whole.rollout(g, 0, key, s), (seed, d.kind, key, s)
-                        rollouts += 1
-            assert g.apply(greedy[d.player].choose(g, d)) is None
+        for key in d.keys():
+            for s in (seed, 2**63 + seed, 12345):
+                assert short.rollout(g, 0, key, s) == whole.rollout(g, 0, key, s), (seed, d.kind, key, s)
+                rollouts += 1
         cut += short.cut
     return cut, rollouts - cut
 
