@@ -2,7 +2,7 @@
 """Every ruleset's greedy and look-ahead bots against a baseline revision: races per CPU second,
 µs per decision and the cost of copying a game state.
 
-    .venv/bin/python bench/bots.py [--baseline d3adda9] [--rounds 3] [--races 10] [--look-races 2]
+    .venv/bin/python bench/bots.py [--baseline d3adda9] [--rounds 3] [--races 10] [--look-races 6]
                                    [--seats 4] [--rivals 1] [--budget N] [--ruleset all|ID[,ID]]
                                    [--pure] [--installed PYTHON[,PYTHON]] [--compiled-baseline]
 
@@ -238,7 +238,8 @@ def main() -> int:
                     help="the revision to compare with (default d3adda9, the start of issue 36)")
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     ap.add_argument("--races", type=int, default=10, help="greedy races a ruleset and round (default 10)")
-    ap.add_argument("--look-races", type=int, default=2, help="look-ahead races a ruleset and round (default 2)")
+    ap.add_argument("--look-races", type=int, default=6,
+                    help="look-ahead races a ruleset and round (default 6: two were a tenth of a CPU second installed)")
     ap.add_argument("--seats", type=int, default=4, help="greedy bots in a greedy race (default 4)")
     ap.add_argument("--rivals", type=int, default=1, help="greedy rivals of the look-ahead seat (default 1)")
     ap.add_argument("--budget", type=int, help="lookahead:N for every ruleset (default: plain `lookahead`)")
