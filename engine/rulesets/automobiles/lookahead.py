@@ -42,12 +42,12 @@ class _LazyRandom(random.Random):
     _pending: Any = None  # the seed not applied yet
 
     def seed(self, a: Any = None, version: int = 2) -> None:
-        self.gauss_next = None
         if a is None:  # from the system: now, as random.Random does
+            self.gauss_next = None
             self._pending = None
             super().seed(a, version)
         else:
-            self._pending = (a, version)
+            _reseed(self, a, version)
 
     def _settle(self) -> None:
         a, version = self._pending
@@ -74,12 +74,13 @@ class _LazyRandom(random.Random):
         super().setstate(state)
 
 
-def _reseed(rng: random.Random, seed: int) -> None:
-    """`rng.seed(seed)` for a playout bot's `_LazyRandom`, its two fields set from here: the call
-    of its Python method cost a fair share of a rollout's start (two bots or more per rollout)."""
+def _reseed(rng: random.Random, seed: Any, version: int = 2) -> None:
+    """`rng.seed(seed, version)` of a `_LazyRandom`, the seed kept to be applied at the first draw:
+    its `seed`, and called directly for the playout bots (a call of the Python method cost a
+    fair share of a rollout's start, two bots or more per rollout)."""
     lazy: Any = rng
     lazy.gauss_next = None
-    lazy._pending = (seed, 2)
+    lazy._pending = (seed, version)
 
 
 # Not compiled: a subclass of the standard generator, as `_LazyRandom`.
@@ -157,20 +158,16 @@ class _Opening:
         self.held = held  # the players whose End-phase hand is still to draw, in that order (`_resume`)
 
 
-def _drawn(rng: _Watched, watched: list[_Watched], n: int) -> bool:
-    """Whether the game's watched generator or one of the `n` bots' has been drawn from."""
+def _spent(c: Game, rng: _Watched, watched: list[_Watched], n: int) -> bool:
+    """Whether an opening's copy `c` can no longer stand for every seed: the game's watched
+    generator or one of the `n` bots' has been drawn from, or a hand that `c` holds back
+    (Game.holding) has been needed: something read its owner's piles or acted for them, or a
+    decision of its owner's is pending (the turn choice apart: `_opening`)."""
     if rng.drawn:
         return True
     for i in range(n):
         if watched[i].drawn:
             return True
-    return False
-
-
-def _needed(c: Game) -> bool:
-    """Whether a hand that `c` holds back (Game.holding) has been needed: something read its
-    owner's piles or acted for them, or a decision of its owner's is pending (the turn choice
-    apart: `_opening`)."""
     if c.broke:
         return True
     held = c.held
@@ -291,8 +288,7 @@ class LookaheadBot(GreedyBot):
             rng.seed(seed)
         if spend:
             g.race.rng = rng
-            return g, self._playout_bots(len(g.race.players), seed)
-        c = g.copy(rng=rng)
+        c = g if spend else g.copy(rng=rng)
         return c, self._playout_bots(len(c.race.players), seed)
 
     def _play_on(self, c: Game, players: list[GreedyBot], me: int, stop: int, steps: int) -> float:
@@ -326,8 +322,8 @@ class LookaheadBot(GreedyBot):
 
         The first draw is most often `me`'s new hand at the end of its turn, and the rival who
         plays next leaves it alone: the openings hold the End-phase hands back (Game.holding)
-        and play on, to the next draw or until something needs a held hand (`_needed`: its
-        owner's piles read, a step for the owner, a decision of the owner's). Every seed's
+        and play on, to the next draw or until something needs a held hand (its
+        owner's piles read, a step for the owner, a decision of the owner's: `_spent`). Every seed's
         rollout then draws the held hands first thing, in the order they were due: the
         generator is where it would have been (nothing drew in between) and so are their
         owners' piles (nothing touched them), so the hands, and everything after, are the same.
@@ -361,26 +357,26 @@ class LookaheadBot(GreedyBot):
                 steps = 0
                 whole = False  # the pass reached a held hand's owner's turn choice untouched
                 while not build or steps < found:
-                    if _drawn(rng, watched, n) or _needed(c):
+                    if _spent(c, rng, watched, n):
                         break
                     d = c.pending
                     # over before any draw (a hand held back changes no score: it moves cubes
                     # from bag to hand, not the wear owned, nor any car)
                     if d is None or turns[me] >= stop:
                         return _Opening(None, [], steps, stop, self.evaluate(c, me))
-                    if c.held and d.player in c.held:  # (its turn choice: `_needed` lets it by)
+                    if c.held and d.player in c.held:  # (its turn choice: `_spent` lets it by)
                         whole = True
                         break
                     c.apply(players[d.player].choose_greedy(c, d))
                     steps += 1
                     if steps > self.MAX_STEPS:  # as `_play_on`: cut short alike for every seed
-                        if _drawn(rng, watched, n) or _needed(c):
+                        if _spent(c, rng, watched, n):
                             return None
                         return _Opening(None, [], steps, stop, self.evaluate(c, me))
                 if whole:
                     found = steps
                     break
-                if _drawn(rng, watched, n) or _needed(c):
+                if _spent(c, rng, watched, n):
                     if build:  # (cannot be: the second pass plays what the first did)
                         return None
                     found = steps - 1  # the last decision drew (or needed a held hand)
